@@ -1,0 +1,3 @@
+from a2a_tui.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,237 @@
+"""Task cards: TOML contracts validated by pydantic, with errors that name the field and line."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from a2a_tui.errors import A2AError
+
+CARD_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$")
+GATE_FILLED = ("version", "digest", "start_commit", "writer", "sole_writer", "state")
+# Fields whose change alters what "done" means: a change bumps the card version.
+CONTRACT_FIELDS = (
+    "goal", "non_goals", "allowed_paths", "acceptance", "checks", "red_command", "red_paths",
+    "acceptance_files", "needs_user_authorization", "task_type",
+)
+DEFAULT_RED_PATHS = ["tests/**", "test/**", "**/test_*", "**/*_test.*", "**/*.test.*", "**/*_spec.*"]
+
+
+def _nonblank(v: str) -> str:
+    if not v.strip():
+        raise ValueError("must not be empty")
+    return v
+
+
+class Check(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$", max_length=64)
+    command: str
+    blocking: bool = True
+    timeout_s: int = Field(default=300, ge=1, le=86_400)
+
+    _cmd = field_validator("command")(_nonblank)
+
+
+class Executor(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    cli: Literal["claude", "codex", "gemini", "demo"]
+    model: str = ""
+    effort: str = ""
+
+
+class Card(BaseModel):
+    """A task card as written by a person or the ideation controller."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(default="", description="filled in by the gate when missing")
+    title: str
+    goal: str
+    non_goals: list[str] = Field(min_length=1)
+    allowed_paths: list[str] = Field(min_length=1)
+    acceptance: list[str] = Field(min_length=1)
+    checks: list[Check] = Field(min_length=1)
+    red_command: str | None = None
+    red_paths: list[str] = Field(default_factory=lambda: list(DEFAULT_RED_PATHS))
+    task_type: Literal["feature", "bugfix", "refactor", "test", "docs", "chore"]
+    complexity: Literal["S", "M", "L"]
+    executor: Executor
+    source_ticket: str
+    acceptance_files: list[str] = Field(default_factory=list)
+    needs_user_authorization: bool = False
+
+    _text = field_validator("title", "goal", "source_ticket")(_nonblank)
+
+    @field_validator("id")
+    @classmethod
+    def _id(cls, v: str) -> str:
+        if v and not CARD_ID.match(v):
+            raise ValueError("must start with a letter and hold only letters, digits, '_', '.', '-'")
+        return v
+
+    @field_validator("non_goals", "allowed_paths", "acceptance", "acceptance_files", "red_paths")
+    @classmethod
+    def _items(cls, v: list[str]) -> list[str]:
+        for item in v:
+            if not item.strip():
+                raise ValueError("items must not be empty")
+        return v
+
+    @field_validator("allowed_paths", "acceptance_files", "red_paths")
+    @classmethod
+    def _relative(cls, v: list[str]) -> list[str]:
+        for item in v:
+            if item.startswith("/") or ".." in item.split("/"):
+                raise ValueError(f"{item!r}: paths are relative to the repository and stay inside it")
+        return v
+
+    @field_validator("red_command")
+    @classmethod
+    def _red(cls, v: str | None) -> str | None:
+        return _nonblank(v) if v is not None else v
+
+    @model_validator(mode="after")
+    def _checks(self) -> Card:
+        names = [c.name for c in self.checks]
+        dup = {n for n in names if names.count(n) > 1}
+        if dup:
+            raise ValueError(f"checks: duplicate check name {sorted(dup)[0]!r}")
+        if not any(c.blocking for c in self.checks):
+            raise ValueError("checks: at least one check must be blocking")
+        return self
+
+    def body(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
+
+    def digest(self) -> str:
+        return _digest(self.body())
+
+    def contract_digest(self) -> str:
+        body = self.body()
+        return _digest({k: body[k] for k in CONTRACT_FIELDS})
+
+
+def _digest(obj: Any) -> str:
+    raw = json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(raw.encode()).hexdigest()
+
+
+def load_card(path: Path) -> Card:
+    """Parse and validate a card file; every failure is one A2AError naming field and line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise A2AError("card_not_found", f"{path}: no such file") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise A2AError("bad_card", f"{path}: cannot read: {exc}") from exc
+    return parse_card(text, str(path))
+
+
+def parse_card(text: str, name: str = "<card>") -> Card:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise A2AError("bad_card", f"{name}: not valid TOML: {exc}") from exc
+    for key in GATE_FILLED:
+        if key in data:
+            line = locate(text, (key,))
+            raise A2AError(
+                "bad_card", f"{name}:{line}: field '{key}' is filled in by the gate; remove it",
+                details={"field": key, "line": line},
+            )
+    try:
+        return Card.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = tuple(err["loc"])
+        field = ".".join(str(p) for p in loc) or "card"
+        line = locate(text, loc)
+        where = f"{name}:{line}" if line else name
+        msg = err["msg"]
+        if err["type"] == "missing":
+            msg = "is required"
+        elif err["type"] == "extra_forbidden":
+            msg = "is not a card field"
+        raise A2AError("bad_card", f"{where}: field '{field}' {msg}",
+                       details={"field": field, "line": line}) from exc
+
+
+def locate(text: str, loc: tuple) -> int | None:
+    """Best-effort line number (1-based) of a field path like ('checks', 1, 'timeout_s')."""
+    lines = text.splitlines()
+    start, end = 0, len(lines)
+    keys = [p for p in loc if isinstance(p, str)]
+    idxs = [p for p in loc if isinstance(p, int)]
+    if not keys:
+        return None
+    top = keys[0]
+    header = re.compile(r"^\s*\[\[?\s*([A-Za-z0-9_.\-]+)\s*\]\]?\s*(#.*)?$")
+    assign = lambda k: re.compile(rf"^\s*{re.escape(k)}\s*=")  # noqa: E731
+    # Table form: [executor] / [[checks]] (the n-th one).
+    seen = -1
+    for i, line in enumerate(lines):
+        m = header.match(line)
+        if m and m.group(1) == top:
+            seen += 1
+            if not idxs or seen == idxs[0]:
+                start = i
+                end = next((j for j in range(i + 1, len(lines)) if header.match(lines[j])), len(lines))
+                if len(keys) == 1:
+                    return i + 1
+                for j in range(i + 1, end):
+                    if assign(keys[1]).match(lines[j]):
+                        return j + 1
+                return i + 1
+    # Plain key at the top level (before the first table header).
+    first_table = next((i for i, line in enumerate(lines) if header.match(line)), len(lines))
+    for i in range(0, first_table):
+        if assign(top).match(lines[i]):
+            return i + 1
+    return None if start == 0 and end == len(lines) else start + 1
+
+
+def glob_to_regex(pattern: str) -> re.Pattern[str]:
+    """Repository globs: `*` within a segment, `**` across segments, `?` one character.
+
+    A pattern naming a directory (`src` or `src/`) covers everything below it.
+    """
+    pat = pattern.strip()
+    if pat.startswith("./"):
+        pat = pat[2:]
+    out, i = [], 0
+    while i < len(pat):
+        c = pat[i]
+        if pat.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pat.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif c == "*":
+            out.append("[^/]*")
+            i += 1
+        elif c == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(c))
+            i += 1
+    body = "".join(out)
+    if body.endswith("/"):
+        body += ".*"
+    elif not any(ch in pattern for ch in "*?"):
+        body += "(?:/.*)?"
+    return re.compile(rf"^{body}$")
+
+
+def path_matches(path: str, patterns: list[str]) -> bool:
+    return any(glob_to_regex(p).match(path) for p in patterns)

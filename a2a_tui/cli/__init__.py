@@ -1,0 +1,76 @@
+"""`a2a`: the command line. Every command has `--json`; errors are one line with a stable code."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from a2a_tui import __version__
+from a2a_tui.cli.output import Result, emit, emit_error
+from a2a_tui.errors import A2AError
+
+# Each module adds its subcommands; keep this list the only place that knows them all.
+COMMAND_MODULES = [
+    "a2a_tui.cli.base_cmds",
+    "a2a_tui.cli.gate_cmds",
+]
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that reports bad usage as an A2AError instead of printing and exiting."""
+
+    def error(self, message: str):  # type: ignore[override]
+        raise A2AError("usage", f"{self.prog}: {message}", exit_code=2)
+
+
+def common_options() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                   help="answer in JSON")
+    p.add_argument("--repo", default=argparse.SUPPRESS, metavar="PATH",
+                   help="the repository (default: the one containing the current directory)")
+    return p
+
+
+def build_parser() -> Parser:
+    import importlib
+
+    common = common_options()
+    parser = Parser(
+        prog="a2a",
+        description="A terminal workbench for native coding-agent CLIs in tmux, behind one gate.",
+        parents=[common],
+    )
+    parser.add_argument("--version", action="version", version=f"a2a {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub, common)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    as_json = "--json" in argv
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        as_json = bool(getattr(args, "json", False))
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return 0
+        from a2a_tui.cli.context import CliContext
+
+        ctx = CliContext(args)
+        try:
+            result: Result = args.func(ctx, args)
+        finally:
+            ctx.close()
+        return emit(result, as_json)
+    except A2AError as err:
+        return emit_error(err, as_json)
+    except KeyboardInterrupt:
+        print("a2a: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,138 @@
+"""init, status, events, recover, rules."""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import datetime
+from pathlib import Path
+
+from a2a_tui.cli.output import Result
+from a2a_tui.errors import A2AError
+from a2a_tui.repo import Config, find_repo
+
+
+def register(sub, common) -> None:
+    p = sub.add_parser("init", parents=[common], help="create .a2a/ in a git repository")
+    p.add_argument("--target", metavar="BRANCH", help="target branch (default: the current one)")
+    p.set_defaults(func=cmd_init)
+
+    p = sub.add_parser("status", parents=[common], help="cards, attempts and sessions at a glance")
+    p.set_defaults(func=cmd_status)
+
+    p = sub.add_parser("events", parents=[common], help="the event log")
+    p.add_argument("--after", type=int, default=0, metavar="SEQ")
+    p.add_argument("--limit", type=int, default=None)
+    p.add_argument("--kind", action="append", metavar="KIND")
+    p.add_argument("--task")
+    p.add_argument("--attempt")
+    p.add_argument("--session")
+    p.add_argument("--tail", type=int, metavar="N", help="only the last N events")
+    p.set_defaults(func=cmd_events)
+
+    p = sub.add_parser("recover", parents=[common],
+                       help="resolve operations a crash left half-done, from facts")
+    p.set_defaults(func=cmd_recover)
+
+
+def cmd_init(ctx, args) -> Result:
+    repo = find_repo(getattr(args, "repo", None))
+    git = repo.git
+    target = args.target or git.current_branch(repo.root)
+    if not target:
+        raise A2AError("no_target", "HEAD is detached: name the target branch with --target BRANCH")
+    if git.resolve_commit(f"refs/heads/{target}") is None:
+        raise A2AError("no_target", f"branch {target!r} has no commit yet: commit once, then init")
+    existed = repo.initialized
+    repo.a2a_dir.mkdir(exist_ok=True)
+    for d in (repo.spool_dir, repo.spool_dir / "quarantine", repo.worktrees_dir, repo.locks_dir,
+              repo.runs_dir):
+        d.mkdir(parents=True, exist_ok=True)
+    exclude = Path(git.out("rev-parse", "--path-format=absolute", "--git-path", "info/exclude"))
+    exclude.parent.mkdir(parents=True, exist_ok=True)
+    lines = exclude.read_text().splitlines() if exclude.exists() else []
+    if "/.a2a/" not in lines and ".a2a/" not in lines:
+        with open(exclude, "a") as f:
+            if lines and lines[-1] != "":
+                f.write("\n")
+            f.write("/.a2a/\n")
+    if not existed:
+        repo.write_config(Config(target_branch=target))
+    cfg = repo.config()
+    store = repo.store()
+    try:
+        if not existed:
+            with store.write() as tx:
+                tx.append("initialized", actor="user",
+                          payload={"root": str(repo.root), "target_branch": cfg.target_branch})
+    finally:
+        store.close()
+    data = {"root": str(repo.root), "a2a_dir": str(repo.a2a_dir),
+            "target_branch": cfg.target_branch, "created": not existed}
+    text = (f"{'initialized' if not existed else 'already initialized'}: {repo.a2a_dir}"
+            f" (target branch {cfg.target_branch})")
+    return Result(data, text, rules="init")
+
+
+def cmd_status(ctx, args) -> Result:
+    g = ctx.gate
+    cards = g.store.all("SELECT id, title, version, state, fence FROM cards ORDER BY id")
+    attempts = g.store.all(
+        "SELECT id, card_id, state, fence, worktree_state, submitted_sha, rejections, writer"
+        " FROM attempts ORDER BY claimed_ns")
+    sessions = g.store.all("SELECT id, role, cli, state, paused, pane_id FROM sessions"
+                           " ORDER BY created_ns")
+    data = {
+        "target_branch": g.config.target_branch,
+        "target_head": g.git.ref_value(g.target_ref()),
+        "cards": [dict(r) for r in cards],
+        "attempts": [dict(r) for r in attempts],
+        "sessions": [dict(r) for r in sessions],
+        "recovered": ctx.recovered,
+        "last_event": g.store.last_seq(),
+    }
+    lines = [f"target {data['target_branch']} at {(data['target_head'] or '?')[:12]}"
+             f" · {data['last_event']} events"]
+    lines.append(f"cards ({len(cards)}):")
+    lines += [f"  {c['id']:<12} v{c['version']} {c['state']:<6} {c['title']}" for c in cards]
+    lines.append(f"attempts ({len(attempts)}):")
+    lines += [f"  {a['id']:<14} {a['state']:<12} fence {a['fence']} worktree {a['worktree_state']}"
+              f"{'  sha ' + a['submitted_sha'][:12] if a['submitted_sha'] else ''}"
+              for a in attempts]
+    if sessions:
+        lines.append(f"sessions ({len(sessions)}):")
+        lines += [f"  {s['id']:<14} {s['role']:<10} {s['cli']:<7} {s['state']}"
+                  f"{' (paused)' if s['paused'] else ''} {s['pane_id'] or ''}" for s in sessions]
+    for r in ctx.recovered:
+        lines.append(f"recovered: {json.dumps(r)}")
+    return Result(data, "\n".join(lines))
+
+
+def cmd_events(ctx, args) -> Result:
+    store = ctx.store
+    if args.tail:
+        evs = list(reversed(store.events(after=args.after, limit=args.tail, kinds=args.kind,
+                                         task=args.task, attempt=args.attempt,
+                                         session=args.session, newest_first=True)))
+    else:
+        evs = store.events(after=args.after, limit=args.limit, kinds=args.kind, task=args.task,
+                           attempt=args.attempt, session=args.session)
+    data = [e.to_json() for e in evs]
+    lines = []
+    for e in evs:
+        when = datetime.fromtimestamp(e.ts_ns / 1e9).strftime("%H:%M:%S.%f")[:-3]
+        where = " ".join(x for x in (e.task, e.attempt, e.session) if x)
+        lines.append(f"{e.seq:>6} {when} {e.kind:<22} {e.actor:<18} {where}  "
+                     f"{json.dumps(e.payload, ensure_ascii=False)[:160]}")
+    return Result(data, "\n".join(lines) if lines else "(no events)")
+
+
+def cmd_recover(ctx, args) -> Result:
+    g = ctx.gate  # building it runs recovery
+    unknown = g.store.all("SELECT id, state FROM attempts WHERE state='unknown'")
+    data = {"resolved": ctx.recovered, "unknown": [dict(r) for r in unknown],
+            "at": time.time()}
+    lines = [f"resolved: {json.dumps(r)}" for r in ctx.recovered] or ["nothing to resolve"]
+    lines += [f"UNKNOWN: attempt {r['id']}: its outcome could not be read; look and decide"
+              for r in unknown]
+    return Result(data, "\n".join(lines), rules="recover")

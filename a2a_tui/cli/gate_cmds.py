@@ -1,0 +1,173 @@
+"""The gate's commands: card add|show|ready|list, claim, submit, verify, integrate, abandon, reclaim."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from a2a_tui import gate
+from a2a_tui.cli.output import Result
+from a2a_tui.gate.model import parse_scores
+
+
+def register(sub, common) -> None:
+    card = sub.add_parser("card", parents=[common], help="task cards")
+    csub = card.add_subparsers(dest="card_cmd", metavar="CMD", required=True)
+    p = csub.add_parser("add", parents=[common], help="add or update a card from a TOML file")
+    p.add_argument("file", type=Path)
+    p.set_defaults(func=cmd_card_add)
+    p = csub.add_parser("show", parents=[common], help="show a card")
+    p.add_argument("card")
+    p.set_defaults(func=cmd_card_show)
+    p = csub.add_parser("ready", parents=[common], help="confirm a card's current version as ready")
+    p.add_argument("card")
+    p.set_defaults(func=cmd_card_ready)
+    p = csub.add_parser("list", parents=[common], help="list cards")
+    p.set_defaults(func=cmd_card_list)
+
+    p = sub.add_parser("claim", parents=[common], help="claim a ready card: attempt, fence, worktree")
+    p.add_argument("card")
+    p.add_argument("--writer", metavar="SESSION",
+                   help="the session that will write (default: the caller)")
+    p.add_argument("--supersede", action="store_true",
+                   help="take over from the card's active attempt (fences it out)")
+    p.set_defaults(func=cmd_claim)
+
+    p = sub.add_parser("submit", parents=[common], help="submit a commit as the attempt's candidate")
+    p.add_argument("attempt")
+    p.add_argument("--sha", required=True)
+    p.add_argument("--card-version", type=int, required=True)
+    p.add_argument("--fence", type=int, required=True)
+    p.set_defaults(func=cmd_submit)
+
+    p = sub.add_parser("verify", parents=[common], help="run the check chain on the submitted SHA")
+    p.add_argument("attempt")
+    p.set_defaults(func=cmd_verify)
+
+    p = sub.add_parser("integrate", parents=[common],
+                       help="advance the target branch to the verified SHA (compare-and-swap)")
+    p.add_argument("attempt")
+    p.add_argument("--score", action="append", metavar='DIM=N:"REASON"')
+    p.set_defaults(func=cmd_integrate)
+
+    p = sub.add_parser("abandon", parents=[common], help="end an attempt without integrating it")
+    p.add_argument("attempt")
+    p.add_argument("--score", action="append", metavar='DIM=N:"REASON"')
+    p.add_argument("--reason", default="")
+    p.set_defaults(func=cmd_abandon)
+
+    p = sub.add_parser("reclaim", parents=[common],
+                       help="remove clean worktrees of ended attempts, keeping their commits")
+    p.add_argument("attempt", nargs="?")
+    p.set_defaults(func=cmd_reclaim)
+
+
+def _writer(ctx, value: str | None) -> str | None:
+    if value is None:
+        return None
+    if value == "user" or value.startswith("session:"):
+        return value
+    return f"session:{value}"
+
+
+def cmd_card_add(ctx, args) -> Result:
+    r = gate.add_card(ctx.gate, args.file)
+    verb = "unchanged" if not r["changed"] else r.get("event", "").replace("card_", "")
+    return Result(r, f"card {r['card']} v{r['version']} {verb} ({r['state']})", rules="card add")
+
+
+def cmd_card_show(ctx, args) -> Result:
+    r = gate.show_card(ctx.gate, args.card)
+    b = r["body"]
+    lines = [f"{r['card']}  v{r['version']}  {r['state']}  fence {r['fence']}  {r['digest'][:19]}",
+             f"title: {b['title']}", f"goal: {b['goal']}",
+             "non-goals:", *[f"  - {x}" for x in b["non_goals"]],
+             "allowed paths: " + ", ".join(b["allowed_paths"]),
+             "acceptance:", *[f"  - {x}" for x in b["acceptance"]],
+             "checks:", *[f"  - {c['name']}: {c['command']}"
+                          f" ({'blocking' if c['blocking'] else 'advisory'}, {c['timeout_s']}s)"
+                          for c in b["checks"]]]
+    if b.get("red_command"):
+        lines.append(f"red: {b['red_command']}")
+    lines.append(f"executor: {b['executor']['cli']} {b['executor']['model']}"
+                 f" {b['executor']['effort']}".rstrip())
+    for a in r["attempts"]:
+        lines.append(f"attempt {a['id']}: {a['state']} fence {a['fence']}")
+    return Result(r, "\n".join(lines))
+
+
+def cmd_card_ready(ctx, args) -> Result:
+    r = gate.ready_card(ctx.gate, args.card)
+    return Result(r, f"card {r['card']} v{r['version']} is ready", rules="card ready")
+
+
+def cmd_card_list(ctx, args) -> Result:
+    rows = gate.list_cards(ctx.gate)
+    lines = [f"{c['id']:<12} v{c['version']} {c['state']:<6} "
+             f"{(c['attempt'] or '-'):<14} {(c['attempt_state'] or ''):<11} {c['title']}"
+             for c in rows]
+    return Result(rows, "\n".join(lines) or "(no cards)")
+
+
+def cmd_claim(ctx, args) -> Result:
+    r = gate.claim(ctx.gate, args.card, writer=_writer(ctx, args.writer), supersede=args.supersede)
+    text = (f"claimed {r['card']} as {r['attempt']} (fence {r['fence']}, card v{r['card_version']})\n"
+            f"  worktree {r['worktree']}\n  branch   {r['branch']} from {r['start_commit'][:12]}\n"
+            f"  writer   {r['writer']}")
+    if r["superseded"]:
+        text += f"\n  superseded {', '.join(r['superseded'])}"
+    return Result(r, text, rules="claim")
+
+
+def cmd_submit(ctx, args) -> Result:
+    r = gate.submit(ctx.gate, args.attempt, args.sha, args.card_version, args.fence)
+    return Result(r, f"submitted {r['sha']} as candidate {r['submission']} of {r['attempt']}",
+                  rules="submit")
+
+
+def cmd_verify(ctx, args) -> Result:
+    quiet = getattr(args, "json", False)
+
+    def progress(name, res):
+        if res is None:
+            print(f"  … {name}", file=sys.stderr, flush=True)
+        else:
+            mark = "ok  " if res.passed else ("skip" if res.skipped else
+                                              "FAIL" if res.blocking else "warn")
+            print(f"  {mark} {name} ({res.duration_s:.2f}s) {res.detail}", file=sys.stderr,
+                  flush=True)
+
+    v = gate.verify(ctx.gate, args.attempt, progress=None if quiet else progress)
+    data = {"attempt": v.attempt, "run": v.run, "sha": v.sha, "card_version": v.card_version,
+            "passed": v.passed, "checks": [r.to_json() for r in v.results]}
+    first = v.first_failure()
+    text = (f"{'PASSED' if v.passed else 'REJECTED'}: {v.attempt} at {v.sha[:12]} (run {v.run})"
+            + (f"; first failure: {first.name}: {first.detail}" if first else ""))
+    return Result(data, text, rules="verify", exit_code=0 if v.passed else 1)
+
+
+def cmd_integrate(ctx, args) -> Result:
+    score = parse_scores(args.score)
+    r = gate.integrate(ctx.gate, args.attempt, score)
+    return Result(r, f"integrated {r['attempt']}: {r['target']} {r['old'][:12]} -> {r['new'][:12]}"
+                  + ("" if r["worktree_synced"] in (None, True)
+                     else f" (worktree: {r['worktree_synced']})"), rules="integrate")
+
+
+def cmd_abandon(ctx, args) -> Result:
+    score = parse_scores(args.score)
+    r = gate.abandon(ctx.gate, args.attempt, score, args.reason)
+    return Result(r, f"abandoned {r['attempt']}", rules="abandon")
+
+
+def cmd_reclaim(ctx, args) -> Result:
+    rows = gate.reclaim(ctx.gate, args.attempt)
+    lines = []
+    for r in rows:
+        line = f"{r['attempt']}: worktree {r['worktree_state']}"
+        if r.get("kept_ref"):
+            line += f"; commit {r['kept_sha'][:12]} kept at {r['kept_ref']}"
+        if r.get("reason"):
+            line += f" ({r['reason']})"
+        lines.append(line)
+    return Result({"reclaimed": rows}, "\n".join(lines) or "nothing to reclaim", rules="reclaim")

@@ -1,0 +1,1 @@
+"""Collaboration records: user input, inbox, board, role rules."""

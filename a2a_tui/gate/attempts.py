@@ -1,0 +1,204 @@
+"""claim, submit and abandon: ownership of an attempt, fenced by a strictly increasing epoch."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from a2a_tui.errors import A2AError
+from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.locks import op_lock
+from a2a_tui.gate.model import ACTIVE, Score
+from a2a_tui.git import FULL_SHA
+
+
+def claim(g: GateContext, card_id: str, *, writer: str | None = None,
+          supersede: bool = False) -> dict[str, Any]:
+    """Atomically allocate attempt n, a new fence, a branch and a worktree from the target head.
+
+    The store transaction decides the winner; git runs only after it commits.
+    """
+    cfg = g.config
+    g.card(card_id)  # unknown card: a clear error before anything else
+    start = g.git.resolve_commit(f"refs/heads/{cfg.target_branch}")
+    if start is None:
+        raise A2AError("no_target", f"target branch {cfg.target_branch!r} does not exist")
+    writer = writer or g.caller.actor
+    with op_lock(g.repo.locks_dir, f"card-{card_id}", what=f"a claim of {card_id}"):
+        with g.store.write() as tx:
+            card = tx.one("SELECT * FROM cards WHERE id = ?", (card_id,))
+            if card["state"] != "ready":
+                raise A2AError("card_not_ready",
+                               f"card {card_id} is {card['state']}: mark it ready first"
+                               f" (`a2a card ready {card_id}`)")
+            _check_authorization(tx, card_id)
+            active = tx.all(
+                f"SELECT id, state FROM attempts WHERE card_id = ? AND state IN"
+                f" ({','.join('?' * len(ACTIVE))})", (card_id, *ACTIVE))
+            if active and not supersede:
+                raise A2AError(
+                    "already_claimed",
+                    f"card {card_id} is already claimed by attempt {active[0]['id']}"
+                    f" ({active[0]['state']}); use --supersede to take it over")
+            for old in active:
+                if old["state"] in ("integrating", "unknown"):
+                    raise A2AError("attempt_unresolved",
+                                   f"attempt {old['id']} is {old['state']}: resolve it first"
+                                   " (`a2a recover`)")
+            n = 1 + (tx.one("SELECT COALESCE(MAX(n), 0) FROM attempts WHERE card_id=?",
+                            (card_id,))[0])
+            fence = card["fence"] + 1
+            attempt_id = f"{card_id}-a{n}"
+            branch = f"a2a/{attempt_id}"
+            worktree = g.repo.worktrees_dir / attempt_id
+            for old in active:
+                s = tx.append("attempt_superseded", actor=g.caller.actor, task=card_id,
+                              attempt=old["id"], session=g.caller.session,
+                              payload={"by": attempt_id, "fence": fence, "was": old["state"]})
+                tx.execute("UPDATE attempts SET state='superseded', ended_ns=?, updated_seq=?"
+                           " WHERE id=?", (time.time_ns(), s, old["id"]))
+            seq = tx.append(
+                "claimed", actor=g.caller.actor, task=card_id, attempt=attempt_id,
+                session=g.caller.session,
+                payload={"fence": fence, "branch": branch, "worktree": str(worktree),
+                         "start_commit": start, "card_version": card["version"],
+                         "writer": writer, "target_branch": cfg.target_branch})
+            tx.execute("UPDATE cards SET fence=?, updated_seq=? WHERE id=?", (fence, seq, card_id))
+            tx.execute(
+                "INSERT INTO attempts(id, card_id, n, fence, state, branch, worktree, worktree_state,"
+                " start_commit, target_branch, card_version, writer, claimed_ns, updated_seq)"
+                " VALUES (?,?,?,?,'claimed',?,?,'pending',?,?,?,?,?,?)",
+                (attempt_id, card_id, n, fence, branch, str(worktree), start, cfg.target_branch,
+                 card["version"], writer, time.time_ns(), seq))
+        # Outside the transaction: git.
+        try:
+            g.repo.worktrees_dir.mkdir(parents=True, exist_ok=True)
+            g.git.worktree_add(worktree, branch, start)
+        except A2AError as exc:
+            with g.store.write() as tx:
+                s = tx.append("worktree_failed", actor="gate", task=card_id, attempt=attempt_id,
+                              payload={"error": exc.message})
+                tx.execute("UPDATE attempts SET state='failed', worktree_state='unknown',"
+                           " ended_ns=?, updated_seq=? WHERE id=?", (time.time_ns(), s, attempt_id))
+            raise A2AError("worktree_failed",
+                           f"claim {attempt_id} recorded but its worktree failed: {exc.message}")
+        with g.store.write() as tx:
+            s = tx.append("worktree_created", actor="gate", task=card_id, attempt=attempt_id,
+                          payload={"path": str(worktree), "branch": branch, "start_commit": start})
+            tx.execute("UPDATE attempts SET worktree_state='present', updated_seq=? WHERE id=?",
+                       (s, attempt_id))
+    return {"attempt": attempt_id, "card": card_id, "fence": fence, "branch": branch,
+            "worktree": str(worktree), "start_commit": start, "card_version": card["version"],
+            "writer": writer, "superseded": [a["id"] for a in active]}
+
+
+def _check_authorization(tx, card_id: str) -> None:
+    """A card that needs the user's authorization is claimable only through an authorized assign.
+
+    The inbox lives in the collaboration records; when it holds no assignment for this card, or
+    only unauthorized ones, the claim is refused.
+    """
+    from a2a_tui.collab.authorization import claim_refusal  # local: collab imports the gate
+
+    reason = claim_refusal(tx, card_id)
+    if reason:
+        raise A2AError("unauthorized_assignment", reason)
+
+
+def submit(g: GateContext, attempt_id: str, sha: str, card_version: int, fence: int) -> dict[str, Any]:
+    """Accept a candidate only from the current owner: full SHA, current fence and card version.
+
+    A refusal against a real attempt is kept as a diagnostic event and changes no state.
+    """
+    att = g.attempt(attempt_id)
+    sha_in = sha
+    sha = sha.strip().lower()
+
+    def refuse(code: str, message: str) -> A2AError:
+        with g.store.write() as tx:
+            tx.append("submit_refused", actor=g.caller.actor, task=att["card_id"],
+                      attempt=attempt_id, session=g.caller.session,
+                      payload={"code": code, "message": message, "sha": sha_in,
+                               "fence": fence, "card_version": card_version})
+        return A2AError(code, message)
+
+    if not FULL_SHA.match(sha):
+        raise refuse("bad_sha", f"{sha_in!r} is not a full 40-hex commit SHA")
+    if not g.git.object_is_commit(sha):
+        raise refuse("bad_sha", f"{sha} is not a commit in this repository")
+    if sha == att["start_commit"]:
+        raise refuse("empty_submission", f"{sha} is the start commit itself: nothing was delivered")
+    if not g.git.is_ancestor(att["start_commit"], sha):
+        raise refuse("not_descendant",
+                     f"{sha} does not descend from the start commit {att['start_commit'][:12]}")
+    with g.store.write() as tx:
+        att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
+        card = tx.one("SELECT * FROM cards WHERE id = ?", (att["card_id"],))
+        problem = None
+        if att["state"] not in ("claimed", "submitted", "rejected", "verified"):
+            problem = ("attempt_not_open",
+                       f"attempt {attempt_id} is {att['state']}: it takes no submissions")
+        elif fence != att["fence"] or att["fence"] != card["fence"]:
+            problem = ("stale_fence", f"fence {fence} is not current for {attempt_id}"
+                       f" (current: {card['fence']})")
+        elif card_version != card["version"]:
+            problem = ("stale_card_version", f"card {card['id']} is at version {card['version']},"
+                       f" not {card_version}: read the card again (`a2a card show {card['id']}`)")
+        elif card["state"] != "ready":
+            problem = ("card_not_ready", f"card {card['id']} changed and is not confirmed ready")
+        elif not g.caller.is_user and g.caller.actor != att["writer"]:
+            problem = ("not_writer", f"{g.caller.describe()} is not the writer of {attempt_id}"
+                       f" ({att['writer']})")
+        if problem is None:
+            n = att["submission_n"] + 1
+            seq = tx.append("submitted", actor=g.caller.actor, task=att["card_id"],
+                            attempt=attempt_id, session=g.caller.session,
+                            payload={"n": n, "sha": sha, "card_version": card_version,
+                                     "fence": fence})
+            tx.execute("INSERT INTO submissions(attempt_id, n, sha, card_version, fence, actor, seq)"
+                       " VALUES (?,?,?,?,?,?,?)",
+                       (attempt_id, n, sha, card_version, fence, g.caller.actor, seq))
+            tx.execute("UPDATE attempts SET state='submitted', submission_n=?, submitted_sha=?,"
+                       " card_version=?, updated_seq=? WHERE id=?",
+                       (n, sha, card_version, seq, attempt_id))
+            return {"attempt": attempt_id, "submission": n, "sha": sha,
+                    "card_version": card_version, "fence": fence, "state": "submitted"}
+    raise refuse(*problem)
+
+
+def abandon(g: GateContext, attempt_id: str, score: Score, reason: str = "") -> dict[str, Any]:
+    """End an attempt without integrating it, with a score; its evidence stays."""
+    att = g.attempt(attempt_id)
+    with op_lock(g.repo.locks_dir, attempt_id, what=f"an operation on {attempt_id}"):
+        with g.store.write() as tx:
+            att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
+            if att["state"] not in ACTIVE or att["state"] in ("integrating", "unknown"):
+                raise A2AError("attempt_not_open", f"attempt {attempt_id} is {att['state']}:"
+                               " it cannot be abandoned")
+            now = time.time_ns()
+            facts = score_facts(tx, att, now)
+            seq = tx.append("abandoned", actor=g.caller.actor, task=att["card_id"],
+                            attempt=attempt_id, session=g.caller.session,
+                            payload={"reason": reason, "score": score.to_json(), **facts})
+            tx.execute("UPDATE attempts SET state='abandoned', ended_ns=?, updated_seq=? WHERE id=?",
+                       (now, seq, attempt_id))
+            insert_score(tx, attempt_id, "abandoned", score, facts, g.caller.actor, seq)
+    return {"attempt": attempt_id, "state": "abandoned", "score": score.to_json(), **facts}
+
+
+def score_facts(tx, att, now_ns: int) -> dict[str, Any]:
+    """What the gate fills in beside a score: rounds, rejections, duration."""
+    rounds = att["submission_n"]
+    rejections = tx.one("SELECT COUNT(*) FROM verifications WHERE attempt_id=? AND state='rejected'",
+                        (att["id"],))[0]
+    return {"rounds": rounds, "rejections": rejections,
+            "duration_s": round((now_ns - att["claimed_ns"]) / 1e9, 3)}
+
+
+def insert_score(tx, attempt_id: str, outcome: str, score: Score, facts: dict[str, Any],
+                 actor: str, seq: int) -> None:
+    tx.execute(
+        "INSERT INTO scores(attempt_id, outcome, boundary, boundary_reason, taste, taste_reason,"
+        " rounds, rejections, duration_s, actor, seq) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        (attempt_id, outcome, score.boundary, score.boundary_reason, score.taste,
+         score.taste_reason, facts["rounds"], facts["rejections"], facts["duration_s"], actor, seq))

@@ -1,0 +1,100 @@
+"""`a2a card add|show|ready|list`: cards enter the store only whole and valid."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from a2a_tui.cards import Card, load_card
+from a2a_tui.errors import A2AError
+from a2a_tui.gate.context import GateContext
+
+
+def add_card(g: GateContext, path: Path) -> dict[str, Any]:
+    """Validate a card file and store it: a new card, a new version, or no change at all."""
+    card = load_card(path)
+    with g.store.write() as tx:
+        if not card.id:
+            card = card.model_copy(update={"id": f"T-{tx.next_counter('card')}"})
+            while tx.one("SELECT 1 FROM cards WHERE id = ?", (card.id,)):
+                card = card.model_copy(update={"id": f"T-{tx.next_counter('card')}"})
+        body, digest, contract = card.body(), card.digest(), card.contract_digest()
+        row = tx.one("SELECT * FROM cards WHERE id = ?", (card.id,))
+        if row is not None and row["digest"] == digest:
+            return {"card": card.id, "version": row["version"], "digest": digest, "changed": False,
+                    "state": row["state"]}
+        if row is None:
+            version, state, kind = 1, "draft", "card_added"
+        elif row["contract_digest"] != contract:
+            # Scope or acceptance changed: a new version, and it must be confirmed ready again.
+            version, state, kind = row["version"] + 1, "draft", "card_versioned"
+        else:
+            version, state, kind = row["version"], row["state"], "card_revised"
+        seq = tx.append(kind, actor=g.caller.actor, task=card.id, session=g.caller.session,
+                        payload={"version": version, "digest": digest, "source": str(path),
+                                 "card": body})
+        if row is None:
+            tx.execute(
+                "INSERT INTO cards(id, version, digest, contract_digest, state, fence, title, body,"
+                " source_path, updated_seq) VALUES (?,?,?,?,?,0,?,?,?,?)",
+                (card.id, version, digest, contract, state, card.title, json.dumps(body),
+                 str(path), seq),
+            )
+        else:
+            tx.execute(
+                "UPDATE cards SET version=?, digest=?, contract_digest=?, state=?, title=?, body=?,"
+                " source_path=?, updated_seq=? WHERE id=?",
+                (version, digest, contract, state, card.title, json.dumps(body), str(path), seq,
+                 card.id),
+            )
+        if row is None or version != row["version"]:
+            tx.execute(
+                "INSERT INTO card_versions(card_id, version, digest, body, seq) VALUES (?,?,?,?,?)",
+                (card.id, version, digest, json.dumps(body), seq),
+            )
+    return {"card": card.id, "version": version, "digest": digest, "changed": True, "state": state,
+            "event": kind}
+
+
+def ready_card(g: GateContext, card_id: str) -> dict[str, Any]:
+    with g.store.write() as tx:
+        row = tx.one("SELECT * FROM cards WHERE id = ?", (card_id,))
+        if row is None:
+            raise A2AError("unknown_card", f"no card {card_id!r} (see `a2a card list`)")
+        if row["state"] == "ready":
+            return {"card": card_id, "version": row["version"], "state": "ready", "changed": False}
+        seq = tx.append("card_ready", actor=g.caller.actor, task=card_id, session=g.caller.session,
+                        payload={"version": row["version"], "digest": row["digest"]})
+        tx.execute("UPDATE cards SET state='ready', updated_seq=? WHERE id=?", (seq, card_id))
+    return {"card": card_id, "version": row["version"], "state": "ready", "changed": True}
+
+
+def show_card(g: GateContext, card_id: str) -> dict[str, Any]:
+    row = g.card(card_id)
+    attempts = g.store.all(
+        "SELECT id, state, fence, card_version, submitted_sha FROM attempts WHERE card_id=?"
+        " ORDER BY n", (card_id,))
+    return {
+        "card": card_id, "version": row["version"], "digest": row["digest"], "state": row["state"],
+        "fence": row["fence"], "body": json.loads(row["body"]),
+        "attempts": [dict(a) for a in attempts],
+    }
+
+
+def list_cards(g: GateContext) -> list[dict[str, Any]]:
+    rows = g.store.all(
+        "SELECT c.id, c.title, c.version, c.state, c.fence,"
+        " (SELECT a.id FROM attempts a WHERE a.card_id = c.id ORDER BY a.n DESC LIMIT 1) AS attempt,"
+        " (SELECT a.state FROM attempts a WHERE a.card_id = c.id ORDER BY a.n DESC LIMIT 1)"
+        "   AS attempt_state"
+        " FROM cards c ORDER BY c.id")
+    return [dict(r) for r in rows]
+
+
+def card_at_version(g: GateContext, card_id: str, version: int) -> Card:
+    row = g.store.one("SELECT body FROM card_versions WHERE card_id=? AND version=?",
+                      (card_id, version))
+    if row is None:
+        raise A2AError("unknown_card", f"card {card_id!r} has no version {version}")
+    return Card.model_validate(json.loads(row["body"]))

@@ -1,0 +1,71 @@
+"""Attempt states, scores, and small helpers shared by the gate commands."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+from dataclasses import dataclass
+from typing import Any
+
+from a2a_tui.errors import A2AError
+
+# An attempt is active until it ends; only one active attempt per card at a time.
+ACTIVE = ("claimed", "submitted", "verifying", "rejected", "verified", "integrating", "unknown")
+ENDED = ("integrated", "abandoned", "superseded", "failed")
+
+ATTEMPT_ID = re.compile(r"^(?P<card>[A-Za-z][A-Za-z0-9_.-]*)-a(?P<n>[0-9]+)$")
+SCORE = re.compile(r"^(?P<dim>boundary|taste)=(?P<n>-?[0-9]+):(?P<reason>.*)$", re.S)
+
+
+@dataclass(frozen=True)
+class Score:
+    boundary: int
+    boundary_reason: str
+    taste: int
+    taste_reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"boundary": self.boundary, "boundary_reason": self.boundary_reason,
+                "taste": self.taste, "taste_reason": self.taste_reason}
+
+
+def parse_scores(items: list[str] | None) -> Score:
+    """`boundary=N:"reason"` and `taste=N:"reason"`, each 0-3 with a reason; both required."""
+    got: dict[str, tuple[int, str]] = {}
+    for item in items or []:
+        m = SCORE.match(item.strip())
+        if not m:
+            raise A2AError("bad_score", f"score {item!r}: expected boundary=N:reason or taste=N:reason")
+        n, reason = int(m["n"]), m["reason"].strip().strip('"').strip()
+        if not 0 <= n <= 3:
+            raise A2AError("bad_score", f"score {m['dim']}={n}: must be 0, 1, 2 or 3")
+        if not reason:
+            raise A2AError("bad_score", f"score {m['dim']}: a reason is required")
+        if m["dim"] in got:
+            raise A2AError("bad_score", f"score {m['dim']} given twice")
+        got[m["dim"]] = (n, reason)
+    missing = [d for d in ("boundary", "taste") if d not in got]
+    if missing:
+        raise A2AError(
+            "scores_required",
+            "both scores are required: --score boundary=N:\"reason\" --score taste=N:\"reason\""
+            f" (missing: {', '.join(missing)})",
+        )
+    return Score(got["boundary"][0], got["boundary"][1], got["taste"][0], got["taste"][1])
+
+
+def attempt_row_json(row: Any) -> dict[str, Any]:
+    keys = row.keys()
+    return {k: row[k] for k in keys}
+
+
+def card_body(row: Any) -> dict[str, Any]:
+    return json.loads(row["body"])
+
+
+def crashpoint(name: str) -> None:
+    """Fault injection for crash-safety tests: die here, as kill -9 would, when asked to."""
+    if os.environ.get("A2A_CRASH_AT") == name:
+        os.kill(os.getpid(), signal.SIGKILL)

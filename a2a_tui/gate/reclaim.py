@@ -1,0 +1,87 @@
+"""reclaim: remove the worktrees of ended attempts, but only clean ones.
+
+The attempt's commit stays reachable under `refs/a2a/attempts/<attempt>` before anything is
+removed; a dirty or unknown worktree is kept and reported.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from a2a_tui.errors import A2AError
+from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.locks import op_lock
+from a2a_tui.gate.model import ENDED
+from a2a_tui.git import ZERO_SHA
+
+
+def hidden_ref(attempt_id: str) -> str:
+    return f"refs/a2a/attempts/{attempt_id}"
+
+
+def reclaim(g: GateContext, attempt_id: str | None = None) -> list[dict[str, Any]]:
+    if attempt_id is not None:
+        att = g.attempt(attempt_id)
+        if att["state"] not in ENDED:
+            raise A2AError("attempt_active", f"attempt {attempt_id} is {att['state']}: only ended"
+                           " attempts (integrated, abandoned, superseded, failed) are reclaimed")
+        rows = [att]
+    else:
+        rows = g.store.all(
+            f"SELECT * FROM attempts WHERE state IN ({','.join('?' * len(ENDED))})"
+            " AND worktree_state NOT IN ('removed') ORDER BY claimed_ns", ENDED)
+    return [_reclaim_one(g, r) for r in rows]
+
+
+def _reclaim_one(g: GateContext, att) -> dict[str, Any]:
+    aid = att["id"]
+    with op_lock(g.repo.locks_dir, aid, what=f"an operation on {aid}"):
+        att = g.attempt(aid)
+        path = Path(att["worktree"])
+        result: dict[str, Any] = {"attempt": aid, "worktree": str(path)}
+        head = g.git.ref_value(f"refs/heads/{att['branch']}") or att["submitted_sha"]
+        ref = hidden_ref(aid)
+        if head:
+            current = g.git.ref_value(ref)
+            if current != head:
+                if not g.git.update_ref(ref, head, current or ZERO_SHA, message=f"a2a keep {aid}"):
+                    return _record(g, att, "unknown", result | {
+                        "reason": f"could not keep {head[:12]} under {ref}; nothing removed"})
+            result["kept_ref"] = ref
+            result["kept_sha"] = head
+        if att["worktree_state"] == "removed":
+            return result | {"worktree_state": "removed", "changed": False}
+        if not path.exists():
+            g.git.worktree_prune()
+            g.git.delete_branch(att["branch"])
+            return _record(g, att, "removed", result | {"reason": "worktree folder already gone"})
+        dirty = g.git.run("status", "--porcelain", "--untracked-files=all", cwd=path, check=False)
+        if not dirty.ok:
+            return _record(g, att, "unknown", result | {
+                "reason": f"cannot read the worktree's status: {dirty.stderr.strip()[:200]}"})
+        files = [ln for ln in dirty.stdout.splitlines() if ln.strip()]
+        if files:
+            return _record(g, att, "kept_dirty", result | {
+                "reason": f"{len(files)} uncommitted path(s); kept", "files": files[:50]})
+        res = g.git.worktree_remove(path)
+        if not res.ok:
+            return _record(g, att, "unknown", result | {
+                "reason": f"git worktree remove failed: {res.stderr.strip()[:200]}"})
+        g.git.delete_branch(att["branch"])
+        return _record(g, att, "removed", result)
+
+
+def _record(g: GateContext, att, state: str, result: dict[str, Any]) -> dict[str, Any]:
+    kind = {"removed": "worktree_removed", "kept_dirty": "worktree_kept",
+            "unknown": "worktree_unknown"}[state]
+    with g.store.write() as tx:
+        seq = tx.append(kind, actor=g.caller.actor, task=att["card_id"], attempt=att["id"],
+                        session=g.caller.session, payload=result)
+        tx.execute("UPDATE attempts SET worktree_state=?, updated_seq=? WHERE id=?",
+                   (state, seq, att["id"]))
+        if state != "removed":
+            from a2a_tui.gate.findings import report_kept_worktree
+
+            report_kept_worktree(tx, att, result)
+    return result | {"worktree_state": state, "changed": True}

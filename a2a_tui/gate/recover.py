@@ -1,0 +1,78 @@
+"""Resolve what a crash left half-done, by reading facts: never guess, never retry blindly.
+
+Run at the start of every gate command and by `a2a recover`. A record is looked at only when
+its operation lock is free, i.e. its owner is gone.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.integrate import resolve_intent
+from a2a_tui.gate.locks import lock_is_free, op_lock
+from a2a_tui.errors import A2AError
+
+
+def recover(g: GateContext) -> list[dict[str, Any]]:
+    done: list[dict[str, Any]] = []
+    for it in g.store.all("SELECT attempt_id FROM integrations WHERE state='intent'"):
+        aid = it["attempt_id"]
+        try:
+            with op_lock(g.repo.locks_dir, aid):
+                row = g.store.one("SELECT state FROM integrations WHERE attempt_id=?", (aid,))
+                if row["state"] == "intent":
+                    res = resolve_intent(g, aid, actor="gate", recovering=True)
+                    done.append({"kind": "integration", **res})
+        except A2AError as exc:
+            if exc.code != "busy":
+                raise
+    for v in g.store.all("SELECT attempt_id, run, sha FROM verifications WHERE state='running'"):
+        aid = v["attempt_id"]
+        if not lock_is_free(g.repo.locks_dir, aid):
+            continue
+        with op_lock(g.repo.locks_dir, aid), g.store.write() as tx:
+            row = tx.one("SELECT state FROM verifications WHERE attempt_id=? AND run=?",
+                         (aid, v["run"]))
+            if row["state"] != "running":
+                continue
+            # A verify changes nothing outside the store: it is safe to run again later.
+            seq = tx.append("verify_interrupted", actor="gate", attempt=aid,
+                            task=aid.rsplit("-a", 1)[0],
+                            payload={"run": v["run"], "sha": v["sha"], "recovered": True})
+            tx.execute("UPDATE verifications SET state='interrupted', ended_seq=?"
+                       " WHERE attempt_id=? AND run=?", (seq, aid, v["run"]))
+            tx.execute("UPDATE attempts SET state='submitted', updated_seq=? WHERE id=?", (seq, aid))
+            done.append({"kind": "verification", "attempt": aid, "run": v["run"],
+                         "state": "interrupted"})
+    for att in g.store.all("SELECT * FROM attempts WHERE worktree_state='pending'"):
+        if not lock_is_free(g.repo.locks_dir, f"card-{att['card_id']}"):
+            continue
+        done.append(_resolve_pending_worktree(g, att))
+    return done
+
+
+def _resolve_pending_worktree(g: GateContext, att) -> dict[str, Any]:
+    """A claim that died before recording its worktree: look at what git has."""
+    path = Path(att["worktree"])
+    branch_sha = g.git.ref_value(f"refs/heads/{att['branch']}")
+    listed = g.git.run("worktree", "list", "--porcelain").stdout
+    registered = f"worktree {path}" in listed
+    with g.store.write() as tx:
+        if registered and branch_sha and path.is_dir():
+            seq = tx.append("worktree_created", actor="gate", task=att["card_id"],
+                            attempt=att["id"], payload={"path": str(path), "recovered": True,
+                                                        "start_commit": att["start_commit"]})
+            tx.execute("UPDATE attempts SET worktree_state='present', updated_seq=? WHERE id=?",
+                       (seq, att["id"]))
+            return {"kind": "claim", "attempt": att["id"], "worktree_state": "present"}
+        seq = tx.append("worktree_failed", actor="gate", task=att["card_id"], attempt=att["id"],
+                        payload={"recovered": True, "branch_exists": bool(branch_sha),
+                                 "registered": registered,
+                                 "error": "the claim died before its worktree was recorded"})
+        tx.execute("UPDATE attempts SET state='failed', worktree_state=?, ended_ns=?, updated_seq=?"
+                   " WHERE id=?", ("unknown" if (branch_sha or registered) else "removed",
+                                    time.time_ns(), seq, att["id"]))
+        return {"kind": "claim", "attempt": att["id"], "state": "failed"}

@@ -1,0 +1,120 @@
+"""Where a repository's a2a state lives, and its validated config (`.a2a/config.toml`)."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import tomli_w
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from a2a_tui.errors import A2AError
+from a2a_tui.git import Git
+
+A2A_DIR = ".a2a"
+
+
+class Config(BaseModel):
+    """`.a2a/config.toml`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    target_branch: str = Field(min_length=1)
+    tmux_session: str = Field(default="", description="tmux session for this repository's panes")
+    feedback_limit: int = Field(default=3, ge=0, description="auto feedback stops after N rejections")
+
+
+@dataclass(frozen=True)
+class Repo:
+    """A git repository's main worktree and the `.a2a/` folder inside it."""
+
+    root: Path
+
+    @property
+    def a2a_dir(self) -> Path:
+        return self.root / A2A_DIR
+
+    @property
+    def db_path(self) -> Path:
+        return self.a2a_dir / "a2a.db"
+
+    @property
+    def config_path(self) -> Path:
+        return self.a2a_dir / "config.toml"
+
+    @property
+    def spool_dir(self) -> Path:
+        return self.a2a_dir / "spool"
+
+    @property
+    def worktrees_dir(self) -> Path:
+        return self.a2a_dir / "worktrees"
+
+    @property
+    def locks_dir(self) -> Path:
+        return self.a2a_dir / "locks"
+
+    @property
+    def runs_dir(self) -> Path:
+        """Per-session generated files (settings, role cards, logs)."""
+        return self.a2a_dir / "run"
+
+    @property
+    def git(self) -> Git:
+        return Git(self.root)
+
+    @property
+    def initialized(self) -> bool:
+        return self.config_path.is_file()
+
+    def config(self) -> Config:
+        try:
+            data = tomllib.loads(self.config_path.read_text(encoding="utf-8"))
+        except FileNotFoundError as exc:
+            raise A2AError("not_initialized", f"{self.root} has no a2a state; run `a2a init`") from exc
+        except tomllib.TOMLDecodeError as exc:
+            raise A2AError("bad_config", f"{self.config_path}: {exc}") from exc
+        try:
+            cfg = Config.model_validate(data)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            field = ".".join(str(p) for p in err["loc"])
+            raise A2AError("bad_config", f"{self.config_path}: {field}: {err['msg']}") from exc
+        if not cfg.tmux_session:
+            cfg.tmux_session = default_tmux_session(self.root)
+        return cfg
+
+    def write_config(self, cfg: Config) -> None:
+        tmp = self.config_path.with_suffix(".toml.tmp")
+        tmp.write_text(tomli_w.dumps(cfg.model_dump()), encoding="utf-8")
+        os.replace(tmp, self.config_path)
+
+    def store(self):  # -> Store (import kept lazy: tiny CLIs that never touch the store stay fast)
+        from a2a_tui.store import Store
+
+        if not self.initialized:
+            raise A2AError("not_initialized", f"{self.root} has no a2a state; run `a2a init`")
+        return Store(self.db_path)
+
+
+def default_tmux_session(root: Path) -> str:
+    safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in root.name)
+    return f"a2a-{safe}"
+
+
+def find_repo(start: Path | str | None = None) -> Repo:
+    """The main worktree of the repository containing `start` (also from a linked worktree)."""
+    start = Path(start or os.getcwd())
+    if not start.exists():
+        raise A2AError("not_a_repo", f"{start} does not exist")
+    git = Git(start)
+    res = git.run("rev-parse", "--path-format=absolute", "--git-common-dir", check=False)
+    if not res.ok:
+        raise A2AError("not_a_repo", f"{start} is not inside a git repository")
+    common = Path(res.stdout.strip())
+    bare = git.run("rev-parse", "--is-bare-repository", check=False).stdout.strip() == "true"
+    if bare or common.name != ".git":
+        raise A2AError("not_a_repo", f"{start}: a2a needs a repository with a main worktree")
+    return Repo(common.parent.resolve())

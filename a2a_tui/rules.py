@@ -1,0 +1,63 @@
+"""The rules each command prints when it runs. Role cards only name commands; rules live here."""
+
+from __future__ import annotations
+
+COMMAND_RULES: dict[str, list[str]] = {
+    "init": [
+        ".a2a/ holds the store, config, spool and worktrees; it is listed in .git/info/exclude,"
+        " never in .gitignore.",
+        "The target branch is the branch checked out now unless --target says otherwise.",
+    ],
+    "card add": [
+        "A card is stored whole and valid, or not at all.",
+        "non_goals needs at least one entry; checks need at least one blocking check.",
+        "version, digest, start commit and writer are filled in by the gate, not by you.",
+        "A change to goal, scope, acceptance or checks makes a new version that must be"
+        " confirmed ready again; attempts bound to an older version cannot integrate.",
+    ],
+    "card ready": ["Only a ready card can be claimed.",
+                   "Marking ready confirms the card's current version."],
+    "claim": [
+        "One active attempt per card: a second claim is refused (--supersede takes over and"
+        " fences the old attempt out).",
+        "Each claim gets a new fence; submissions must quote it.",
+        "The worktree starts at the target branch head; work and commit only there.",
+        "Only the recorded writer may submit.",
+    ],
+    "submit": [
+        "'Done' is a submit, not a message: a full 40-hex commit SHA that descends from the"
+        " start commit, with the current fence and card version.",
+        "A refused submit is kept as a diagnostic record and changes nothing.",
+    ],
+    "verify": [
+        "Checks run on a clean checkout of exactly the submitted SHA, never the live worktree.",
+        "Chain: sanity, boundary (allowed_paths), drift (acceptance_files), provenance"
+        " (A2A-Attempt trailers), red state, then the card's checks with their timeouts.",
+        "A blocking failure rejects; non-blocking results are recorded only.",
+        "Rejection feedback goes to the writer's pane; after 3 consecutive rejections it stops"
+        " and the executive controller or the user decides.",
+    ],
+    "integrate": [
+        "Only a candidate whose blocking checks all passed, for this SHA at the current card"
+        " version, is integrated.",
+        "Both scores are required: boundary=0-3:reason and taste=0-3:reason.",
+        "The target branch moves by compare-and-swap to exactly the verified SHA; if it moved"
+        " in a way the candidate does not contain, integration is refused.",
+        "A dirty checked-out target worktree is never touched. No push, no force, no tags.",
+    ],
+    "abandon": ["An abandoned attempt keeps its evidence; a retry is a new attempt.",
+                "Both scores are required."],
+    "reclaim": [
+        "Only ended attempts are reclaimed; only clean worktrees are removed.",
+        "The attempt's commit stays reachable under refs/a2a/attempts/<attempt>.",
+        "A dirty or unknown worktree is kept and reported on the board.",
+    ],
+    "recover": [
+        "Half-finished operations are resolved by reading facts (the target ref), never by"
+        " guessing; when the facts do not tell, the attempt is 'unknown' for a person to decide.",
+    ],
+}
+
+
+def rules_for(command: str) -> list[str]:
+    return COMMAND_RULES.get(command, [])

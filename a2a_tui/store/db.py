@@ -1,0 +1,239 @@
+"""SQLite access: WAL, synchronous=FULL, explicit BEGIN IMMEDIATE for every read-modify-write.
+
+The connection runs in autocommit mode (`isolation_level=None`) so that Python's sqlite3 never
+opens a DEFERRED transaction behind our back; `Store.write()` is the only way to change data.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from a2a_tui.errors import A2AError
+
+BUSY_TIMEOUT_MS = 15_000
+
+
+def _schema_text() -> str:
+    files = sorted(
+        (p for p in resources.files("a2a_tui.store").joinpath("schema").iterdir()
+         if p.name.endswith(".sql")),
+        key=lambda p: p.name,
+    )
+    return "\n".join(p.read_text(encoding="utf-8") for p in files)
+
+
+_SCHEMA = _schema_text()
+# user_version holds a checksum of the schema text: a changed schema is applied once, cheaply.
+_SCHEMA_VERSION = zlib.crc32(_SCHEMA.encode()) & 0x7FFFFFFF
+
+
+@dataclass(frozen=True)
+class Event:
+    """One row of the event log."""
+
+    seq: int
+    ts_ns: int
+    kind: str
+    actor: str
+    task: str | None
+    attempt: str | None
+    session: str | None
+    payload: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq, "ts_ns": self.ts_ns, "kind": self.kind, "actor": self.actor,
+            "task": self.task, "attempt": self.attempt, "session": self.session,
+            "payload": self.payload,
+        }
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> Event:
+        return cls(row["seq"], row["ts_ns"], row["kind"], row["actor"], row["task"],
+                   row["attempt"], row["session"], json.loads(row["payload"]))
+
+
+def dumps(obj: Any) -> str:
+    """JSON as stored: compact, keys sorted, unicode kept."""
+    return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+class Tx:
+    """An open write transaction. Everything done through it commits or rolls back together."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+
+    def execute(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
+        return self.conn.execute(sql, params)
+
+    def one(self, sql: str, params: Any = ()) -> sqlite3.Row | None:
+        return self.conn.execute(sql, params).fetchone()
+
+    def all(self, sql: str, params: Any = ()) -> list[sqlite3.Row]:
+        return self.conn.execute(sql, params).fetchall()
+
+    def append(
+        self,
+        kind: str,
+        *,
+        actor: str,
+        task: str | None = None,
+        attempt: str | None = None,
+        session: str | None = None,
+        payload: dict[str, Any] | None = None,
+        ts_ns: int | None = None,
+    ) -> int:
+        """Append one event; returns its sequence number."""
+        cur = self.conn.execute(
+            "INSERT INTO events(ts_ns, kind, actor, task, attempt, session, payload)"
+            " VALUES (?,?,?,?,?,?,?)",
+            (ts_ns or time.time_ns(), kind, actor, task, attempt, session, dumps(payload or {})),
+        )
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    def next_counter(self, name: str) -> int:
+        """Bump and return a named counter (U, Q, F, dispatch, ...)."""
+        row = self.conn.execute(
+            "INSERT INTO counters(name, value) VALUES (?, 1)"
+            " ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value",
+            (name,),
+        ).fetchone()
+        return int(row[0])
+
+
+class Store:
+    """One connection to `<repo>/.a2a/a2a.db`. Not shared across threads: open one per thread."""
+
+    def __init__(self, path: Path | str):
+        self.path = Path(path)
+        if not self.path.parent.is_dir():
+            raise A2AError("not_initialized", f"no a2a store at {self.path} (run `a2a init`)")
+        try:
+            self.conn = sqlite3.connect(
+                str(self.path), isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000,
+                check_same_thread=False,
+            )
+        except sqlite3.Error as exc:
+            raise A2AError("store_unavailable", f"cannot open {self.path}: {exc}") from exc
+        self.conn.row_factory = sqlite3.Row
+        self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        mode = self.conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if mode.lower() != "wal":
+            raise A2AError("store_unavailable", f"{self.path}: cannot switch to WAL (got {mode})")
+        self.conn.execute("PRAGMA synchronous = FULL")
+        self.conn.execute("PRAGMA foreign_keys = ON")
+        self._migrate()
+
+    def _migrate(self) -> None:
+        if self.conn.execute("PRAGMA user_version").fetchone()[0] == _SCHEMA_VERSION:
+            return
+        with self.write() as tx:
+            # Re-check under the write lock: another process may have just applied it.
+            if tx.one("PRAGMA user_version")[0] == _SCHEMA_VERSION:
+                return
+            for stmt in _split_sql(_SCHEMA):
+                tx.execute(stmt)
+            tx.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def write(self) -> Iterator[Tx]:
+        """A write transaction taken with BEGIN IMMEDIATE: no lock upgrade races, no deadlocks.
+
+        Never run git, tmux or a check while inside this block.
+        """
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise A2AError("store_busy", f"store is busy: {exc}") from exc
+        try:
+            yield Tx(self.conn)
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        else:
+            self.conn.execute("COMMIT")
+
+    @contextmanager
+    def snapshot(self) -> Iterator[Tx]:
+        """A read transaction: every query inside sees one consistent state."""
+        self.conn.execute("BEGIN")
+        try:
+            yield Tx(self.conn)
+        finally:
+            self.conn.execute("ROLLBACK")
+
+    # Reads outside a transaction (each statement is its own snapshot).
+    def one(self, sql: str, params: Any = ()) -> sqlite3.Row | None:
+        return self.conn.execute(sql, params).fetchone()
+
+    def all(self, sql: str, params: Any = ()) -> list[sqlite3.Row]:
+        return self.conn.execute(sql, params).fetchall()
+
+    def last_seq(self) -> int:
+        row = self.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()
+        return int(row[0])
+
+    def events(
+        self,
+        *,
+        after: int = 0,
+        limit: int | None = None,
+        kinds: list[str] | None = None,
+        task: str | None = None,
+        attempt: str | None = None,
+        session: str | None = None,
+        newest_first: bool = False,
+    ) -> list[Event]:
+        """Events in sequence order, filtered."""
+        where, params = ["seq > ?"], [after]
+        if kinds:
+            where.append(f"kind IN ({','.join('?' * len(kinds))})")
+            params.extend(kinds)
+        for col, val in (("task", task), ("attempt", attempt), ("session", session)):
+            if val is not None:
+                where.append(f"{col} = ?")
+                params.append(val)
+        sql = f"SELECT * FROM events WHERE {' AND '.join(where)} ORDER BY seq"
+        if newest_first:
+            sql += " DESC"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        return [Event.from_row(r) for r in self.conn.execute(sql, params)]
+
+
+def _split_sql(script: str) -> list[str]:
+    """Split a schema script into statements (triggers contain ';' inside BEGIN...END)."""
+    out, buf = [], []
+    for line in script.splitlines():
+        if line.strip().startswith("--") and not buf:
+            continue
+        buf.append(line)
+        stmt = "\n".join(buf)
+        if sqlite3.complete_statement(stmt):
+            if stmt.strip():
+                out.append(stmt.strip())
+            buf = []
+    if "\n".join(buf).strip():
+        out.append("\n".join(buf).strip())
+    return out
