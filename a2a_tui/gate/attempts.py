@@ -202,3 +202,25 @@ def insert_score(tx, attempt_id: str, outcome: str, score: Score, facts: dict[st
         " rounds, rejections, duration_s, actor, seq) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
         (attempt_id, outcome, score.boundary, score.boundary_reason, score.taste,
          score.taste_reason, facts["rounds"], facts["rejections"], facts["duration_s"], actor, seq))
+
+
+def bind_writer(g: GateContext, attempt_id: str, session_id: str) -> dict[str, Any]:
+    """Make a managed session the sole writer of an open attempt (used by `a2a spawn --attempt`).
+
+    Allowed for the user and for the attempt's current writer; the old writer loses the right.
+    """
+    with g.store.write() as tx:
+        att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
+        if att is None:
+            raise A2AError("unknown_attempt", f"no attempt {attempt_id!r} (see `a2a status`)")
+        if att["state"] not in ACTIVE or att["state"] in ("integrating", "unknown"):
+            raise A2AError("attempt_not_open", f"attempt {attempt_id} is {att['state']}")
+        if not g.caller.is_user and g.caller.actor != att["writer"]:
+            raise A2AError("not_writer", f"{g.caller.describe()} is not the writer of {attempt_id}"
+                           f" ({att['writer']}) and cannot hand it over")
+        new = f"session:{session_id}"
+        seq = tx.append("writer_bound", actor=g.caller.actor, task=att["card_id"],
+                        attempt=attempt_id, session=session_id,
+                        payload={"from": att["writer"], "to": new, "fence": att["fence"]})
+        tx.execute("UPDATE attempts SET writer=?, updated_seq=? WHERE id=?", (new, seq, attempt_id))
+    return {"attempt": attempt_id, "writer": new, "previous": att["writer"], "fence": att["fence"]}
