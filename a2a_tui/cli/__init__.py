@@ -10,11 +10,18 @@ from a2a_tui import __version__
 from a2a_tui.cli.output import Result, emit, emit_error
 from a2a_tui.errors import A2AError
 
-# Each module adds its subcommands; keep this list the only place that knows them all.
-COMMAND_MODULES = [
-    "a2a_tui.cli.base_cmds",
-    "a2a_tui.cli.gate_cmds",
-]
+# Each `a2a_tui/cli/*_cmds.py` module adds its subcommands through `register(sub, common)`.
+FIRST_MODULES = ["base_cmds", "gate_cmds"]
+
+
+def command_modules() -> list[str]:
+    import pkgutil
+
+    from a2a_tui import cli
+
+    found = sorted(m.name for m in pkgutil.iter_modules(cli.__path__) if m.name.endswith("_cmds"))
+    ordered = [m for m in FIRST_MODULES if m in found] + [m for m in found if m not in FIRST_MODULES]
+    return [f"a2a_tui.cli.{m}" for m in ordered]
 
 
 class Parser(argparse.ArgumentParser):
@@ -44,7 +51,7 @@ def build_parser() -> Parser:
     )
     parser.add_argument("--version", action="version", version=f"a2a {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for name in COMMAND_MODULES:
+    for name in command_modules():
         importlib.import_module(name).register(sub, common)
     return parser
 
