@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 from demo_agent_harness import holds_for
-
 from helpers import wait_until
 
 pytestmark = pytest.mark.tmux

@@ -6,7 +6,6 @@ import json
 
 import pytest
 from demo_agent_harness import holds_for
-
 from helpers import wait_until
 
 pytestmark = pytest.mark.tmux
@@ -54,7 +53,8 @@ def test_each_turn_notifies_twice_with_different_thread_ids(start_agent, notify)
     assert len(mine) == 1 and len(title) == 1
     main = mine[0]
     assert main["input-messages"] == [prompt]
-    assert main["last-assistant-message"] == f"demo: got {len(prompt)} chars, 2 lines; ran 1 command"
+    assert main["last-assistant-message"] == (
+        f"demo: got {len(prompt)} chars, 2 lines; ran 1 command")
     assert main["cwd"] == str(agent.workdir) and main["client"] == "codex-tui"
     assert list(main) == ["type", "thread-id", "turn-id", "cwd", "client", "input-messages",
                           "last-assistant-message"]

@@ -9,7 +9,6 @@ import subprocess
 import sys
 
 import pytest
-
 from helpers import a2a, wait_until
 
 pytestmark = pytest.mark.tmux
@@ -113,10 +112,10 @@ def test_default_transcript_lives_outside_claude_home(start_agent, tmp_path):
     path = agent.wait_event("SessionStart")["transcript_path"]
     assert "/.claude" not in path
     # Without --transcript-dir: the state dir under (test) HOME, Claude's layout inside.
-    res = subprocess.run([sys.executable, "-c",
-                          "from a2a_tui.demo_agent.transcript import transcript_path;"
-                          "print(transcript_path(None, '/w/x.y', 's'))"],
-                         capture_output=True, text=True, check=True)
+    code = ("from a2a_tui.demo_agent.transcript import transcript_path;"
+            "print(transcript_path(None, '/w/x.y', 's'))")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
     assert res.stdout.strip() == f"{home}/.local/state/a2a/demo-agent/projects/-w-x-y/s.jsonl"
 
 
