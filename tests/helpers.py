@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-CARD_TOML = '''\
+CARD_TOML = """\
 id = "{id}"
 title = "Refuse empty names"
 goal = "An empty name is refused with a clear message"
@@ -30,10 +30,10 @@ effort = "high"
 
 [[checks]]
 name = "tests"
-command = "{check}"
+command = '''{check}'''
 blocking = true
 timeout_s = 60
-'''
+"""
 
 
 @dataclass
