@@ -47,6 +47,12 @@ COMMAND_RULES: dict[str, list[str]] = {
     ],
     "abandon": ["An abandoned attempt keeps its evidence; a retry is a new attempt.",
                 "Both scores are required."],
+    "review": [
+        "Only a reviewer session may review: not the writer, started after this submission.",
+        "The verdict is bound to the exact SHA; a new submission needs a new review.",
+        "A review is advisory: 'block' stops integration of that SHA; 'pass' approves nothing on"
+        " its own.",
+    ],
     "reclaim": [
         "Only ended attempts are reclaimed; only clean worktrees are removed.",
         "The attempt's commit stays reachable under refs/a2a/attempts/<attempt>.",

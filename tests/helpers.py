@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-CARD_TOML = '''\
+CARD_TOML = """\
 id = "{id}"
 title = "Refuse empty names"
 goal = "An empty name is refused with a clear message"
@@ -30,10 +30,10 @@ effort = "high"
 
 [[checks]]
 name = "tests"
-command = "{check}"
+command = '''{check}'''
 blocking = true
 timeout_s = 60
-'''
+"""
 
 
 @dataclass
@@ -105,3 +105,40 @@ def wait_until(pred: Callable[[], Any], timeout: float = 10.0, interval: float =
             return last
         time.sleep(interval)
     raise AssertionError(f"timed out after {timeout}s waiting for {what} (last: {last!r})")
+
+
+def register_session(repo: Path, session_id: str, role: str, pid: int, cli: str = "demo") -> None:
+    """Record `pid` as a managed session's pane process, as `a2a spawn` does for a real pane.
+
+    For gate tests that need a caller identified by its process tree without starting tmux.
+    """
+    from a2a_tui.identity import proc_stat
+    from a2a_tui.store import Store
+
+    s = Store(repo / ".a2a/a2a.db")
+    try:
+        with s.write() as tx:
+            seq = tx.append("session_registered_for_test", actor="user", session=session_id,
+                            payload={"role": role, "pid": pid})
+            tx.execute(
+                "INSERT INTO sessions(id, role, cli, cwd, pane_pid, pane_pid_start, state,"
+                " state_since_ns, launch_seq, created_ns) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (session_id, role, cli, str(repo), pid, proc_stat(pid)[2], "idle",
+                 time.time_ns(), seq, time.time_ns()))
+    finally:
+        s.close()
+
+
+def a2a_as(repo: Path, session_id: str, role: str, *args: str, cwd: Path | None = None,
+           env: dict[str, str] | None = None) -> Run:
+    """Run `a2a ARGS` in a process registered as session `session_id` (its own process tree)."""
+    full_env = dict(os.environ)
+    if env:
+        full_env.update(env)
+    proc = subprocess.Popen(
+        ["sh", "-c", 'read go; exec "$@"', "sh", sys.executable, "-m", "a2a_tui", *args],
+        cwd=str(cwd or repo), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, env=full_env)
+    register_session(repo, session_id, role, proc.pid)
+    out, err = proc.communicate("go\n", timeout=120)
+    return Run(proc.returncode, out, err)

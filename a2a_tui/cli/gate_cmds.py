@@ -56,6 +56,14 @@ def register(sub, common) -> None:
     p.add_argument("--reason", default="")
     p.set_defaults(func=cmd_abandon)
 
+    p = sub.add_parser("review", parents=[common],
+                       help="(reviewer sessions) an advisory verdict bound to the candidate SHA")
+    p.add_argument("attempt")
+    p.add_argument("--sha", required=True)
+    p.add_argument("--verdict", required=True, choices=["pass", "block"])
+    p.add_argument("--notes", required=True)
+    p.set_defaults(func=cmd_review)
+
     p = sub.add_parser("reclaim", parents=[common],
                        help="remove clean worktrees of ended attempts, keeping their commits")
     p.add_argument("attempt", nargs="?")
@@ -171,3 +179,9 @@ def cmd_reclaim(ctx, args) -> Result:
             line += f" ({r['reason']})"
         lines.append(line)
     return Result({"reclaimed": rows}, "\n".join(lines) or "nothing to reclaim", rules="reclaim")
+
+
+def cmd_review(ctx, args) -> Result:
+    r = gate.review(ctx.gate, args.attempt, args.sha, args.verdict, args.notes)
+    return Result(r, f"review of {r['attempt']} at {r['sha'][:12]}: {r['verdict']} (advisory)",
+                  rules="review")

@@ -6,7 +6,8 @@ from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.integrate import integrate
 from a2a_tui.gate.reclaim import reclaim
 from a2a_tui.gate.recover import recover
+from a2a_tui.gate.review import review
 from a2a_tui.gate.verify import verify
 
 __all__ = ["GateContext", "abandon", "add_card", "bind_writer", "claim", "integrate", "list_cards", "ready_card",
-           "reclaim", "recover", "show_card", "submit", "verify"]
+           "reclaim", "recover", "review", "show_card", "submit", "verify"]

@@ -17,6 +17,7 @@ from a2a_tui.gate.attempts import insert_score, score_facts
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.locks import op_lock
 from a2a_tui.gate.model import Score, crashpoint
+from a2a_tui.gate.review import blocking_review
 
 
 def integrate(g: GateContext, attempt_id: str, score: Score) -> dict[str, Any]:
@@ -47,6 +48,10 @@ def integrate(g: GateContext, attempt_id: str, score: Score) -> dict[str, Any]:
             (attempt_id, last["run"]))
         if failed is not None:
             raise A2AError("not_verified", f"blocking check {failed['name']} did not pass")
+        blocked = blocking_review(g, attempt_id, sha)
+        if blocked is not None:
+            raise A2AError("review_blocked", f"reviewer session {blocked['session']} blocked"
+                           f" {sha[:12]}: {blocked['notes'][:200]}")
         ref = f"refs/heads/{att['target_branch']}"
         old = g.git.ref_value(ref)
         if old is None:

@@ -119,3 +119,20 @@ CREATE TABLE IF NOT EXISTS scores (
     actor       TEXT    NOT NULL,
     seq         INTEGER NOT NULL
 );
+
+-- Independent reviews: advisory verdicts bound to one SHA. A review can block, never approve.
+CREATE TABLE IF NOT EXISTS reviews (
+    id          INTEGER PRIMARY KEY,
+    attempt_id  TEXT    NOT NULL,
+    submission_n INTEGER NOT NULL,
+    sha         TEXT    NOT NULL,
+    session     TEXT    NOT NULL,
+    verdict     TEXT    NOT NULL,              -- pass | block
+    notes       TEXT    NOT NULL,
+    seq         INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS reviews_attempt ON reviews(attempt_id, sha);
+CREATE TRIGGER IF NOT EXISTS reviews_no_update BEFORE UPDATE ON reviews
+BEGIN SELECT RAISE(ABORT, 'reviews are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS reviews_no_delete BEFORE DELETE ON reviews
+BEGIN SELECT RAISE(ABORT, 'reviews are append-only'); END;

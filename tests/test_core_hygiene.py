@@ -1,0 +1,43 @@
+"""The core (store, gate, panes, collaboration records, CLI) imports neither textual nor rich."""
+
+from __future__ import annotations
+
+import json
+import pkgutil
+import subprocess
+import sys
+
+import a2a_tui
+
+UI_PACKAGES = ("a2a_tui.tui",)
+
+
+def core_modules() -> list[str]:
+    mods = []
+    for m in pkgutil.walk_packages(a2a_tui.__path__, "a2a_tui."):
+        if m.name.startswith(UI_PACKAGES) or m.name == "a2a_tui.__main__":
+            continue
+        mods.append(m.name)
+    return mods
+
+
+def test_core_imports_no_ui_library():
+    mods = core_modules()
+    for expected in ("a2a_tui.store", "a2a_tui.gate", "a2a_tui.cli", "a2a_tui.identity"):
+        assert expected in mods
+    code = (
+        "import importlib, json, sys\n"
+        f"for m in {mods!r}: importlib.import_module(m)\n"
+        "from a2a_tui.cli import build_parser; build_parser()\n"
+        "print(json.dumps(sorted(k for k in sys.modules"
+        " if k.split('.')[0] in ('textual', 'rich'))))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout) == [], "core pulled in a UI library"
+
+
+def test_the_check_itself_catches_a_ui_import():
+    code = ("import sys, textual.app\n"
+            "print(any(k.split('.')[0] in ('textual', 'rich') for k in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True"
