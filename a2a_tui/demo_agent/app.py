@@ -347,13 +347,16 @@ class DemoAgent:
             self._start_turn(self.queue.popleft())
 
     def _turn_ended(self) -> None:
+        self._clear_turn()
+        if not self.queue:
+            self._arm_idle()
+
+    def _clear_turn(self) -> None:
         self.gen = None
         self.turn = None
         self.waiting = None
         self.wake_at = None
         self.perm_notify_at = None
-        if not self.queue:
-            self._arm_idle()
 
     def _arm_idle(self) -> None:
         if self.opts.idle_notify > 0:
@@ -365,11 +368,7 @@ class DemoAgent:
         if self.tool is not None:
             self.tool.kill()
             self.tool = None
-        self.gen = None
-        self.turn = None
-        self.waiting = None
-        self.wake_at = None
-        self.perm_notify_at = None
+        self._clear_turn()
         if gen is not None:
             gen.close()
         return turn
