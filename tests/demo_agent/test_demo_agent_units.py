@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from helpers import wait_until
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from a2a_tui.demo_agent.codex import notify_payload
-from a2a_tui.demo_agent.hooks import Handler, HookConfig, HookResult, interpret, matches
+from a2a_tui.demo_agent.hooks import Handler, HookConfig, HookResult, HookRunner, interpret, matches
 from a2a_tui.demo_agent.keys import Key, KeyDecoder
 from a2a_tui.demo_agent.options import Options
 from a2a_tui.demo_agent.screen import sanitize, wrap
@@ -151,6 +152,19 @@ def test_json_output():
         {"hookSpecificOutput": {"decision": {"behavior": "allow"}}}))])
     assert o.decision == "allow" and not o.blocked
     assert interpret("Stop", [res(0, "{bad")]).notices == ["Stop hook printed invalid JSON"]
+
+
+def test_async_hooks_do_not_block_and_sync_ones_get_stdin(tmp_path):
+    done, seen = tmp_path / "async-done", tmp_path / "seen.json"
+    cfg = HookConfig.parse({"hooks": {"Stop": [{"hooks": [
+        {"type": "command", "command": f"sleep 1; touch {done}", "async": True},
+        {"type": "command", "command": f"cat > {seen}; pwd >> {seen}.cwd"}]}]}})
+    runner = HookRunner(cfg, str(tmp_path), env={"PATH": "/usr/bin:/bin"})
+    assert runner.run("Stop", {"hook_event_name": "Stop", "x": "ü"}).notices == []
+    assert json.loads(seen.read_text()) == {"hook_event_name": "Stop", "x": "ü"}
+    assert (tmp_path / "seen.json.cwd").read_text().strip() == str(tmp_path)
+    assert not done.exists()  # the async hook is still running: run() did not wait for it
+    wait_until(done.exists, what="the async hook finishes in the background")
 
 
 # ---- turns ------------------------------------------------------------------------------------
