@@ -258,7 +258,13 @@ def _provenance(g: GateContext, att, v: Verification) -> CheckResult:
             foreign.append(f"{c[:12]} ({', '.join(attempts)})")
     if human:
         with g.store.write() as tx:
+            seen = {r[0] for r in tx.all(
+                "SELECT json_extract(payload, '$.sha') FROM events WHERE attempt=? AND"
+                " kind='human_intervention' AND json_extract(payload, '$.via')='commit'",
+                (att["id"],))}
             for c in human:
+                if c in seen:  # an earlier verify run already recorded this commit
+                    continue
                 tx.append("human_intervention", actor="gate", task=att["card_id"],
                           attempt=att["id"], payload={"via": "commit", "sha": c})
     detail = (f"commits from another attempt: {', '.join(foreign)}" if foreign else
