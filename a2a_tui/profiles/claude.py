@@ -1,13 +1,16 @@
 """Claude Code: `--settings <generated file>` whose hooks call our hook script.
 
-Facts (PROTOCOLS.md A, REAL_CLIS.md): hooks from `--settings` fire; `--session-id <uuid>` fixes
-the id the hooks report; Esc gives no hook at all and puts the interrupted prompt back in the
-input box. Hooks are held back until the workspace-trust dialog is accepted: a2a never accepts
-it for the user (that is `~/.claude.json`), so a pane that shows no SessionStart stays `unknown`.
-
-UNVERIFIED, for the helper who checks this against the real CLI: that Ctrl-U empties a
-multi-line input box (`clear_input_keys`), and that `--effort` exists (effort is only recorded
-when it does not).
+Measured against Claude Code 2.1.332 (tests/real_cli/FINDINGS.md):
+- Hooks from `--settings` fire; `--session-id <uuid>` fixes the id the hooks report.
+- They are held back until the workspace-trust dialog is accepted (SessionStart fires right
+  after the user accepts it). a2a never accepts it for the user (that is `~/.claude.json`), so a
+  pane that shows no SessionStart stays `unknown` until the user answers the dialog in the pane.
+- Esc gives no hook at all and puts the interrupted prompt back in the input box. Ctrl-U only
+  empties the line the cursor is on, and Esc Esc on an empty box opens the Rewind menu; Ctrl-C
+  empties the whole box (any number of lines) in one key, so it clears before the next paste.
+  It also arms "Press Ctrl-C again to exit" for about a second.
+- A multi-line bracketed paste is one prompt (one UserPromptSubmit, newlines kept).
+- The role card is appended to the system prompt (`--append-system-prompt`); `--effort` exists.
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ class Claude(Profile):
         argv = [self.binary, "--settings", str(ctx.run_dir / SETTINGS_FILE), "--session-id", thread]
         if ctx.model:
             argv += ["--model", ctx.model]
+        if ctx.effort:
+            argv += ["--effort", ctx.effort]
         if ctx.role_card is not None:
             argv += ["--append-system-prompt", ctx.role_card.read_text(encoding="utf-8")]
         argv += list(ctx.extra)
@@ -39,4 +44,4 @@ class Claude(Profile):
                       thread_id=thread)
 
 
-PROFILE = Claude("claude", "claude")
+PROFILE = Claude("claude", "claude", clear_input_keys=("C-c",))

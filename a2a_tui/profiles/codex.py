@@ -1,20 +1,40 @@
-"""Codex CLI: `-c notify=[...]` (per invocation; `-c` has the highest precedence).
+"""Codex CLI: `-c notify=[...]` plus a few of Codex's own hooks, all per invocation (`-c`).
 
-Facts (PROTOCOLS.md B, REAL_CLIS.md): notify gets ONE JSON argument per completed turn and only
-that; it is spawned with some env stripped, so the pane id travels in argv; every turn also
-produces a hidden title-generation notify with another thread-id, which the state machine
-filters by the session's own thread-id; Esc gives no notify.
-
-UNVERIFIED: `developer_instructions` for the role card; Codex's own hooks (UserPromptSubmit,
-Stop, Interrupt) need trusting first and are not configured here.
+Measured against codex-cli 0.171.0 (tests/real_cli/FINDINGS.md):
+- notify gets ONE JSON argument per completed turn; it is spawned with some env stripped, so the
+  pane id travels in argv. The first turn of a thread also produces a hidden title-generation
+  turn's notify with another thread-id, which the state machine filters by the session's own
+  thread-id. Esc gives no notify. Codex sends nothing at start-up (its SessionStart hook fires
+  lazily, with the first prompt), so a fresh Codex pane stays `unknown` until its first turn ends
+  or the user releases it.
+- Codex's own hooks need trusting. Hooks given with `-c hooks.<Event>=...` are keyed
+  `/<session-flags>/config.toml:<event>:0:0`; their trust can be given for this invocation only
+  with `-c hooks.state={...}` holding the sha256 of each hook's normalized identity. a2a trusts
+  exactly the hooks it generates, nothing else, and writes nothing to `$CODEX_HOME`.
+- Hooks used: PermissionRequest (-> waiting), PreToolUse/PostToolUse (-> busy) and Interrupt
+  (Esc: a "probably idle" hint). Not used: SessionStart (it fires with the first prompt, after
+  Enter, and would read as "idle"), Stop and UserPromptSubmit (notify already ends the turn and
+  reports its input; both would be counted twice).
+- The role card goes in `developer_instructions` (a developer message in every request).
+- Codex asks once per repository whether to trust the folder (`[projects."<root>"]` in the
+  user's config.toml); a2a never answers that for the user.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 
 from a2a_tui.profiles import Launch, LaunchContext, Profile
+
+# hook_event_name -> Codex's snake-case name, used in trust keys and hashes.
+HOOK_EVENTS = {"PreToolUse": "pre_tool_use", "PermissionRequest": "permission_request",
+               "PostToolUse": "post_tool_use", "Interrupt": "interrupt"}
+# Seconds. Codex caps Interrupt and SessionEnd hooks at 3 s (the cap enters the trust hash); one
+# value for every hook keeps the hashes simple. Our hook script returns in milliseconds.
+HOOK_TIMEOUT_S = 3
+SESSION_FLAGS_KEY = "/<session-flags>/config.toml"
 
 
 def notify_value(ctx: LaunchContext) -> str:
@@ -22,18 +42,49 @@ def notify_value(ctx: LaunchContext) -> str:
     return json.dumps(ctx.hook_argv("codex", pane=True), ensure_ascii=False)
 
 
+def hook_trust_hash(event: str, command: str, timeout_s: int = HOOK_TIMEOUT_S) -> str:
+    """What Codex records as `trusted_hash` for one command hook without a matcher: sha256 of
+    the compact, key-sorted JSON of its normalized identity (checked against codex 0.171.0)."""
+    identity = {"event_name": event, "hooks": [{"async": False, "command": command,
+                                                "timeout": timeout_s, "type": "command"}]}
+    blob = json.dumps(identity, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def hook_args(ctx: LaunchContext) -> list[str]:
+    """`-c` options that configure our hooks and trust exactly them, for this invocation."""
+    # No --pane: the trust hash must be known before the pane exists. The hook script takes the
+    # pane id from $TMUX_PANE when Codex passes it on (the session id is what matters).
+    command = ctx.hook_command("codex")
+    args: list[str] = []
+    state = []
+    for event, snake in HOOK_EVENTS.items():
+        handler = (f'{{type="command",command={_toml_str(command)},'
+                   f'timeout={HOOK_TIMEOUT_S}}}')
+        args += ["-c", f"hooks.{event}=[{{hooks=[{handler}]}}]"]
+        key = f"{SESSION_FLAGS_KEY}:{snake}:0:0"
+        state.append(f"{_toml_str(key)}={{trusted_hash="
+                     f"{_toml_str(hook_trust_hash(snake, command))}}}")
+    return args + ["-c", "hooks.state={" + ",".join(state) + "}"]
+
+
+def _toml_str(s: str) -> str:
+    # A JSON string is a valid TOML basic string (same escapes, \uXXXX included).
+    return json.dumps(s, ensure_ascii=False)
+
+
 @dataclass(frozen=True)
 class Codex(Profile):
     def prepare(self, ctx: LaunchContext) -> Launch:
         argv = [self.binary, "-c", f"notify={notify_value(ctx)}",
-                "-c", "check_for_update_on_startup=false"]
+                "-c", "check_for_update_on_startup=false", *hook_args(ctx)]
         if ctx.model:
             argv += ["-c", f"model={json.dumps(ctx.model)}"]
         if ctx.effort:
             argv += ["-c", f"model_reasoning_effort={json.dumps(ctx.effort)}"]
         if ctx.role_card is not None:
             text = ctx.role_card.read_text(encoding="utf-8")
-            argv += ["-c", f"developer_instructions={json.dumps(text, ensure_ascii=False)}"]
+            argv += ["-c", f"developer_instructions={_toml_str(text)}"]
         return Launch(argv + list(ctx.extra))
 
 

@@ -340,7 +340,11 @@ def _handler_for(fm: FakeModel):
             if req.api == "openai":
                 return self._openai_stream(req, body, reply)
             if ":streamGenerateContent" not in req.path:
-                return self._json(200, _gemini_chunk(reply.text, final=True))
+                # Gemini's side calls (the "Auto" model router...) ask for JSON by schema.
+                cfg = body.get("generationConfig") or {}
+                schema = cfg.get("responseJsonSchema") or cfg.get("responseSchema")
+                text = json.dumps(_example(schema)) if schema else reply.text
+                return self._json(200, _gemini_chunk(text, final=True))
             return self._gemini_stream(req, reply)
 
         def _anthropic_stream(self, req: Request, body: dict, reply: Reply) -> None:
@@ -445,6 +449,24 @@ def _chunks(text: str, n: int = 3) -> list[str]:
         return [""]
     size = max(1, -(-len(text) // n))
     return [text[i:i + size] for i in range(0, len(text), size)]
+
+
+def _example(schema: Any) -> Any:
+    """A small value that fits a JSON schema (Gemini's OBJECT/STRING/INTEGER spelling too)."""
+    if not isinstance(schema, dict):
+        return None
+    kind = str(schema.get("type", "object")).lower()
+    if "enum" in schema and schema["enum"]:
+        return schema["enum"][0]
+    if kind == "object":
+        return {k: _example(v) for k, v in (schema.get("properties") or {}).items()}
+    if kind == "array":
+        return [_example(schema.get("items"))]
+    if kind in ("integer", "number"):
+        return 1
+    if kind == "boolean":
+        return False
+    return "fake"
 
 
 def _models(api: str) -> dict:

@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import threading
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -25,6 +26,7 @@ CLONE_NEWNET = 0x40000000
 DUMMY_KEY = "sk-ant-api03-a2a-fake-key-0123456789abcdefghijklmnopqrstuvwxyz"
 
 
+@lru_cache(maxsize=1)
 def unavailable() -> str | None:
     """Why the real-CLI suite cannot run here, or None when it can."""
     for tool in ("npm", "unshare", "nsenter", "ip", "tmux"):
@@ -38,6 +40,15 @@ def unavailable() -> str | None:
     if proc.returncode != 0:
         return f"unshare --net is not permitted: {proc.stderr.strip() or proc.returncode}"
     return None
+
+
+def require() -> None:
+    """Skip the calling test module, with one clear reason, when the suite cannot run here."""
+    import pytest
+
+    why = unavailable()
+    if why is not None:
+        pytest.skip(f"real-CLI suite skipped: {why}", allow_module_level=True)
 
 
 class Netns:

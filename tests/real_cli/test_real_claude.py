@@ -1,0 +1,190 @@
+"""Claude Code 2.1.332, for real, driven through a2a (`a2a serve/spawn/inject/release/sessions`).
+
+Everything runs in a network namespace with only loopback, against our fake Anthropic server; the
+pane state is read from a2a's store and `a2a sessions --json`, never from the screen.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+import pytest
+from fakemodel import Reply
+from isolation import require
+
+from helpers import wait_until
+
+require()
+pytestmark = pytest.mark.real_cli
+PASTED = re.compile(r'\n\n<pasted_content id="([^"]+)">\n(.*)\n</pasted_content id="\1">\n', re.S)
+
+
+def mark(tag: str) -> str:
+    return f"{tag}-{uuid.uuid4().hex[:8]}"
+
+
+def start(world, panes, *cli_args: str) -> dict:
+    """Spawn Claude Code and wait for SessionStart to make the pane idle."""
+    s = world.spawn("claude", *cli_args)
+    panes.append(s["pane"])
+    try:
+        world.wait_state(s["session"], "idle", timeout=30)
+    except AssertionError:
+        raise AssertionError(f"no idle pane; screen:\n{world.screen(s['pane'])}") from None
+    return s
+
+
+def unwrap_paste(text: str) -> str:
+    """The pasted text inside Claude Code's `<pasted_content id="...">` envelope."""
+    found = PASTED.fullmatch(text)
+    assert found, f"not a pasted-content envelope: {text!r}"
+    return found.group(2)
+
+
+def turns_with(world, needle: str) -> list[str]:
+    return [t for t in world.fm.user_texts("anthropic") if needle in t]
+
+
+def test_launch_is_idle_from_session_start_and_a_turn_cycles_busy_idle(world, panes):
+    s = start(world, panes)
+    sid = s["session"]
+    assert "--settings" in s["argv"] and "--session-id" in s["argv"]
+    start_sig = world.signals(sid, "SessionStart")
+    assert start_sig and start_sig[0]["to"] == "idle" and start_sig[0]["detail"]["source"] == "startup"
+    assert world.sessions()[sid]["state"] == "idle"
+
+    m = mark("TURN")
+    world.fm.on_text(m, Reply(text="slow answer", delay_s=1.5))
+    n = world.inject(sid, f"please answer {m}")
+    busy = world.wait_state(sid, "busy", timeout=15)
+    assert busy["in_flight"] == n
+    assert world.sessions()[sid]["state"] == "busy"
+    world.wait_dispatch(n, "done")
+    assert world.sessions()[sid]["state"] == "idle"
+    text = world.dispatch(n)["text"]
+    assert turns_with(world, m) == [text]               # exactly the pasted prompt, marker included
+    ups = world.signals(sid, "UserPromptSubmit")
+    assert [p["raw"]["prompt"] for p in ups] == [text] and ups[0]["confirmed"] == n
+    stop = world.signals(sid, "Stop")
+    assert len(stop) == 1 and stop[0]["finished"] == n and stop[0]["to"] == "idle"
+
+
+def test_three_queued_prompts_are_delivered_one_at_a_time_in_order(world, panes):
+    sid = start(world, panes)["session"]
+    m = mark("Q")
+    world.fm.on_text(m, Reply(text="done", delay_s=0.4), times=None)
+    ns = [world.inject(sid, f"task {i} {m}") for i in range(3)]
+    world.wait_dispatch(ns[2], "done", timeout=40)
+    texts = [world.dispatch(n)["text"] for n in ns]
+    assert turns_with(world, m) == texts
+    assert [p["raw"]["prompt"] for p in world.signals(sid, "UserPromptSubmit")] == texts
+    stops = {p["finished"]: p for p in world.signals(sid, "Stop")}
+    for prev, nxt in zip(ns, ns[1:]):
+        # the next Enter only after the previous turn's Stop, and its request only after that
+        assert world.dispatch(nxt)["enter_ns"] > stops[prev]["ts_ns"]
+    reqs = [r for r in world.fm.turns("anthropic") if m in r.text]
+    assert [r.text for r in reqs] == texts
+
+
+def test_a_multi_line_prompt_arrives_as_one(world, panes):
+    sid = start(world, panes)["session"]
+    m = mark("ML")
+    body = f"first line {m}\n  indented second line\n\nfourth line after a blank\tand a tab"
+    n = world.inject(sid, body)
+    world.wait_dispatch(n, "done")
+    text = world.dispatch(n)["text"]
+    got = turns_with(world, m)
+    assert len(got) == 1 and [p["raw"]["prompt"] for p in world.signals(sid, "UserPromptSubmit")] == got
+    # Claude Code keeps a paste of 4+ lines as "[Pasted text #1]" and sends it wrapped in a
+    # <pasted_content> envelope, with tabs expanded to 4 spaces (FINDINGS.md): the same text.
+    assert unwrap_paste(got[0]) == text.replace("\t", "    ")
+    assert world.signals(sid, "UserPromptSubmit")[0]["confirmed"] == n
+
+
+def test_esc_leaves_the_pane_busy_until_released_and_the_next_prompt_arrives_alone(world, panes):
+    s = start(world, panes)
+    sid, pane = s["session"], s["pane"]
+    m1, m2 = mark("ESC"), mark("AFTER")
+    world.fm.on_text(m1, Reply(text="never finished", delay_s=60))
+    n1 = world.inject(sid, f"a long job {m1}\nsecond line\nthird line")
+    req = world.fm.wait_for(lambda r: m1 in r.text and r.side is None, timeout=20)
+    world.wait_state(sid, "busy")
+    world.keys(pane, "Escape")
+    wait_until(lambda: req.disconnected, timeout=10, what="Claude to drop the request on Esc")
+    # No hook fires on Esc: the pane stays busy (the machine must not guess).
+    with pytest.raises(AssertionError):
+        world.wait_state(sid, "idle", timeout=3)
+    assert world.sessions()[sid]["state"] == "busy"
+    assert world.signals(sid, "Stop", "StopFailure") == []
+
+    assert world.release(sid)["from"] == "busy"
+    assert world.session(sid)["state"] == "idle"
+    n2 = world.inject(sid, f"the next task {m2}")
+    world.wait_dispatch(n2, "done")
+    text2 = world.dispatch(n2)["text"]
+    # Claude had put the interrupted prompt back in the input box; it must not ride along.
+    assert turns_with(world, m2) == [text2]
+    assert [p["raw"]["prompt"] for p in world.signals(sid, "UserPromptSubmit")][-1] == text2
+    assert world.dispatch(n1)["state"] == "released"
+    sending = [e.payload for e in world.events("dispatch_sending", session=sid)]
+    assert [p["clear_first"] for p in sending] == [False, True]
+
+
+def test_text_typed_in_the_pane_is_a_human_intervention(world, panes):
+    s = start(world, panes)
+    sid, pane = s["session"], s["pane"]
+    m = mark("TYPED")
+    world.type(pane, f"typed by hand {m}")
+    world.keys(pane, "Enter")
+    ui = wait_until(lambda: [e for e in world.events("user_input", session=sid)], timeout=20,
+                    what="the typed prompt to be recorded")
+    assert ui[0].payload["text"] == f"typed by hand {m}" and ui[0].payload["via"] == "pane"
+    hi = world.events("human_intervention", session=sid)
+    assert [e.payload["kind"] for e in hi] == ["typed_in_pane"]
+    assert hi[0].payload["user_input"] == ui[0].payload["id"]
+    world.wait_state(sid, "idle")
+    assert world.signals(sid, "Stop")[-1]["to"] == "idle"
+    assert world.events("dispatch_sent", session=sid) == []
+
+
+def test_a_tool_call_that_needs_permission_makes_the_pane_waiting(world, panes):
+    s = start(world, panes, "--permission-mode", "default")
+    sid, pane = s["session"], s["pane"]
+    m = mark("PERM")
+    world.fm.on_text(m, Reply(text="I will make the file.",
+                              tool=("Bash", {"command": "touch perm.txt",
+                                             "description": "make a file"})))
+    n = world.inject(sid, f"make a file {m}")
+    try:
+        waiting = world.wait_state(sid, "waiting", timeout=20)
+    except AssertionError:
+        raise AssertionError(f"no waiting; screen:\n{world.screen(pane)}") from None
+    assert waiting["in_flight"] == n
+    assert world.sessions()[sid]["state"] == "waiting"
+    req = world.signals(sid, "PermissionRequest")
+    assert req[0]["to"] == "waiting" and req[0]["raw"]["tool_name"] == "Bash"
+    assert req[0]["raw"]["tool_input"]["command"] == "touch perm.txt"
+    pre = world.signals(sid, "PreToolUse")
+    assert pre and pre[0]["ts_ns"] <= req[0]["ts_ns"]
+    world.keys(pane, "1")  # the user answers "Yes" in the pane
+    world.wait_dispatch(n, "done")
+    assert world.signals(sid, "PostToolUse")[0]["to"] == "busy"
+    assert (world.repo / "perm.txt").exists()
+    assert world.session(sid)["state"] == "idle"
+
+
+def test_a_model_error_ends_the_turn_with_stop_failure(world, panes):
+    sid = start(world, panes)["session"]
+    m, m2 = mark("ERR"), mark("OK")
+    world.fm.on_text(m, Reply(error=(400, "invalid_request_error", "fake: refused")), times=None)
+    n = world.inject(sid, f"this fails {m}")
+    n2 = world.inject(sid, f"this works {m2}")
+    world.wait_dispatch(n, "done")
+    failure = world.signals(sid, "StopFailure")
+    assert len(failure) == 1 and failure[0]["finished"] == n and failure[0]["to"] == "idle"
+    assert "fake: refused" in failure[0]["raw"]["last_assistant_message"]
+    assert world.signals(sid, "Stop") == [] or all(p.get("finished") != n
+                                                  for p in world.signals(sid, "Stop"))
+    world.wait_dispatch(n2, "done")  # the queue goes on after the failed turn
+    assert turns_with(world, m2) == [world.dispatch(n2)["text"]]
