@@ -1,18 +1,19 @@
 """Benchmark: from a real CLI's turn-end signal to a2a acting on it, over N queued turns.
 
-    python bench/bench_real_cli.py [--turns 30] [--cli claude,codex]
+    python bench/bench_real_cli.py [--turns 30] [--cli claude,codex,gemini]
 
 For each CLI, in the real-CLI test world (network namespace, fake model server, throwaway HOME,
 `a2a serve`, see tests/real_cli/harness.py), N prompts are queued at once with `a2a inject`; a2a
 delivers them one at a time, each after the previous turn's end. Per turn k (k < N):
 
-  stop->idle    the CLI's Stop hook (Codex: notify) ran -> the pane is idle in the store
+  stop->idle    the CLI's Stop hook (Codex: notify; Gemini: AfterAgent) ran -> the pane is idle in the store
                 (hook timestamp -> the `signal` event's timestamp, written in the same transaction
                 as the new state)
   stop->paste   the same Stop -> the paste of prompt k+1 starts (`sending` committed, tmux next)
   stop->enter   the same Stop -> Enter of prompt k+1 written (includes the profile's pause
                 between paste and Enter)
-  enter->prompt Enter of prompt k -> the CLI's UserPromptSubmit (Claude only; the CLI's own time)
+  enter->prompt Enter of prompt k -> the CLI's prompt hook (Claude UserPromptSubmit, Gemini
+                BeforeAgent; Codex has none in notify): the CLI's own time
   enter->stop   Enter of prompt k -> its Stop (the whole turn, against an instant fake model)
 
 Prints p50 / p90 / p99 / max in milliseconds, from one run. Needs what the suite needs (npm,
@@ -61,7 +62,7 @@ def measure(world: World, cli: str, turns: int) -> dict[str, list[float]]:
              if e.payload.get("kind") == "stop" and "finished" in e.payload}
     prompts = {}
     for e in world.events("signal", session=sid):
-        if e.payload.get("event") == "UserPromptSubmit" and "confirmed" in e.payload:
+        if e.payload.get("kind") == "prompt" and "confirmed" in e.payload:
             prompts[e.payload["confirmed"]] = e.payload["ts_ns"]
     out: dict[str, list[float]] = {k: [] for k in
                                    ("stop->idle", "stop->paste", "stop->enter", "enter->prompt",
@@ -86,7 +87,7 @@ def measure(world: World, cli: str, turns: int) -> dict[str, list[float]]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--turns", type=int, default=30)
-    ap.add_argument("--cli", default="claude,codex")
+    ap.add_argument("--cli", default="claude,codex,gemini")
     args = ap.parse_args()
     why = unavailable()
     if why is not None:
