@@ -54,16 +54,18 @@ class Signal:
     payload: dict[str, Any] = field(default_factory=dict)
 
     def markers(self) -> list[int]:
-        """Dispatch numbers named by markers in the prompt (or a Codex turn's inputs)."""
-        texts = [self.prompt] if self.prompt is not None else list(self.inputs or ())
-        return [int(m.group(2)) for t in texts for m in MARKER.finditer(t)]
+        """Dispatch numbers named by markers in the prompt (or a Codex turn's own input)."""
+        text = self.submitted_text
+        return [int(m.group(2)) for m in MARKER.finditer(text)] if text is not None else []
 
     @property
     def submitted_text(self) -> str | None:
+        """The prompt of this turn. A Codex notify lists every user message of the thread so far
+        (codex 0.171.0, tests/real_cli/FINDINGS.md): this turn's is the last one."""
         if self.prompt is not None:
             return self.prompt
         if self.inputs:
-            return "\n".join(self.inputs)
+            return self.inputs[-1]
         return None
 
     @property

@@ -167,7 +167,18 @@ def test_a_tool_call_that_needs_permission_makes_the_pane_waiting(world, panes):
     assert req[0]["raw"]["tool_input"]["command"] == "touch perm.txt"
     pre = world.signals(sid, "PreToolUse")
     assert pre and pre[0]["ts_ns"] <= req[0]["ts_ns"]
-    world.keys(pane, "1")  # the user answers "Yes" in the pane
+    # The user answers "Yes" in the pane. The dialog ignores keys for its first 0.1-0.2 s (a
+    # guard against typed-ahead approval, FINDINGS.md), so, like a person, press "1" again
+    # while the dialog is still on screen (the user's eyes only; a2a never reads the screen).
+    def answered() -> bool:
+        if "Do you want to proceed?" not in world.screen(pane):
+            return True
+        world.keys(pane, "1")
+        return False
+
+    wait_until(lambda: "Do you want to proceed?" in world.screen(pane), timeout=10,
+               what="the permission dialog on screen")
+    wait_until(answered, timeout=10, interval=0.25, what="the permission dialog to be answered")
     world.wait_dispatch(n, "done")
     assert world.signals(sid, "PostToolUse")[0]["to"] == "busy"
     assert (world.repo / "perm.txt").exists()
