@@ -6,9 +6,11 @@ Measured against Claude Code 2.1.332 (tests/real_cli/FINDINGS.md):
   after the user accepts it). a2a never accepts it for the user (that is `~/.claude.json`), so a
   pane that shows no SessionStart stays `unknown` until the user answers the dialog in the pane.
 - Esc gives no hook at all and puts the interrupted prompt back in the input box. Ctrl-U only
-  empties the line the cursor is on, and Esc Esc on an empty box opens the Rewind menu; Ctrl-C
-  empties the whole box (any number of lines) in one key, so it clears before the next paste.
-  It also arms "Press Ctrl-C again to exit" for about a second.
+  empties one screen row (80+ in one burst are not taken as keys at all); Esc Esc empties a
+  non-empty box but opens the Rewind menu on an empty one; Ctrl-C empties the box but arms
+  "Press Ctrl-C again to exit" (a second Ctrl-C 0.5 s later exits Claude Code, typing does not
+  disarm it). So the box is cleared with `x Escape Escape`: the `x` makes it non-empty, the
+  double Esc then always empties it (every put-back shape and the empty box, in the probes).
 - A multi-line bracketed paste is one prompt (one UserPromptSubmit, newlines kept).
 - The role card is appended to the system prompt (`--append-system-prompt`); `--effort` exists.
 """
@@ -44,4 +46,4 @@ class Claude(Profile):
                       thread_id=thread)
 
 
-PROFILE = Claude("claude", "claude", clear_input_keys=("C-c",))
+PROFILE = Claude("claude", "claude", clear_input_keys=("x", "Escape", "Escape"))
