@@ -5,7 +5,8 @@
 
 switches off a2a's turn-end handling (Stop, StopFailure, AfterAgent, Codex notify) inside
 `a2a serve` only: every "stop" signal is ingested as "other" (recorded, moves nothing). The
-suite must then fail; without A2A_BREAK_STOP this file does nothing.
+suite must then fail. A2A_BREAK_TITLE=1 instead switches off the recognition of Codex's
+hidden title-generation turn. Without either variable this file does nothing.
 """
 
 from __future__ import annotations
@@ -26,3 +27,9 @@ if os.environ.get("A2A_BREAK_STOP") and "serve" in sys.argv:
 
     signals.normalize = normalize
     print("A2A_BREAK_STOP: stop handling switched off", file=sys.stderr, flush=True)
+
+if os.environ.get("A2A_BREAK_TITLE") and "serve" in sys.argv:
+    from a2a_tui.panes import signals
+
+    signals.Signal.is_codex_title_turn = property(lambda self: False)
+    print("A2A_BREAK_TITLE: title-turn recognition switched off", file=sys.stderr, flush=True)
