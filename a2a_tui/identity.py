@@ -18,6 +18,7 @@ USER = "user"
 class Caller:
     session: str | None = None
     role: str | None = None
+    via: str | None = None  # how the session was recognised: "process tree" | "terminal"
 
     @property
     def is_user(self) -> bool:
@@ -98,7 +99,7 @@ def resolve_caller(store, pid: int | None = None) -> Caller:
     for link in chain:
         row = by_pid.get(link)
         if row is not None:
-            return Caller(session=row["id"], role=row["role"])
+            return Caller(session=row["id"], role=row["role"], via="process tree")
     tty = controlling_tty(pid)
     if tty:
         for r in rows:
@@ -107,5 +108,5 @@ def resolve_caller(store, pid: int | None = None) -> Caller:
             if (r["state"] != "exited" and r["pane_tty"]
                     and tty_device_number(r["pane_tty"]) == tty
                     and process_alive(r["pane_pid"], r["pane_pid_start"])):
-                return Caller(session=r["id"], role=r["role"])
+                return Caller(session=r["id"], role=r["role"], via="terminal")
     return Caller()

@@ -276,5 +276,6 @@ def cmd_rules(ctx, args) -> Result:
 
 def cmd_whoami(ctx, args) -> Result:
     c = ctx.caller
-    return Result({"session": c.session, "role": c.role, "actor": c.actor, "is_user": c.is_user},
-                  c.describe())
+    return Result({"session": c.session, "role": c.role, "actor": c.actor, "is_user": c.is_user,
+                   "via": c.via},
+                  c.describe() + (f" (recognised by its {c.via})" if c.via else ""))

@@ -1,0 +1,35 @@
+"""Fixtures for the collaboration tests: panes on a private tmux server, cards."""
+
+from __future__ import annotations
+
+
+import pytest
+
+from collab_support import Panes
+from helpers import a2a, write_card
+
+
+@pytest.fixture
+def panes(repo, tmux_socket, tmp_path) -> Panes:
+    scratch = tmp_path / "pane-io"
+    scratch.mkdir()
+    return Panes(repo, tmux_socket, scratch)
+
+
+@pytest.fixture
+def auth_card(repo) -> str:
+    """A ready card T-1 that needs the user's authorization."""
+    card = write_card(repo, extra="needs_user_authorization = true")
+    assert a2a("card", "add", str(card), cwd=repo).code == 0
+    assert a2a("card", "ready", "T-1", cwd=repo).code == 0
+    return "T-1"
+
+
+@pytest.fixture
+def plain_card(repo) -> str:
+    """A ready card T-2 that does not need the user's authorization."""
+    card = write_card(repo, card_id="T-2")
+    assert a2a("card", "add", str(card), cwd=repo).code == 0
+    assert a2a("card", "ready", "T-2", cwd=repo).code == 0
+    return "T-2"
+
