@@ -19,6 +19,13 @@ from pathlib import Path
 from helpers import Run, wait_until
 
 
+FORGED = {
+    # Everything an agent might try to pass itself off as the user or as another role.
+    "A2A_SESSION": "", "A2A_ROLE": "ideation", "A2A_CALLER": "user", "A2A_USER": "1",
+    "A2A_ACTOR": "user", "TMUX": "", "TMUX_PANE": "", "USER": "root", "LOGNAME": "root",
+}
+
+
 def tmux(socket: str, *args: str) -> str:
     return subprocess.run(["tmux", "-L", socket, "-f", "/dev/null", *args], check=True,
                           capture_output=True, text=True).stdout.strip()
@@ -114,3 +121,15 @@ def db(repo: Path):
     from a2a_tui.store import Store
 
     return Store(repo / ".a2a/a2a.db")
+
+
+
+def collab_as(repo: Path, session: str | None = None, role: str | None = None):
+    """A Collab for calling the collaboration API in-process as `session` of `role` (None: the
+    user). For breadth; how a real process is attributed is tested in the pane tests."""
+    from a2a_tui.collab.context import Collab
+    from a2a_tui.identity import Caller
+    from a2a_tui.repo import Repo
+
+    r = Repo(repo)
+    return Collab(r, r.store(), Caller(session=session, role=role))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from collab_support import Panes
+from collab_support import Panes, collab_as
 from helpers import a2a, write_card
 
 
@@ -33,3 +33,16 @@ def plain_card(repo) -> str:
     assert a2a("card", "ready", "T-2", cwd=repo).code == 0
     return "T-2"
 
+
+@pytest.fixture
+def as_(repo):
+    """`as_(session, role)`: a Collab acting as that caller, in-process (no args: the user)."""
+    made = []
+
+    def make(session=None, role=None):
+        made.append(collab_as(repo, session, role))
+        return made[-1]
+
+    yield make
+    for c in made:
+        c.store.close()

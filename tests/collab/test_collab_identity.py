@@ -8,14 +8,8 @@ from __future__ import annotations
 
 import subprocess
 
-from collab_support import insert_session, proc_start
+from collab_support import FORGED, insert_session, proc_start
 from helpers import a2a
-
-FORGED = {
-    # Everything an agent might try to pass itself off as the user or as another role.
-    "A2A_SESSION": "", "A2A_ROLE": "ideation", "A2A_CALLER": "user", "A2A_USER": "1",
-    "A2A_ACTOR": "user", "TMUX": "", "TMUX_PANE": "", "USER": "root", "LOGNAME": "root",
-}
 
 
 def whoami(pane, **kw):
