@@ -62,6 +62,23 @@ COMMAND_RULES: dict[str, list[str]] = {
         "Half-finished operations are resolved by reading facts (the target ref), never by"
         " guessing; when the facts do not tell, the attempt is 'unknown' for a person to decide.",
     ],
+    "spawn": [
+        "A session is launched with per-session arguments and environment only; no global"
+        " config is written.",
+        "The pane's state comes from the CLI's hook/notify signals only: it is 'unknown' until"
+        " the first one arrives.",
+        "With --attempt the session works in the attempt's worktree as its sole writer; its"
+        " commits carry A2A-* trailers.",
+    ],
+    "inject": [
+        "Delivered only to an idle, unpaused pane, one at a time, in order; the text starts with"
+        " its marker ⟦主控 #n⟧.",
+        "The next item waits for a Stop signal later than the Enter that delivered this one.",
+    ],
+    "release": [
+        "Release only a pane you have seen idle: Esc interrupts send no signal.",
+        "The input box is cleared before the next paste.",
+    ],
     # Collaboration records (issue 5); who may write what is enforced in a2a_tui/collab/roles.py.
     "say": [
         "Only the user records user input (U-<n>); a managed session running this is refused.",

@@ -1,0 +1,137 @@
+"""serve, spawn, inject, pause, resume, release, sessions."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from a2a_tui.cli.output import Result
+from a2a_tui.errors import A2AError
+from a2a_tui.panes import control
+from a2a_tui.panes.queue import wake
+from a2a_tui.profiles import CLIS
+from a2a_tui.tmux import socket_from_env
+
+
+def register(sub, common) -> None:
+    p = sub.add_parser("serve", parents=[common],
+                       help="run the orchestrator headless: ingest signals, deliver the queue")
+    p.add_argument("--tmux-socket", metavar="NAME", help="tmux server (-L NAME); default:"
+                   " $A2A_TMUX_SOCKET, else your normal server")
+    p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("spawn", parents=[common],
+                       help="start a managed agent session in a new tmux pane")
+    p.add_argument("role", help="ideation | executive | worker | reviewer")
+    p.add_argument("--cli", required=True, choices=CLIS)
+    p.add_argument("--model", default="")
+    p.add_argument("--effort", default="")
+    p.add_argument("--attempt", metavar="A", help="work in the attempt's worktree, as its writer")
+    p.add_argument("--session", metavar="ID", help="the session id (default: from the role)")
+    p.add_argument("--tmux-socket", metavar="NAME")
+    p.add_argument("extra", nargs=argparse.REMAINDER,
+                   help="after --: options passed to the CLI as they are")
+    p.set_defaults(func=cmd_spawn)
+
+    p = sub.add_parser("inject", parents=[common], help="queue a prompt for a session's pane")
+    p.add_argument("session")
+    p.add_argument("text", help="the prompt, or - to read it from stdin")
+    p.set_defaults(func=cmd_inject)
+
+    for name, help_ in (("pause", "hold deliveries to a pane"), ("resume", "deliver again")):
+        p = sub.add_parser(name, parents=[common], help=help_)
+        p.add_argument("session", nargs="?")
+        p.add_argument("--all", action="store_true", help="every session that has not exited")
+        p.set_defaults(func=cmd_pause if name == "pause" else cmd_resume)
+
+    p = sub.add_parser("release", parents=[common],
+                       help="declare a busy pane idle (after Esc, which sends no signal)")
+    p.add_argument("session")
+    p.set_defaults(func=cmd_release)
+
+    p = sub.add_parser("sessions", parents=[common], help="managed sessions and their panes")
+    p.set_defaults(func=cmd_sessions)
+
+
+def cmd_serve(ctx, args) -> Result:
+    from a2a_tui.panes.orchestrator import Orchestrator
+
+    socket = socket_from_env(args.tmux_socket)
+    orch = Orchestrator(ctx.repo, socket)
+    print(f"a2a: serving {ctx.repo.root} (pid {__import__('os').getpid()},"
+          f" tmux {socket or 'default server'})", file=sys.stderr, flush=True)
+    orch.run_forever()
+    return Result({"stopped": True}, "a2a: orchestrator stopped")
+
+
+def cmd_spawn(ctx, args) -> Result:
+    from a2a_tui.panes.launch import spawn
+
+    extra = list(args.extra)
+    if extra and extra[0] == "--":
+        extra = extra[1:]
+    r = spawn(ctx.gate, role=args.role, cli=args.cli, model=args.model, effort=args.effort,
+              attempt=args.attempt, session=args.session,
+              tmux_socket=socket_from_env(args.tmux_socket), extra=tuple(extra))
+    wake(ctx.repo)
+    text = (f"spawned {r['session']} ({r['role']}, {r['cli']} {r['cli_version']}) in pane"
+            f" {r['pane']} of tmux session {r['tmux_session']}"
+            + (f", writer of {r['attempt']}" if r["attempt"] else ""))
+    return Result(r, text, rules="spawn")
+
+
+def cmd_inject(ctx, args) -> Result:
+    text = sys.stdin.read() if args.text == "-" else args.text
+    source = "user" if ctx.caller.is_user else "session"
+    r = control.inject(ctx.store, args.session, text, source=source, actor=ctx.caller.actor)
+    wake(ctx.repo)
+    msg = f"queued #{r['dispatch']} for {r['session']} ({r['ahead']} ahead)"
+    if _orchestrator_pid(ctx) is None:
+        msg += "; no orchestrator runs: it is delivered once `a2a serve` (or the TUI) starts"
+    return Result(r, msg, rules="inject")
+
+
+def cmd_pause(ctx, args) -> Result:
+    return _pause(ctx, args, True)
+
+
+def cmd_resume(ctx, args) -> Result:
+    return _pause(ctx, args, False)
+
+
+def _pause(ctx, args, paused: bool) -> Result:
+    if bool(args.session) == bool(args.all):
+        raise A2AError("usage", "name one SESSION or give --all", exit_code=2)
+    changed = control.set_paused(ctx.store, None if args.all else [args.session], paused,
+                                 actor=ctx.caller.actor)
+    wake(ctx.repo)
+    verb = "paused" if paused else "resumed"
+    return Result({verb: changed}, f"{verb}: {', '.join(changed)}" if changed
+                  else f"nothing to change (already {verb})")
+
+
+def cmd_release(ctx, args) -> Result:
+    r = control.release(ctx.store, args.session, actor=ctx.caller.actor)
+    wake(ctx.repo)
+    return Result(r, f"released {r['session']} (was {r['from']})", rules="release")
+
+
+def cmd_sessions(ctx, args) -> Result:
+    rows = control.sessions_view(ctx.store)
+    lines = []
+    for s in rows:
+        age = "-" if s["last_signal_age_s"] is None else f"{s['last_signal_age_s']:.0f}s"
+        flags = " paused" if s["paused"] else ""
+        lines.append(f"{s['session']:<10} {s['role']:<10} {s['cli']:<7} {s['pane'] or '-':<5}"
+                     f" {s['state']:<8}{flags} queue {s['queue']}"
+                     f" in-flight {s['in_flight'] or '-'} last signal {age}"
+                     + (f"  [{s['hint']}]" if s["hint"] else "")
+                     + (f"  UNKNOWN dispatches {s['unknown_dispatches']}"
+                        if s["unknown_dispatches"] else ""))
+    return Result(rows, "\n".join(lines) or "(no sessions)")
+
+
+def _orchestrator_pid(ctx) -> int | None:
+    from a2a_tui.panes.orchestrator import lock_holder
+
+    return lock_holder(ctx.repo)

@@ -1,0 +1,3 @@
+from a2a_tui.demo_agent import main
+
+raise SystemExit(main())

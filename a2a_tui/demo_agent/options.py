@@ -1,0 +1,141 @@
+"""The demo agent's command line: Claude Code's flags where they exist, plus test knobs.
+
+The flags a real CLI has keep its spelling and meaning (`--settings`, `--session-id`, `--model`,
+`--append-system-prompt`, `--permission-mode`), so `a2a spawn --cli demo` can build the same argv
+it builds for Claude Code. Codex mode takes `--notify '[...]'`, the JSON array Codex takes as
+`-c notify=[...]` (PROTOCOLS.md B).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from a2a_tui.errors import A2AError
+
+PERMISSION_MODES = ("default", "acceptEdits", "plan", "bypassPermissions", "dontAsk", "auto")
+
+
+@dataclass
+class Options:
+    """Everything the agent needs to know, validated."""
+
+    protocol: str = "claude"
+    session_id: str = field(default_factory=lambda: str(uuid.uuid4()))
+    settings: str | None = None
+    model: str | None = None
+    effort: str | None = None
+    role_card: Path | None = None
+    role_title: str | None = None
+    append_system_prompt: str | None = None
+    permission_mode: str = "default"
+    delay: float = 0.3
+    fail: bool = False
+    ask_permission: bool = False
+    permission_notify_after: float = 6.0
+    idle_notify: float = 60.0
+    notify: list[str] | None = None
+    transcript_dir: Path | None = None
+    tool_timeout: float = 120.0
+    cwd: str = field(default_factory=os.getcwd)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Add the demo agent's flags to `p` (shared by `a2a demo-agent` and `python -m`)."""
+    p.add_argument("--protocol", choices=("claude", "codex"), default="claude",
+                   help="which CLI to stand in for (default: claude)")
+    p.add_argument("--settings", metavar="FILE|JSON",
+                   help="Claude Code settings (file or inline JSON); its command hooks run")
+    p.add_argument("--session-id", metavar="UUID", help="session id (default: a new UUID)")
+    p.add_argument("--model", help="model name, reported in SessionStart")
+    p.add_argument("--effort", help="reasoning effort (shown only)")
+    p.add_argument("--role-card", metavar="FILE", help="role card; its first heading is shown")
+    p.add_argument("--append-system-prompt", metavar="TEXT", help="accepted like Claude Code")
+    p.add_argument("--permission-mode", choices=PERMISSION_MODES, default="default",
+                   help="reported as permission_mode in hook input")
+    p.add_argument("--delay", type=_seconds, default=0.3, metavar="S",
+                   help="seconds of 'thinking' per turn (default 0.3; prompt: #delay=S)")
+    p.add_argument("--fail", action="store_true",
+                   help="every turn ends in StopFailure (prompt: #fail)")
+    p.add_argument("--ask-permission", action="store_true",
+                   help="ask before every tool call (prompt: #ask)")
+    p.add_argument("--permission-notify-after", type=_seconds, default=6.0, metavar="S",
+                   help="Notification permission_prompt after S s without keys (default 6)")
+    p.add_argument("--idle-notify", type=_seconds, default=60.0, metavar="S",
+                   help="Notification idle_prompt S s after a turn with no keystroke (default 60)")
+    p.add_argument("--notify", metavar="JSON",
+                   help='codex mode: notify program as a JSON array, e.g. \'["prog","arg"]\'')
+    p.add_argument("--transcript-dir", metavar="DIR",
+                   help="where the JSONL transcript goes (default: a2a's state dir, never ~/.claude)")
+    p.add_argument("--tool-timeout", type=_seconds, default=120.0, metavar="S",
+                   help="a Bash tool call is killed after S s (default 120, like Claude Code)")
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not (value >= 0) or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"seconds must be finite and >= 0: {text!r}")
+    return value
+
+
+def options_from_args(args: argparse.Namespace) -> Options:
+    """Validate parsed flags into Options; a bad value raises A2AError (one clear line)."""
+    opts = Options(
+        protocol=args.protocol, settings=args.settings, model=args.model, effort=args.effort,
+        append_system_prompt=args.append_system_prompt, permission_mode=args.permission_mode,
+        delay=args.delay, fail=args.fail, ask_permission=args.ask_permission,
+        permission_notify_after=args.permission_notify_after, idle_notify=args.idle_notify,
+        tool_timeout=args.tool_timeout,
+    )
+    if args.session_id:
+        try:
+            opts.session_id = str(uuid.UUID(args.session_id))
+        except ValueError:
+            # Claude Code refuses a non-UUID --session-id too.
+            raise A2AError("bad_session_id",
+                           f"--session-id must be a UUID, got {args.session_id!r}") from None
+    if args.role_card:
+        opts.role_card = Path(args.role_card)
+        opts.role_title = role_card_title(opts.role_card)
+    if args.transcript_dir:
+        opts.transcript_dir = Path(args.transcript_dir)
+    if args.protocol == "codex":
+        if args.settings:
+            raise A2AError("bad_option", "--settings is Claude Code's; codex mode takes --notify")
+        if args.notify:
+            opts.notify = parse_notify(args.notify)
+    elif args.notify:
+        raise A2AError("bad_option", "--notify needs --protocol codex")
+    return opts
+
+
+def parse_notify(text: str) -> list[str]:
+    """The notify program as Codex takes it: a non-empty JSON array of strings."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise A2AError("bad_notify", f"--notify is not a JSON array: {err}") from None
+    if not (isinstance(value, list) and value and all(isinstance(v, str) for v in value)):
+        raise A2AError("bad_notify", "--notify must be a non-empty JSON array of strings")
+    return value
+
+
+def role_card_title(path: Path) -> str:
+    """The first Markdown heading of a role card (or its file name if it has none)."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError as err:
+        raise A2AError("bad_role_card", f"cannot read role card {path}: {err.strerror}") from None
+    for line in text.splitlines():
+        m = re.match(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$", line)
+        if m and m.group(1):
+            return m.group(1)
+    return path.name

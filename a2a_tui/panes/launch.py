@@ -1,0 +1,163 @@
+"""`a2a spawn`: start a managed agent session in a new tmux pane, and record the launch.
+
+Order, so that a crash leaves a true record: the launch intent (argv, versions, digests) is
+recorded first with the sessions row; then the per-session files are written and the pane is
+started; then what tmux reports (pane id, pid and its start time, tty) is recorded. A failure
+after the intent marks the session `exited` with the reason.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shlex
+import time
+from pathlib import Path
+from typing import Any
+
+from a2a_tui import profiles
+from a2a_tui.errors import A2AError
+from a2a_tui.identity import proc_stat
+from a2a_tui.panes.githooks import git_config_env, write_hooks
+from a2a_tui.panes.records import check_session_id
+from a2a_tui.resources import hooks_dir, rolecards_dir
+from a2a_tui.tmux import Tmux
+
+ROLES = ("ideation", "executive", "worker", "reviewer")
+ID_PREFIX = {"ideation": "idea", "executive": "exec", "worker": "w", "reviewer": "r"}
+SESSION_TAG = "@a2a_session"
+
+
+def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
+          attempt: str | None = None, session: str | None = None,
+          tmux_socket: str | None = None, extra: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Launch one session; `g` is the GateContext (repo, store, caller) of the command."""
+    if role not in ROLES:
+        raise A2AError("unknown_role", f"unknown role {role!r} (one of {', '.join(ROLES)})",
+                       exit_code=2)
+    profile = profiles.get(cli)
+    repo, store = g.repo, g.store
+    cwd, task = _cwd(g, attempt)
+    card = rolecards_dir() / f"{role}.md"
+    card_digest = "sha256:" + hashlib.sha256(card.read_bytes()).hexdigest() if card.is_file() \
+        else None
+    version = profile.version()
+    commit = repo.git.run("rev-parse", "HEAD", cwd=cwd).stdout.strip()
+    tmux = Tmux(tmux_socket)
+    tmux_session = repo.config().tmux_session
+    sid = check_session_id(session) if session else None
+
+    with store.write() as tx:
+        sid = sid or _new_id(tx, role)
+        if tx.one("SELECT 1 FROM sessions WHERE id = ?", (sid,)):
+            raise A2AError("session_exists", f"session {sid} already exists")
+        run_dir = repo.runs_dir / sid
+        ctx = profiles.LaunchContext(
+            session=sid, role=role, cwd=cwd, run_dir=run_dir, spool_dir=repo.spool_dir,
+            hook=hooks_dir() / "a2a-hook", model=model, effort=effort,
+            role_card=card if card.is_file() and cli != "demo" else None, extra=tuple(extra))
+        launch = profile.prepare(ctx)
+        now = time.time_ns()
+        record = {"role": role, "cli": cli, "cli_version": version, "model": model,
+                  "effort": effort, "argv": launch.argv, "env": sorted(launch.env),
+                  "role_card": str(card), "role_card_digest": card_digest, "repo_commit": commit,
+                  "cwd": str(cwd), "tmux_socket": tmux_socket, "tmux_session": tmux_session,
+                  "thread_id": launch.thread_id}
+        seq = tx.append("session_launching", actor=g.caller.actor, attempt=attempt, session=sid,
+                        payload=record)
+        tx.execute(
+            "INSERT INTO sessions(id, role, cli, cli_version, model, effort, attempt_id, cwd,"
+            " tmux_socket, tmux_session, state, state_since_ns, thread_id, launch_seq, created_ns)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?, 'unknown', ?,?,?,?)",
+            (sid, role, cli, version, model, effort, attempt, str(cwd), tmux_socket,
+             tmux_session, now, launch.thread_id, seq, now))
+    if attempt:
+        from a2a_tui.gate import bind_writer
+
+        try:
+            bind_writer(g, attempt, sid)
+        except A2AError as exc:
+            _failed(store, sid, attempt, f"{exc.code}: {exc.message}")
+            raise
+    try:
+        trailers = {"A2A-Task": task or "", "A2A-Attempt": attempt or "", "A2A-Session": sid,
+                    "A2A-Role": role, "A2A-CLI": f"{cli} {version}", "A2A-Model": model,
+                    "A2A-Effort": effort, "A2A-Launch": str(seq)}
+        _write_files(repo, ctx, launch, trailers, tmux_socket, cwd)
+        facts = tmux.new_pane(tmux_session, ["/bin/sh", str(run_dir / "launch.sh")], str(cwd))
+        tmux.set_pane_option(facts.pane_id, SESSION_TAG, sid)
+        exit_cmd = shlex.join([str(ctx.hook), "--spool", str(repo.spool_dir), "--session", sid,
+                               "--pane", facts.pane_id, "tmux"])
+        tmux.on_pane_death(facts.pane_id, exit_cmd)
+    except (A2AError, OSError) as exc:
+        _failed(store, sid, attempt, str(exc))
+        raise
+    st = proc_stat(facts.pid)
+    started = {"pane": facts.pane_id, "pid": facts.pid, "pid_start": st[2] if st else None,
+               "tty": facts.tty}
+    with store.write() as tx:
+        tx.append("session_launched", actor=g.caller.actor, attempt=attempt, session=sid,
+                  payload={**started, "launch_seq": seq})
+        tx.execute("UPDATE sessions SET pane_id=?, pane_pid=?, pane_pid_start=?, pane_tty=?"
+                   " WHERE id=?", (facts.pane_id, facts.pid, started["pid_start"], facts.tty, sid))
+    # A process that died before its pane-died hook was set would never signal it.
+    after = tmux.panes().get(facts.pane_id)
+    if after is None or after.dead:
+        _failed(store, sid, attempt, "the CLI exited at once", state_event="pane_exited")
+    return {"session": sid, "pane": facts.pane_id, "role": role, "cli": cli,
+            "cli_version": version, "model": model, "effort": effort, "attempt": attempt,
+            "cwd": str(cwd), "launch_seq": seq, "argv": launch.argv,
+            "tmux_session": tmux_session, "tmux_socket": tmux_socket, "pid": facts.pid}
+
+
+def _cwd(g, attempt: str | None) -> tuple[Path, str | None]:
+    if attempt is None:
+        return g.repo.root, None
+    att = g.attempt(attempt)
+    path = Path(att["worktree"])
+    if att["worktree_state"] != "present" or not path.is_dir():
+        raise A2AError("no_worktree", f"attempt {attempt} has no worktree to work in"
+                       f" ({att['worktree_state']})")
+    return path, att["card_id"]
+
+
+def _new_id(tx, role: str) -> str:
+    prefix = ID_PREFIX[role]
+    while True:
+        sid = f"{prefix}{tx.next_counter(f'session:{prefix}')}"
+        if tx.one("SELECT 1 FROM sessions WHERE id = ?", (sid,)) is None:
+            return sid
+
+
+def _write_files(repo, ctx: profiles.LaunchContext, launch: profiles.Launch,
+                 trailers: dict[str, str], tmux_socket: str | None, cwd: Path) -> None:
+    ctx.run_dir.mkdir(parents=True, exist_ok=True)
+    for name, text in launch.files.items():
+        (ctx.run_dir / name).write_text(text, encoding="utf-8")
+    orig = Path(repo.git.run("rev-parse", "--path-format=absolute", "--git-path", "hooks",
+                             cwd=cwd, env={"GIT_CONFIG_COUNT": "0"}).stdout.strip())
+    hooks = ctx.run_dir / "githooks"
+    write_hooks(hooks, orig, trailers)
+    env = {**git_config_env(hooks), **launch.env, "A2A_SESSION": ctx.session,
+           "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    if tmux_socket:
+        env["A2A_TMUX_SOCKET"] = tmux_socket
+    lines = ["#!/bin/sh", f"# a2a launch of session {ctx.session} ({ctx.role}); generated.",
+             *(f"export {k}={shlex.quote(v)}" for k, v in sorted(env.items())),
+             f"cd {shlex.quote(str(cwd))} || exit 1",
+             "exec " + " ".join(_quote_arg(a) for a in launch.argv)]
+    (ctx.run_dir / "launch.sh").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _quote_arg(arg: str) -> str:
+    # The pane id is known only inside the pane: splice "$TMUX_PANE" into the quoted word.
+    return shlex.quote(arg).replace(profiles.PANE_TOKEN, "'\"$TMUX_PANE\"'")
+
+
+def _failed(store, sid: str, attempt: str | None, reason: str,
+            state_event: str = "session_launch_failed") -> None:
+    with store.write() as tx:
+        tx.append(state_event, actor="orchestrator", attempt=attempt, session=sid,
+                  payload={"reason": reason})
+        tx.execute("UPDATE sessions SET state='exited', state_since_ns=? WHERE id=?",
+                   (time.time_ns(), sid))

@@ -1,0 +1,171 @@
+"""The orchestrator: one per repository. Ingests the spool, keeps pane states, delivers the queue.
+
+`a2a serve` runs it headless; the TUI hosts the same object. One thread does everything in
+order (ingest every waiting file, then deliver to every ready pane), so a signal is never judged
+against a delivery half-recorded. It sleeps in watchfiles until a file lands in the spool: hook
+signals, and the wake files that `a2a inject/pause/resume/release` drop after committing.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import logging
+import os
+import signal
+import threading
+from pathlib import Path
+
+from watchfiles import watch
+
+from a2a_tui.errors import A2AError
+from a2a_tui.panes import delivery, queue, recovery, spool
+from a2a_tui.tmux import Tmux
+
+log = logging.getLogger(__name__)
+
+LOCK_NAME = "orchestrator.lock"
+# watchfiles polls its change set every `step` ms while waiting: small enough for a few ms of
+# latency, large enough that an idle orchestrator costs next to nothing. `debounce` caps how long
+# a burst is gathered before it is handled.
+WATCH_STEP_MS = 5
+WATCH_DEBOUNCE_MS = 30
+WATCH_TIMEOUT_MS = 60_000
+
+
+def lock_holder(repo) -> int | None:
+    """The pid of the orchestrator serving `repo`, or None when none runs."""
+    path = repo.locks_dir / LOCK_NAME
+    if not path.exists():
+        return None
+    with open(path, "a+") as f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            f.seek(0)
+            text = f.read().strip()
+            return int(text) if text.isdigit() else -1
+        fcntl.flock(f, fcntl.LOCK_UN)
+        return None
+
+
+class Orchestrator:
+    """Ingestion and delivery for one repository and one tmux server."""
+
+    def __init__(self, repo, tmux_socket: str | None = None):
+        self.repo = repo
+        self.tmux_socket = tmux_socket
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._lock_file = None
+        self.error: BaseException | None = None
+
+    # --- life cycle ---------------------------------------------------------------------
+    def start(self) -> None:
+        """Take the per-repository lock, settle what a crash left, catch up on the spool, and
+        start the worker thread. Raises `orchestrator_running` if another one holds the lock."""
+        self._take_lock()
+        try:
+            self.tmux = Tmux(self.tmux_socket)
+            self.store = self.repo.store()
+            self.repo.spool_dir.mkdir(parents=True, exist_ok=True)
+            with self.store.write() as tx:
+                tx.append("orchestrator_started", actor="orchestrator",
+                          payload={"pid": os.getpid(), "tmux_socket": self.tmux_socket})
+            recovery.unknown_deliveries(self.store)
+            recovery.reconcile_panes(self.store, self.tmux.panes(), self.tmux_socket)
+            self._cycle()
+        except BaseException:
+            self._release_lock()
+            raise
+        self._thread = threading.Thread(target=self._run, name="a2a-orchestrator", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop the worker thread (after the file it is on) and release the lock."""
+        self._stop.set()
+        if self._thread is not None:
+            queue.wake(self.repo)  # wakes the watcher at once
+            self._thread.join(timeout=10)
+        if getattr(self, "store", None) is not None:
+            with self.store.write() as tx:
+                tx.append("orchestrator_stopped", actor="orchestrator",
+                          payload={"pid": os.getpid(), "error": repr(self.error)
+                                   if self.error else None})
+            self.store.close()
+            self.store = None
+        self._release_lock()
+
+    def run_forever(self) -> None:
+        """`a2a serve`: start, then run until SIGINT/SIGTERM or the worker fails."""
+        done = threading.Event()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda *_: done.set())
+        self.start()
+        try:
+            while not done.wait(0.5):
+                if self._thread is not None and not self._thread.is_alive():
+                    break
+        finally:
+            self.stop()
+        if self.error is not None:
+            raise A2AError("orchestrator_failed", f"the orchestrator stopped: {self.error!r}")
+
+    def poke(self) -> None:
+        """Ask for a cycle now (the TUI calls this after changing the queue in-process)."""
+        queue.wake(self.repo)
+
+    # --- the worker -------------------------------------------------------------------------
+    def _run(self) -> None:
+        try:
+            for _changes in watch(self.repo.spool_dir, watch_filter=_visible, recursive=False,
+                                  step=WATCH_STEP_MS, debounce=WATCH_DEBOUNCE_MS,
+                                  rust_timeout=WATCH_TIMEOUT_MS, yield_on_timeout=True,
+                                  raise_interrupt=False):
+                if self._stop.is_set():
+                    return
+                self._cycle()
+        except BaseException as exc:  # recorded by stop(); serve exits non-zero with it
+            log.exception("orchestrator worker failed")
+            self.error = exc
+
+    def _cycle(self) -> None:
+        """Ingest every waiting spool file in order, then deliver to every ready pane."""
+        while True:
+            files = spool.pending(self.repo.spool_dir)
+            for path in files:
+                spool.ingest(self.store, path)
+            result = delivery.deliver_ready(self.store, self.tmux, self.tmux_socket)
+            if result.failed:
+                recovery.reconcile_panes(self.store, self.tmux.panes(), self.tmux_socket)
+            # Deliveries and the files that landed meanwhile may make more work: loop until quiet.
+            # A failed paste is not retried here (its pane is re-checked above); the next file is.
+            if not result.sent and not spool.pending(self.repo.spool_dir):
+                return
+
+    # --- the lock ------------------------------------------------------------------------------
+    def _take_lock(self) -> None:
+        self.repo.locks_dir.mkdir(parents=True, exist_ok=True)
+        f = open(self.repo.locks_dir / LOCK_NAME, "a+")
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            f.seek(0)
+            holder = f.read().strip() or "?"
+            f.close()
+            raise A2AError("orchestrator_running", f"an orchestrator already serves {self.repo.root}"
+                           f" (pid {holder}); stop it first") from None
+        f.seek(0)
+        f.truncate()
+        f.write(str(os.getpid()))
+        f.flush()
+        self._lock_file = f
+
+    def _release_lock(self) -> None:
+        if self._lock_file is not None:
+            self._lock_file.close()
+            self._lock_file = None
+
+
+def _visible(_change, path: str) -> bool:
+    return not Path(path).name.startswith(".")
+

@@ -1,0 +1,73 @@
+"""The injection queue: per pane, FIFO, persisted, one in flight.
+
+`enqueue_in_tx` is the cross-area contract (the gate queues rejection feedback with it).
+Everything here only writes the store; the orchestrator delivers. After committing, callers
+drop a wake file (`wake`) so a running orchestrator notices at once.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from a2a_tui.errors import A2AError
+
+MAX_TEXT = 100_000
+MARKERS = {"gate": "门禁"}  # every other source is the controller's: 主控
+
+
+def marker(source: str, n: int) -> str:
+    """The marker a dispatch's text starts with."""
+    return f"⟦{MARKERS.get(source, '主控')} #{n}⟧"
+
+
+def check_text(text: str) -> str:
+    """A dispatch is one prompt: printable text, newlines and tabs only (no escape sequences that
+    could end a bracketed paste early or drive the terminal), not empty, not huge."""
+    if not text.strip():
+        raise A2AError("empty_text", "nothing to inject: the text is empty", exit_code=2)
+    if len(text) > MAX_TEXT:
+        raise A2AError("text_too_long", f"the text has {len(text)} characters (limit {MAX_TEXT})",
+                       exit_code=2)
+    bad = next((c for c in text if (ord(c) < 32 and c not in "\n\t") or ord(c) == 127), None)
+    if bad is not None:
+        raise A2AError("bad_text", f"the text contains control character {ord(bad):#04x};"
+                       " only newlines and tabs are allowed", exit_code=2)
+    return text
+
+
+def enqueue_in_tx(tx, session_id: str, text: str, *, source: str, actor: str,
+                  attempt: str | None = None) -> int:
+    """Queue a dispatch for a session's pane inside the caller's write transaction.
+
+    Returns the dispatch number n; the pasted text is `marker + " " + text`. A session that does
+    not exist yet keeps its queue until it does (the gate may name a writer before its spawn).
+    """
+    check_text(text)
+    n = tx.next_counter("dispatch")
+    full = f"{marker(source, n)} {text}"
+    now = time.time_ns()
+    seq = tx.append("dispatch_queued", actor=actor, attempt=attempt, session=session_id,
+                    payload={"n": n, "source": source, "text": full})
+    tx.execute("INSERT INTO dispatches(n, session, text, source, actor, attempt, state, queued_ns,"
+               " queued_seq) VALUES (?,?,?,?,?,?, 'queued', ?, ?)",
+               (n, session_id, full, source, actor, attempt, now, seq))
+    return n
+
+
+def wake(repo) -> None:
+    """Tell a running orchestrator that the queue or a pane flag changed (call after commit)."""
+    spool: Path = repo.spool_dir
+    if not spool.is_dir():
+        return
+    name = f"wake-{time.time_ns()}-{os.getpid()}"
+    tmp = spool / f".{name}.tmp"
+    tmp.write_bytes(b"")
+    os.replace(tmp, spool / f"{name}.wake")
+
+
+def queued(tx, session_id: str) -> list:
+    """The session's waiting dispatches, oldest first."""
+    return tx.all("SELECT * FROM dispatches WHERE session = ? AND state = 'queued' ORDER BY n",
+                  (session_id,))

@@ -1,0 +1,64 @@
+"""Reading and writing a session's pane projection, always inside the caller's transaction."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from a2a_tui.errors import A2AError
+from a2a_tui.panes.machine import Pane
+
+SESSION_ID = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
+# Dispatch states in which the text may have reached the pane: its marker is ours to confirm.
+DELIVERED_STATES = ("sending", "sent", "delivered", "done", "released", "unknown", "ended")
+
+
+def check_session_id(sid: str) -> str:
+    """Session ids are short, human-typable, and safe in a shell word and in JSON."""
+    if not SESSION_ID.match(sid):
+        raise A2AError("bad_session_id", f"session id {sid!r} must match {SESSION_ID.pattern}",
+                       exit_code=2)
+    return sid
+
+
+def session_row(tx, sid: str):
+    """The sessions row, or a clear error."""
+    row = tx.one("SELECT * FROM sessions WHERE id = ?", (sid,))
+    if row is None:
+        raise A2AError("unknown_session", f"no session {sid!r} (see `a2a sessions`)")
+    return row
+
+
+def pane_of(row) -> Pane:
+    return Pane(state=row["state"], paused=bool(row["paused"]), busy_since_ns=row["busy_since_ns"],
+                in_flight=row["in_flight"], hint=row["hint"], needs_clear=bool(row["needs_clear"]),
+                thread_id=row["thread_id"])
+
+
+def save_pane(tx, sid: str, old: Pane, new: Pane, *, last_signal_ns: int | None = None) -> None:
+    """Write the pane projection; state_since moves only when the state does."""
+    sets: dict[str, Any] = {
+        "state": new.state, "paused": int(new.paused), "busy_since_ns": new.busy_since_ns,
+        "in_flight": new.in_flight, "hint": new.hint, "needs_clear": int(new.needs_clear),
+        "thread_id": new.thread_id,
+    }
+    if new.state != old.state:
+        sets["state_since_ns"] = time.time_ns()
+    if last_signal_ns is not None:
+        sets["last_signal_ns"] = last_signal_ns
+    cols = ", ".join(f"{k} = ?" for k in sets)
+    tx.execute(f"UPDATE sessions SET {cols} WHERE id = ?", (*sets.values(), sid))
+
+
+def ours(tx, sid: str) -> set[int]:
+    """Dispatch numbers whose text may have reached this session's pane."""
+    marks = ",".join("?" * len(DELIVERED_STATES))
+    return {r[0] for r in tx.all(f"SELECT n FROM dispatches WHERE session = ? AND state IN ({marks})",
+                                 (sid, *DELIVERED_STATES))}
+
+
+def set_dispatch(tx, n: int, state: str, **cols: Any) -> None:
+    sets = {"state": state, **cols}
+    tx.execute(f"UPDATE dispatches SET {', '.join(f'{k} = ?' for k in sets)} WHERE n = ?",
+               (*sets.values(), n))

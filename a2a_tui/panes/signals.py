@@ -1,0 +1,126 @@
+"""What a spool file says: one agent-CLI signal, normalized. Pure: no I/O.
+
+Every CLI speaks its own protocol (PROTOCOLS.md A-C); this module maps each event onto the few
+kinds the pane state machine understands. Anything not listed is kept as `other`: recorded, but
+it moves no state.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+SOURCES = ("claude", "codex", "gemini", "tmux")
+MARKER = re.compile(r"⟦(主控|门禁) #(\d+)⟧")
+# Codex runs a hidden turn per user turn to title the thread; its notify is not the user's turn.
+CODEX_TITLE_PREFIX = "Generate a concise, single-line task title"
+
+# hook_event_name -> kind. Claude Code, Codex hooks and Gemini CLI share the envelope.
+_HOOK_KINDS = {
+    "SessionStart": "start",
+    "UserPromptSubmit": "prompt", "BeforeAgent": "prompt",
+    "PreToolUse": "tool", "PostToolUse": "tool", "PostToolUseFailure": "tool",
+    "PostToolBatch": "tool", "BeforeTool": "tool", "AfterTool": "tool",
+    "PermissionRequest": "waiting",
+    "Stop": "stop", "StopFailure": "stop", "AfterAgent": "stop",
+    "Interrupt": "idle_hint",
+    "SessionEnd": "end",
+    "pane-died": "exited", "pane-exited": "exited",
+}
+_WAITING_NOTIFICATIONS = ("permission_prompt", "ToolPermission")
+_IDLE_NOTIFICATIONS = ("idle_prompt",)
+
+
+class MalformedSignal(ValueError):
+    """A spool file that is not a signal; the message is the recorded reason."""
+
+
+@dataclass(frozen=True)
+class Signal:
+    """One structured signal from a pane."""
+
+    kind: str                 # start|prompt|tool|waiting|stop|idle_hint|end|exited|other
+    event: str                # the CLI's own name for it (hook_event_name or notify type)
+    ts_ns: int                # taken by the hook script when the CLI ran it
+    session: str
+    pane: str
+    source: str
+    prompt: str | None = None             # a submitted prompt's text
+    inputs: tuple[str, ...] | None = None  # Codex notify: the turn's input messages
+    thread_id: str | None = None          # Codex notify: the conversation the turn belongs to
+    detail: dict[str, Any] = field(default_factory=dict)
+    payload: dict[str, Any] = field(default_factory=dict)
+
+    def markers(self) -> list[int]:
+        """Dispatch numbers named by markers in the prompt (or a Codex turn's inputs)."""
+        texts = [self.prompt] if self.prompt is not None else list(self.inputs or ())
+        return [int(m.group(2)) for t in texts for m in MARKER.finditer(t)]
+
+    @property
+    def submitted_text(self) -> str | None:
+        if self.prompt is not None:
+            return self.prompt
+        if self.inputs:
+            return "\n".join(self.inputs)
+        return None
+
+    @property
+    def is_codex_title_turn(self) -> bool:
+        return bool(self.inputs) and self.inputs[0].lstrip().startswith(CODEX_TITLE_PREFIX)
+
+
+def parse(raw: bytes) -> Signal:
+    """Parse the bytes of a spool file written by `hooks/a2a-hook`."""
+    try:
+        doc = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise MalformedSignal(f"not JSON: {exc}") from exc
+    if not isinstance(doc, dict):
+        raise MalformedSignal("not a JSON object")
+    ts, session, source = doc.get("ts_ns"), doc.get("session"), doc.get("source")
+    payload = doc.get("payload")
+    if not isinstance(ts, int) or ts <= 0:
+        raise MalformedSignal("ts_ns missing or not a positive integer")
+    if not isinstance(session, str) or not session:
+        raise MalformedSignal("session missing")
+    if source not in SOURCES:
+        raise MalformedSignal(f"unknown source {source!r}")
+    if not isinstance(payload, dict):
+        raise MalformedSignal("payload is not a JSON object")
+    pane = doc.get("pane") if isinstance(doc.get("pane"), str) else ""
+    return normalize(source, payload, ts_ns=ts, session=session, pane=pane)
+
+
+def normalize(source: str, payload: dict[str, Any], *, ts_ns: int, session: str,
+              pane: str = "") -> Signal:
+    """Map one CLI payload onto a Signal."""
+    base = {"ts_ns": ts_ns, "session": session, "pane": pane, "source": source,
+            "payload": payload}
+    if payload.get("type") == "agent-turn-complete":  # Codex notify
+        inputs = payload.get("input-messages")
+        msgs = tuple(m for m in inputs if isinstance(m, str)) if isinstance(inputs, list) else ()
+        tid = payload.get("thread-id")
+        return Signal("stop", "agent-turn-complete", inputs=msgs,
+                      thread_id=tid if isinstance(tid, str) else None, **base)
+    event = payload.get("hook_event_name")
+    if not isinstance(event, str):
+        raise MalformedSignal("payload has neither hook_event_name nor a known notify type")
+    kind = _HOOK_KINDS.get(event, "other")
+    detail: dict[str, Any] = {}
+    prompt = None
+    if kind == "prompt":
+        p = payload.get("prompt")
+        prompt = p if isinstance(p, str) else ""
+    if event == "Notification":
+        ntype = payload.get("notification_type")
+        detail["notification_type"] = ntype
+        if ntype in _WAITING_NOTIFICATIONS:
+            kind = "waiting"
+        elif ntype in _IDLE_NOTIFICATIONS:
+            kind = "idle_hint"
+    for key in ("source", "reason", "error", "status", "tool_name"):
+        if isinstance(payload.get(key), str):
+            detail[key] = payload[key]
+    return Signal(kind, event, prompt=prompt, detail=detail, **base)

@@ -1,0 +1,106 @@
+"""How each agent CLI is launched for one managed session: argv, env and generated files.
+
+One module per CLI, one shape (`Profile`). Everything is per session: a2a never writes
+`~/.claude*`, `~/.codex`, `~/.gemini` or global git config. The hook commands baked into the
+generated files carry the session id, the spool folder and (for Codex) the pane id, so the hook
+script needs nothing else at run time.
+"""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from a2a_tui.errors import A2AError
+
+# Replaced by the pane's own $TMUX_PANE when the launch script runs (the pane id is known only
+# once tmux has made the pane, and Codex strips the variable from notify commands).
+PANE_TOKEN = "@@TMUX_PANE@@"
+
+
+@dataclass(frozen=True)
+class LaunchContext:
+    """Everything a profile may use to build a launch."""
+
+    session: str
+    role: str
+    cwd: Path
+    run_dir: Path            # per-session folder for generated files
+    spool_dir: Path
+    hook: Path               # hooks/a2a-hook
+    model: str = ""
+    effort: str = ""
+    role_card: Path | None = None
+    extra: tuple[str, ...] = ()   # options after `--`, passed to the CLI as they are
+
+    def hook_argv(self, source: str, pane: bool = False) -> list[str]:
+        """The hook command for one protocol source, with this session baked in."""
+        argv = [str(self.hook), "--spool", str(self.spool_dir), "--session", self.session]
+        if pane:
+            argv += ["--pane", PANE_TOKEN]
+        return argv + [source]
+
+    def hook_command(self, source: str) -> str:
+        return shlex.join(self.hook_argv(source))
+
+
+@dataclass(frozen=True)
+class Launch:
+    """A prepared launch: nothing written or started yet."""
+
+    argv: list[str]
+    env: dict[str, str] = field(default_factory=dict)
+    files: dict[str, str] = field(default_factory=dict)   # name in run_dir -> content
+    thread_id: str | None = None   # the CLI's conversation id when a2a chooses it
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One CLI. Subclasses fill in `prepare`."""
+
+    name: str
+    binary: str
+    # Keys that empty the input box before a paste that follows a manual release: after an Esc
+    # interrupt the CLI may have put the interrupted prompt back there.
+    clear_input_keys: tuple[str, ...] = ("C-u",)
+    # Pause between the bracketed paste and Enter, so the TUI has taken the paste in first.
+    enter_delay_s: float = 0.15
+
+    def prepare(self, ctx: LaunchContext) -> Launch:
+        raise NotImplementedError
+
+    def version(self) -> str:
+        """`<binary> --version`, first line; refuses a CLI that is not installed."""
+        try:
+            proc = subprocess.run([self.binary, "--version"], capture_output=True, text=True,
+                                  timeout=20)
+        except FileNotFoundError as exc:
+            raise A2AError("cli_missing", f"{self.binary} is not installed or not on PATH") from exc
+        except subprocess.TimeoutExpired:
+            return "unknown"
+        lines = (proc.stdout or proc.stderr).strip().splitlines()
+        return lines[0].strip() if proc.returncode == 0 and lines else "unknown"
+
+
+def claude_hooks_settings(ctx: LaunchContext, events: tuple[str, ...], source: str = "claude",
+                          timeout: int = 10) -> dict:
+    """Settings in Claude Code's hook format: every listed event runs our hook script."""
+    handler = {"type": "command", "command": ctx.hook_command(source), "timeout": timeout}
+    return {"hooks": {ev: [{"hooks": [handler]}] for ev in events}}
+
+
+def get(cli: str) -> Profile:
+    """The profile for `cli`."""
+    from a2a_tui.profiles import claude, codex, demo, gemini
+
+    table = {"claude": claude.PROFILE, "codex": codex.PROFILE, "gemini": gemini.PROFILE,
+             "demo": demo.PROFILE}
+    if cli not in table:
+        raise A2AError("unknown_cli", f"unknown CLI {cli!r} (one of {', '.join(table)})",
+                       exit_code=2)
+    return table[cli]
+
+
+CLIS = ("claude", "codex", "gemini", "demo")

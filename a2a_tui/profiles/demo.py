@@ -1,0 +1,46 @@
+"""The demo agent (`a2a demo-agent`): our stand-in for the real CLIs in tests and the demo.
+
+It speaks Claude Code's hook protocol by default (same settings file, same stdin JSON), or
+Codex's notify with `--protocol codex` among the options after `--`.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import uuid
+from dataclasses import dataclass
+
+from a2a_tui import __version__
+from a2a_tui.profiles import Launch, LaunchContext, Profile, claude_hooks_settings
+from a2a_tui.profiles.claude import EVENTS, SETTINGS_FILE
+from a2a_tui.profiles.codex import notify_value
+
+
+@dataclass(frozen=True)
+class Demo(Profile):
+    def prepare(self, ctx: LaunchContext) -> Launch:
+        argv = [sys.executable, "-m", "a2a_tui", "demo-agent"]
+        extra = list(ctx.extra)
+        if _option(extra, "--protocol") == "codex":
+            return Launch(argv + ["--notify", notify_value(ctx)] + extra)
+        thread = str(uuid.uuid4())
+        settings = claude_hooks_settings(ctx, EVENTS)
+        argv += ["--settings", str(ctx.run_dir / SETTINGS_FILE), "--session-id", thread]
+        return Launch(argv + extra, files={SETTINGS_FILE: json.dumps(settings, indent=2)},
+                      thread_id=thread)
+
+    def version(self) -> str:
+        return f"a2a-demo {__version__}"
+
+
+def _option(args: list[str], name: str) -> str | None:
+    for i, a in enumerate(args):
+        if a == name and i + 1 < len(args):
+            return args[i + 1]
+        if a.startswith(name + "="):
+            return a.split("=", 1)[1]
+    return None
+
+
+PROFILE = Demo("demo", sys.executable, enter_delay_s=0.05)

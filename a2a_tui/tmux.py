@@ -1,0 +1,153 @@
+"""The one adapter for tmux (libtmux underneath): nothing else in a2a talks to tmux.
+
+Pane state never comes from here: this module launches panes, tags them, pastes and presses keys,
+and tells whether a pane still exists. It never reads a pane's screen.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+
+import libtmux
+
+from a2a_tui.errors import A2AError
+
+SOCKET_ENV = "A2A_TMUX_SOCKET"
+_PANE_FMT = "#{pane_id}\t#{pane_pid}\t#{pane_tty}\t#{pane_dead}\t#{pane_dead_status}"
+
+
+class TmuxError(A2AError):
+    """A tmux command failed; the message carries tmux's own first line."""
+
+    def __init__(self, message: str):
+        super().__init__("tmux_failed", message)
+
+
+@dataclass(frozen=True)
+class PaneFacts:
+    """What tmux says about one pane."""
+
+    pane_id: str
+    pid: int
+    tty: str
+    dead: bool
+    dead_status: int | None
+
+
+def socket_from_env(explicit: str | None) -> str | None:
+    """The tmux server to use: --tmux-socket, else $A2A_TMUX_SOCKET, else the default server."""
+    return explicit or os.environ.get(SOCKET_ENV) or None
+
+
+class Tmux:
+    """One tmux server: `tmux -L <socket>`, or the user's default server when socket is None."""
+
+    def __init__(self, socket: str | None = None):
+        if shutil.which("tmux") is None:
+            raise A2AError("tmux_missing", "tmux is not installed or not on PATH")
+        self.socket = socket
+        self.server = libtmux.Server(socket_name=socket)
+
+    def _cmd(self, *args: str) -> list[str]:
+        proc = self.server.cmd(*args)
+        if proc.returncode != 0:
+            first = proc.stderr[0] if proc.stderr else f"exit {proc.returncode}"
+            raise TmuxError(f"tmux {args[0]} failed: {first}")
+        return proc.stdout
+
+    def _stdin_cmd(self, data: str, *args: str) -> None:
+        # libtmux has no stdin path; load-buffer reads the text from stdin so that no temp file
+        # holds it and no argv length limit applies.
+        base = ["tmux"] + (["-L", self.socket] if self.socket else [])
+        proc = subprocess.run([*base, *args], input=data.encode(), capture_output=True)
+        if proc.returncode != 0:
+            first = proc.stderr.decode(errors="replace").strip().splitlines()
+            raise TmuxError(f"tmux {args[0]} failed: {first[0] if first else proc.returncode}")
+
+    # --- sessions and panes -------------------------------------------------------------
+    def has_session(self, name: str) -> bool:
+        """Whether the tmux session exists (False when the server is not running)."""
+        return self.server.cmd("has-session", "-t", f"={name}").returncode == 0
+
+    def new_pane(self, session: str, command: list[str], cwd: str) -> PaneFacts:
+        """Start `command` (argv, executed directly) in a new window of `session`, created if
+        missing. The pane survives its process (remain-on-exit) so its death can be signalled."""
+        fmt = ["-P", "-F", _PANE_FMT]
+        for _ in range(2):
+            if self.has_session(session):
+                out = self._cmd("new-window", "-d", "-t", f"={session}:", "-c", cwd, *fmt,
+                                *command)
+                return _facts(out[0])
+            try:
+                out = self._cmd("new-session", "-d", "-s", session, "-x", "200", "-y", "50",
+                                "-c", cwd, *fmt, *command)
+                return _facts(out[0])
+            except TmuxError as exc:
+                if "duplicate session" not in exc.message:
+                    raise
+                # Another spawn created it a moment ago: add a window to it instead.
+        raise TmuxError(f"tmux could not create a pane in session {session!r}")
+
+    def set_pane_option(self, pane_id: str, name: str, value: str) -> None:
+        self._cmd("set-option", "-p", "-t", pane_id, name, value)
+
+    def pane_option(self, pane_id: str, name: str) -> str | None:
+        proc = self.server.cmd("show-options", "-p", "-q", "-v", "-t", pane_id, name)
+        return proc.stdout[0] if proc.returncode == 0 and proc.stdout else None
+
+    def on_pane_death(self, pane_id: str, shell_command: str) -> None:
+        """Run `shell_command` (with the exit status appended) when the pane's process dies.
+
+        tmux 3.3 runs a pane-scoped `pane-exited` hook only while the pane still exists, so the
+        pane is kept (remain-on-exit) and `pane-died` fires instead; the dead pane stays visible
+        with its last output until the user closes it.
+        """
+        self._cmd("set-option", "-p", "-t", pane_id, "remain-on-exit", "on")
+        hook = "run-shell -b " + _tmux_quote(f"{shell_command} pane-died #{{pane_dead_status}}")
+        self._cmd("set-hook", "-p", "-t", pane_id, "pane-died", hook)
+
+    def panes(self) -> dict[str, PaneFacts]:
+        """Every pane of the server by id; empty when the server is not running."""
+        proc = self.server.cmd("list-panes", "-a", "-F", _PANE_FMT)
+        if proc.returncode != 0:
+            return {}
+        return {f.pane_id: f for f in (_facts(line) for line in proc.stdout if line)}
+
+    def kill_pane(self, pane_id: str) -> None:
+        self._cmd("kill-pane", "-t", pane_id)
+
+    # --- input --------------------------------------------------------------------------
+    def paste(self, pane_id: str, text: str, buffer: str) -> None:
+        """One bracketed paste of `text` into the pane (a multi-line text stays one prompt).
+
+        The buffer is named per delivery and deleted by the paste; the target is a pane id, never
+        an index that could point elsewhere after a layout change.
+        """
+        self._stdin_cmd(text, "load-buffer", "-b", buffer, "-")
+        try:
+            self._cmd("paste-buffer", "-p", "-d", "-b", buffer, "-t", pane_id)
+        except TmuxError:
+            self.server.cmd("delete-buffer", "-b", buffer)
+            raise
+
+    def send_keys(self, pane_id: str, *keys: str) -> None:
+        """Press named keys (`Enter`, `C-u`, `Escape`) in the pane."""
+        self._cmd("send-keys", "-t", pane_id, *keys)
+
+    def send_text(self, pane_id: str, text: str) -> None:
+        """Type literal text (no key-name lookup), as a user at the keyboard would."""
+        self._cmd("send-keys", "-l", "-t", pane_id, "--", text)
+
+
+def _tmux_quote(s: str) -> str:
+    """Quote one argument for tmux's own command parser (double quotes: \\, \" and $ escaped)."""
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("$", "\\$") + '"'
+
+
+def _facts(line: str) -> PaneFacts:
+    pane_id, pid, tty, dead, status = (line.split("\t") + [""] * 5)[:5]
+    return PaneFacts(pane_id, int(pid or 0), tty, dead == "1",
+                     int(status) if status.strip().lstrip("-").isdigit() else None)
