@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from a2a_tui.cli.output import Result
@@ -29,9 +28,9 @@ def register(sub, common) -> None:
     p.add_argument("--attempt", metavar="A", help="work in the attempt's worktree, as its writer")
     p.add_argument("--session", metavar="ID", help="the session id (default: from the role)")
     p.add_argument("--tmux-socket", metavar="NAME")
-    p.add_argument("extra", nargs=argparse.REMAINDER,
-                   help="after --: options passed to the CLI as they are")
-    p.set_defaults(func=cmd_spawn)
+    p.epilog = "Options after `--` are passed to the CLI as they are."
+    p.__class__ = _split_at_dashes(type(p))
+    p.set_defaults(func=cmd_spawn, extra=[])
 
     p = sub.add_parser("inject", parents=[common], help="queue a prompt for a session's pane")
     p.add_argument("session")
@@ -68,8 +67,6 @@ def cmd_spawn(ctx, args) -> Result:
     from a2a_tui.panes.launch import spawn
 
     extra = list(args.extra)
-    if extra and extra[0] == "--":
-        extra = extra[1:]
     r = spawn(ctx.gate, role=args.role, cli=args.cli, model=args.model, effort=args.effort,
               attempt=args.attempt, session=args.session,
               tmux_socket=socket_from_env(args.tmux_socket), extra=tuple(extra))
@@ -129,6 +126,24 @@ def cmd_sessions(ctx, args) -> Result:
                      + (f"  UNKNOWN dispatches {s['unknown_dispatches']}"
                         if s["unknown_dispatches"] else ""))
     return Result(rows, "\n".join(lines) or "(no sessions)")
+
+
+def _split_at_dashes(base: type) -> type:
+    """A parser class that hands everything after the first `--` to `extra` untouched (argparse
+    alone cannot have a positional ROLE and pass-through options after it)."""
+
+    class SplitParser(base):  # type: ignore[misc, valid-type]
+        def parse_known_args(self, args=None, namespace=None):
+            args = list(sys.argv[1:] if args is None else args)
+            extra: list[str] = []
+            if "--" in args:
+                i = args.index("--")
+                args, extra = args[:i], args[i + 1:]
+            ns, rest = super().parse_known_args(args, namespace)
+            ns.extra = extra
+            return ns, rest
+
+    return SplitParser
 
 
 def _orchestrator_pid(ctx) -> int | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shlex
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -138,8 +139,13 @@ def _write_files(repo, ctx: profiles.LaunchContext, launch: profiles.Launch,
                              cwd=cwd, env={"GIT_CONFIG_COUNT": "0"}).stdout.strip())
     hooks = ctx.run_dir / "githooks"
     write_hooks(hooks, orig, trailers)
-    env = {**git_config_env(hooks), **launch.env, "A2A_SESSION": ctx.session,
-           "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    # The pane's environment comes from the tmux server, not from us: give it our PATH, with this
+    # a2a's own bin folder first, so the agent's `a2a ...` calls reach the same a2a.
+    path = os.environ.get("PATH", "/usr/bin:/bin")
+    here = str(Path(sys.executable).parent)
+    if here not in path.split(os.pathsep):
+        path = here + os.pathsep + path
+    env = {**git_config_env(hooks), **launch.env, "A2A_SESSION": ctx.session, "PATH": path}
     if tmux_socket:
         env["A2A_TMUX_SOCKET"] = tmux_socket
     lines = ["#!/bin/sh", f"# a2a launch of session {ctx.session} ({ctx.role}); generated.",

@@ -1,0 +1,90 @@
+"""Agents dying, orchestrators restarting and crashing, and the one-orchestrator lock."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+from helpers import a2a, wait_until
+
+from panes_helpers import (dispatch, events, inject, prompts, session, sessions_json, spawn,
+                           tmux, wait_state)
+
+
+def test_a_killed_agent_shows_exited_and_keeps_its_queue(repo, tmux_socket, serve):
+    serve()
+    s = spawn(repo, tmux_socket)
+    sid = s["session"]
+    wait_state(repo, sid, "idle")
+    assert a2a("pause", sid, cwd=repo).code == 0
+    n = inject(repo, sid, "kept for later")
+    os.kill(s["pid"], signal.SIGKILL)
+    wait_state(repo, sid, "exited")
+    exits = [e for e in events(repo, "signal", session=sid) if e.payload["kind"] == "exited"]
+    assert exits and exits[0].payload["event"] == "pane-died"
+    assert dispatch(repo, n)["state"] == "queued"
+    assert sessions_json(repo)[sid]["queue"] == 1
+    r = a2a("inject", sid, "more", "--json", cwd=repo)
+    assert r.code == 1 and r.json["error"]["code"] == "session_exited"
+
+
+def test_a_pane_gone_while_no_orchestrator_ran_is_exited_on_start(repo, tmux_socket, serve):
+    first = serve()
+    s = spawn(repo, tmux_socket)
+    wait_state(repo, s["session"], "idle")
+    first.stop()
+    tmux(tmux_socket, "kill-pane", "-t", s["pane"])  # no hook fires for kill-pane
+    serve()
+    wait_state(repo, s["session"], "exited")
+    assert events(repo, "pane_exited", session=s["session"])[0].payload["why"] == "pane is gone"
+
+
+def test_restart_mid_queue_loses_nothing_and_sends_nothing_twice(repo, tmux_socket, serve):
+    orch = serve()
+    sid = spawn(repo, tmux_socket, "--delay", "1")["session"]
+    wait_state(repo, sid, "idle")
+    ns = [inject(repo, sid, f"job {i}") for i in range(4)]
+    wait_until(lambda: dispatch(repo, ns[0])["state"] == "delivered", what="#1 delivered")
+    orch.kill()  # kill -9 while #1 runs and three wait
+    orch = serve()
+    wait_until(lambda: dispatch(repo, ns[1])["state"] in ("delivered", "done"), timeout=20,
+               what="#2 after the restart")
+    orch.stop()  # and a clean stop in the middle as well
+    serve()
+    wait_until(lambda: dispatch(repo, ns[3])["state"] == "done", timeout=30, what="#4 done")
+    assert prompts(repo, sid) == [f"⟦主控 #{n}⟧ job {i}" for i, n in enumerate(ns)]
+    sent = [e.payload["n"] for e in events(repo, "dispatch_sent", session=sid)]
+    assert sent == ns
+
+
+def test_a_crash_between_sending_and_sent_leaves_unknown_never_resent(repo, tmux_socket, serve):
+    orch = serve(env={"A2A_CRASH_AT": "panes_after_paste"})
+    s = spawn(repo, tmux_socket, "--delay", "0.1")
+    sid = s["session"]
+    wait_state(repo, sid, "idle")
+    n = inject(repo, sid, "pasted, never entered")
+    wait_until(lambda: orch.proc.poll() is not None, what="the orchestrator to crash")
+    assert dispatch(repo, n)["state"] == "sending"
+    later = inject(repo, sid, "after the crash")
+
+    serve()
+    wait_until(lambda: dispatch(repo, n)["state"] == "unknown", what="#n unknown")
+    view = sessions_json(repo)[sid]
+    assert view["state"] == "unknown" and view["unknown_dispatches"] == [n]
+    assert dispatch(repo, later)["state"] == "queued"  # nothing goes on top of an unknown paste
+
+    # The user looks, and releases: the half-pasted text is cleared, the next one goes alone.
+    assert a2a("release", sid, cwd=repo).code == 0
+    wait_until(lambda: dispatch(repo, later)["state"] == "done", what="the later dispatch")
+    assert prompts(repo, sid) == [f"⟦主控 #{later}⟧ after the crash"]
+    assert dispatch(repo, n)["state"] == "unknown"
+    assert [e.payload["n"] for e in events(repo, "dispatch_sending", session=sid)] == [n, later]
+
+
+def test_a_second_orchestrator_exits_naming_the_first(repo, tmux_socket, serve):
+    first = serve()
+    r = a2a("serve", "--tmux-socket", tmux_socket, cwd=repo, timeout=30)
+    assert r.code == 1
+    assert f"pid {first.proc.pid}" in r.err and "orchestrator_running" in r.err
+    assert first.proc.poll() is None
+    assert session(repo, "none") == {}

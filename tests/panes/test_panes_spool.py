@@ -1,0 +1,100 @@
+"""Spool ingestion: bad files quarantined, order kept, nothing ingested twice."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+from helpers import wait_until
+
+from panes_helpers import events, session, signals, spawn, wait_state
+from a2a_tui.panes import spool
+from a2a_tui.repo import Repo
+from a2a_tui.resources import hooks_dir
+from a2a_tui.store import Store
+
+HOOK = str(hooks_dir() / "a2a-hook")
+
+
+def hook(spool_dir: Path, sid: str, payload: dict) -> None:
+    """Run the real hook script the way Claude Code would."""
+    subprocess.run([HOOK, "--spool", str(spool_dir), "--session", sid, "claude"],
+                   input=json.dumps(payload), text=True, check=True)
+
+
+def add_session(repo: Path, sid: str) -> None:
+    with Store(repo / ".a2a/a2a.db") as st, st.write() as tx:
+        seq = tx.append("session_launching", actor="user", session=sid, payload={})
+        tx.execute("INSERT INTO sessions(id, role, cli, cwd, state, state_since_ns, launch_seq,"
+                   " created_ns) VALUES (?, 'worker', 'demo', ?, 'unknown', 0, ?, 0)",
+                   (sid, str(repo), seq))
+
+
+def test_malformed_and_oversized_files_are_quarantined_while_ingestion_goes_on(
+        repo, tmux_socket, serve):
+    serve()
+    sid = spawn(repo, tmux_socket, "--delay", "0.1")["session"]
+    wait_state(repo, sid, "idle")
+    sp = repo / ".a2a/spool"
+    bad = {
+        "1-bad-json.json": b"{not json",
+        "2-no-session.json": b'{"v":1,"ts_ns":5,"source":"claude","payload":{}}',
+        "3-stranger.json": b'{"v":1,"ts_ns":5,"session":"ghost","source":"claude",'
+                           b'"payload":{"hook_event_name":"Stop"}}',
+        "4-huge.json": b"x" * (spool.MAX_BYTES + 1),
+    }
+    for name, data in bad.items():
+        (sp / f".{name}.tmp").write_bytes(data)
+        (sp / f".{name}.tmp").rename(sp / name)
+    # A good signal after the bad ones is still ingested.
+    hook(sp, sid, {"hook_event_name": "PreToolUse", "session_id": "x", "tool_name": "Bash"})
+    wait_state(repo, sid, "busy")
+    q = wait_until(lambda: len(events(repo, "signal_quarantined")) == 4
+                   and events(repo, "signal_quarantined"), what="four quarantines")
+    reasons = {e.payload["file"]: e.payload["reason"] for e in q}
+    assert reasons["1-bad-json.json"].startswith("malformed: not JSON")
+    assert reasons["2-no-session.json"] == "malformed: session missing"
+    assert reasons["3-stranger.json"] == "unknown session 'ghost'"
+    assert reasons["4-huge.json"].startswith("oversized:")
+    assert sorted(p.name for p in (sp / "quarantine").iterdir()) == sorted(bad)
+    assert not [p for p in sp.iterdir() if p.is_file()]
+
+
+def test_signals_written_while_no_orchestrator_runs_are_ingested_on_start_in_order(
+        repo, tmux_socket, serve):
+    add_session(repo, "w9")
+    sp = repo / ".a2a/spool"
+    for ev in ("SessionStart", "UserPromptSubmit", "PreToolUse", "Stop"):
+        hook(sp, "w9", {"hook_event_name": ev, "session_id": "x", "source": "startup",
+                        "prompt": "typed"})
+    serve()
+    wait_until(lambda: len(signals(repo, "w9")) == 4, what="four signals")
+    sigs = signals(repo, "w9")
+    assert [s["event"] for s in sigs] == ["SessionStart", "UserPromptSubmit", "PreToolUse", "Stop"]
+    assert [(s["from"], s["to"]) for s in sigs] == [
+        ("unknown", "idle"), ("idle", "busy"), ("busy", "busy"), ("busy", "idle")]
+    assert session(repo, "w9")["state"] == "idle"
+
+
+def test_a_file_recorded_but_not_unlinked_before_a_crash_is_not_ingested_twice(repo):
+    add_session(repo, "w9")
+    sp = repo / ".a2a/spool"
+    hook(sp, "w9", {"hook_event_name": "SessionStart", "session_id": "x", "source": "startup"})
+    (f,) = spool.pending(sp)
+    keep = repo.parent / f.name
+    shutil.copy(f, keep)
+    st = Repo(repo).store()
+    assert spool.ingest(st, f)["outcome"] == "ingested"
+    shutil.copy(keep, f)  # as if the process died between the commit and the unlink
+    again = spool.ingest(st, f)
+    assert again["again"] is True and not f.exists()
+    assert len(st.events(kinds=["signal"], session="w9")) == 1
+
+
+def test_ordering_is_by_timestamp_then_name(tmp_path):
+    for name in ("20-b.json", "3-a.json", "20-a.json", "wake-1.wake", ".tmp-hidden"):
+        (tmp_path / name).write_text("")
+    assert [p.name for p in spool.pending(tmp_path)] == ["wake-1.wake", "3-a.json", "20-a.json",
+                                                         "20-b.json"]
