@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 
+import sys
+from pathlib import Path
+
 import pytest
 
 from collab_support import Panes, collab_as
 from helpers import a2a, write_card
+
+# The end-to-end tests drive `a2a serve` and spawned demo agents with the panes area's helpers.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "panes"))
 
 
 @pytest.fixture
@@ -46,3 +52,14 @@ def as_(repo):
     yield make
     for c in made:
         c.store.close()
+
+
+@pytest.fixture
+def serve(repo, tmux_socket):
+    """`serve()` starts `a2a serve` on the test's private tmux server; killed afterwards."""
+    from panes_helpers import Served
+
+    started = []
+    yield lambda: started.append(Served(repo, tmux_socket)) or started[-1]
+    for s in started:
+        s.kill()
