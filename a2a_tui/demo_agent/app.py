@@ -34,8 +34,7 @@ from a2a_tui.demo_agent.screen import BOLD, CYAN, DIM, RED, YELLOW, RawTerminal,
 from a2a_tui.demo_agent.signals import Signals, Turn
 from a2a_tui.demo_agent.tools import BashRun
 from a2a_tui.demo_agent.transcript import Transcript, transcript_path
-from a2a_tui.demo_agent.turn import AskPermission, RunTool, Sleep, new_turn, run_turn, \
-    show_outcome
+from a2a_tui.demo_agent.turn import AskPermission, RunTool, Sleep, new_turn, run_turn, show_outcome
 
 CTRL_C_WINDOW = 2.0
 EXIT_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
@@ -240,9 +239,8 @@ class DemoAgent:
                 self._interrupt()
         elif name == "ctrl-c":
             self._ctrl_c()
-        elif name == "ctrl-d":
-            if self.box.empty:
-                self._exit("prompt_input_exit")
+        elif name == "ctrl-d" and self.box.empty:
+            self._exit("prompt_input_exit")
         # tab, arrows and other sequences: ignored (no completion, no cursor movement)
 
     def _ctrl_c(self) -> None:
@@ -310,7 +308,7 @@ class DemoAgent:
         except StopIteration:
             self._turn_ended()
             return
-        except Exception as err:  # a bug must not take the agent down with the user's input
+        except Exception as err:  # noqa: BLE001 - a bug in a turn must not end the session
             self.screen.log(f"internal error in turn: {err!r}", RED, prefix="  ⎿  ")
             self._turn_ended()
             return
@@ -349,13 +347,16 @@ class DemoAgent:
             self._start_turn(self.queue.popleft())
 
     def _turn_ended(self) -> None:
+        self._clear_turn()
+        if not self.queue:
+            self._arm_idle()
+
+    def _clear_turn(self) -> None:
         self.gen = None
         self.turn = None
         self.waiting = None
         self.wake_at = None
         self.perm_notify_at = None
-        if not self.queue:
-            self._arm_idle()
 
     def _arm_idle(self) -> None:
         if self.opts.idle_notify > 0:
@@ -367,11 +368,7 @@ class DemoAgent:
         if self.tool is not None:
             self.tool.kill()
             self.tool = None
-        self.gen = None
-        self.turn = None
-        self.waiting = None
-        self.wake_at = None
-        self.perm_notify_at = None
+        self._clear_turn()
         if gen is not None:
             gen.close()
         return turn

@@ -132,7 +132,7 @@ class HookConfig:
     def parse(cls, data: Any) -> HookConfig:
         if not isinstance(data, dict):
             raise A2AError("bad_settings", "settings must be a JSON object")
-        hooks = data.get("hooks") or {}
+        hooks = data.get("hooks", {})
         if data.get("disableAllHooks") is True:
             return cls({}, ["disableAllHooks: no hooks run"])
         if not isinstance(hooks, dict):

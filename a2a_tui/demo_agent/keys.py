@@ -120,8 +120,8 @@ class KeyDecoder:
             while j < len(rest) and 0x20 <= ord(rest[j]) <= 0x3F:
                 j += 1
             if j >= len(rest):
-                if PASTE_START.startswith(rest) and not final:
-                    return 0
+                # Unfinished: wait for the rest (a paste start may be split across reads),
+                # unless time is up or it is too long to be a real sequence.
                 if final or j > 32:
                     keys.append(Key("esc"))
                     return 1

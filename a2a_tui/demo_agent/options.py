@@ -71,7 +71,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--notify", metavar="JSON",
                    help='codex mode: notify program as a JSON array, e.g. \'["prog","arg"]\'')
     p.add_argument("--transcript-dir", metavar="DIR",
-                   help="where the JSONL transcript goes (default: a2a's state dir, never ~/.claude)")
+                   help="where the JSONL transcript goes (default: a2a's state dir, not ~/.claude)")
     p.add_argument("--tool-timeout", type=_seconds, default=120.0, metavar="S",
                    help="a Bash tool call is killed after S s (default 120, like Claude Code)")
 

@@ -14,6 +14,7 @@ import termios
 import tty
 import unicodedata
 from collections import deque
+from typing import Self
 
 RESET = "\x1b[0m"
 DIM = "\x1b[2m"
@@ -36,11 +37,12 @@ def char_width(c: str) -> int:
 
 def sanitize(line: str) -> str:
     """Make one line safe to print: tabs expanded, control characters shown as ^X."""
-    line = line.expandtabs(4)
     out = []
     for c in line:
         o = ord(c)
-        if o < 0x20:
+        if c == "\t":
+            out.append(c)
+        elif o < 0x20:
             out.append("^" + chr(o + 64))
         elif o == 0x7F:
             out.append("^?")
@@ -48,7 +50,7 @@ def sanitize(line: str) -> str:
             out.append("?")
         else:
             out.append(c)
-    return "".join(out)
+    return "".join(out).expandtabs(4)
 
 
 def wrap(line: str, width: int) -> list[str]:
@@ -75,7 +77,7 @@ class RawTerminal:
         self.fd = fd
         self._saved: list | None = None
 
-    def __enter__(self) -> RawTerminal:
+    def __enter__(self) -> Self:
         if os.isatty(self.fd):
             self._saved = termios.tcgetattr(self.fd)
             # Raw: we see Ctrl-C/Ctrl-D/Esc as bytes, and the kernel does no echo or line editing.

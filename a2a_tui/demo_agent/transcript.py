@@ -12,7 +12,7 @@ import json
 import os
 import re
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 VERSION = "demo"
@@ -60,7 +60,7 @@ class Transcript:
         entry = {"parentUuid": self._parent, "isSidechain": False, "userType": "external",
                  "cwd": self.cwd, "sessionId": self.session_id, "version": VERSION,
                  "type": kind, **body, "uuid": entry_id,
-                 "timestamp": datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+                 "timestamp": datetime.now(UTC).isoformat(timespec="milliseconds")
                  .replace("+00:00", "Z")}
         self._parent = entry_id
         if self.error:

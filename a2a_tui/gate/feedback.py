@@ -7,9 +7,18 @@ controller (or the user) decides.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 FEEDBACK_LINES = 30
+# Check output often carries colours and other escapes; a dispatch is plain text.
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-_]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def plain(text: str) -> str:
+    """Text safe to paste as a prompt: escapes dropped, other control characters removed."""
+    return _CONTROL.sub("", _ANSI.sub("", text.replace("\r\n", "\n")))
 
 
 def rejection_text(att, v) -> str:
@@ -29,7 +38,7 @@ def rejection_text(att, v) -> str:
         lines.append("Also failing: " + ", ".join(others))
     lines.append(f"Fix it, commit, and submit again: a2a submit {att['id']} --sha <full sha>"
                  f" --card-version <n> --fence {att['fence']}")
-    return "\n".join(lines)
+    return plain("\n".join(lines))
 
 
 def queue_rejection_feedback(g, tx, att, v, rejections: int) -> dict[str, Any]:

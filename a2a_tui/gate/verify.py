@@ -112,7 +112,10 @@ def verify(g: GateContext, attempt_id: str, progress: Progress | None = None) ->
                 tx.execute("UPDATE attempts SET state='submitted', updated_seq=? WHERE id=?",
                            (s, attempt_id))
             raise
-        _conclude(g, att, v)
+        if _conclude(g, att, v):
+            from a2a_tui.panes.queue import wake
+
+            wake(g.repo)
     return v
 
 
@@ -131,8 +134,10 @@ def _record(g: GateContext, att, v: Verification, r: CheckResult) -> None:
              r.stdout_tail, r.stderr_tail, r.log_path, seq))
 
 
-def _conclude(g: GateContext, att, v: Verification) -> None:
+def _conclude(g: GateContext, att, v: Verification) -> bool:
+    """Record the verdict; True when feedback was queued for a pane."""
     passed = v.passed
+    queued = False
     with g.store.write() as tx:
         cur = tx.one("SELECT rejections FROM attempts WHERE id=?", (v.attempt,))
         rejections = 0 if passed else cur["rejections"] + 1
@@ -150,14 +155,15 @@ def _conclude(g: GateContext, att, v: Verification) -> None:
         tx.execute("UPDATE attempts SET state=?, rejections=?, updated_seq=? WHERE id=?",
                    ("verified" if passed else "rejected", rejections, seq, v.attempt))
         if not passed:
-            _feedback(g, tx, att, v, rejections)
+            queued = _feedback(g, tx, att, v, rejections).get("sent", False)
+    return queued
 
 
-def _feedback(g: GateContext, tx, att, v: Verification, rejections: int) -> None:
+def _feedback(g: GateContext, tx, att, v: Verification, rejections: int) -> dict[str, Any]:
     """Rejection feedback for the writer's pane: first error and its context first."""
     from a2a_tui.gate.feedback import queue_rejection_feedback
 
-    queue_rejection_feedback(g, tx, att, v, rejections)
+    return queue_rejection_feedback(g, tx, att, v, rejections)
 
 
 # --- the chain ---------------------------------------------------------------
@@ -252,7 +258,13 @@ def _provenance(g: GateContext, att, v: Verification) -> CheckResult:
             foreign.append(f"{c[:12]} ({', '.join(attempts)})")
     if human:
         with g.store.write() as tx:
+            seen = {r[0] for r in tx.all(
+                "SELECT json_extract(payload, '$.sha') FROM events WHERE attempt=? AND"
+                " kind='human_intervention' AND json_extract(payload, '$.via')='commit'",
+                (att["id"],))}
             for c in human:
+                if c in seen:  # an earlier verify run already recorded this commit
+                    continue
                 tx.append("human_intervention", actor="gate", task=att["card_id"],
                           attempt=att["id"], payload={"via": "commit", "sha": c})
     detail = (f"commits from another attempt: {', '.join(foreign)}" if foreign else

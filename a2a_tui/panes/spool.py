@@ -58,16 +58,20 @@ def ingest(store, path: Path) -> dict[str, Any] | None:
         sig = parse(raw)
     except MalformedSignal as exc:
         return _quarantine(store, path, f"malformed: {exc}")
+    result = record(store, sig, name, size)
+    _finish(path, result["outcome"])
+    return result
+
+
+def record(store, sig: Signal, name: str, size: int | None = None) -> dict[str, Any]:
+    """Record one parsed signal under its spool file name, in one transaction."""
     with store.write() as tx:
         row = tx.one("SELECT * FROM sessions WHERE id = ?", (sig.session,))
         if row is None:
             reason = f"unknown session {sig.session!r}"
             _record_quarantine(tx, name, reason, size, sig.session, sig.ts_ns)
-            result = {"file": name, "outcome": "quarantined", "reason": reason}
-        else:
-            result = _apply(tx, row, sig, name)
-    _finish(path, result["outcome"])
-    return result
+            return {"file": name, "outcome": "quarantined", "reason": reason}
+        return _apply(tx, row, sig, name)
 
 
 def _apply(tx, row, sig: Signal, name: str) -> dict[str, Any]:

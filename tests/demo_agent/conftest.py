@@ -6,6 +6,7 @@ import json
 import os
 import sys
 import uuid
+from pathlib import Path
 
 import pytest
 from demo_agent_harness import ALL_EVENTS, RECORD_HOOK, AgentPane, tmux

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import time
 import uuid
 from pathlib import Path
@@ -43,7 +42,7 @@ def holds_for(pred, seconds: float, what: str = "condition") -> None:
 
 def tmux(sock: str, *args: str, input: str | None = None) -> str:
     res = subprocess.run(["tmux", "-L", sock, *args], capture_output=True, text=True,
-                         input=input, timeout=10)
+                         input=input, timeout=10, check=False)
     assert res.returncode == 0, f"tmux {' '.join(args)}: {res.stderr}"
     return res.stdout
 

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 from demo_agent_harness import holds_for
-
 from helpers import wait_until
 
 pytestmark = pytest.mark.tmux
@@ -200,6 +199,11 @@ def test_exits_end_the_session_with_a_reason(start_agent):
     b = start_agent("--delay", "0")
     b.keys("C-d")
     assert b.wait_event("SessionEnd", session_id=b.session_id)["reason"] == "prompt_input_exit"
+    d = start_agent("--delay", "0")
+    d.keys("C-c")
+    d.wait_screen("Press Ctrl-C again to exit")
+    d.keys("C-c")
+    assert d.wait_event("SessionEnd", session_id=d.session_id)["reason"] == "prompt_input_exit"
     c = start_agent("--delay", "0")
     c.submit("busy #delay=30")
     c.wait_event("UserPromptSubmit", session_id=c.session_id)
