@@ -31,11 +31,13 @@ def require_user(c: Collab, what: str) -> None:
 
 def record_user_input_in_tx(tx, kind: str, text: str, *, source: str,
                             to_session: str | None = None, ref: str | None = None,
-                            option_key: str | None = None, attempt: str | None = None) -> str:
+                            option_key: str | None = None, attempt: str | None = None,
+                            details: dict[str, Any] | None = None) -> str:
     """Append a user input record inside an open write transaction; returns its id (U-<n>).
 
     `source` is where it came from: "cli", "tui", or "pane" (typed straight into a managed
     pane; the panes layer records those). The caller must already know the input is the user's.
+    `details` are added to the event's payload (e.g. the pane and the signal's time).
     """
     if kind not in USER_INPUT_KINDS:
         raise A2AError("bad_kind", f"user input kind must be one of {', '.join(USER_INPUT_KINDS)},"
@@ -44,7 +46,7 @@ def record_user_input_in_tx(tx, kind: str, text: str, *, source: str,
     uid = f"U-{n}"
     seq = tx.append("user_input", actor="user", attempt=attempt, session=to_session,
                     payload={"id": uid, "kind": kind, "text": text, "source": source,
-                             "ref": ref, "option": option_key})
+                             "ref": ref, "option": option_key, **(details or {})})
     tx.execute("INSERT INTO user_inputs(id, n, kind, text, source, to_session, ref, option_key,"
                " attempt, seq, ts_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                (uid, n, kind, text, source, to_session, ref, option_key, attempt, seq,

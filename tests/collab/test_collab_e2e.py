@@ -10,7 +10,7 @@ import sys
 
 from collab_support import db
 from helpers import a2a, wait_until
-from panes_helpers import dispatch, inject, prompts, spawn, wait_state
+from panes_helpers import dispatch, inject, prompts, spawn, tmux, wait_state
 
 FORGE = "A2A_ROLE=ideation A2A_SESSION= A2A_CALLER=user A2A_USER=1 TMUX= TMUX_PANE="
 
@@ -70,3 +70,24 @@ def test_two_answers_reach_the_asking_agent_as_one_prompt(repo, tmux_socket, ser
     with db(repo) as s:
         assert [u["id"] for u in s.all("SELECT id FROM user_inputs WHERE ref LIKE 'Q-%'")] == \
             ["U-1", "U-2"]
+
+
+def test_what_the_user_types_into_the_ideation_pane_can_be_quoted(repo, tmux_socket, serve,
+                                                                   auth_card, tmp_path):
+    serve()
+    pane = spawn(repo, tmux_socket, role="ideation", args=("--session", "ide1"))["pane"]
+    wait_state(repo, "ide1", "idle")
+    words = "Go ahead with T-1, I approve the migration."
+    tmux(tmux_socket, "send-keys", "-t", pane, "-l", "--", words)
+    tmux(tmux_socket, "send-keys", "-t", pane, "Enter")
+    with db(repo) as s:
+        u = wait_until(lambda: s.one("SELECT * FROM user_inputs WHERE source = 'pane'"),
+                       timeout=30, what="the typed prompt as a user input")
+    assert (u["id"], u["text"], u["to_session"]) == ("U-1", words, "ide1")
+    wait_state(repo, "ide1", "idle")
+    out = tmp_path / "assign.json"
+    _run_in_agent(repo, "ide1", _a2a_line("inbox", "post", "assign", "--card", auth_card,
+                                          "--text", "run T-1", "--quote", "I approve the migration",
+                                          "--user-input", "U-1", "--json", out=out))
+    assert json.loads(out.read_text())["authorized"] is True
+    assert a2a("claim", auth_card, cwd=repo).code == 0
