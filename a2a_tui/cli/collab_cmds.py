@@ -116,9 +116,11 @@ def cmd_say(ctx, args) -> Result:
 
 def cmd_input_list(ctx, args) -> Result:
     rows = list_user_inputs(ctx.store)
-    lines = [f"{r['id']:<6} {r['kind']:<9} {r['source']:<4} "
-             f"{('-> ' + r['delivered_to'] + ' #' + str(r['dispatch'])) if r['dispatch'] else '':<14}"
-             f" {_one_line(r['text'])}" for r in rows]
+    def where(r) -> str:
+        return f"-> {r['delivered_to']} #{r['dispatch']}" if r["dispatch"] else ""
+
+    lines = [f"{r['id']:<6} {r['kind']:<9} {r['source']:<4} {where(r):<14} {_one_line(r['text'])}"
+             for r in rows]
     return Result(rows, "\n".join(lines) or "(no user input)")
 
 
@@ -203,13 +205,14 @@ def cmd_board_show(ctx, args) -> Result:
     if i["body"]:
         lines.append(i["body"])
     for o in i["options"]:
-        lines.append(f"  [{o['key']}] {o['text']}{'  (recommended)' if o['key'] == i['recommend'] else ''}")
+        mark = "  (recommended)" if o["key"] == i["recommend"] else ""
+        lines.append(f"  [{o['key']}] {o['text']}{mark}")
     if i["why"]:
         lines.append(f"why: {i['why']}")
     for r in i["records"]:
         if r["kind"] == "answer":
-            lines.append(f"answer {r['user_input']}: {_one_line(r['input_text'])}"
-                         f"{' (delivered #' + str(r['dispatch']) + ')' if r['dispatch'] else ' (pending)'}")
+            sent = f" (delivered #{r['dispatch']})" if r["dispatch"] else " (pending)"
+            lines.append(f"answer {r['user_input']}: {_one_line(r['input_text'])}{sent}")
         else:
             lines.append(f"closed by {r['actor']}: {r['reason']}")
     return Result(i, "\n".join(lines), rules="board list")
@@ -224,7 +227,7 @@ def cmd_board_answer(ctx, args) -> Result:
     r = board.answer(_collab(ctx), args.id, option=args.option, adopt=args.adopt,
                      text=args.text, hold=args.hold)
     lines = [f"recorded {r['user_input']} as the answer to {r['id']}"]
-    lines += _sent_lines(r["sent"]) or ([f"held: send with `a2a board send`"] if r["held"] else [])
+    lines += _sent_lines(r["sent"]) or (["held: send with `a2a board send`"] if r["held"] else [])
     return Result(r, "\n".join(lines), rules="board answer")
 
 

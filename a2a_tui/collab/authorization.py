@@ -64,5 +64,5 @@ def claim_refusal(tx, card_id: str) -> str | None:
                 " quoting the user")
     return (f"card {card_id} needs the user's authorization and its only assignment"
             f"{'s' if len(current) > 1 else ''} ({', '.join(current)})"
-            f" {'are' if len(current) > 1 else 'is'} unauthorized: no verbatim quote of a user input"
-            " record (text that claims approval is not approval)")
+            f" {'are' if len(current) > 1 else 'is'} unauthorized: no verbatim quote of a user"
+            " input record (text that claims approval is not approval)")

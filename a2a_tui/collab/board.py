@@ -14,7 +14,7 @@ from typing import Any
 
 from a2a_tui.collab.context import Collab, records_refusals, require_text
 from a2a_tui.collab.delivery import deliver_in_tx, session_is_live, wake
-from a2a_tui.collab.roles import (BOARD_ASKERS, BOARD_CLOSERS, CATEGORIES, PROTECTED_CATEGORIES)
+from a2a_tui.collab.roles import BOARD_ASKERS, BOARD_CLOSERS, CATEGORIES, PROTECTED_CATEGORIES
 from a2a_tui.collab.user_input import record_user_input_in_tx, require_user
 from a2a_tui.errors import A2AError
 
@@ -43,7 +43,8 @@ def _insert_item(tx, kind: str, *, title: str, body: str, category: str, blockin
     if category not in CATEGORIES:
         raise A2AError("bad_category", f"category must be one of {', '.join(CATEGORIES)},"
                        f" not {category!r}", exit_code=2)
-    item_id = f"{'Q' if kind == 'question' else 'F'}-{tx.next_counter('Q' if kind == 'question' else 'F')}"
+    prefix = "Q" if kind == "question" else "F"
+    item_id = f"{prefix}-{tx.next_counter(prefix)}"
     protected = is_protected(blocking, category)
     seq = tx.append("board_item_posted", actor=actor, task=task, attempt=attempt, session=session,
                     payload={"id": item_id, "kind": kind, "title": title, "body": body,
@@ -84,8 +85,8 @@ def ask(c: Collab, title: str, options: list[str], recommend: str, why: str, *, 
     if len(set(keys)) != len(keys):
         raise A2AError("bad_option", "option keys must be unique", exit_code=2)
     if recommend not in keys:
-        raise A2AError("bad_option", f"--recommend must be one of the option keys ({', '.join(keys)})",
-                       exit_code=2)
+        raise A2AError("bad_option", "--recommend must be one of the option keys"
+                       f" ({', '.join(keys)})", exit_code=2)
     if c.role is not None and c.role not in BOARD_ASKERS:
         raise c.refuse("ask_not_allowed",
                        f"{c.caller.describe()} may not ask the user on the board: questions come"

@@ -87,7 +87,8 @@ ROLE_RULES: dict[str, list[str]] = {
         "Work only in your attempt's worktree and only within the card's allowed paths.",
         "Commit, then deliver with `a2a submit ATTEMPT --sha <full sha> --card-version N"
         " --fence F`; saying you are done delivers nothing.",
-        "Rejection feedback arrives in your pane marked ⟦门禁 #n⟧: fix, commit, submit again.",
+        "Rejection feedback arrives in your pane marked ⟦门禁 #n⟧: fix, commit, submit"
+        " again.",
         inbox_rule("worker"),
     ],
     "reviewer": [

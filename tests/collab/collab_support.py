@@ -90,7 +90,8 @@ class Pane:
                           f"{'export ' + assigns if assigns else ''}\n{body}\n")
         tmux(self.socket, "send-keys", "-t", self.pane_id, "-l", f"sh {script}")
         tmux(self.socket, "send-keys", "-t", self.pane_id, "Enter")
-        wait_until(rc.exists, timeout=timeout, what=f"`a2a {' '.join(args)}` in pane {self.pane_id}")
+        wait_until(rc.exists, timeout=timeout,
+                   what=f"`a2a {' '.join(args)}` in pane {self.pane_id}")
         return Run(int(rc.read_text()), out.read_text(), err.read_text())
 
 
