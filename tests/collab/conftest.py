@@ -22,22 +22,23 @@ def panes(repo, tmux_socket, tmp_path) -> Panes:
     return Panes(repo, tmux_socket, scratch)
 
 
+def _ready_card(repo, card_id: str, extra: str = "") -> str:
+    card = write_card(repo, card_id=card_id, extra=extra)
+    assert a2a("card", "add", str(card), cwd=repo).code == 0
+    assert a2a("card", "ready", card_id, cwd=repo).code == 0
+    return card_id
+
+
 @pytest.fixture
 def auth_card(repo) -> str:
     """A ready card T-1 that needs the user's authorization."""
-    card = write_card(repo, extra="needs_user_authorization = true")
-    assert a2a("card", "add", str(card), cwd=repo).code == 0
-    assert a2a("card", "ready", "T-1", cwd=repo).code == 0
-    return "T-1"
+    return _ready_card(repo, "T-1", "needs_user_authorization = true")
 
 
 @pytest.fixture
 def plain_card(repo) -> str:
     """A ready card T-2 that does not need the user's authorization."""
-    card = write_card(repo, card_id="T-2")
-    assert a2a("card", "add", str(card), cwd=repo).code == 0
-    assert a2a("card", "ready", "T-2", cwd=repo).code == 0
-    return "T-2"
+    return _ready_card(repo, "T-2")
 
 
 @pytest.fixture
