@@ -108,7 +108,7 @@ class Panes:
                         "-P", "-F", fmt, "sh")
             self.started = True
         else:
-            line = tmux(self.socket, "new-window", "-t", "t", "-P", "-F", fmt, "sh")
+            line = tmux(self.socket, "new-window", "-t", "t:", "-P", "-F", fmt, "sh")
         pane_id, pid, tty = line.split()
         pane = Pane(self.repo, self.socket, pane_id, session, role, int(pid), tty, self.scratch)
         if register:
