@@ -99,8 +99,10 @@ def _begin(store, sid: str) -> _Job | None:
         if d is None:
             return None
         prof = profiles.get(row["cli"])
-        set_dispatch(tx, d["n"], "sending", sending_ns=time.time_ns())
-        tx.execute("UPDATE sessions SET in_flight = ? WHERE id = ?", (d["n"], sid))
+        now = time.time_ns()
+        set_dispatch(tx, d["n"], "sending", sending_ns=now)
+        tx.execute("UPDATE sessions SET in_flight = ?, last_write_ns = ? WHERE id = ?",
+                   (d["n"], now, sid))
         tx.append("dispatch_sending", actor=ACTOR, attempt=row["attempt_id"], session=sid,
                   payload={"n": d["n"], "pane": row["pane_id"], "clear_first": pane.needs_clear})
     return _Job(sid, row["pane_id"], d["n"], d["text"],

@@ -35,6 +35,9 @@ class Pane:
     hint: str | None = None
     needs_clear: bool = False
     thread_id: str | None = None
+    # When we last began writing to the pane (a paste). A Stop or start timestamped before it
+    # says nothing about what that write did, whatever happened since (a release, a crash).
+    last_write_ns: int | None = None
 
 
 @dataclass(frozen=True)
@@ -130,7 +133,8 @@ def crashed_while_sending(p: Pane) -> Pane:
 
 
 def _before_enter(p: Pane, sig: Signal) -> bool:
-    return p.busy_since_ns is not None and sig.ts_ns <= p.busy_since_ns
+    barrier = max(p.busy_since_ns or 0, p.last_write_ns or 0)
+    return barrier > 0 and sig.ts_ns <= barrier
 
 
 def _to_idle(p: Pane) -> Pane:

@@ -33,7 +33,7 @@ def session_row(tx, sid: str):
 def pane_of(row) -> Pane:
     return Pane(state=row["state"], paused=bool(row["paused"]), busy_since_ns=row["busy_since_ns"],
                 in_flight=row["in_flight"], hint=row["hint"], needs_clear=bool(row["needs_clear"]),
-                thread_id=row["thread_id"])
+                thread_id=row["thread_id"], last_write_ns=row["last_write_ns"])
 
 
 def save_pane(tx, sid: str, old: Pane, new: Pane, *, last_signal_ns: int | None = None) -> None:
@@ -41,7 +41,7 @@ def save_pane(tx, sid: str, old: Pane, new: Pane, *, last_signal_ns: int | None 
     sets: dict[str, Any] = {
         "state": new.state, "paused": int(new.paused), "busy_since_ns": new.busy_since_ns,
         "in_flight": new.in_flight, "hint": new.hint, "needs_clear": int(new.needs_clear),
-        "thread_id": new.thread_id,
+        "thread_id": new.thread_id, "last_write_ns": new.last_write_ns,
     }
     if new.state != old.state:
         sets["state_since_ns"] = time.time_ns()

@@ -73,7 +73,7 @@ def signals(repo: Path, sid: str, event: str | None = None) -> list[dict]:
             if event is None or e.payload["event"] == event]
 
 
-def wait_state(repo: Path, sid: str, state: str, timeout: float = 15) -> dict:
+def wait_state(repo: Path, sid: str, state: str, timeout: float = 30) -> dict:
     return wait_until(lambda: (s := session(repo, sid)).get("state") == state and s,
                       timeout=timeout, what=f"{sid} to be {state}")
 

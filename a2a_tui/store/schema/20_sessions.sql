@@ -23,6 +23,7 @@ CREATE TABLE IF NOT EXISTS sessions (
     last_signal_ns  INTEGER,
     busy_since_ns   INTEGER,                   -- when we wrote Enter (or a start signal arrived)
     in_flight       INTEGER,                   -- dispatch n delivered and not yet finished
+    last_write_ns   INTEGER,                   -- when we last began writing to the pane
     needs_clear     INTEGER NOT NULL DEFAULT 0, -- clear the input box before the next paste
     launch_seq      INTEGER NOT NULL,
     created_ns      INTEGER NOT NULL
