@@ -48,9 +48,7 @@ def start(world: World, cli: str) -> str:
     # Codex signals nothing before a turn ends: a first prompt on its command line gives that
     # turn's notify (tests/real_cli/FINDINGS.md).
     args = ("say ready",) if cli == "codex" else ()
-    s = world.spawn(cli, *args)
-    world.wait_state(s["session"], "idle", timeout=60)
-    return s["session"]
+    return world.start([], cli, *args, timeout=60)["session"]
 
 
 def measure(world: World, cli: str, turns: int) -> dict[str, list[float]]:

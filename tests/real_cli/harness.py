@@ -41,6 +41,12 @@ SCRUB = ("ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "CLA
          "TMUX", "TMUX_PANE", "A2A_TMUX_SOCKET", "A2A_CRASH_AT", "GIT_DIR", "GIT_WORK_TREE")
 OPENAI_KEY_VAR = "A2A_FAKE_OPENAI_KEY"
 GEMINI_MODEL = "gemini-2.5-flash"
+API = {"claude": "anthropic", "codex": "openai", "gemini": "gemini"}   # what each CLI speaks
+
+
+def mark(tag: str) -> str:
+    """A unique word to find one test's prompt among everything the fake model received."""
+    return f"{tag}-{uuid.uuid4().hex[:8]}"
 
 
 def provider_args(cli: str, fm: FakeModel) -> list[str]:
@@ -153,6 +159,33 @@ class World:
                      *provider_args(cli, self.fm), *cli_args)
         assert r.code == 0, r.out + r.err
         return r.json
+
+    def start(self, panes: list[str], cli: str, *cli_args: str, timeout: float = 40
+              ) -> dict[str, Any]:
+        """Spawn `cli`, note its pane in `panes` (killed after the test), and wait until a
+        signal made it idle; on failure the screen is in the message."""
+        s = self.spawn(cli, *cli_args)
+        panes.append(s["pane"])
+        try:
+            self.wait_state(s["session"], "idle", timeout=timeout)
+        except AssertionError:
+            raise AssertionError(f"no idle pane; screen:\n{self.screen(s['pane'])}") from None
+        return s
+
+    def turns_with(self, cli: str, needle: str) -> list[str]:
+        """The user prompts the fake model received from `cli` that contain `needle`."""
+        assert self.fm is not None
+        return [t for t in self.fm.user_texts(API[cli]) if needle in t]
+
+    def begin_endless_turn(self, sid: str, text: str, needle: str) -> tuple[int, Any]:
+        """Inject `text` (containing `needle`), whose reply never comes; return once the model
+        request is in and the pane busy: (dispatch number, the recorded request)."""
+        assert self.fm is not None
+        self.fm.on_text(needle, Reply(text="never finished", delay_s=60))
+        n = self.inject(sid, text)
+        req = self.fm.wait_for(lambda r: needle in r.text and r.side is None, timeout=20)
+        self.wait_state(sid, "busy")
+        return n, req
 
     def inject(self, sid: str, text: str) -> int:
         r = self.a2a("inject", sid, "-", "--json", input=text)

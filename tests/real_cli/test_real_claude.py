@@ -7,10 +7,10 @@ pane state is read from a2a's store and `a2a sessions --json`, never from the sc
 from __future__ import annotations
 
 import re
-import uuid
 
 import pytest
 from fakemodel import Reply
+from harness import mark
 from isolation import require
 
 from helpers import wait_until
@@ -20,21 +20,6 @@ pytestmark = pytest.mark.real_cli
 PASTED = re.compile(r'\n\n<pasted_content id="([^"]+)">\n(.*)\n</pasted_content id="\1">\n', re.S)
 
 
-def mark(tag: str) -> str:
-    return f"{tag}-{uuid.uuid4().hex[:8]}"
-
-
-def start(world, panes, *cli_args: str) -> dict:
-    """Spawn Claude Code and wait for SessionStart to make the pane idle."""
-    s = world.spawn("claude", *cli_args)
-    panes.append(s["pane"])
-    try:
-        world.wait_state(s["session"], "idle", timeout=30)
-    except AssertionError:
-        raise AssertionError(f"no idle pane; screen:\n{world.screen(s['pane'])}") from None
-    return s
-
-
 def unwrap_paste(text: str) -> str:
     """The pasted text inside Claude Code's `<pasted_content id="...">` envelope."""
     found = PASTED.fullmatch(text)
@@ -42,12 +27,8 @@ def unwrap_paste(text: str) -> str:
     return found.group(2)
 
 
-def turns_with(world, needle: str) -> list[str]:
-    return [t for t in world.fm.user_texts("anthropic") if needle in t]
-
-
 def test_launch_is_idle_from_session_start_and_a_turn_cycles_busy_idle(world, panes):
-    s = start(world, panes)
+    s = world.start(panes, "claude")
     sid = s["session"]
     assert "--settings" in s["argv"] and "--session-id" in s["argv"]
     start_sig = world.signals(sid, "SessionStart")
@@ -63,7 +44,7 @@ def test_launch_is_idle_from_session_start_and_a_turn_cycles_busy_idle(world, pa
     world.wait_dispatch(n, "done")
     assert world.sessions()[sid]["state"] == "idle"
     text = world.dispatch(n)["text"]
-    assert turns_with(world, m) == [text]               # exactly the pasted prompt, marker included
+    assert world.turns_with('claude', m) == [text]               # exactly the pasted prompt, marker included
     ups = world.signals(sid, "UserPromptSubmit")
     assert [p["raw"]["prompt"] for p in ups] == [text] and ups[0]["confirmed"] == n
     stop = world.signals(sid, "Stop")
@@ -71,13 +52,13 @@ def test_launch_is_idle_from_session_start_and_a_turn_cycles_busy_idle(world, pa
 
 
 def test_three_queued_prompts_are_delivered_one_at_a_time_in_order(world, panes):
-    sid = start(world, panes)["session"]
+    sid = world.start(panes, "claude")["session"]
     m = mark("Q")
     world.fm.on_text(m, Reply(text="done", delay_s=0.4), times=None)
     ns = [world.inject(sid, f"task {i} {m}") for i in range(3)]
     world.wait_dispatch(ns[2], "done", timeout=40)
     texts = [world.dispatch(n)["text"] for n in ns]
-    assert turns_with(world, m) == texts
+    assert world.turns_with('claude', m) == texts
     assert [p["raw"]["prompt"] for p in world.signals(sid, "UserPromptSubmit")] == texts
     stops = {p["finished"]: p for p in world.signals(sid, "Stop")}
     for prev, nxt in zip(ns, ns[1:]):
@@ -88,13 +69,13 @@ def test_three_queued_prompts_are_delivered_one_at_a_time_in_order(world, panes)
 
 
 def test_a_multi_line_prompt_arrives_as_one(world, panes):
-    sid = start(world, panes)["session"]
+    sid = world.start(panes, "claude")["session"]
     m = mark("ML")
     body = f"first line {m}\n  indented second line\n\nfourth line after a blank\tand a tab"
     n = world.inject(sid, body)
     world.wait_dispatch(n, "done")
     text = world.dispatch(n)["text"]
-    got = turns_with(world, m)
+    got = world.turns_with('claude', m)
     assert len(got) == 1 and [p["raw"]["prompt"] for p in world.signals(sid, "UserPromptSubmit")] == got
     # Claude Code keeps a paste of 4+ lines as "[Pasted text #1]" and sends it wrapped in a
     # <pasted_content> envelope, with tabs expanded to 4 spaces (FINDINGS.md): the same text.
@@ -103,13 +84,10 @@ def test_a_multi_line_prompt_arrives_as_one(world, panes):
 
 
 def test_esc_leaves_the_pane_busy_until_released_and_the_next_prompt_arrives_alone(world, panes):
-    s = start(world, panes)
+    s = world.start(panes, "claude")
     sid, pane = s["session"], s["pane"]
     m1, m2 = mark("ESC"), mark("AFTER")
-    world.fm.on_text(m1, Reply(text="never finished", delay_s=60))
-    n1 = world.inject(sid, f"a long job {m1}\nsecond line\nthird line")
-    req = world.fm.wait_for(lambda r: m1 in r.text and r.side is None, timeout=20)
-    world.wait_state(sid, "busy")
+    n1, req = world.begin_endless_turn(sid, f"a long job {m1}\nsecond line\nthird line", m1)
     world.keys(pane, "Escape")
     wait_until(lambda: req.disconnected, timeout=10, what="Claude to drop the request on Esc")
     # No hook fires on Esc: the pane stays busy (the machine must not guess).
@@ -124,7 +102,7 @@ def test_esc_leaves_the_pane_busy_until_released_and_the_next_prompt_arrives_alo
     world.wait_dispatch(n2, "done")
     text2 = world.dispatch(n2)["text"]
     # Claude had put the interrupted prompt back in the input box; it must not ride along.
-    assert turns_with(world, m2) == [text2]
+    assert world.turns_with('claude', m2) == [text2]
     assert [p["raw"]["prompt"] for p in world.signals(sid, "UserPromptSubmit")][-1] == text2
     assert world.dispatch(n1)["state"] == "released"
     sending = [e.payload for e in world.events("dispatch_sending", session=sid)]
@@ -132,7 +110,7 @@ def test_esc_leaves_the_pane_busy_until_released_and_the_next_prompt_arrives_alo
 
 
 def test_text_typed_in_the_pane_is_a_human_intervention(world, panes):
-    s = start(world, panes)
+    s = world.start(panes, "claude")
     sid, pane = s["session"], s["pane"]
     m = mark("TYPED")
     world.type(pane, f"typed by hand {m}")
@@ -149,7 +127,7 @@ def test_text_typed_in_the_pane_is_a_human_intervention(world, panes):
 
 
 def test_a_tool_call_that_needs_permission_makes_the_pane_waiting(world, panes):
-    s = start(world, panes, "--permission-mode", "default")
+    s = world.start(panes, "claude", "--permission-mode", "default")
     sid, pane = s["session"], s["pane"]
     m = mark("PERM")
     world.fm.on_text(m, Reply(text="I will make the file.",
@@ -186,7 +164,7 @@ def test_a_tool_call_that_needs_permission_makes_the_pane_waiting(world, panes):
 
 
 def test_a_model_error_ends_the_turn_with_stop_failure(world, panes):
-    sid = start(world, panes)["session"]
+    sid = world.start(panes, "claude")["session"]
     m, m2 = mark("ERR"), mark("OK")
     world.fm.on_text(m, Reply(error=(400, "invalid_request_error", "fake: refused")), times=None)
     n = world.inject(sid, f"this fails {m}")
@@ -198,4 +176,4 @@ def test_a_model_error_ends_the_turn_with_stop_failure(world, panes):
     assert world.signals(sid, "Stop") == [] or all(p.get("finished") != n
                                                   for p in world.signals(sid, "Stop"))
     world.wait_dispatch(n2, "done")  # the queue goes on after the failed turn
-    assert turns_with(world, m2) == [world.dispatch(n2)["text"]]
+    assert world.turns_with('claude', m2) == [world.dispatch(n2)["text"]]

@@ -7,10 +7,9 @@ a2a trusts for that invocation only (PermissionRequest, Pre/PostToolUse, Interru
 
 from __future__ import annotations
 
-import uuid
-
 import pytest
 from fakemodel import Reply
+from harness import mark
 from isolation import require
 
 from helpers import wait_until
@@ -19,25 +18,10 @@ require()
 pytestmark = pytest.mark.real_cli
 
 
-def mark(tag: str) -> str:
-    return f"{tag}-{uuid.uuid4().hex[:8]}"
-
-
-def turns_with(world, needle: str) -> list[str]:
-    return [t for t in world.fm.user_texts("openai") if needle in t]
-
-
 def start(world, panes) -> dict:
     """Spawn Codex with a first prompt on its command line (Codex signals nothing before a turn
     ends): that turn's notify makes the pane idle from a signal."""
-    m = mark("HELLO")
-    s = world.spawn("codex", f"say hello {m}")
-    panes.append(s["pane"])
-    try:
-        world.wait_state(s["session"], "idle", timeout=30)
-    except AssertionError:
-        raise AssertionError(f"no idle pane; screen:\n{world.screen(s['pane'])}") from None
-    return s
+    return world.start(panes, "codex", f"say hello {mark('HELLO')}")
 
 
 def test_launch_sends_nothing_until_a_turn_ends_and_the_title_notify_never_releases(world, panes):
@@ -59,7 +43,7 @@ def test_launch_sends_nothing_until_a_turn_ends_and_the_title_notify_never_relea
     n = world.inject(sid, f"first task {m}")
     world.wait_dispatch(n, "done", timeout=30)
     text = world.dispatch(n)["text"]
-    assert turns_with(world, m) == [text]
+    assert world.turns_with('codex', m) == [text]
     notes = world.signals(sid, "agent-turn-complete")
     title = [p for p in notes if p["raw"]["input-messages"][0].startswith("Generate a concise")]
     genuine = [p for p in notes if p not in title]
@@ -86,7 +70,7 @@ def test_a_first_prompt_on_the_command_line_makes_the_pane_idle_then_turns_cycle
     world.wait_dispatch(n, "done")
     assert world.sessions()[sid]["state"] == "idle"
     text = world.dispatch(n)["text"]
-    assert turns_with(world, m) == [text]
+    assert world.turns_with('codex', m) == [text]
     last = world.signals(sid, "agent-turn-complete")[-1]
     assert last["finished"] == n and last["confirmed"] == n
     assert last["raw"]["input-messages"][-1] == text
@@ -99,7 +83,7 @@ def test_three_queued_prompts_are_delivered_one_at_a_time_in_order(world, panes)
     ns = [world.inject(sid, f"task {i} {m}") for i in range(3)]
     world.wait_dispatch(ns[2], "done", timeout=40)
     texts = [world.dispatch(n)["text"] for n in ns]
-    assert turns_with(world, m) == texts
+    assert world.turns_with('codex', m) == texts
     ends = {p["finished"]: p for p in world.signals(sid, "agent-turn-complete")
             if "finished" in p}
     for prev, nxt in zip(ns, ns[1:]):
@@ -115,7 +99,7 @@ def test_a_multi_line_prompt_arrives_as_one(world, panes):
     n = world.inject(sid, f"first line {m}\n  indented second line\n\nfourth line\tend")
     world.wait_dispatch(n, "done")
     text = world.dispatch(n)["text"]
-    assert turns_with(world, m) == [text]
+    assert world.turns_with('codex', m) == [text]
 
 
 def test_esc_gives_a_hint_the_pane_stays_busy_until_released_and_the_next_prompt_is_alone(
@@ -123,10 +107,7 @@ def test_esc_gives_a_hint_the_pane_stays_busy_until_released_and_the_next_prompt
     s = start(world, panes)
     sid, pane = s["session"], s["pane"]
     m1, m2 = mark("ESC"), mark("AFTER")
-    world.fm.on_text(m1, Reply(text="never finished", delay_s=60))
-    n1 = world.inject(sid, f"a long job {m1}\nsecond line")
-    req = world.fm.wait_for(lambda r: m1 in r.text and r.side is None, timeout=20)
-    world.wait_state(sid, "busy")
+    n1, req = world.begin_endless_turn(sid, f"a long job {m1}\nsecond line", m1)
     world.keys(pane, "Escape")
     wait_until(lambda: world.session(sid).get("hint"), timeout=10,
                what="the Interrupt hook's hint")
@@ -140,5 +121,5 @@ def test_esc_gives_a_hint_the_pane_stays_busy_until_released_and_the_next_prompt
     world.release(sid)
     n2 = world.inject(sid, f"the next task {m2}")
     world.wait_dispatch(n2, "done")
-    assert turns_with(world, m2) == [world.dispatch(n2)["text"]]
+    assert world.turns_with('codex', m2) == [world.dispatch(n2)["text"]]
     assert world.dispatch(n1)["state"] == "released"

@@ -7,10 +7,9 @@ unlike Claude Code and Codex, also after an Esc ("Request cancelled").
 
 from __future__ import annotations
 
-import uuid
-
 import pytest
 from fakemodel import Reply
+from harness import mark
 from isolation import require
 
 from helpers import wait_until
@@ -19,31 +18,12 @@ require()
 pytestmark = pytest.mark.real_cli
 
 
-def mark(tag: str) -> str:
-    return f"{tag}-{uuid.uuid4().hex[:8]}"
-
-
-def start(world, panes) -> dict:
-    """Spawn Gemini CLI and wait for SessionStart to make the pane idle."""
-    s = world.spawn("gemini")
-    panes.append(s["pane"])
-    try:
-        world.wait_state(s["session"], "idle", timeout=40)
-    except AssertionError:
-        raise AssertionError(f"no idle pane; screen:\n{world.screen(s['pane'])}") from None
-    return s
-
-
-def turns_with(world, needle: str) -> list[str]:
-    return [t for t in world.fm.user_texts("gemini") if needle in t]
-
-
 def prompts(world, sid: str) -> list[str]:
     return [p["raw"]["prompt"] for p in world.signals(sid, "BeforeAgent")]
 
 
 def test_launch_is_idle_from_session_start_and_a_turn_cycles_busy_idle(world, panes):
-    s = start(world, panes)
+    s = world.start(panes, "gemini")
     sid = s["session"]
     started = world.signals(sid, "SessionStart")
     assert started[0]["to"] == "idle" and started[0]["detail"]["source"] == "startup"
@@ -58,7 +38,7 @@ def test_launch_is_idle_from_session_start_and_a_turn_cycles_busy_idle(world, pa
     world.wait_dispatch(n, "done")
     assert world.sessions()[sid]["state"] == "idle"
     text = world.dispatch(n)["text"]
-    assert turns_with(world, m) == [text]          # exactly the pasted prompt, marker included
+    assert world.turns_with('gemini', m) == [text]          # exactly the pasted prompt, marker included
     assert prompts(world, sid) == [text]
     assert world.signals(sid, "BeforeAgent")[0]["confirmed"] == n
     end = world.signals(sid, "AfterAgent")
@@ -66,14 +46,14 @@ def test_launch_is_idle_from_session_start_and_a_turn_cycles_busy_idle(world, pa
 
 
 def test_three_queued_prompts_one_at_a_time_and_a_multi_line_prompt_as_one(world, panes):
-    sid = start(world, panes)["session"]
+    sid = world.start(panes, "gemini")["session"]
     m = mark("Q")
     world.fm.on_text(m, Reply(text="done", delay_s=0.4), times=None)
     bodies = [f"task 0 {m}", f"task 1 {m}\n  indented second line\n\nfourth line", f"task 2 {m}"]
     ns = [world.inject(sid, b) for b in bodies]
     world.wait_dispatch(ns[2], "done", timeout=60)
     texts = [world.dispatch(n)["text"] for n in ns]
-    assert turns_with(world, m) == texts           # the multi-line one arrived whole, as one
+    assert world.turns_with('gemini', m) == texts           # the multi-line one arrived whole, as one
     assert prompts(world, sid) == texts
     ends = {p["finished"]: p for p in world.signals(sid, "AfterAgent")}
     for prev, nxt in zip(ns, ns[1:]):
@@ -81,13 +61,10 @@ def test_three_queued_prompts_one_at_a_time_and_a_multi_line_prompt_as_one(world
 
 
 def test_esc_ends_the_turn_with_after_agent_and_the_next_prompt_arrives_alone(world, panes):
-    s = start(world, panes)
+    s = world.start(panes, "gemini")
     sid, pane = s["session"], s["pane"]
     m1, m2 = mark("ESC"), mark("AFTER")
-    world.fm.on_text(m1, Reply(text="never finished", delay_s=60))
-    n1 = world.inject(sid, f"a long job {m1}\nsecond line")
-    req = world.fm.wait_for(lambda r: m1 in r.text and r.side is None, timeout=20)
-    world.wait_state(sid, "busy")
+    n1, req = world.begin_endless_turn(sid, f"a long job {m1}\nsecond line", m1)
     n2 = world.inject(sid, f"the next task {m2}")
     world.keys(pane, "Escape")
     wait_until(lambda: req.disconnected, timeout=10, what="Gemini to drop the request on Esc")
@@ -97,11 +74,11 @@ def test_esc_ends_the_turn_with_after_agent_and_the_next_prompt_arrives_alone(wo
     assert end["finished"] == n1 and end["raw"]["prompt_response"] == "[no response text]"
     assert world.events("pane_released", session=sid) == []
     text2 = world.dispatch(n2)["text"]
-    assert turns_with(world, m2) == [text2] and prompts(world, sid)[-1] == text2
+    assert world.turns_with('gemini', m2) == [text2] and prompts(world, sid)[-1] == text2
 
 
 def test_text_typed_in_the_pane_is_a_human_intervention(world, panes):
-    s = start(world, panes)
+    s = world.start(panes, "gemini")
     sid, pane = s["session"], s["pane"]
     m = mark("TYPED")
     world.type(pane, f"typed by hand {m}")
