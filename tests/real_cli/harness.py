@@ -8,8 +8,8 @@ the CLIs the way a user's would: through the environment of `a2a serve` / `a2a s
 tmux server, started by the first spawn, hands it to its panes) and through the options after
 `a2a spawn ... --`.
 
-The repository lives under the install cache, not /tmp: Gemini CLI refuses a settings file
-below a folder that others can write to.
+The repository lives under the install cache, not /tmp: Gemini CLI ignores a settings file
+below a folder that others can write to (`work_root`).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from isolation import DUMMY_KEY, Netns, make_home
 
 from helpers import Run, git, wait_until
 
+from a2a_tui.profiles.gemini import insecure_ancestor
 from a2a_tui.store import Store
 
 # Provider variables that must not leak in from the machine running the tests.
@@ -42,6 +43,24 @@ SCRUB = ("ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "CLA
 OPENAI_KEY_VAR = "A2A_FAKE_OPENAI_KEY"
 GEMINI_MODEL = "gemini-2.5-flash"
 API = {"claude": "anthropic", "codex": "openai", "gemini": "gemini"}   # what each CLI speaks
+
+
+# Read at import, before any test replaces HOME with a throwaway one.
+_USER_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "a2a-real-cli"
+
+
+def work_root() -> tuple[Path, str | None]:
+    """Where the test worlds live, and why Gemini cannot run there (None when it can).
+
+    The install cache's folder when no folder above it is writable by group or others (Gemini
+    CLI would ignore a2a's settings file below one); else the user's cache folder, if that one
+    is safe (a checkout under /tmp, as CI clones may be)."""
+    for base in (cache_root(), _USER_CACHE):
+        bad = insecure_ancestor(base / "work" / "x")
+        if bad is None:
+            return base / "work", None
+    return cache_root() / "work", (f"Gemini CLI ignores hook settings below {bad} (writable by"
+                                   " group or others)")
 
 
 def mark(tag: str) -> str:
@@ -70,7 +89,7 @@ class World:
 
     def __init__(self, bin_dir: Path, *, trust: bool = True):
         self.bin_dir = bin_dir
-        work = cache_root() / "work"
+        work = work_root()[0]
         work.mkdir(parents=True, exist_ok=True)
         self.base = Path(tempfile.mkdtemp(prefix="w-", dir=work))
         self.tmux_tmp = Path(f"/tmp/a2arc-{uuid.uuid4().hex[:8]}")  # socket paths are short

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import pytest
 from fakemodel import Reply
-from harness import mark
+from harness import mark, work_root
 from isolation import require
 
 from helpers import wait_until
 
 require()
+if work_root()[1] is not None:
+    pytest.skip(f"Gemini CLI tests skipped: {work_root()[1]}", allow_module_level=True)
 pytestmark = pytest.mark.real_cli
 
 
