@@ -166,6 +166,10 @@ class Tmux:
                 out[pane_id] = value
         return out
 
+    def name_window(self, pane_id: str, name: str) -> None:
+        """Name the pane's window (tmux then stops renaming it after its command)."""
+        self._cmd("rename-window", "-t", pane_id, name)
+
     def socket_path(self) -> str | None:
         """The server's socket path (to tell whether $TMUX is this server); None if not running."""
         proc = self.server.cmd("display-message", "-p", "#{socket_path}")
@@ -198,3 +202,14 @@ class Tmux:
         if nested:
             env.pop("TMUX", None)
         os.execvpe("tmux", argv, env)
+
+
+def _tmux_quote(s: str) -> str:
+    """Quote one argument for tmux's own command parser (double quotes: \\, \" and $ escaped)."""
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("$", "\\$") + '"'
+
+
+def _facts(line: str) -> PaneFacts:
+    pane_id, pid, tty, dead, status = (line.split("\t") + [""] * 5)[:5]
+    return PaneFacts(pane_id, int(pid or 0), tty, dead == "1",
+                     int(status) if status.strip().lstrip("-").isdigit() else None)

@@ -22,6 +22,7 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.containers import Grid
 from textual.screen import Screen
 from textual.widgets import Footer, Static
+from textual.worker import Worker, WorkerState
 
 from a2a_tui.errors import A2AError
 from a2a_tui.repo import Repo
@@ -175,6 +176,18 @@ class WorkbenchApp(App[None]):
         self._actions.put(None)
 
     # --- messages ---------------------------------------------------------------------------
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A worker that dies says so, loudly: the panels would otherwise go quietly stale."""
+        if event.state != WorkerState.ERROR:
+            return
+        err = event.worker.error
+        log.error("worker %s failed: %r", event.worker.name, err)
+        if event.worker.name == "orchestrator":
+            self.orchestrator = f"failed: {err!r}"
+            self._show_status()
+        self.notify(f"{err!r}", title=f"{event.worker.name} failed", severity="error",
+                    timeout=60)
+
     @on(StoreRead)
     def _store_read(self, message: StoreRead) -> None:
         snap = message.snapshot

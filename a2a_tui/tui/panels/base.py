@@ -49,8 +49,12 @@ class Panel(Vertical, Generic[RowT]):
         padding: 0;
     }
     Panel:focus-within { border: round $accent; border-title-color: $accent; }
-    Panel > .detail { height: auto; max-height: 6; color: $text-muted; padding: 0 1; }
-    Panel > .detail.-empty { display: none; }
+    /* The detail of the highlighted row shows in the focused panel only: at 80x24 the others
+       keep their few lines for rows. */
+    Panel > .detail { height: auto; max-height: 5; color: $text-muted; padding: 0 1;
+                      display: none; }
+    Panel:focus-within > .detail { display: block; }
+    Panel:focus-within > .detail.-empty { display: none; }
     """
 
     def __init__(self, **kwargs: Any) -> None:

@@ -46,6 +46,7 @@ class EventsPanel(Panel[Event]):
         EVENTS_TAIL, and follow the tail if the cursor was on the last row."""
         table = self.table
         follow = reset or not self.rows or table.cursor_row >= table.row_count - 1
+        held = self.selected_key
         if reset:
             self.show_rows(events)
         else:
@@ -63,6 +64,8 @@ class EventsPanel(Panel[Event]):
             self.border_subtitle = self.subtitle() if self.rows else self.EMPTY
         if follow and table.row_count:
             table.move_cursor(row=table.row_count - 1, animate=False)
+        elif held in self.rows:  # rows trimmed above it: stay on the same event
+            table.move_cursor(row=table.get_row_index(held), animate=False)
 
     def why_disabled(self, action: str, params: tuple[object, ...]) -> str | None:
         return self.nothing_selected()

@@ -55,7 +55,7 @@ class HelpScreen(ModalScreen[None]):
 
     def __init__(self, why: WhyDisabled, footnote: str = "") -> None:
         super().__init__()
-        self.why = why
+        self.table = help_table(why)
         self.footnote = footnote
 
     def compose(self) -> ComposeResult:
@@ -63,7 +63,7 @@ class HelpScreen(ModalScreen[None]):
             box.border_title = "a2a workbench · keys"
             box.border_subtitle = "Esc close"
             with VerticalScroll():
-                yield Static(help_table(self.why))
+                yield Static(self.table)
                 if self.footnote:
                     yield Static(Text(self.footnote, style="dim"))
 
