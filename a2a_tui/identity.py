@@ -18,6 +18,7 @@ USER = "user"
 class Caller:
     session: str | None = None
     role: str | None = None
+    via: str | None = None  # how the session was recognised: "process tree" | "terminal"
 
     @property
     def is_user(self) -> bool:
@@ -72,12 +73,20 @@ def tty_device_number(tty_path: str) -> int:
         return -1
 
 
+def process_alive(pid: int, start: int | None) -> bool:
+    """Whether `pid` is running and is the same process that started at `start` (clock ticks)."""
+    st = proc_stat(pid)
+    return st is not None and (start is None or st[2] == start)
+
+
 def resolve_caller(store, pid: int | None = None) -> Caller:
     """Attribute the calling process to a managed session, or to the user.
 
     A process is a session's when one of its ancestors is that session's pane process (same pid
     and same start time, so a reused pid does not count), or when its controlling terminal is the
-    session's pane terminal.
+    terminal of a session whose pane process is still alive (this catches a command the agent
+    detached from its parent, e.g. `(a2a ... &)`, which keeps the terminal). Environment
+    variables are never consulted.
     """
     rows = store.all(
         "SELECT id, role, pane_pid, pane_pid_start, pane_tty, state FROM sessions"
@@ -90,11 +99,14 @@ def resolve_caller(store, pid: int | None = None) -> Caller:
     for link in chain:
         row = by_pid.get(link)
         if row is not None:
-            return Caller(session=row["id"], role=row["role"])
+            return Caller(session=row["id"], role=row["role"], via="process tree")
     tty = controlling_tty(pid)
     if tty:
         for r in rows:
-            # A dead pane's terminal may be reused by another pane: only live sessions count.
-            if r["state"] != "exited" and r["pane_tty"] and tty_device_number(r["pane_tty"]) == tty:
-                return Caller(session=r["id"], role=r["role"])
+            # A terminal outlives nobody: once the pane process is gone its pty number may be
+            # handed to another terminal (the user's), so only live sessions' terminals count.
+            if (r["state"] != "exited" and r["pane_tty"]
+                    and tty_device_number(r["pane_tty"]) == tty
+                    and process_alive(r["pane_pid"], r["pane_pid_start"])):
+                return Caller(session=r["id"], role=r["role"], via="terminal")
     return Caller()

@@ -117,10 +117,12 @@ def _dispatch_effects(tx, row, out: machine.Outcome, sig: Signal, actor: str) ->
             tx.append(f"dispatch_{state}", actor=actor, attempt=attempt, session=sid,
                       payload={"n": n, "ts_ns": sig.ts_ns})
     if out.user_input is not None:
-        uid = f"U-{tx.next_counter('U')}"
-        tx.append("user_input", actor="user", attempt=attempt, session=sid,
-                  payload={"id": uid, "text": out.user_input, "via": "pane", "pane": row["pane_id"],
-                           "ts_ns": sig.ts_ns})
+        from a2a_tui.collab.user_input import record_user_input_in_tx
+
+        # A user input record like any other (U-<n>), so the controller can quote it.
+        uid = record_user_input_in_tx(
+            tx, "message", out.user_input, source="pane", to_session=sid, attempt=attempt,
+            details={"via": "pane", "pane": row["pane_id"], "ts_ns": sig.ts_ns})
         tx.append("human_intervention", actor="user", task=_task_of(tx, attempt),
                   attempt=attempt, session=sid,
                   payload={"user_input": uid, "kind": "typed_in_pane", "ts_ns": sig.ts_ns})

@@ -1,0 +1,284 @@
+"""Collaboration commands: say, input, inbox, board, rules, whoami."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from a2a_tui.cli.output import Result
+from a2a_tui.collab import board, inbox
+from a2a_tui.collab.context import Collab
+from a2a_tui.collab.roles import ROLES, role_rules
+from a2a_tui.collab.user_input import SAY_KINDS, get_user_input, list_user_inputs, say
+from a2a_tui.errors import A2AError
+from a2a_tui.rules import COMMAND_RULES
+
+
+def register(sub, common) -> None:
+    p = sub.add_parser("say", parents=[common],
+                       help="(user) a message to the ideation controller, recorded as U-<n>")
+    p.add_argument("text")
+    p.add_argument("--kind", default="message", help=f"one of {', '.join(SAY_KINDS)}")
+    p.set_defaults(func=cmd_say)
+
+    inp = sub.add_parser("input", parents=[common], help="user input records (U-<n>)")
+    isub = inp.add_subparsers(dest="input_cmd", metavar="CMD", required=True)
+    p = isub.add_parser("list", parents=[common], help="every user input, oldest first")
+    p.set_defaults(func=cmd_input_list)
+    p = isub.add_parser("show", parents=[common], help="one user input")
+    p.add_argument("id")
+    p.set_defaults(func=cmd_input_show)
+
+    ib = sub.add_parser("inbox", parents=[common],
+                        help="the inbox between the ideation and executive controllers")
+    ibsub = ib.add_subparsers(dest="inbox_cmd", metavar="CMD", required=True)
+    p = ibsub.add_parser("post", parents=[common], help="append an entry")
+    p.add_argument("kind", help="assign | revise | stop | report | ack | disposition")
+    p.add_argument("--text", required=True)
+    p.add_argument("--card")
+    p.add_argument("--status", help="reports: PASS | INCOMPLETE | BLOCKED | NO_GO")
+    p.add_argument("--ref", metavar="ENTRY", help="the earlier entry this one points at")
+    p.add_argument("--quote", help="the user's words, verbatim, from --user-input")
+    p.add_argument("--user-input", metavar="U-n")
+    p.set_defaults(func=cmd_inbox_post)
+    p = ibsub.add_parser("list", parents=[common], help="every entry, oldest first")
+    p.add_argument("--card")
+    p.set_defaults(func=cmd_inbox_list)
+    p = ibsub.add_parser("show", parents=[common], help="one entry and what points at it")
+    p.add_argument("id")
+    p.set_defaults(func=cmd_inbox_show)
+
+    bd = sub.add_parser("board", parents=[common], help="questions to the user, and findings")
+    bsub = bd.add_subparsers(dest="board_cmd", metavar="CMD", required=True)
+    p = bsub.add_parser("ask", parents=[common], help="(controllers) ask the user a question")
+    p.add_argument("--title", required=True)
+    p.add_argument("--option", action="append", default=[], metavar="KEY=TEXT", required=True)
+    p.add_argument("--recommend", required=True, metavar="KEY")
+    p.add_argument("--why", required=True)
+    p.add_argument("--body", default="")
+    _item_flags(p)
+    p.set_defaults(func=cmd_board_ask)
+    p = bsub.add_parser("report", parents=[common], help="report a problem outside your scope")
+    p.add_argument("--title", required=True)
+    p.add_argument("--body", required=True)
+    _item_flags(p)
+    p.set_defaults(func=cmd_board_report)
+    p = bsub.add_parser("list", parents=[common], help="items, answers and closures")
+    p.add_argument("--open", action="store_true", help="text view: only items not closed")
+    p.set_defaults(func=cmd_board_list)
+    p = bsub.add_parser("show", parents=[common], help="one item with its answers and closures")
+    p.add_argument("id")
+    p.set_defaults(func=cmd_board_show)
+    p = bsub.add_parser("close", parents=[common], help="close an item, with a reason")
+    p.add_argument("id")
+    p.add_argument("--reason", required=True)
+    p.set_defaults(func=cmd_board_close)
+    p = bsub.add_parser("answer", parents=[common], help="(user) answer an item")
+    p.add_argument("id")
+    p.add_argument("--option", metavar="KEY")
+    p.add_argument("--adopt", action="store_true", help="take the recommended option")
+    p.add_argument("--text")
+    p.add_argument("--hold", action="store_true",
+                   help="record now, deliver later with `a2a board send` (batched)")
+    p.set_defaults(func=cmd_board_answer)
+    p = bsub.add_parser("send", parents=[common],
+                        help="(user) deliver held answers: one prompt per asking session")
+    p.add_argument("--session")
+    p.set_defaults(func=cmd_board_send)
+
+    p = sub.add_parser("rules", parents=[common],
+                       help="the rules for a role (or a command); default: the caller's role")
+    p.add_argument("topic", nargs="?", metavar="ROLE|COMMAND")
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("whoami", parents=[common],
+                       help="who a2a takes you for (from the process tree, not the environment)")
+    p.set_defaults(func=cmd_whoami)
+
+
+def _item_flags(p) -> None:
+    p.add_argument("--blocking", action="store_true")
+    p.add_argument("--category", default="other",
+                   help="permission | scope | acceptance | security | irreversible | other")
+
+
+def _collab(ctx) -> Collab:
+    return Collab(ctx.repo, ctx.store, ctx.caller)
+
+
+# --- user input -------------------------------------------------------------------------
+
+def cmd_say(ctx, args) -> Result:
+    r = say(_collab(ctx), args.text, args.kind)
+    where = (f"queued to {r['to_session']} as dispatch #{r['dispatch']}" if r["dispatch"]
+             else "not delivered: no live ideation session")
+    return Result(r, f"recorded {r['id']} ({r['kind']}); {where}", rules="say")
+
+
+def cmd_input_list(ctx, args) -> Result:
+    rows = list_user_inputs(ctx.store)
+    def where(r) -> str:
+        return f"-> {r['delivered_to']} #{r['dispatch']}" if r["dispatch"] else ""
+
+    lines = [f"{r['id']:<6} {r['kind']:<9} {r['source']:<4} {where(r):<14} {_one_line(r['text'])}"
+             for r in rows]
+    return Result(rows, "\n".join(lines) or "(no user input)")
+
+
+def cmd_input_show(ctx, args) -> Result:
+    row = get_user_input(ctx.store, args.id)
+    if row is None:
+        raise A2AError("unknown_user_input", f"no user input {args.id!r} (see `a2a input list`)")
+    d = dict(row)
+    return Result(d, f"{d['id']} {d['kind']} ({d['source']})"
+                     f"{' re ' + d['ref'] if d['ref'] else ''}\n{d['text']}")
+
+
+# --- inbox ------------------------------------------------------------------------------
+
+def cmd_inbox_post(ctx, args) -> Result:
+    e = inbox.post(_collab(ctx), args.kind, args.text, card=args.card, status=args.status,
+                   ref=args.ref, quote=args.quote, user_input=args.user_input)
+    lines = [f"posted {e['id']}: {e['kind']} -> {e['recipient']}"]
+    if e["authorized"] is False:
+        lines.append(f"UNAUTHORIZED: {e['authorization_note']}; the entry is stored, and card"
+                     f" {e['card_id']} cannot be claimed on it")
+    elif e["authorized"]:
+        lines.append(f"authorized: {e['authorization_note']}")
+    lines.append(f"delivered to {e['delivered']['session']} as dispatch"
+                 f" #{e['delivered']['dispatch']}" if e["delivered"]
+                 else "not delivered to a pane (no live recipient session)")
+    return Result(e, "\n".join(lines), rules="inbox post")
+
+
+def cmd_inbox_list(ctx, args) -> Result:
+    rows = inbox.list_entries(ctx.store, card=args.card)
+    return Result(rows, "\n".join(_entry_line(e) for e in rows) or "(inbox is empty)",
+                  rules="inbox list")
+
+
+def cmd_inbox_show(ctx, args) -> Result:
+    e = inbox.show(ctx.store, args.id)
+    lines = [_entry_line(e), e["text"]]
+    if e["quote"] and e["author_role"] != "user":
+        lines.append(f"quote ({e['user_input']}): {e['quote']}")
+    lines += ["responses:", *["  " + _entry_line(r) for r in e["responses"]]] \
+        if e["responses"] else []
+    return Result(e, "\n".join(lines), rules="inbox list")
+
+
+def _entry_line(e: dict[str, Any]) -> str:
+    author = e["author_role"] + (f"({e['author_session']})" if e["author_session"] else "")
+    bits = [e["id"], e["kind"], f"{author}->{e['recipient']}", e["state"]]
+    bits += [x for x in (e["card_id"] and f"card {e['card_id']}", e["status"],
+                         e["ref"] and f"re {e['ref']}") if x]
+    if e["authorized"] is not None:
+        bits.append("authorized" if e["authorized"] else "UNAUTHORIZED")
+    return "  ".join(bits) + "  " + _one_line(e["text"])
+
+
+# --- board ------------------------------------------------------------------------------
+
+def cmd_board_ask(ctx, args) -> Result:
+    item = board.ask(_collab(ctx), args.title, args.option, args.recommend, args.why,
+                     body=args.body, blocking=args.blocking, category=args.category)
+    return Result(item, f"asked {item['id']}: {item['title']}", rules="board ask")
+
+
+def cmd_board_report(ctx, args) -> Result:
+    item = board.report(_collab(ctx), args.title, args.body, blocking=args.blocking,
+                        category=args.category)
+    return Result(item, f"reported {item['id']}: {item['title']}"
+                        f"{' (protected: only the user closes it)' if item['protected'] else ''}",
+                  rules="board report")
+
+
+def cmd_board_list(ctx, args) -> Result:
+    data = board.list_board(ctx.store)
+    items = [i for i in data["items"] if not args.open or i["status"] != "closed"]
+    return Result(data, "\n".join(_item_line(i) for i in items) or "(board is empty)",
+                  rules="board list")
+
+
+def cmd_board_show(ctx, args) -> Result:
+    i = board.show(ctx.store, args.id)
+    lines = [_item_line(i)]
+    if i["body"]:
+        lines.append(i["body"])
+    for o in i["options"]:
+        mark = "  (recommended)" if o["key"] == i["recommend"] else ""
+        lines.append(f"  [{o['key']}] {o['text']}{mark}")
+    if i["why"]:
+        lines.append(f"why: {i['why']}")
+    for r in i["records"]:
+        if r["kind"] == "answer":
+            sent = f" (delivered #{r['dispatch']})" if r["dispatch"] else " (pending)"
+            lines.append(f"answer {r['user_input']}: {_one_line(r['input_text'])}{sent}")
+        else:
+            lines.append(f"closed by {r['actor']}: {r['reason']}")
+    return Result(i, "\n".join(lines), rules="board list")
+
+
+def cmd_board_close(ctx, args) -> Result:
+    i = board.close(_collab(ctx), args.id, args.reason)
+    return Result(i, f"closed {i['id']}", rules="board close")
+
+
+def cmd_board_answer(ctx, args) -> Result:
+    r = board.answer(_collab(ctx), args.id, option=args.option, adopt=args.adopt,
+                     text=args.text, hold=args.hold)
+    lines = [f"recorded {r['user_input']} as the answer to {r['id']}"]
+    lines += _sent_lines(r["sent"]) or (["held: send with `a2a board send`"] if r["held"] else [])
+    return Result(r, "\n".join(lines), rules="board answer")
+
+
+def cmd_board_send(ctx, args) -> Result:
+    sent = board.send_pending(_collab(ctx), args.session)
+    return Result({"sent": sent}, "\n".join(_sent_lines(sent)) or "no held answers",
+                  rules="board answer")
+
+
+def _sent_lines(sent: list[dict[str, Any]]) -> list[str]:
+    return [f"{', '.join(s['user_inputs'])} -> {s['session']} as one prompt, dispatch"
+            f" #{s['dispatch']}" if s["dispatch"] else f"{', '.join(s['user_inputs'])}: {s['why']}"
+            for s in sent]
+
+
+def _item_line(i: dict[str, Any]) -> str:
+    who = i["asked_by"] or i["actor"]
+    flags = [f for f in ("blocking" if i["blocking"] else "",
+                         i["category"] if i["category"] != "other" else "",
+                         "protected" if i["protected"] else "") if f]
+    return (f"{i['id']:<5} {i['status']:<8} {i['kind']:<8} {who:<14}"
+            f" {i['title']}{'  [' + ', '.join(flags) + ']' if flags else ''}")
+
+
+def _one_line(text: str, width: int = 100) -> str:
+    line = " / ".join(text.splitlines())
+    return line if len(line) <= width else line[:width - 1] + "…"
+
+
+# --- rules, whoami ------------------------------------------------------------------------
+
+def cmd_rules(ctx, args) -> Result:
+    topic = args.topic
+    if topic is None:
+        caller = ctx.caller
+        if caller.is_user:
+            raise A2AError("usage", f"name a role ({', '.join(ROLES)}) or a command", exit_code=2)
+        topic = caller.role
+    if topic in ROLES:
+        rules = role_rules(topic)
+    elif topic in COMMAND_RULES:
+        rules = COMMAND_RULES[topic]
+    else:
+        raise A2AError("unknown_topic", f"no rules for {topic!r}: name a role ({', '.join(ROLES)})"
+                       " or a command (" + ", ".join(sorted(COMMAND_RULES)) + ")", exit_code=2)
+    return Result({"topic": topic, "rules": rules},
+                  f"rules for {topic}:\n" + "\n".join(f"  - {r}" for r in rules))
+
+
+def cmd_whoami(ctx, args) -> Result:
+    c = ctx.caller
+    return Result({"session": c.session, "role": c.role, "actor": c.actor, "is_user": c.is_user,
+                   "via": c.via},
+                  c.describe() + (f" (recognised by its {c.via})" if c.via else ""))

@@ -1,0 +1,93 @@
+"""User input records (U-<n>): what the user said or did, kept apart from dispatched text.
+
+Only the user creates them: a managed session that tries is refused. They are the only thing
+that can authorize: text any session writes is data, whatever it claims.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from a2a_tui.collab.context import Collab, records_refusals, require_text
+from a2a_tui.collab.delivery import deliver_in_tx, live_session, wake
+from a2a_tui.errors import A2AError
+
+USER_INPUT_KINDS = ("message", "answer", "approval", "refusal", "choice", "action")
+# A refusal never authorizes anything, even if a quote from it reads like consent.
+AUTHORIZING_KINDS = ("message", "answer", "approval", "choice", "action")
+SAY_KINDS = ("message", "approval", "refusal")
+
+
+def require_user(c: Collab, what: str) -> None:
+    """Refuse (and record the attempt) unless the caller is the user."""
+    if not c.caller.is_user:
+        raise c.refuse(
+            "user_only",
+            f"{what} is the user's alone; {c.caller.describe()} is a managed session, and text a"
+            " session writes is never user input (rule: only user input records authorize)",
+            what=what)
+
+
+def record_user_input_in_tx(tx, kind: str, text: str, *, source: str,
+                            to_session: str | None = None, ref: str | None = None,
+                            option_key: str | None = None, attempt: str | None = None,
+                            details: dict[str, Any] | None = None) -> str:
+    """Append a user input record inside an open write transaction; returns its id (U-<n>).
+
+    `source` is where it came from: "cli", "tui", or "pane" (typed straight into a managed
+    pane; the panes layer records those). The caller must already know the input is the user's.
+    `details` are added to the event's payload (e.g. the pane and the signal's time).
+    """
+    if kind not in USER_INPUT_KINDS:
+        raise A2AError("bad_kind", f"user input kind must be one of {', '.join(USER_INPUT_KINDS)},"
+                       f" not {kind!r}", exit_code=2)
+    n = tx.next_counter("U")
+    uid = f"U-{n}"
+    seq = tx.append("user_input", actor="user", attempt=attempt, session=to_session,
+                    payload={"id": uid, "kind": kind, "text": text, "source": source,
+                             "ref": ref, "option": option_key, **(details or {})})
+    tx.execute("INSERT INTO user_inputs(id, n, kind, text, source, to_session, ref, option_key,"
+               " attempt, seq, ts_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+               (uid, n, kind, text, source, to_session, ref, option_key, attempt, seq,
+                time.time_ns()))
+    return uid
+
+
+@records_refusals
+def say(c: Collab, text: str, kind: str = "message", *, source: str = "cli") -> dict[str, Any]:
+    """Record a message (approval, refusal) from the user to the ideation controller and queue it
+    to that session's pane. With no live ideation session it is recorded and not delivered."""
+    text = require_text(text, "the message")
+    if kind not in SAY_KINDS:
+        raise A2AError("bad_kind", f"say --kind must be one of {', '.join(SAY_KINDS)}",
+                       exit_code=2)
+    require_user(c, "`a2a say`")
+    with c.store.write() as tx:
+        session = live_session(tx, "ideation")
+        uid = record_user_input_in_tx(tx, kind, text, source=source, to_session=session)
+        dispatch = None
+        if session is not None:
+            dispatch = deliver_in_tx(tx, [uid], session, say_text(uid, kind, text),
+                                     source="user", actor="user")
+    if dispatch is not None:
+        wake(c.repo)
+    return {"id": uid, "kind": kind, "text": text, "to_session": session, "dispatch": dispatch}
+
+
+def say_text(uid: str, kind: str, text: str) -> str:
+    """The prompt a user message becomes: its id first, so the controller can quote it."""
+    label = "The user says" if kind == "message" else f"The user's {kind}"
+    return f"{label} ({uid}; quote it as --user-input {uid}):\n{text}"
+
+
+def get_user_input(store_or_tx, uid: str):
+    """The user input row `uid`, or None."""
+    return store_or_tx.one("SELECT * FROM user_inputs WHERE id = ?", (uid,))
+
+
+def list_user_inputs(store) -> list[dict[str, Any]]:
+    """Every user input, oldest first, with where it was delivered (if anywhere)."""
+    rows = store.all("SELECT u.*, d.session AS delivered_to, d.dispatch FROM user_inputs u"
+                     " LEFT JOIN deliveries d ON d.record = u.id ORDER BY u.n")
+    return [dict(r) for r in rows]
