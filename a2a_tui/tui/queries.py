@@ -113,11 +113,6 @@ class Snapshot:
     reset_events: bool = False      # events is a fresh tail, not an increment
 
 
-def _has_table(store, name: str) -> bool:
-    return store.one("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (name,)) \
-        is not None
-
-
 def sessions(store) -> list[SessionRow]:
     """Every session (a few dozen at most), with its queue length from the dispatch index."""
     out = []
@@ -136,8 +131,6 @@ def sessions(store) -> list[SessionRow]:
 
 def board(store) -> list[BoardItem]:
     """Items not closed, questions first, newest first within each kind."""
-    if not _has_table(store, "board_records"):
-        return []
     rows = store.all(
         "SELECT i.*,"
         " EXISTS(SELECT 1 FROM board_records r WHERE r.item_id = i.id AND r.kind = 'answer')"
@@ -160,9 +153,6 @@ def board(store) -> list[BoardItem]:
 
 def inbox(store) -> list[InboxEntry]:
     """The newest entries first, each with the state its acks and dispositions give it."""
-    if not _has_table(store, "inbox"):
-        return []
-    has_recipient = any(c["name"] == "recipient" for c in store.all("PRAGMA table_info(inbox)"))
     rows = store.all(
         "SELECT e.*,"
         " EXISTS(SELECT 1 FROM inbox x WHERE x.ref = e.id AND x.kind = 'disposition') AS disposed,"
@@ -173,7 +163,7 @@ def inbox(store) -> list[InboxEntry]:
         author = r["author_role"] + (f" ({r['author_session']})" if r["author_session"] else "")
         out.append(InboxEntry(
             id=r["id"], kind=r["kind"], author=author,
-            recipient=r["recipient"] if has_recipient else "", card=r["card_id"],
+            recipient=r["recipient"], card=r["card_id"],
             status=r["status"], state="disposed" if r["disposed"] else
             "acked" if r["acked"] else "open",
             authorized=None if r["authorized"] is None else bool(r["authorized"]),
