@@ -130,7 +130,7 @@ def sessions(store) -> list[SessionRow]:
 
 
 def board(store) -> list[BoardItem]:
-    """Items not closed, questions first, newest first within each kind."""
+    """Items not closed: questions first, each kind in the order it was asked."""
     rows = store.all(
         "SELECT i.*,"
         " EXISTS(SELECT 1 FROM board_records r WHERE r.item_id = i.id AND r.kind = 'answer')"
@@ -142,7 +142,7 @@ def board(store) -> list[BoardItem]:
         " FROM board_items i"
         " WHERE NOT EXISTS(SELECT 1 FROM board_records r WHERE r.item_id = i.id"
         "   AND r.kind = 'close')"
-        " ORDER BY i.kind = 'finding', i.seq DESC LIMIT ?", (BOARD_LIMIT,))
+        " ORDER BY i.kind = 'finding', i.seq LIMIT ?", (BOARD_LIMIT,))
     return [BoardItem(
         id=r["id"], kind=r["kind"], title=r["title"], body=r["body"],
         options=json.loads(r["options"] or "[]"), recommend=r["recommend"], why=r["why"],
@@ -250,7 +250,28 @@ def load(store, panels: set[str] | None = None, *, after: int | None = None) -> 
     return snap
 
 
+# Payload keys worth reading first in a one-line summary; noise (timestamps, files) goes last.
+_FIRST = ("text", "event", "id", "n", "kind", "title", "status", "state", "from", "to",
+          "source", "run", "sha", "passed", "name", "reason", "why", "error")
+_LAST = ("ts_ns", "file", "enter_ns", "pid", "detail", "card", "payload", "raw")
+
+
 def payload_summary(payload: dict[str, Any], width: int = 120) -> str:
-    """A payload as one short line for the Events panel."""
-    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-    return text if len(text) <= width else text[: width - 1] + "…"
+    """A payload as one short line for the Events panel: telling keys first, noise last."""
+    def rank(key: str) -> tuple[int, int]:
+        if key in _FIRST:
+            return (0, _FIRST.index(key))
+        return (2, 0) if key in _LAST else (1, 0)
+
+    parts = []
+    for key in sorted(payload, key=rank):
+        value = payload[key]
+        if value in (None, "", [], {}):
+            continue
+        if isinstance(value, str):
+            text = value.replace("\n", " ⏎ ")
+        else:
+            text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        parts.append(text if key in ("text", "event") else f"{key}={text}")
+    line = " · ".join(parts)
+    return line if len(line) <= width else line[: width - 1] + "…"

@@ -52,12 +52,16 @@ def up(repo: Repo, tmux_socket: str | None, *, attach: bool = True) -> dict[str,
                       f" attach with: {attach_cmd}")
     if not attach:
         return result
+    return attach_to(tmux, session, pane, result)
+
+
+def attach_to(tmux: Tmux, session: str, pane: str, result: dict[str, Any]) -> dict[str, Any]:
+    """Show the workbench pane to this terminal: switch our client when we already run inside
+    this tmux server, else attach (nested when inside another server). Attaching replaces this
+    process with tmux."""
     inside = os.environ.get("TMUX", "")
     here = tmux.socket_path()
-    tmux.show_pane(pane)  # the workbench is the window a client lands on
-    if inside and here and inside.split(",")[0] == here:
-        # Inside this very server: move our client over instead of nesting.
-        tmux.switch_client(pane)
+    if tmux.show_pane(pane) or (inside and here and inside.split(",")[0] == here):
         result["text"] = f"switched to the workbench in tmux session {session}"
         return result
     tmux.attach(session, nested=bool(inside))  # does not return

@@ -107,3 +107,38 @@ def test_a_disabled_gate_action_says_why_and_changes_nothing(repo):
         assert rows(repo, "SELECT kind FROM events WHERE kind LIKE 'verify%'") == []
 
     run(scenario())
+
+
+def test_v_verifies_in_a_worker_and_the_app_answers_keys_meanwhile(repo, tmp_path):
+    gate_file = tmp_path / "open-the-gate"
+    # The check waits until the test lets it finish: the verify is surely running meanwhile.
+    ready_card(repo, "T-1", check=f"while [ ! -e {gate_file} ]; do sleep 0.02; done")
+    ready_card(repo, "T-2")
+    attempt = submit(repo, "T-1")
+
+    async def scenario():
+        from a2a_tui.tui.messages import VerifyFinished
+
+        async with workbench(repo) as (app, pilot, seen):
+            gate = app.query_one(GatePanel)
+            gate.table.focus()
+            gate.select("T-1")
+            await pilot.press("v")
+            await until(pilot, lambda: gate.rows["T-1"].verify_state == "running",
+                        what="the verify to run")
+            # The UI thread is free while the check runs: keys move the cursor at once.
+            await pilot.press("j")
+            assert gate.selected_key == "T-2"
+            await pilot.press("k")
+            assert gate.selected_key == "T-1"
+            gate_file.touch()
+            done = await until(pilot, lambda: of_type(seen, VerifyFinished), what="the verdict")
+            assert done[0].data["passed"] is True
+            await until(pilot, lambda: gate.rows["T-1"].verify_state == "passed",
+                        what="the panel to show it")
+        assert rows(repo, "SELECT state FROM verifications WHERE attempt_id = ?",
+                    (attempt,)) == [{"state": "passed"}]
+        assert rows(repo, "SELECT kind, text, source FROM user_inputs") == [
+            {"kind": "action", "text": f"verify {attempt}", "source": "tui"}]
+
+    run(scenario())

@@ -28,7 +28,7 @@ class EventsPanel(Panel[Event]):
         who = e.actor if e.session is None or e.actor.endswith(e.session) else \
             f"{e.actor}→{e.session}"
         return (Text(str(e.seq), style="dim"), fmt.clock(e.ts_ns), Text(e.kind, style="bold"),
-                who, payload_summary(self._where(e) | e.payload, 100))
+                who, payload_summary(e.payload | self._where(e), 100))
 
     @staticmethod
     def _where(e: Event) -> dict:
