@@ -172,8 +172,12 @@ class WorkbenchApp(App[None]):
             self.call_from_thread(self.exit)
 
     def on_unmount(self) -> None:
+        # The workers run in asyncio's executor, which the app waits for on its way out: each
+        # must be told to end, and the hosted orchestrator stopped (that ends host_orchestrator).
         self._stop.set()
         self._actions.put(None)
+        if self.host is not None:
+            self.host.stop()
 
     # --- messages ---------------------------------------------------------------------------
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
