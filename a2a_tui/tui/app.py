@@ -20,6 +20,7 @@ from textual import on, work
 from textual.actions import parse as parse_action
 from textual.app import App, ComposeResult, SystemCommand
 from textual.containers import Grid
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
@@ -119,9 +120,12 @@ class WorkbenchApp(App[None]):
         self.query_one(StatusLine).update(self._status_text())
 
     def _tick(self) -> None:
-        sessions = self.query_one(SessionsPanel)
-        if sessions.rows:
-            sessions.tick()
+        try:
+            sessions = self.query_one(SessionsPanel)
+            if sessions.rows:
+                sessions.tick()
+        except NoMatches:  # closing: nothing left to tick
+            return
 
     # --- workers --------------------------------------------------------------------------
     @work(thread=True, exclusive=True, exit_on_error=False, group="store", name="store reader")
@@ -195,12 +199,16 @@ class WorkbenchApp(App[None]):
     @on(StoreRead)
     def _store_read(self, message: StoreRead) -> None:
         snap = message.snapshot
-        for scope in queries.PANELS:
-            rows = getattr(snap, scope)
-            if rows is not None:
-                self.panel(scope).show_rows(rows)
-        if snap.events or snap.reset_events:
-            self.query_one(EventsPanel).append(snap.events, reset=snap.reset_events)
+        try:
+            for scope in queries.PANELS:
+                rows = getattr(snap, scope)
+                if rows is not None:
+                    self.panel(scope).show_rows(rows)
+            if snap.events or snap.reset_events:
+                self.query_one(EventsPanel).append(snap.events, reset=snap.reset_events)
+        except NoMatches:
+            # A read that lands while the app closes finds its panels already taken apart.
+            return
         self.last_seq = snap.last_seq
         self._show_status()
 

@@ -163,14 +163,14 @@ def test_enter_jumps_to_the_sessions_pane_in_tmux(repo, tmux_socket):
 
     tmux("new-session", "-d", "-s", "s", "-x", "80", "-y", "24", "sh")
     target = tmux("new-window", "-d", "-t", "s:", "-P", "-F", "#{pane_id}", "sh")
-    assert tmux("display", "-p", "-t", "s", "#{pane_id}") != target
+    assert tmux("display", "-p", "-t", "=s:", "#{pane_id}") != target
     add_session(repo, "w1", pane_id=target, socket=tmux_socket)
 
     async def scenario():
         async with workbench(repo, tmux_socket=tmux_socket) as (app, pilot, seen):
             await pilot.press("enter")
             await until(pilot, lambda: of_type(seen, PaneJumped), what="the jump")
-        assert tmux("display", "-p", "-t", "s", "#{pane_id}") == target
+        assert tmux("display", "-p", "-t", "=s:", "#{pane_id}") == target
         assert [(u["kind"], u["to_session"]) for u in inputs(repo)] == [("action", "w1")]
 
     run(scenario())
