@@ -141,6 +141,68 @@ class Tmux:
         """Type literal text (no key-name lookup), as a user at the keyboard would."""
         self._cmd("send-keys", "-l", "-t", pane_id, "--", text)
 
+    # --- the workbench (a2a up): showing panes, attaching, detaching ----------------------
+    def show_pane(self, pane_id: str) -> bool:
+        """Make the pane the current one of its window, and its window the current one of its
+        session. Returns whether the tmux client running us followed it there (False when we
+        are not inside this server, e.g. the app runs outside tmux)."""
+        self._cmd("select-window", "-t", pane_id)
+        self._cmd("select-pane", "-t", pane_id)
+        if not os.environ.get("TMUX"):
+            return False
+        # No -c: tmux takes the client from $TMUX, i.e. the one showing the workbench.
+        return self.server.cmd("switch-client", "-t", pane_id).returncode == 0
+
+    def panes_tagged(self, option: str) -> dict[str, str]:
+        """Live panes that carry the user option `option` (e.g. @a2a_workbench): id -> value."""
+        proc = self.server.cmd("list-panes", "-a", "-F",
+                               f"#{{pane_id}}\t#{{pane_dead}}\t#{{{option}}}")
+        if proc.returncode != 0:
+            return {}
+        out = {}
+        for line in proc.stdout:
+            pane_id, dead, value = (line.split("\t") + ["", ""])[:3]
+            if value and dead != "1":
+                out[pane_id] = value
+        return out
+
+    def name_window(self, pane_id: str, name: str) -> None:
+        """Name the pane's window (tmux then stops renaming it after its command)."""
+        self._cmd("rename-window", "-t", pane_id, name)
+
+    def socket_path(self) -> str | None:
+        """The server's socket path (to tell whether $TMUX is this server); None if not running."""
+        proc = self.server.cmd("display-message", "-p", "#{socket_path}")
+        return proc.stdout[0] if proc.returncode == 0 and proc.stdout else None
+
+    def session_of(self, pane_id: str) -> str | None:
+        """The name of the session holding the pane, or None when this server has no such pane."""
+        proc = self.server.cmd("display-message", "-p", "-t", pane_id, "#{session_name}")
+        return proc.stdout[0] if proc.returncode == 0 and proc.stdout else None
+
+    def switch_client(self, target: str) -> None:
+        """Move the tmux client running us (inside this server) to `target`."""
+        self._cmd("switch-client", "-t", target)
+
+    def detach_clients(self, session: str) -> None:
+        """Detach every client attached to `session` (the session and its panes keep running)."""
+        proc = self.server.cmd("detach-client", "-s", f"={session}")
+        if proc.returncode != 0 and not any("no client" in e or "can't find" in e
+                                            for e in proc.stderr):
+            raise TmuxError(f"tmux detach-client failed: {proc.stderr[:1]}")
+
+    def attach(self, target: str, *, nested: bool = False) -> None:
+        """Hand this terminal to tmux, attached to `target`: replaces the current process.
+
+        `nested` attaches from inside another tmux server's pane (tmux refuses unless $TMUX is
+        cleared for it)."""
+        argv = ["tmux", *(["-L", self.socket] if self.socket else []), "attach-session", "-t",
+                target]
+        env = dict(os.environ)
+        if nested:
+            env.pop("TMUX", None)
+        os.execvpe("tmux", argv, env)
+
 
 def _tmux_quote(s: str) -> str:
     """Quote one argument for tmux's own command parser (double quotes: \\, \" and $ escaped)."""

@@ -1,0 +1,82 @@
+"""up, workbench, demo: the workbench app in tmux, in this terminal, and the guided demo.
+
+Textual is imported only when the app runs, so the rest of the CLI stays free of it.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from a2a_tui.cli.output import Result
+from a2a_tui.tmux import socket_from_env
+
+
+def register(sub, common) -> None:
+    p = sub.add_parser("up", parents=[common],
+                       help="open (or re-attach to) the repository's tmux session: the workbench"
+                            " beside the agents")
+    p.add_argument("--tmux-socket", metavar="NAME", help="tmux server (-L NAME); default:"
+                   " $A2A_TMUX_SOCKET, else your normal server")
+    p.add_argument("--no-attach", action="store_true",
+                   help="start what is missing, print how to attach, and return")
+    p.set_defaults(func=cmd_up)
+
+    p = sub.add_parser("workbench", parents=[common],
+                       help="the workbench app in this terminal (`a2a up` runs it in tmux)")
+    p.add_argument("--tmux-socket", metavar="NAME")
+    p.add_argument("--no-orchestrator", action="store_true",
+                   help="show the store only; do not host the orchestrator")
+    p.set_defaults(func=cmd_workbench)
+
+    p = sub.add_parser("demo", parents=[common],
+                       help="a guided demo in a temporary repository: no agent CLI or API key"
+                            " needed")
+    p.add_argument("--tmux-socket", metavar="NAME")
+    p.add_argument("--no-attach", action="store_true",
+                   help="set everything up and return (for scripts); attach later")
+    p.add_argument("--dir", metavar="PATH", help="where to build the sample repository"
+                   " (default: a new temporary folder)")
+    p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("demo-director", parents=[common],
+                       help="(internal) plays the demo's scenario in its tmux window")
+    p.add_argument("--tmux-socket", metavar="NAME")
+    p.set_defaults(func=cmd_demo_director)
+
+
+def cmd_up(ctx, args) -> Result:
+    from a2a_tui.tui.up import up
+
+    r = up(ctx.repo, socket_from_env(args.tmux_socket), attach=not args.no_attach)
+    return Result(r, r["text"])
+
+
+def cmd_workbench(ctx, args) -> Result:
+    from a2a_tui.tui.app import make_app
+
+    repo = ctx.repo
+    repo.store().close()  # a missing or broken store is one clear error, before the screen opens
+    app, _services, host = make_app(repo, tmux_socket=socket_from_env(args.tmux_socket),
+                                    host_orchestrator=not args.no_orchestrator)
+    try:
+        app.run()
+    finally:
+        if host is not None:
+            host.stop()
+    if app.return_code:
+        sys.exit(app.return_code)
+    return Result({"stopped": True}, "")
+
+
+def cmd_demo(ctx, args) -> Result:
+    from a2a_tui.demo.start import start
+
+    r = start(socket_from_env(args.tmux_socket), attach=not args.no_attach, where=args.dir)
+    return Result(r, r["text"])
+
+
+def cmd_demo_director(ctx, args) -> Result:
+    from a2a_tui.demo.director import direct
+
+    direct(ctx.repo, socket_from_env(args.tmux_socket))
+    return Result({"done": True}, "demo: the scenario is over; the workbench stays yours")

@@ -1,0 +1,120 @@
+"""The one action registry: every key of the workbench, what it does, and where it applies.
+
+It feeds the bindings of the app and of each panel, the footer (through those bindings), the
+help screen and the command palette. Whether an action can run now, and why not, is asked of
+the widget that owns it (`why_disabled`), so the footer dims it, the help screen and the palette
+say why, and pressing the key anyway explains instead of doing nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.binding import Binding
+
+SCOPES = {"app": "Everywhere", "panel": "Any panel", "sessions": "Sessions",
+          "board": "Board", "inbox": "Inbox", "events": "Events", "gate": "Gate"}
+
+
+@dataclass(frozen=True)
+class Action:
+    """One user action: `method` is the Textual action on the scope's widget (`action_<name>`)."""
+
+    id: str
+    scope: str
+    keys: str                 # Textual key names, comma-separated
+    method: str               # may carry parameters: "pick(3)"
+    label: str                # short, for the footer
+    help: str                 # a sentence, for the help screen and the palette
+    show: bool = True         # shown in the footer
+    priority: bool = False
+    key_display: str | None = None
+
+    @property
+    def name(self) -> str:
+        """The action name without parameters."""
+        return self.method.split("(", 1)[0]
+
+    @property
+    def keys_shown(self) -> str:
+        return self.key_display or " ".join(_KEY_NAMES.get(k, k) for k in self.keys.split(","))
+
+    def binding(self) -> Binding:
+        return Binding(self.keys, self.method, self.label, show=self.show,
+                       priority=self.priority, key_display=self.key_display, id=self.id)
+
+
+_KEY_NAMES = {"question_mark": "?", "tab": "Tab", "shift+tab": "Shift-Tab", "enter": "Enter",
+              "down": "↓", "up": "↑", "escape": "Esc", "ctrl+s": "Ctrl-S", "ctrl+p": "Ctrl-P"}
+
+ACTIONS: tuple[Action, ...] = (
+    # --- everywhere ---
+    Action("app.help", "app", "question_mark", "help", "Help",
+           "Show every key, what it does, and why it is unavailable right now."),
+    Action("app.next", "app", "tab", "focus_next", "Next panel",
+           "Move to the next panel.", show=False),
+    Action("app.previous", "app", "shift+tab", "focus_previous", "Previous panel",
+           "Move to the previous panel.", show=False),
+    Action("app.message", "app", "m", "message", "Message",
+           "Write to the ideation controller: a message, an approval or a refusal (a user"
+           " input, delivered to its pane)."),
+    Action("app.quit", "app", "q", "quit", "Quit",
+           "Leave the workbench: tmux detaches, the agents keep running; `a2a up` resumes."),
+    # --- every panel ---
+    Action("panel.down", "panel", "j", "cursor_down", "Down", "Move down (also ↓).",
+           show=False, key_display="j ↓"),
+    Action("panel.up", "panel", "k", "cursor_up", "Up", "Move up (also ↑).", show=False,
+           key_display="k ↑"),
+    # --- sessions ---
+    Action("sessions.jump", "sessions", "enter", "jump", "Jump",
+           "Show this session's pane in tmux.", priority=True),
+    Action("sessions.pause", "sessions", "p", "toggle_pause", "Pause/resume",
+           "Hold injections into this pane, or let them flow again."),
+    Action("sessions.release", "sessions", "r", "release", "Release",
+           "Declare this pane idle (after an Esc, or when it is 'probably idle')."),
+    Action("sessions.inject", "sessions", "i", "inject", "Inject",
+           "Write a prompt (several lines) for this pane; it is queued behind the others."),
+    Action("sessions.pause_all", "sessions", "P", "toggle_pause_all", "Pause all",
+           "Pause every pane, or resume them all when all are paused."),
+    # --- board ---
+    Action("board.open", "board", "enter", "open", "Open",
+           "Read the item: options, the recommendation and why.", priority=True),
+    *(Action(f"board.pick{d}", "board", str(d), f"pick({d})", f"Option {d}",
+             f"Answer the question with option {d}.", show=d == 1,
+             key_display="1-9" if d == 1 else None) for d in range(1, 10)),
+    Action("board.adopt", "board", "a", "adopt", "Adopt",
+           "Answer with the recommended option."),
+    Action("board.text", "board", "t", "write_answer", "Write",
+           "Answer in your own words."),
+    Action("board.send", "board", "s", "send", "Send batch",
+           "Send the held answers now, one prompt per asking session."),
+    # --- inbox, events ---
+    Action("inbox.open", "inbox", "enter", "open", "Open", "Read the whole entry.",
+           priority=True),
+    Action("events.open", "events", "enter", "open", "Open", "Read the whole event.",
+           priority=True),
+    # --- gate ---
+    Action("gate.open", "gate", "enter", "open", "Checks",
+           "The per-check results of the attempt's last verify.", priority=True),
+    Action("gate.verify", "gate", "v", "verify", "Verify",
+           "Run the check chain on the attempt's submitted commit."),
+)
+
+BY_ID = {a.id: a for a in ACTIONS}
+
+
+def for_scope(scope: str) -> list[Action]:
+    return [a for a in ACTIONS if a.scope == scope]
+
+
+def bindings(*scopes: str) -> list[Binding]:
+    """The Textual bindings of these scopes, for a widget's BINDINGS."""
+    return [a.binding() for s in scopes for a in for_scope(s)]
+
+
+def find(scope: str, method: str) -> Action | None:
+    """The registry entry for a method (with or without parameters) in a scope."""
+    for a in ACTIONS:
+        if a.scope == scope and (a.method == method or a.name == method):
+            return a
+    return None

@@ -1,0 +1,327 @@
+"""The workbench app and its factory (`make_app`), used alike by `a2a up` and by the tests.
+
+Threads: a store reader (sleeps until the store's files change, then reads only what changed),
+an action runner (the user's actions, one at a time, in order), the hosted orchestrator, and a
+worker per slow action (verify). They only post messages; the handlers here own every change of
+what is shown.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterable
+from functools import partial
+
+from rich.text import Text
+from textual import on, work
+from textual.actions import parse as parse_action
+from textual.app import App, ComposeResult, SystemCommand
+from textual.containers import Grid
+from textual.css.query import NoMatches
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+from textual.worker import Worker, WorkerState
+
+from a2a_tui.errors import A2AError
+from a2a_tui.repo import Repo
+from a2a_tui.tui import actions, queries
+from a2a_tui.tui.messages import (ACTED, ActionRequested, OrchestratorStarted,
+                                  OrchestratorStopped, OrchestratorUnavailable, StoreRead,
+                                  UserActed, UserActionRefused, UserSaid)
+from a2a_tui.tui.panels.base import Panel
+from a2a_tui.tui.panels.board import BoardPanel
+from a2a_tui.tui.panels.events import EventsPanel
+from a2a_tui.tui.panels.gate import GatePanel
+from a2a_tui.tui.panels.inbox import InboxPanel
+from a2a_tui.tui.panels.sessions import SessionsPanel
+from a2a_tui.tui.services import OrchestratorHost, Workbench, leave_tmux
+
+log = logging.getLogger(__name__)
+PANEL_TYPES: tuple[type[Panel], ...] = (SessionsPanel, BoardPanel, InboxPanel, GatePanel,
+                                        EventsPanel)
+
+
+def _on_each(*types: type) -> Callable:
+    """`@on` for several message types (Textual dispatches decorated handlers by exact type)."""
+    def deco(fn: Callable) -> Callable:
+        for t in types:
+            fn = on(t)(fn)
+        return fn
+    return deco
+
+
+class StatusLine(Static):
+    DEFAULT_CSS = """
+    StatusLine { dock: top; height: 1; background: $panel; color: $text; padding: 0 1; }
+    """
+
+
+class WorkbenchApp(App[None]):
+    """Sessions, Board, Inbox, Gate and Events around the agents' tmux panes."""
+
+    TITLE = "a2a"
+    BINDINGS = actions.bindings("app")
+    DEFAULT_CSS = """
+    #main {
+        grid-size: 2 3;
+        grid-columns: 1fr 1fr;
+        grid-rows: 1fr 1fr 8;
+        grid-gutter: 0;
+    }
+    #main > EventsPanel { column-span: 2; }
+    """
+
+    def __init__(self, services: Workbench, *, host: OrchestratorHost | None = None,
+                 now: Callable[[], int] = time.time_ns, tick_s: float = 1.0) -> None:
+        super().__init__()
+        self.services = services
+        self.host = host
+        self.now = now
+        self.tick_s = tick_s
+        self.orchestrator = "not hosted" if host is None else "starting…"
+        self.last_seq = 0
+        self._stop = threading.Event()
+        self._actions: queue.SimpleQueue[ActionRequested | None] = queue.SimpleQueue()
+
+    # --- layout ---------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield StatusLine(self._status_text(), id="status")
+        with Grid(id="main"):
+            yield SessionsPanel(now=self.now, id="sessions")
+            yield BoardPanel(id="board")
+            yield InboxPanel(id="inbox")
+            yield GatePanel(id="gate")
+            yield EventsPanel(id="events")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.read_store()
+        self.run_actions()
+        if self.host is not None:
+            self.host_orchestrator()
+        self.set_interval(self.tick_s, self._tick)
+        self.query_one(SessionsPanel).table.focus()
+
+    def panel(self, scope: str) -> Panel:
+        return self.query_one(f"#{scope}", Panel)
+
+    def _status_text(self) -> Text:
+        t = Text()
+        t.append("a2a ", style="bold")
+        t.append(self.services.repo.root.name, style="bold cyan")
+        t.append(f" · orchestrator: {self.orchestrator} · event #{self.last_seq}", style="dim")
+        t.append(" · ? help", style="dim")
+        return t
+
+    def _show_status(self) -> None:
+        self.query_one(StatusLine).update(self._status_text())
+
+    def _tick(self) -> None:
+        try:
+            sessions = self.query_one(SessionsPanel)
+            if sessions.rows:
+                sessions.tick()
+        except NoMatches:  # closing: nothing left to tick
+            return
+
+    # --- workers --------------------------------------------------------------------------
+    @work(thread=True, exclusive=True, exit_on_error=False, group="store", name="store reader")
+    def read_store(self) -> None:
+        from a2a_tui.tui.watch import store_changes
+
+        with self.services.store() as store:
+            last: int | None = None
+            for _ in store_changes(self.services.repo, self._stop):
+                snap = queries.load(store, after=last)
+                if last is not None and snap.last_seq == last:
+                    continue
+                last = snap.last_seq
+                self.post_message(StoreRead(snap))
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="actions", name="user actions")
+    def run_actions(self) -> None:
+        while (req := self._actions.get()) is not None:
+            self._carry_out(req)
+
+    def _carry_out(self, req: ActionRequested) -> None:
+        try:
+            done = req.call(self.services)
+        except A2AError as err:
+            self.post_message(UserActionRefused(req.what, err.code, err.message))
+        except Exception as err:  # a bug must not take the workbench down: show it, log it
+            log.exception("action %s failed", req.what)
+            self.post_message(UserActionRefused(req.what, "failed", repr(err)))
+        else:
+            self.post_message(req.done(done.summary, done.data))
+
+    @work(thread=True, exit_on_error=False, group="orchestrator", name="orchestrator")
+    def host_orchestrator(self) -> None:
+        assert self.host is not None
+        try:
+            pid = self.host.start()
+        except A2AError as err:
+            self.post_message(OrchestratorUnavailable(err.message))
+            return
+        self.post_message(OrchestratorStarted(pid))
+        self.post_message(OrchestratorStopped(self.host.wait()))
+
+    @work(thread=True, exit_on_error=False, group="leave", name="leave")
+    def leave(self) -> None:
+        try:
+            leave_tmux(self.services.repo, self.services.tmux_socket)
+        finally:
+            self.call_from_thread(self.exit)
+
+    def on_unmount(self) -> None:
+        # The workers run in asyncio's executor, which the app waits for on its way out: each
+        # must be told to end, and the hosted orchestrator stopped (that ends host_orchestrator).
+        self._stop.set()
+        self._actions.put(None)
+        if self.host is not None:
+            self.host.stop()
+
+    # --- messages ---------------------------------------------------------------------------
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A worker that dies says so, loudly: the panels would otherwise go quietly stale."""
+        if event.state != WorkerState.ERROR:
+            return
+        err = event.worker.error
+        log.error("worker %s failed: %r", event.worker.name, err)
+        if event.worker.name == "orchestrator":
+            self.orchestrator = f"failed: {err!r}"
+            self._show_status()
+        self.notify(f"{err!r}", title=f"{event.worker.name} failed", severity="error",
+                    timeout=60)
+
+    @on(StoreRead)
+    def _store_read(self, message: StoreRead) -> None:
+        snap = message.snapshot
+        try:
+            for scope in queries.PANELS:
+                rows = getattr(snap, scope)
+                if rows is not None:
+                    self.panel(scope).show_rows(rows)
+            if snap.events or snap.reset_events:
+                self.query_one(EventsPanel).append(snap.events, reset=snap.reset_events)
+        except NoMatches:
+            # A read that lands while the app closes finds its panels already taken apart.
+            return
+        self.last_seq = snap.last_seq
+        self._show_status()
+
+    @on(ActionRequested)
+    def _action_requested(self, message: ActionRequested) -> None:
+        message.stop()
+        if message.slow:
+            self.run_worker(partial(self._carry_out, message), thread=True, group="slow",
+                            exit_on_error=False, name=message.what)
+            self.notify(f"{message.what}: started", timeout=3)
+        else:
+            self._actions.put(message)
+
+    @on(UserActionRefused)
+    def _refused(self, message: UserActionRefused) -> None:
+        self.notify(f"{message.message} [{message.code}]", title=message.what,
+                    severity="error", timeout=8)
+
+    @_on_each(*ACTED)
+    def _acted(self, message: UserActed) -> None:
+        self.notify(message.summary, timeout=5)
+
+    @on(OrchestratorStarted)
+    def _orch_started(self, message: OrchestratorStarted) -> None:
+        self.orchestrator = f"hosted here (pid {message.pid})"
+        self._show_status()
+
+    @on(OrchestratorUnavailable)
+    def _orch_unavailable(self, message: OrchestratorUnavailable) -> None:
+        self.orchestrator = "not hosted"
+        self._show_status()
+        self.notify(message.reason, title="orchestrator", severity="warning", timeout=10)
+
+    @on(OrchestratorStopped)
+    def _orch_stopped(self, message: OrchestratorStopped) -> None:
+        self.orchestrator = "stopped" + (f": {message.error}" if message.error else "")
+        self._show_status()
+        if message.error:
+            self.notify(message.error, title="orchestrator stopped", severity="error",
+                        timeout=30)
+
+    # --- actions ------------------------------------------------------------------------------
+    def why_disabled(self, action: str, params: tuple[object, ...]) -> str | None:
+        return None
+
+    def why(self, scope: str, action: str, params: tuple[object, ...]) -> str | None:
+        """Why an action of the registry cannot run now (None: it can)."""
+        if scope == "app":
+            return self.why_disabled(action, params)
+        if scope == "panel":
+            return None
+        return self.panel(scope).why_disabled(action, params)
+
+    async def run_action(self, action, default_namespace=None, namespaces=None) -> bool:
+        """As Textual's, but a disabled action says why instead of doing nothing."""
+        done = await super().run_action(action, default_namespace, namespaces)
+        if done or not isinstance(action, str):
+            return done
+        target = default_namespace if default_namespace is not None else self
+        why = getattr(target, "why_disabled", None)
+        _, name, params = parse_action(action)
+        reason = why(name, params) if why is not None else None
+        if reason:
+            self.notify(reason, title="not now", severity="warning", timeout=5)
+            return True
+        return done
+
+    def action_help(self) -> None:
+        from a2a_tui.tui.screens.help import HelpScreen
+
+        note = ("Quitting detaches from tmux; the agents keep running and `a2a up` comes back to"
+                " them. tmux's own keys work as usual (prefix + w lists the agents' windows).")
+        self.push_screen(HelpScreen(self.why, note))
+
+    def action_message(self) -> None:
+        from a2a_tui.tui.screens.editor import Draft, EditorScreen
+
+        def then(draft: Draft | None) -> None:
+            if draft:
+                self.post_message(ActionRequested(
+                    f"{draft.kind} to the ideation controller",
+                    lambda w: w.say(draft.text, draft.kind), UserSaid))
+
+        self.push_screen(EditorScreen("To the ideation controller",
+                                      "recorded as your input, then queued to its pane",
+                                      kinds=("message", "approval", "refusal")), then)
+
+    async def action_quit(self) -> None:
+        self.leave()
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """The command palette lists the registry's actions for the app and the focused panel,
+        each with why it is unavailable right now."""
+        yield from super().get_system_commands(screen)
+        focused = screen.focused
+        panel = next((n for n in (focused.ancestors_with_self if focused else [])
+                      if isinstance(n, Panel)), None)
+        scopes = ["app"] + ([panel.SCOPE] if panel is not None else [])
+        for scope in scopes:
+            target = self if scope == "app" else panel
+            for a in actions.for_scope(scope):
+                if a.name == "pick" and a.method != "pick(1)":
+                    continue
+                reason = self.why(scope, a.name, (1,) if a.name == "pick" else ())
+                title = f"{actions.SCOPES[scope]}: {a.label} ({a.keys_shown})"
+                help_ = f"unavailable: {reason}" if reason else a.help
+                yield SystemCommand(title, help_, partial(self.run_action, a.method, target))
+
+
+def make_app(repo: Repo, *, tmux_socket: str | None = None, host_orchestrator: bool = True,
+             now: Callable[[], int] = time.time_ns, tick_s: float = 1.0
+             ) -> tuple[WorkbenchApp, Workbench, OrchestratorHost | None]:
+    """Build the app with its services. The caller stops the host after the app exits."""
+    services = Workbench(repo, tmux_socket)
+    host = OrchestratorHost(repo, tmux_socket) if host_orchestrator else None
+    return WorkbenchApp(services, host=host, now=now, tick_s=tick_s), services, host

@@ -1,0 +1,138 @@
+"""Messages the workers post to the app: past-tense events, named like the store's event kinds.
+
+Workers only post these; `@on` handlers on the app own every state change. A newer snapshot of
+the same panel replaces an older one still waiting in the queue (`can_replace`), so a burst of
+store writes costs one repaint per panel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from textual.message import Message
+
+from a2a_tui.tui.queries import Snapshot
+
+if TYPE_CHECKING:
+    from a2a_tui.tui.services import Done, Workbench
+
+
+class StoreRead(Message):
+    """The store was read after it changed: the panels named in the snapshot get new rows."""
+
+    def __init__(self, snapshot: Snapshot) -> None:
+        super().__init__()
+        self.snapshot = snapshot
+
+
+class OrchestratorStarted(Message):
+    """The app now hosts this repository's orchestrator."""
+
+    def __init__(self, pid: int) -> None:
+        super().__init__()
+        self.pid = pid
+
+
+class OrchestratorUnavailable(Message):
+    """The app could not host the orchestrator (another one serves the repository, no tmux...)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__()
+        self.reason = reason
+
+
+class OrchestratorStopped(Message):
+    """The hosted orchestrator's worker ended; `error` says why if it failed."""
+
+    def __init__(self, error: str | None) -> None:
+        super().__init__()
+        self.error = error
+
+
+class UserActed(Message):
+    """A user action was carried out and recorded as a user input; subclasses name the effect
+    after the store event it produced."""
+
+    kind = "user_input"
+
+    def __init__(self, summary: str, data: dict[str, Any] | None = None) -> None:
+        super().__init__()
+        self.summary = summary
+        self.data = data or {}
+
+
+class InjectionQueued(UserActed):
+    """The user's prompt was queued for a pane (dispatch_queued)."""
+
+    kind = "dispatch_queued"
+
+
+class PanesPaused(UserActed):
+    """Injection into one or more panes was paused or resumed (pane_paused / pane_resumed)."""
+
+    kind = "pane_paused"
+
+
+class PaneReleased(UserActed):
+    """The user declared a pane idle (pane_released)."""
+
+    kind = "pane_released"
+
+
+class PaneJumped(UserActed):
+    """tmux now shows the session's pane."""
+
+    kind = "pane_jumped"
+
+
+class BoardItemAnswered(UserActed):
+    """An answer was recorded; it went out at once or waits in the batch (board_item_answered)."""
+
+    kind = "board_item_answered"
+
+
+class BoardAnswersSent(UserActed):
+    """Held answers went out, one prompt per asking session (records_delivered)."""
+
+    kind = "records_delivered"
+
+
+class UserSaid(UserActed):
+    """A message, approval or refusal to the ideation controller was recorded (user_input)."""
+
+    kind = "user_input"
+
+
+class VerifyFinished(UserActed):
+    """A verify the user started from the workbench finished (verify_passed / rejected)."""
+
+    kind = "verify_finished"
+
+
+ACTED = (InjectionQueued, PanesPaused, PaneReleased, PaneJumped, BoardItemAnswered,
+         BoardAnswersSent, UserSaid, VerifyFinished)
+
+
+class UserActionRefused(Message):
+    """A user action was refused (by the gate, the queue, the board...): nothing changed."""
+
+    def __init__(self, what: str, code: str, message: str) -> None:
+        super().__init__()
+        self.what = what
+        self.code = code
+        self.message = message
+
+
+class ActionRequested(Message):
+    """A panel asks the app to carry out a user action; the app runs `call` in a worker and posts
+    `done` (a UserActed) or UserActionRefused. `slow` actions (a verify) get their own worker;
+    the others run one at a time, in the order they were asked for."""
+
+    def __init__(self, what: str, call: Callable[[Workbench], Done], done: type[UserActed],
+                 *, slow: bool = False) -> None:
+        super().__init__()
+        self.what = what
+        self.call = call
+        self.done = done
+        self.slow = slow

@@ -1,0 +1,135 @@
+"""Board: the controllers' questions to the user (options, recommendation, why) and findings."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+
+from a2a_tui.tui.messages import ActionRequested, BoardAnswersSent, BoardItemAnswered
+from a2a_tui.tui.panels.base import Cell, Panel
+from a2a_tui.tui.queries import BoardItem
+
+
+def question_text(q: BoardItem) -> Text:
+    """A question's options (numbered for the keys 1-9), the recommendation and its rationale."""
+    t = Text()
+    for i, o in enumerate(q.options, 1):
+        rec = o["key"] == q.recommend
+        t.append(f" {i} ", style="reverse bold" if rec else "reverse")
+        t.append(f" {o['key']}: {o['text']}", style="bold" if rec else "")
+        if rec:
+            t.append("  ★ recommended", style="bold green")
+        t.append("\n")
+    if q.why:
+        t.append("why: ", style="bold")
+        t.append(q.why)
+    return t
+
+
+class BoardPanel(Panel[BoardItem]):
+    SCOPE = "board"
+    TITLE = "Board"
+    EMPTY = "no open questions or findings"
+    COLUMNS = (("id", "Item"), ("status", "Status"), ("title", "Title"), ("from", "From"))
+
+    def cells(self, b: BoardItem) -> Sequence[Cell]:
+        return (Text(b.id, style="bold" + (" red" if b.blocking else "")), self._status(b),
+                b.title, b.asked_by or "")
+
+    @staticmethod
+    def _status(b: BoardItem) -> Text:
+        if b.held:
+            return Text("held", style="bold cyan")
+        if b.status == "answered":
+            return Text("answered", style="green")
+        return Text("open" + (" !" if b.blocking else ""),
+                    style="bold yellow" if b.kind == "question" else "yellow")
+
+    def detail(self, b: BoardItem) -> Text:
+        t = Text()
+        t.append(f"{b.id} ", style="bold")
+        t.append(f"{b.kind} · {b.category}" + (" · blocking" if b.blocking else "")
+                 + (f" · from {b.asked_by}" if b.asked_by else "") + "\n", style="dim")
+        if b.body:
+            t.append(b.body.strip() + "\n")
+        if b.kind == "question":
+            t.append_text(question_text(b))
+        return t
+
+    def subtitle(self) -> str:
+        items = self.rows.values()
+        open_ = sum(b.status == "open" for b in items)
+        held = sum(b.held for b in items)
+        return f"{open_} open" + (f" · {held} held (s sends)" if held else "")
+
+    @property
+    def held(self) -> int:
+        return sum(b.held for b in self.rows.values())
+
+    # --- actions --------------------------------------------------------------------------
+    def why_disabled(self, action: str, params: tuple[object, ...]) -> str | None:
+        if action == "send":
+            return None if self.held else ("no answers are held: an answer waits only while"
+                                           " its asker has other open questions")
+        b = self.selected
+        if b is None:
+            return self.nothing_selected()
+        if action == "open":
+            return None
+        if b.status == "answered":
+            return f"{b.id} is already answered" + (" (held: s sends it)" if b.held else "")
+        if action in ("pick", "adopt"):
+            if b.kind != "question":
+                return f"{b.id} is a finding: it has no options (t writes an answer)"
+            if action == "adopt" and not b.recommend:
+                return f"{b.id} has no recommendation"
+            if action == "pick":
+                d = int(params[0]) if params else 0  # type: ignore[call-overload]
+                if d > len(b.options):
+                    return f"{b.id} has {len(b.options)} options"
+        return None
+
+    def action_open(self) -> None:
+        from a2a_tui.tui.screens.detail import QuestionScreen
+
+        b = self.selected
+        assert b is not None
+
+        def then(choice: str | None) -> None:
+            if choice:  # the same board action, as if its key were pressed here
+                self.call_later(self.run_action, choice)
+
+        self.app.push_screen(QuestionScreen(b, self), then)
+
+    def action_pick(self, d: int) -> None:
+        b = self.selected
+        assert b is not None
+        key = b.options[d - 1]["key"]
+        self._answer(b, f"answer {b.id} with {key}", option=key)
+
+    def action_adopt(self) -> None:
+        b = self.selected
+        assert b is not None
+        self._answer(b, f"adopt the recommendation for {b.id}", adopt=True)
+
+    def action_write_answer(self) -> None:
+        from a2a_tui.tui.screens.editor import Draft, EditorScreen
+
+        b = self.selected
+        assert b is not None
+
+        def then(draft: Draft | None) -> None:
+            if draft:
+                self._answer(b, f"answer {b.id} in words", text=draft.text)
+
+        self.app.push_screen(EditorScreen(f"Answer {b.id}: {b.title}",
+                                          "your words go to the asker as an answer"), then)
+
+    def _answer(self, b: BoardItem, what: str, **how) -> None:
+        self.post_message(ActionRequested(what, lambda w: w.answer(b.id, **how),
+                                          BoardItemAnswered))
+
+    def action_send(self) -> None:
+        self.post_message(ActionRequested("send the held answers", lambda w: w.send_answers(),
+                                          BoardAnswersSent))

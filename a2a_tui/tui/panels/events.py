@@ -1,0 +1,79 @@
+"""Events: a live tail of the event log, newest at the bottom; the cursor follows new events
+while it sits on the last row."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from rich.text import Text
+
+from a2a_tui.store.db import Event
+from a2a_tui.tui import fmt
+from a2a_tui.tui.panels.base import Cell, Panel
+from a2a_tui.tui.queries import EVENTS_TAIL, payload_summary
+
+
+class EventsPanel(Panel[Event]):
+    SCOPE = "events"
+    TITLE = "Events"
+    EMPTY = "no events"
+    COLUMNS = (("seq", "#"), ("time", "Time"), ("kind", "Kind"), ("who", "Who"),
+               ("what", "What"))
+
+    def key_of(self, e: Event) -> str:
+        return str(e.seq)
+
+    def cells(self, e: Event) -> Sequence[Cell]:
+        who = e.actor if e.session is None or e.actor.endswith(e.session) else \
+            f"{e.actor}→{e.session}"
+        return (Text(str(e.seq), style="dim"), fmt.clock(e.ts_ns), Text(e.kind, style="bold"),
+                who, payload_summary(e.payload | self._where(e), 100))
+
+    @staticmethod
+    def _where(e: Event) -> dict:
+        return {k: v for k, v in (("task", e.task), ("attempt", e.attempt)) if v}
+
+    def detail(self, e: Event) -> str:
+        return ""
+
+    def subtitle(self) -> str:
+        last = next(reversed(self.rows.values()), None)
+        return f"last #{last.seq}" if last else ""
+
+    def append(self, events: Sequence[Event], reset: bool = False) -> None:
+        """Add new events at the bottom (or start over from a fresh tail), keep the last
+        EVENTS_TAIL, and follow the tail if the cursor was on the last row."""
+        table = self.table
+        follow = reset or not self.rows or table.cursor_row >= table.row_count - 1
+        held = self.selected_key
+        if reset:
+            self.show_rows(events)
+        else:
+            for e in events:
+                key = self.key_of(e)
+                if key in self.rows:
+                    continue
+                self.rows[key] = e
+                table.add_row(*self.cells(e), key=key)
+            while len(self.rows) > EVENTS_TAIL:
+                oldest = next(iter(self.rows))
+                del self.rows[oldest]
+                table.remove_row(oldest)
+            self.loaded = True
+            self.border_subtitle = self.subtitle() if self.rows else self.EMPTY
+        if follow and table.row_count:
+            table.move_cursor(row=table.row_count - 1, animate=False)
+        elif held in self.rows:  # rows trimmed above it: stay on the same event
+            table.move_cursor(row=table.get_row_index(held), animate=False)
+
+    def why_disabled(self, action: str, params: tuple[object, ...]) -> str | None:
+        return self.nothing_selected()
+
+    def action_open(self) -> None:
+        from a2a_tui.tui.screens.detail import TextScreen
+
+        e = self.selected
+        assert e is not None
+        body = json.dumps(e.to_json(), ensure_ascii=False, indent=2)
+        self.app.push_screen(TextScreen(f"event #{e.seq} · {e.kind}", body))

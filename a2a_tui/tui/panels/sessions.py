@@ -1,0 +1,134 @@
+"""Sessions: every managed agent pane, its state and how long it has held, its queue, its flags."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+
+from rich.text import Text
+
+from a2a_tui.tui import fmt
+from a2a_tui.tui.messages import (ActionRequested, InjectionQueued, PaneJumped, PaneReleased,
+                                  PanesPaused)
+from a2a_tui.tui.panels.base import Cell, Panel
+from a2a_tui.tui.queries import SessionRow
+
+
+class SessionsPanel(Panel[SessionRow]):
+    SCOPE = "sessions"
+    TITLE = "Sessions"
+    EMPTY = "no sessions: `a2a spawn ROLE --cli ...`"
+    COLUMNS = (("id", "Session"), ("role", "Role"), ("state", "State"), ("flags", "Q"),
+               ("attempt", "Attempt"), ("cli", "CLI"))
+
+    def __init__(self, now: Callable[[], int] = time.time_ns, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.now = now
+
+    def cells(self, r: SessionRow) -> Sequence[Cell]:
+        return (Text(r.id, style="bold"), r.role, self._state(r), self._flags(r),
+                r.attempt or "", f"{r.cli} {r.model}".strip())
+
+    def _state(self, r: SessionRow) -> Text:
+        text = fmt.state(r.state, r.state_since_ns, self.now())
+        if r.hint:
+            text.append(" ?", style="bold magenta")
+        return text
+
+    @staticmethod
+    def _flags(r: SessionRow) -> Text:
+        text = Text()
+        if r.paused:
+            text.append("⏸", style="bold red")
+        if r.queue:
+            text.append(f"{r.queue}", style="bold cyan")
+        if r.unknown:
+            text.append("!", style="bold red")
+        return text
+
+    def detail(self, r: SessionRow) -> Text:
+        t = Text()
+        t.append(f"{r.id}", style="bold")
+        t.append(f" · {r.role} · {r.cli_version or r.cli}"
+                 + (f" · {r.model}" if r.model else "")
+                 + (f" · pane {r.pane_id}" if r.pane_id else " · no pane"))
+        t.append(" · ")
+        t.append_text(self._state(r))
+        if r.in_flight:
+            t.append(f" · in flight #{r.in_flight}")
+        if r.queue:
+            t.append(f" · {r.queue} queued", style="cyan")
+        if r.paused:
+            t.append(" · paused: injections held (p resumes)", style="red")
+        if r.unknown:
+            t.append(f"\n{r.unknown} dispatch(es) in unknown state: never re-sent; look at the"
+                     " pane", style="red")
+        if r.hint:
+            t.append(f"\n{r.hint} (r releases)", style="magenta")
+        return t
+
+    def subtitle(self) -> str:
+        busy = sum(r.state == "busy" for r in self.rows.values())
+        queued = sum(r.queue for r in self.rows.values())
+        return f"{len(self.rows)} · {busy} busy" + (f" · {queued} queued" if queued else "")
+
+    def tick(self) -> None:
+        """Re-render how long each state has held (no store read)."""
+        for key, r in self.rows.items():
+            self.table.update_cell(key, "state", self._state(r))
+        self.show_detail()
+
+    # --- actions --------------------------------------------------------------------------
+    def why_disabled(self, action: str, params: tuple[object, ...]) -> str | None:
+        if action == "toggle_pause_all":
+            if not any(r.state != "exited" for r in self.rows.values()):
+                return "no session is running"
+            return None
+        r = self.selected
+        if r is None:
+            return self.nothing_selected()
+        if r.state == "exited":
+            return f"{r.id} has exited"
+        if action == "jump" and not r.pane_id:
+            return f"{r.id} has no pane yet"
+        if action == "release" and r.state == "idle":
+            return f"{r.id} is already idle"
+        return None
+
+    def action_jump(self) -> None:
+        sid = self.selected.id  # type: ignore[union-attr]
+        self.post_message(ActionRequested(f"jump to {sid}", lambda w: w.jump(sid), PaneJumped))
+
+    def action_toggle_pause(self) -> None:
+        r = self.selected
+        assert r is not None
+        self.post_message(ActionRequested(
+            f"{'resume' if r.paused else 'pause'} {r.id}",
+            lambda w: w.set_paused([r.id], not r.paused), PanesPaused))
+
+    def action_toggle_pause_all(self) -> None:
+        live = [r for r in self.rows.values() if r.state != "exited"]
+        pause = not all(r.paused for r in live)
+        self.post_message(ActionRequested(f"{'pause' if pause else 'resume'} all",
+                                          lambda w: w.set_paused(None, pause), PanesPaused))
+
+    def action_release(self) -> None:
+        sid = self.selected.id  # type: ignore[union-attr]
+        self.post_message(ActionRequested(f"release {sid}", lambda w: w.release(sid),
+                                          PaneReleased))
+
+    def action_inject(self) -> None:
+        from a2a_tui.tui.screens.editor import Draft, EditorScreen
+
+        r = self.selected
+        assert r is not None
+
+        def send(draft: Draft | None) -> None:
+            if draft:
+                self.post_message(ActionRequested(f"inject into {r.id}",
+                                                  lambda w: w.inject(r.id, draft.text),
+                                                  InjectionQueued))
+
+        self.app.push_screen(EditorScreen(f"Prompt for {r.id} ({r.role}, {r.state})",
+                                          "queued behind its other prompts; delivered when the"
+                                          " pane is idle and not paused"), send)

@@ -1,0 +1,277 @@
+"""What the workbench shows, read from the store: bounded, indexed queries and plain data.
+
+No textual here: a worker thread runs these with its own connection and posts the results. Every
+query is bounded (a LIMIT or a per-id index lookup), so the first frame does not grow with the
+event log. `panels_touched` decides which panels a batch of new events can have changed, so only
+those are read again.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from a2a_tui.store.db import Event
+
+EVENTS_TAIL = 200          # rows the Events panel keeps
+EVENTS_BATCH = 1000        # new events read per change; more than this reloads everything
+BOARD_LIMIT = 200
+INBOX_LIMIT = 100
+CARDS_LIMIT = 200
+PANELS = ("sessions", "board", "inbox", "gate")
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    id: str
+    role: str
+    cli: str
+    cli_version: str
+    model: str
+    state: str
+    state_since_ns: int
+    paused: bool
+    hint: str | None
+    queue: int
+    in_flight: int | None
+    unknown: int
+    attempt: str | None
+    pane_id: str | None
+    tmux_socket: str | None
+
+
+@dataclass(frozen=True)
+class BoardItem:
+    id: str
+    kind: str                # question | finding
+    title: str
+    body: str
+    options: list[dict[str, str]]
+    recommend: str | None
+    why: str | None
+    blocking: bool
+    category: str
+    asked_by: str | None
+    status: str              # open | answered
+    held: bool               # answered, and the answer waits to be sent
+    ts_ns: int
+
+
+@dataclass(frozen=True)
+class InboxEntry:
+    id: str
+    kind: str
+    author: str              # role (session)
+    recipient: str
+    card: str | None
+    status: str | None       # PASS | INCOMPLETE | BLOCKED | NO_GO
+    state: str               # open | acked | disposed
+    authorized: bool | None
+    text: str
+    ref: str | None
+    ts_ns: int
+
+
+@dataclass(frozen=True)
+class CheckRow:
+    name: str
+    kind: str
+    blocking: bool
+    passed: bool
+    exit_code: int | None
+    duration_s: float | None
+    detail: str
+
+
+@dataclass(frozen=True)
+class GateRow:
+    card: str
+    title: str
+    card_state: str
+    version: int
+    attempt: str | None
+    attempt_state: str | None
+    writer: str | None
+    sha: str | None
+    rejections: int
+    verify_state: str | None        # running | passed | rejected | interrupted
+    verify_run: int | None
+    checks: list[CheckRow] = field(default_factory=list)
+
+
+@dataclass
+class Snapshot:
+    """Everything the panels show; a field left None was not read this time."""
+
+    last_seq: int
+    sessions: list[SessionRow] | None = None
+    board: list[BoardItem] | None = None
+    inbox: list[InboxEntry] | None = None
+    gate: list[GateRow] | None = None
+    events: list[Event] = field(default_factory=list)
+    reset_events: bool = False      # events is a fresh tail, not an increment
+
+
+def sessions(store) -> list[SessionRow]:
+    """Every session (a few dozen at most), with its queue length from the dispatch index."""
+    out = []
+    for r in store.all("SELECT * FROM sessions ORDER BY created_ns, id"):
+        counts = dict(store.all(
+            "SELECT state, COUNT(*) FROM dispatches WHERE session = ? AND state IN"
+            " ('queued', 'unknown') GROUP BY state", (r["id"],)))
+        out.append(SessionRow(
+            id=r["id"], role=r["role"], cli=r["cli"], cli_version=r["cli_version"],
+            model=r["model"], state=r["state"], state_since_ns=r["state_since_ns"],
+            paused=bool(r["paused"]), hint=r["hint"], queue=counts.get("queued", 0),
+            in_flight=r["in_flight"], unknown=counts.get("unknown", 0), attempt=r["attempt_id"],
+            pane_id=r["pane_id"], tmux_socket=r["tmux_socket"]))
+    return out
+
+
+def board(store) -> list[BoardItem]:
+    """Items not closed: questions first, each kind in the order it was asked."""
+    rows = store.all(
+        "SELECT i.*,"
+        " EXISTS(SELECT 1 FROM board_records r WHERE r.item_id = i.id AND r.kind = 'answer')"
+        "   AS answered,"
+        " EXISTS(SELECT 1 FROM board_records r JOIN user_inputs u ON u.id = r.user_input"
+        "   LEFT JOIN deliveries d ON d.record = u.id"
+        "   WHERE r.item_id = i.id AND r.kind = 'answer' AND d.record IS NULL"
+        "   AND u.to_session IS NOT NULL) AS held"
+        " FROM board_items i"
+        " WHERE NOT EXISTS(SELECT 1 FROM board_records r WHERE r.item_id = i.id"
+        "   AND r.kind = 'close')"
+        " ORDER BY i.kind = 'finding', i.seq LIMIT ?", (BOARD_LIMIT,))
+    return [BoardItem(
+        id=r["id"], kind=r["kind"], title=r["title"], body=r["body"],
+        options=json.loads(r["options"] or "[]"), recommend=r["recommend"], why=r["why"],
+        blocking=bool(r["blocking"]), category=r["category"], asked_by=r["asked_by"],
+        status="answered" if r["answered"] else "open", held=bool(r["held"]), ts_ns=r["ts_ns"])
+        for r in rows]
+
+
+def inbox(store) -> list[InboxEntry]:
+    """The newest entries first, each with the state its acks and dispositions give it."""
+    rows = store.all(
+        "SELECT e.*,"
+        " EXISTS(SELECT 1 FROM inbox x WHERE x.ref = e.id AND x.kind = 'disposition') AS disposed,"
+        " EXISTS(SELECT 1 FROM inbox x WHERE x.ref = e.id AND x.kind = 'ack') AS acked"
+        " FROM inbox e ORDER BY e.n DESC LIMIT ?", (INBOX_LIMIT,))
+    out = []
+    for r in rows:
+        author = r["author_role"] + (f" ({r['author_session']})" if r["author_session"] else "")
+        out.append(InboxEntry(
+            id=r["id"], kind=r["kind"], author=author,
+            recipient=r["recipient"], card=r["card_id"],
+            status=r["status"], state="disposed" if r["disposed"] else
+            "acked" if r["acked"] else "open",
+            authorized=None if r["authorized"] is None else bool(r["authorized"]),
+            text=r["text"], ref=r["ref"], ts_ns=r["ts_ns"]))
+    return out
+
+
+def gate(store) -> list[GateRow]:
+    """Each card with its latest attempt and the per-check results of that attempt's last verify."""
+    out = []
+    for c in store.all("SELECT id, title, state, version FROM cards ORDER BY id LIMIT ?",
+                       (CARDS_LIMIT,)):
+        a = store.one("SELECT * FROM attempts WHERE card_id = ? ORDER BY n DESC LIMIT 1",
+                      (c["id"],))
+        v = None if a is None else store.one(
+            "SELECT run, state FROM verifications WHERE attempt_id = ? ORDER BY run DESC LIMIT 1",
+            (a["id"],))
+        checks = [] if v is None else [
+            CheckRow(name=x["name"], kind=x["kind"], blocking=bool(x["blocking"]),
+                     passed=bool(x["passed"]), exit_code=x["exit_code"],
+                     duration_s=x["duration_s"], detail=x["detail"])
+            for x in store.all("SELECT * FROM check_results WHERE attempt_id = ? AND run = ?"
+                               " ORDER BY id", (a["id"], v["run"]))]
+        out.append(GateRow(
+            card=c["id"], title=c["title"], card_state=c["state"], version=c["version"],
+            attempt=a["id"] if a else None, attempt_state=a["state"] if a else None,
+            writer=a["writer"] if a else None, sha=a["submitted_sha"] if a else None,
+            rejections=a["rejections"] if a else 0, verify_state=v["state"] if v else None,
+            verify_run=v["run"] if v else None, checks=checks))
+    return out
+
+
+def events_tail(store, limit: int = EVENTS_TAIL) -> list[Event]:
+    """The last `limit` events, oldest first (the primary key makes this cheap at any size)."""
+    return list(reversed(store.events(limit=limit, newest_first=True)))
+
+
+READERS = {"sessions": sessions, "board": board, "inbox": inbox, "gate": gate}
+
+# Which panels an event can change. Kinds are matched by prefix so that a kind another part of
+# a2a adds later still lands somewhere; an event that matches nothing refreshes every panel.
+_RULES: dict[str, tuple[str, ...]] = {
+    "sessions": ("session", "signal", "pane_", "dispatch_", "orchestrator_", "writer_bound",
+                 "human_intervention"),
+    "board": ("board_", "user_input", "records_delivered", "collab_"),
+    "inbox": ("inbox_", "records_delivered"),
+    "gate": ("card_", "claimed", "submit", "verify", "check_", "integrat", "abandon",
+             "worktree_", "review", "reclaim", "attempt_", "gate_", "writer_bound"),
+}
+
+
+def panels_touched(events: list[Event]) -> set[str]:
+    """The panels whose data these events may have changed."""
+    touched: set[str] = set()
+    for e in events:
+        hit = False
+        for panel, prefixes in _RULES.items():
+            if e.kind.startswith(prefixes):
+                touched.add(panel)
+                hit = True
+        if e.task is not None or e.attempt is not None:
+            touched.add("gate")
+            hit = True
+        if not hit:
+            return set(PANELS)
+    return touched
+
+
+def load(store, panels: set[str] | None = None, *, after: int | None = None) -> Snapshot:
+    """Read the panels named (all when None) and the events after `after` (a fresh tail when
+    None), in one read transaction so that every panel shows the same moment."""
+    with store.snapshot() as tx:
+        last = int(tx.one("SELECT COALESCE(MAX(seq), 0) FROM events")[0])
+        snap = Snapshot(last_seq=last)
+        if after is None or last - after > EVENTS_BATCH:
+            snap.events, snap.reset_events = events_tail(store), True
+            panels = set(PANELS)
+        elif last > after:
+            snap.events = store.events(after=after, limit=EVENTS_BATCH)
+            if panels is None:
+                panels = panels_touched(snap.events)
+        for name in panels or ():
+            setattr(snap, name, READERS[name](store))
+    return snap
+
+
+# Payload keys worth reading first in a one-line summary; noise (timestamps, files) goes last.
+_FIRST = ("text", "event", "id", "n", "kind", "title", "status", "state", "from", "to",
+          "source", "run", "sha", "passed", "name", "reason", "why", "error")
+_LAST = ("ts_ns", "file", "enter_ns", "pid", "detail", "card", "payload", "raw")
+
+
+def payload_summary(payload: dict[str, Any], width: int = 120) -> str:
+    """A payload as one short line for the Events panel: telling keys first, noise last."""
+    def rank(key: str) -> tuple[int, int]:
+        if key in _FIRST:
+            return (0, _FIRST.index(key))
+        return (2, 0) if key in _LAST else (1, 0)
+
+    parts = []
+    for key in sorted(payload, key=rank):
+        value = payload[key]
+        if value in (None, "", [], {}):
+            continue
+        if isinstance(value, str):
+            text = value.replace("\n", " ⏎ ")
+        else:
+            text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        parts.append(text if key in ("text", "event") else f"{key}={text}")
+    line = " · ".join(parts)
+    return line if len(line) <= width else line[: width - 1] + "…"

@@ -1,0 +1,128 @@
+"""Read-only detail screens: a board question (answerable from here), an entry or event, and
+the per-check results of a verify."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Static
+
+from a2a_tui.tui import actions
+from a2a_tui.tui.panels.board import question_text
+from a2a_tui.tui.panels.gate import check_mark
+from a2a_tui.tui.queries import BoardItem, GateRow
+
+if TYPE_CHECKING:
+    from a2a_tui.tui.panels.board import BoardPanel
+
+CLOSE = [Binding("escape,q,enter", "close", "Close", priority=True)]
+
+
+class DetailScreen(ModalScreen[str | None]):
+    """A modal box; Esc closes it."""
+
+    BINDINGS = CLOSE
+    DEFAULT_CSS = """
+    DetailScreen { align: center middle; }
+    DetailScreen > Vertical {
+        width: 90%; max-width: 110; height: auto; max-height: 90%;
+        border: round $accent; background: $surface; padding: 0 1;
+    }
+    DetailScreen VerticalScroll { height: auto; max-height: 100%; }
+    """
+
+    def __init__(self, title: str) -> None:
+        super().__init__()
+        self.box_title = title
+
+    def compose(self) -> ComposeResult:
+        with Vertical() as box:
+            box.border_title = self.box_title
+            box.border_subtitle = self.keys_hint()
+            yield from self.body()
+
+    def body(self) -> ComposeResult:
+        yield from ()
+
+    def keys_hint(self) -> str:
+        return "Esc close"
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class TextScreen(DetailScreen):
+    def __init__(self, title: str, text: str | Text) -> None:
+        super().__init__(title)
+        self.text = text
+
+    def body(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(self.text, markup=False)
+
+
+class QuestionScreen(DetailScreen):
+    """A board item in full. The board's answer keys work here and act on this item."""
+
+    BINDINGS = [Binding("escape,q", "close", "Close", priority=True),
+                *[a.binding() for a in actions.for_scope("board")
+                  if a.name in ("pick", "adopt", "write_answer")]]
+
+    def __init__(self, item: BoardItem, panel: BoardPanel) -> None:
+        super().__init__(f"{item.id} · {item.title}")
+        self.item = item
+        self.panel = panel
+
+    def body(self) -> ComposeResult:
+        from a2a_tui.tui.panels.board import BoardPanel
+
+        with VerticalScroll():
+            yield Static(BoardPanel.detail(self.panel, self.item), markup=False)
+
+    def keys_hint(self) -> str:
+        return "1-9 pick · a adopt · t write · Esc close"
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("pick", "adopt", "write_answer"):
+            return None if self.panel.why_disabled(action, parameters) else True
+        return True
+
+    def why_disabled(self, action: str, parameters: tuple[object, ...]) -> str | None:
+        return self.panel.why_disabled(action, parameters)
+
+    def action_pick(self, d: int) -> None:
+        self.dismiss(f"pick({d})")
+
+    def action_adopt(self) -> None:
+        self.dismiss("adopt")
+
+    def action_write_answer(self) -> None:
+        self.dismiss("write_answer")
+
+
+class ChecksScreen(DetailScreen):
+    """Every check of the attempt's last verify: verdict, kind, blocking, exit, time, detail."""
+
+    def __init__(self, row: GateRow) -> None:
+        super().__init__(f"{row.attempt} · verify run {row.verify_run} · {row.verify_state}")
+        self.row = row
+
+    def body(self) -> ComposeResult:
+        table: DataTable = DataTable(cursor_type="row", id="checks")
+        table.styles.height = "auto"
+        table.styles.max_height = 20
+        yield table
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("", "Check", "Kind", "Blocking", "Exit", "Time", "Detail")
+        for c in self.row.checks:
+            table.add_row(check_mark(c), c.name, c.kind, "yes" if c.blocking else "no",
+                          "" if c.exit_code is None else str(c.exit_code),
+                          "" if c.duration_s is None else f"{c.duration_s:.2f}s", c.detail)
+        table.focus()

@@ -1,0 +1,73 @@
+"""A multi-line editor in a modal: a prompt to inject, an answer, a message to the ideation
+controller. Ctrl-S sends, Esc cancels; Enter is a new line (the text goes as one prompt)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label, RadioButton, RadioSet, TextArea
+
+
+@dataclass(frozen=True)
+class Draft:
+    text: str
+    kind: str = "message"
+
+
+class EditorScreen(ModalScreen[Draft | None]):
+    """Returns the draft, or None when cancelled or empty."""
+
+    BINDINGS = [Binding("ctrl+s", "send", "Send", priority=True),
+                Binding("escape", "cancel", "Cancel", priority=True)]
+
+    DEFAULT_CSS = """
+    EditorScreen { align: center middle; }
+    EditorScreen > Vertical {
+        width: 90%; max-width: 100; height: auto; max-height: 90%;
+        border: round $accent; background: $surface; padding: 0 1;
+    }
+    EditorScreen .hint { color: $text-muted; }
+    EditorScreen TextArea { height: 8; min-height: 3; }
+    EditorScreen RadioSet { layout: horizontal; height: auto; border: none; padding: 0; }
+    """
+
+    def __init__(self, title: str, hint: str, kinds: tuple[str, ...] = (),
+                 text: str = "") -> None:
+        super().__init__()
+        self.title_text = title
+        self.hint = hint
+        self.kinds = kinds
+        self.initial = text
+
+    def compose(self) -> ComposeResult:
+        with Vertical() as box:
+            box.border_title = self.title_text
+            box.border_subtitle = "Ctrl-S send · Esc cancel"
+            yield Label(self.hint, classes="hint")
+            if self.kinds:
+                with RadioSet(id="kind"):
+                    for i, k in enumerate(self.kinds):
+                        yield RadioButton(k, value=i == 0, id=f"kind-{k}")
+            yield TextArea(self.initial, id="text", soft_wrap=True, show_line_numbers=False,
+                           tab_behavior="focus")
+
+    def on_mount(self) -> None:
+        self.query_one("#text", TextArea).focus()
+
+    def action_send(self) -> None:
+        text = self.query_one("#text", TextArea).text
+        if not text.strip():
+            self.notify("nothing to send: the text is empty", severity="warning")
+            return
+        kind = "message"
+        if self.kinds:
+            pressed = self.query_one(RadioSet).pressed_button
+            kind = str(pressed.label) if pressed is not None else self.kinds[0]
+        self.dismiss(Draft(text.strip("\n"), kind))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,70 @@
+"""Events panel: a live tail of the log; the store is read again only where it changed."""
+
+from __future__ import annotations
+
+import json
+
+from helpers import a2a, write_card
+from textual.widgets import Static
+from tui_support import of_type, run, store, until, workbench
+
+from a2a_tui.tui.messages import StoreRead
+from a2a_tui.tui.panels.events import EventsPanel
+from a2a_tui.tui.queries import EVENTS_TAIL
+from a2a_tui.tui.screens.detail import TextScreen
+
+
+def append(repo, n: int, kind: str = "test_note") -> list[int]:
+    with store(repo) as s, s.write() as tx:
+        return [tx.append(kind, actor="test", payload={"i": i}) for i in range(n)]
+
+
+def test_events_tail_follows_new_events_and_keeps_the_last_ones(repo):
+    append(repo, EVENTS_TAIL + 50)
+
+    async def scenario():
+        async with workbench(repo) as (app, pilot, _seen):
+            panel = app.query_one(EventsPanel)
+            with store(repo) as s:
+                last = s.last_seq()
+            # The tail only: the first frame does not read the whole log.
+            assert len(panel.rows) == EVENTS_TAIL
+            assert list(panel.rows)[-1] == str(last)
+            panel.table.focus()
+            assert panel.selected_key == str(last)  # the cursor sits on the newest
+            new = append(repo, 3)
+            await until(pilot, lambda: str(new[-1]) in panel.rows, what="new events shown")
+            assert len(panel.rows) == EVENTS_TAIL
+            assert panel.selected_key == str(new[-1])  # and it followed them
+            # Moved away from the tail, the cursor stays where the user put it.
+            await pilot.press("k", "k")
+            held = panel.selected_key
+            more = append(repo, 2)
+            await until(pilot, lambda: str(more[-1]) in panel.rows, what="more events shown")
+            assert panel.selected_key == held
+            # Enter shows the whole event.
+            await pilot.press("enter")
+            screen = await until(pilot, lambda: isinstance(app.screen, TextScreen)
+                                 and app.screen, what="the event screen")
+            shown = str(screen.query_one(Static).render())
+            assert json.loads(shown)["seq"] == int(held)
+
+    run(scenario())
+
+
+def test_a_change_rereads_only_the_panels_it_can_touch(repo):
+    card = write_card(repo, "T-1")
+    assert a2a("card", "add", str(card), cwd=repo).code == 0
+
+    async def scenario():
+        async with workbench(repo) as (app, pilot, seen):
+            before = len(of_type(seen, StoreRead))
+            assert a2a("card", "ready", "T-1", cwd=repo).code == 0
+            reads = await until(pilot, lambda: of_type(seen, StoreRead)[before:],
+                                what="a read after the change")
+            snap = reads[0].snapshot
+            assert [e.kind for e in snap.events] == ["card_ready"]
+            assert snap.gate is not None and snap.gate[0].card_state == "ready"
+            assert (snap.sessions, snap.board, snap.inbox) == (None, None, None)
+
+    run(scenario())

@@ -1,0 +1,100 @@
+"""The action registry feeds the bindings, the footer, the help screen and the command palette;
+Tab / Shift-Tab move between panels, arrows and j/k within one."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+
+from tui_support import add_session, run, until, workbench
+
+from a2a_tui.tui import actions
+from a2a_tui.tui.app import PANEL_TYPES, WorkbenchApp
+from a2a_tui.tui.panels.sessions import SessionsPanel
+from a2a_tui.tui.screens.help import HelpScreen
+
+ISSUE_KEYS = {
+    "app": {"question_mark", "tab", "shift+tab", "m", "q"},
+    "panel": {"j", "k"},
+    "sessions": {"enter", "p", "r", "i", "P"},
+    "board": {"enter", "a", "t", "s", *map(str, range(1, 10))},
+}
+
+
+def keys_of(bindings) -> set[str]:
+    return {k.strip() for b in bindings for k in b.key.split(",")}
+
+
+def test_every_key_of_the_issue_is_bound_from_the_registry():
+    for scope, keys in ISSUE_KEYS.items():
+        assert keys_of(actions.bindings(scope)) == keys, scope
+    assert keys_of(WorkbenchApp.BINDINGS) == ISSUE_KEYS["app"]
+    for panel in PANEL_TYPES:
+        # Each panel binds exactly its registry scope; the shared keys come from the base.
+        assert keys_of(panel.BINDINGS) == keys_of(actions.bindings(panel.SCOPE))
+        methods = {a.name for a in actions.for_scope(panel.SCOPE)}
+        assert all(hasattr(panel, f"action_{m}") for m in methods), panel.SCOPE
+    assert all(hasattr(WorkbenchApp, f"action_{a.name}") for a in actions.for_scope("app"))
+
+
+def test_tab_moves_between_panels_and_j_k_arrows_move_within(repo):
+    for sid in ("a1", "a2", "a3"):
+        add_session(repo, sid)
+
+    async def scenario():
+        async with workbench(repo) as (app, pilot, _seen):
+            order = []
+            for _ in range(len(PANEL_TYPES)):
+                order.append(app.focused.parent.id)
+                await pilot.press("tab")
+            assert order == ["sessions", "board", "inbox", "gate", "events"]
+            assert app.focused.parent.id == "sessions"  # around again
+            await pilot.press("shift+tab")
+            assert app.focused.parent.id == "events"
+            await pilot.press("tab")
+            panel = app.query_one(SessionsPanel)
+            assert panel.selected_key == "a1"
+            await pilot.press("j")
+            assert panel.selected_key == "a2"
+            await pilot.press("down")
+            assert panel.selected_key == "a3"
+            await pilot.press("k", "up")
+            assert panel.selected_key == "a1"
+
+    run(scenario())
+
+
+def test_help_lists_every_action_and_why_it_is_unavailable_now(repo):
+    add_session(repo, "w1", state="idle")
+
+    async def scenario():
+        async with workbench(repo) as (app, pilot, _seen):
+            await pilot.press("question_mark")
+            screen = await until(pilot, lambda: isinstance(app.screen, HelpScreen)
+                                 and app.screen, what="the help screen")
+            console = Console(width=120, record=True, file=io.StringIO())
+            console.print(screen.table)
+            text = " ".join(console.export_text().split())
+            for a in actions.ACTIONS:
+                if a.name != "pick" or a.method == "pick(1)":
+                    assert " ".join(a.help.split()) in text, a.id
+            assert "unavailable now: w1 is already idle" in text        # release
+            assert "unavailable now: the Board panel is empty" in text  # open, pick...
+            await pilot.press("escape")
+            await until(pilot, lambda: not isinstance(app.screen, HelpScreen), what="closed")
+
+    run(scenario())
+
+
+def test_the_palette_offers_the_focused_panels_actions_with_reasons(repo):
+    add_session(repo, "w1", state="idle")
+
+    async def scenario():
+        async with workbench(repo) as (app, _pilot, _seen):
+            commands = {c.title: c.help for c in app.get_system_commands(app.screen)}
+            assert commands["Sessions: Release (r)"] == "unavailable: w1 is already idle"
+            assert commands["Sessions: Inject (i)"] == actions.BY_ID["sessions.inject"].help
+            assert "Everywhere: Message (m)" in commands
+
+    run(scenario())
