@@ -103,7 +103,9 @@ class Tmux:
 
         tmux 3.3 runs a pane-scoped `pane-exited` hook only while the pane still exists, so the
         pane is kept (remain-on-exit) and `pane-died` fires instead; the dead pane stays visible
-        with its last output until the user closes it.
+        with its last output until the user closes it. tmux 3.3a skips `pane-died` for about
+        half of the processes killed by SIGKILL (measured), so the orchestrator also watches each
+        pane process's pidfd (panes/exits.py); this hook is the second witness.
         """
         self._cmd("set-option", "-p", "-t", pane_id, "remain-on-exit", "on")
         hook = "run-shell -b " + _tmux_quote(f"{shell_command} pane-died #{{pane_dead_status}}")

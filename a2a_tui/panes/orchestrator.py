@@ -13,12 +13,14 @@ import logging
 import os
 import signal
 import threading
+import time
 from pathlib import Path
 
 from watchfiles import watch
 
 from a2a_tui.errors import A2AError
 from a2a_tui.panes import delivery, queue, recovery, spool
+from a2a_tui.panes.exits import ExitWatcher
 from a2a_tui.tmux import Tmux
 
 log = logging.getLogger(__name__)
@@ -58,6 +60,8 @@ class Orchestrator:
         self._thread: threading.Thread | None = None
         self._lock_file = None
         self.error: BaseException | None = None
+        self.exits: ExitWatcher | None = None
+        self._hint_timers: dict[str, threading.Timer] = {}
 
     # --- life cycle ---------------------------------------------------------------------
     def start(self) -> None:
@@ -73,8 +77,13 @@ class Orchestrator:
                           payload={"pid": os.getpid(), "tmux_socket": self.tmux_socket})
             recovery.unknown_deliveries(self.store)
             recovery.reconcile_panes(self.store, self.tmux.panes(), self.tmux_socket)
+            self.exits = ExitWatcher(self.repo.spool_dir)
+            self.exits.start()
             self._cycle()
         except BaseException:
+            if self.exits is not None:
+                self.exits.stop()
+                self.exits = None
             self._release_lock()
             raise
         self._thread = threading.Thread(target=self._run, name="a2a-orchestrator", daemon=True)
@@ -86,6 +95,9 @@ class Orchestrator:
         if self._thread is not None:
             queue.wake(self.repo)  # wakes the watcher at once
             self._thread.join(timeout=10)
+        if self.exits is not None:
+            self.exits.stop()
+            self.exits = None
         if getattr(self, "store", None) is not None:
             with self.store.write() as tx:
                 tx.append("orchestrator_stopped", actor="orchestrator",
@@ -140,7 +152,48 @@ class Orchestrator:
             # Deliveries and the files that landed meanwhile may make more work: loop until quiet.
             # A failed paste is not retried here (its pane is re-checked above); the next file is.
             if not result.sent and not spool.pending(self.repo.spool_dir):
+                self._watch_exits()
                 return
+
+    def _watch_exits(self) -> None:
+        """Hand every live pane process on this tmux server to the exit watcher (new ones only),
+        and explain panes that have stayed silent since their launch."""
+        self._silent_starts()
+        rows = self.store.all(
+            "SELECT id, pane_id, pane_pid, pane_pid_start FROM sessions WHERE state != 'exited'"
+            " AND pane_pid IS NOT NULL AND tmux_socket IS ?", (self.tmux_socket,))
+        self.exits.watch([(r["id"], r["pane_id"], r["pane_pid"], r["pane_pid_start"])
+                          for r in rows])
+
+    def _silent_starts(self) -> None:
+        """A pane with no signal some seconds after launch stays `unknown`, with a hint saying
+        what the user must answer in it (first-run dialogs hold the CLIs' hooks back)."""
+        from a2a_tui import profiles
+
+        now = time.time_ns()
+        rows = self.store.all(
+            "SELECT id, cli, created_ns FROM sessions WHERE state = 'unknown' AND hint IS NULL"
+            " AND last_signal_ns IS NULL AND tmux_socket IS ?", (self.tmux_socket,))
+        for r in rows:
+            prof = profiles.get(r["cli"])
+            due = r["created_ns"] + int(prof.silent_start_s * 1e9)
+            if now < due:
+                if r["id"] not in self._hint_timers:
+                    t = threading.Timer((due - now) / 1e9 + 0.05, queue.wake, [self.repo])
+                    t.daemon = True
+                    t.start()
+                    self._hint_timers[r["id"]] = t
+                continue
+            with self.store.write() as tx:
+                fresh = tx.one("SELECT state, hint, last_signal_ns FROM sessions WHERE id = ?",
+                               (r["id"],))
+                if fresh["state"] != "unknown" or fresh["hint"] or fresh["last_signal_ns"]:
+                    continue
+                tx.append("pane_hint", actor="orchestrator", session=r["id"],
+                          payload={"hint": prof.silent_start_hint, "why": "no signal since launch",
+                                   "after_s": prof.silent_start_s})
+                tx.execute("UPDATE sessions SET hint = ? WHERE id = ?",
+                           (prof.silent_start_hint, r["id"]))
 
     # --- the lock ------------------------------------------------------------------------------
     def _take_lock(self) -> None:

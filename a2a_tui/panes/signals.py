@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-SOURCES = ("claude", "codex", "gemini", "tmux")
+SOURCES = ("claude", "codex", "gemini", "tmux", "process")
 MARKER = re.compile(r"⟦(主控|门禁) #(\d+)⟧")
 # Codex runs a hidden turn per user turn to title the thread; its notify is not the user's turn.
 CODEX_TITLE_PREFIX = "Generate a concise, single-line task title"
@@ -27,7 +27,7 @@ _HOOK_KINDS = {
     "Stop": "stop", "StopFailure": "stop", "AfterAgent": "stop",
     "Interrupt": "idle_hint",
     "SessionEnd": "end",
-    "pane-died": "exited", "pane-exited": "exited",
+    "pane-died": "exited", "pane-exited": "exited", "process-exited": "exited",
 }
 _WAITING_NOTIFICATIONS = ("permission_prompt", "ToolPermission")
 _IDLE_NOTIFICATIONS = ("idle_prompt",)

@@ -67,6 +67,9 @@ class Profile:
     clear_input_keys: tuple[str, ...] = ("C-u",)
     # Pause between the bracketed paste and Enter, so the TUI has taken the paste in first.
     enter_delay_s: float = 0.15
+    # What the user must do in a pane that has sent no signal `silent_start_s` after launch.
+    silent_start_hint: str = "no signal yet: look at the pane"
+    silent_start_s: float = 8.0
 
     def prepare(self, ctx: LaunchContext) -> Launch:
         raise NotImplementedError

@@ -46,4 +46,7 @@ class Claude(Profile):
                       thread_id=thread)
 
 
-PROFILE = Claude("claude", "claude", clear_input_keys=("x", "Escape", "Escape"))
+PROFILE = Claude(
+    "claude", "claude", clear_input_keys=("x", "Escape", "Escape"),
+    silent_start_hint="no SessionStart yet: Claude Code holds hooks back until you answer its"
+    " dialogs in the pane (trust this folder; use this API key)")

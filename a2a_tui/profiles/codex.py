@@ -88,4 +88,7 @@ class Codex(Profile):
         return Launch(argv + list(ctx.extra))
 
 
-PROFILE = Codex("codex", "codex")
+PROFILE = Codex(
+    "codex", "codex",
+    silent_start_hint="Codex signals nothing until its first turn: answer 'Trust this folder?' in"
+    " the pane if it asks, then release the pane (`a2a release`) or give it a first prompt")

@@ -43,4 +43,5 @@ def _option(args: list[str], name: str) -> str | None:
     return None
 
 
-PROFILE = Demo("demo", sys.executable, enter_delay_s=0.05)
+PROFILE = Demo("demo", sys.executable, enter_delay_s=0.05,
+               silent_start_hint="the demo agent has not started: look at the pane")

@@ -67,4 +67,7 @@ class Gemini(Profile):
                       files={SETTINGS_FILE: json.dumps(settings, indent=2)}, thread_id=thread)
 
 
-PROFILE = Gemini("gemini", "gemini", enter_delay_s=0.5)
+PROFILE = Gemini(
+    "gemini", "gemini", enter_delay_s=0.5,
+    silent_start_hint="no SessionStart yet: answer Gemini CLI's dialogs in the pane (trust this"
+    " folder; choose how to sign in)")

@@ -1,0 +1,48 @@
+"""The exit watcher: a pane process's death is known from its pidfd, at once, exactly once."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+
+from a2a_tui.identity import proc_stat
+from a2a_tui.panes.exits import ExitWatcher
+from helpers import wait_until
+
+
+def _files(spool):
+    return [json.loads(p.read_text()) for p in sorted(spool.glob("*.json"))]
+
+
+def test_a_killed_process_is_reported_once(tmp_path):
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    w = ExitWatcher(tmp_path)
+    w.start()
+    try:
+        w.watch([("w1", "%3", proc.pid, proc_stat(proc.pid)[2])])
+        w.watch([("w1", "%3", proc.pid, proc_stat(proc.pid)[2])])  # already watched: no-op
+        assert _files(tmp_path) == []
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        docs = wait_until(lambda: _files(tmp_path), what="the exit to be reported")
+        assert len(docs) == 1
+        d = docs[0]
+        assert (d["session"], d["pane"], d["source"]) == ("w1", "%3", "process")
+        assert d["payload"] == {"hook_event_name": "process-exited", "pid": proc.pid}
+    finally:
+        w.stop()
+
+
+def test_a_reused_pid_counts_as_gone(tmp_path):
+    w = ExitWatcher(tmp_path)
+    w.start()
+    try:
+        me = os.getpid()
+        w.watch([("w2", "%4", me, proc_stat(me)[2] + 1)])  # same pid, another start time
+        docs = wait_until(lambda: _files(tmp_path), what="the stale pid to be reported")
+        assert docs[0]["session"] == "w2"
+    finally:
+        w.stop()
