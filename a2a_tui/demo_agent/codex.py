@@ -8,10 +8,13 @@
 - The environment loses a few "process-only" variables. Which ones Codex strips is UNVERIFIED;
   the demo strips TMUX and TMUX_PANE so that no consumer can come to rely on them (PROTOCOLS B:
   put the pane id in argv) plus CODEX_THREAD_ID, which Codex sets only for tool commands.
-- Every turn also produces a second notify from a hidden title-generation turn with a different
-  thread-id, whose first input message starts "Generate a concise, single-line task title"
-  (REAL_CLIS.md). The demo sends it just before the turn's own notify, so a consumer that does
+- The first turn of a thread also produces a notify from a hidden title-generation turn with a
+  different thread-id, whose first input message starts "Generate a concise, single-line task
+  title" (REAL_CLIS.md; measured in tests/real_cli/FINDINGS.md: only the first turn, and it
+  arrives before the turn's own notify). The demo sends it just before, so a consumer that does
   not filter by thread-id releases the pane early, as it would with the real Codex.
+- `input-messages` lists every user message of the thread so far, the turn's own last
+  (FINDINGS.md), not only the turn's prompt.
 - An interrupted (Esc) or failed turn notifies nothing.
 """
 
@@ -52,17 +55,21 @@ class CodexSignals(Signals):
         self.opts = opts
         self.thread_id = opts.session_id
         self.notices: list[str] = []
+        self.inputs: list[str] = []   # every user message of the thread, as Codex reports them
 
     def turn_done(self, turn: Turn, reply: str, stop_hook_active: bool) -> Outcome:
         out = Outcome()
         if not self.opts.notify:
             return out
-        title_thread = str(uuid.uuid4())
-        title = notify_payload(title_thread, str(uuid.uuid4()), self.opts.cwd,
-                               [TITLE_PROMPT + turn.prompt],
-                               json.dumps({"title": title_for(turn.prompt)}))
-        main = notify_payload(self.thread_id, turn.turn_id, self.opts.cwd, [turn.prompt], reply)
-        for payload in (title, main):
+        payloads = []
+        if not self.inputs:  # only the thread's first turn gets a title
+            payloads.append(notify_payload(str(uuid.uuid4()), str(uuid.uuid4()), self.opts.cwd,
+                                           [TITLE_PROMPT + turn.prompt],
+                                           json.dumps({"title": title_for(turn.prompt)})))
+        self.inputs.append(turn.prompt)
+        payloads.append(notify_payload(self.thread_id, turn.turn_id, self.opts.cwd,
+                                       list(self.inputs), reply))
+        for payload in payloads:
             err = spawn_notify(self.opts.notify, payload, self.opts.cwd)
             if err:
                 out.notices.append(err)

@@ -35,7 +35,7 @@ def notify(tmp_path):
     return [str(script), str(log)], calls
 
 
-def test_each_turn_notifies_twice_with_different_thread_ids(start_agent, notify):
+def test_the_first_turn_also_notifies_a_title_turn_with_another_thread_id(start_agent, notify):
     argv, calls = notify
     agent = start_agent("--delay", "0", "--notify", json.dumps(argv), protocol="codex")
     prompt = "⟦主控 #1⟧ write the thing\n!echo done"
@@ -62,11 +62,13 @@ def test_each_turn_notifies_twice_with_different_thread_ids(start_agent, notify)
     assert title[0]["turn-id"] != main["turn-id"]
 
     agent.submit("again")
-    wait_until(lambda: len(calls()) == 4, what="four notifies")
-    second = [c[3] for c in calls()[2:] if c[3]["thread-id"] == agent.session_id]
-    assert second[0]["turn-id"] != main["turn-id"]
-    titles = {c[3]["thread-id"] for c in calls() if c[3]["thread-id"] != agent.session_id}
-    assert len(titles) == 2  # each title-generation turn is its own thread
+    wait_until(lambda: len(calls()) == 3, what="the second turn's notify")
+    agent.wait_screen("got 5 chars")
+    assert len(calls()) == 3  # no title turn after the first (FINDINGS.md)
+    second = calls()[2][3]
+    assert second["thread-id"] == agent.session_id and second["turn-id"] != main["turn-id"]
+    # Codex lists every user message of the thread so far, the turn's own last.
+    assert second["input-messages"] == [prompt, "again"]
 
 
 def test_esc_and_failures_notify_nothing(start_agent, notify):
