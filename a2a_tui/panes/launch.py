@@ -151,8 +151,17 @@ def _write_files(repo, ctx: profiles.LaunchContext, launch: profiles.Launch,
     lines = ["#!/bin/sh", f"# a2a launch of session {ctx.session} ({ctx.role}); generated.",
              *(f"export {k}={shlex.quote(v)}" for k, v in sorted(env.items())),
              f"cd {shlex.quote(str(cwd))} || exit 1",
-             "exec " + " ".join(_quote_arg(a) for a in launch.argv)]
+             # The CLI becomes a child subreaper (kept across exec): a command it starts that
+             # detaches itself (setsid, double fork) is re-parented to the CLI, not to init, so
+             # it stays inside the pane's process tree and is still known as this session's.
+             "exec " + " ".join(shlex.quote(a) for a in (sys.executable, "-I", "-S", "-c",
+                                                          SUBREAPER_EXEC))
+             + " " + " ".join(_quote_arg(a) for a in launch.argv)]
     (ctx.run_dir / "launch.sh").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+SUBREAPER_EXEC = ("import ctypes, os, sys; ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0);"
+                  " os.execvp(sys.argv[1], sys.argv[1:])")  # 36 = PR_SET_CHILD_SUBREAPER
 
 
 def _quote_arg(arg: str) -> str:

@@ -1,0 +1,30 @@
+"""A command the agent detaches from itself (setsid, no terminal) is still the agent's: the CLI
+is launched as a child subreaper, so the orphan stays inside the pane's process tree."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+
+from helpers import wait_until
+from panes_helpers import dispatch, inject, spawn, wait_state
+
+
+def test_a_detached_command_is_still_attributed_to_its_session(repo, tmux_socket, serve,
+                                                                tmp_path):
+    serve()
+    s = spawn(repo, tmux_socket, role="executive")
+    sid = s["session"]
+    wait_state(repo, sid, "idle")
+    out = tmp_path / "whoami.json"
+    whoami = shlex.join([sys.executable, "-m", "a2a_tui", "whoami", "--json"])
+    # Detached: new session, no controlling terminal, stdio away from the pane, and the shell
+    # that started it gone before it asks who it is.
+    line = (f"!setsid -f sh -c {shlex.quote(f'sleep 0.5; {whoami} > {out}')}"
+            " </dev/null >/dev/null 2>&1")
+    n = inject(repo, sid, line)
+    wait_until(lambda: dispatch(repo, n)["state"] == "done", timeout=30, what="the turn")
+    me = wait_until(lambda: out.exists() and out.read_text().strip() and
+                    json.loads(out.read_text()), timeout=20, what="the detached whoami")
+    assert me["session"] == sid and me["role"] == "executive" and me["via"] == "process tree"
