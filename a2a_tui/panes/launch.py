@@ -101,6 +101,10 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
                   payload={**started, "launch_seq": seq})
         tx.execute("UPDATE sessions SET pane_id=?, pane_pid=?, pane_pid_start=?, pane_tty=?"
                    " WHERE id=?", (facts.pane_id, facts.pid, started["pid_start"], facts.tty, sid))
+        # What was addressed to this role while no session of it ran comes to this one.
+        from a2a_tui.collab.backlog import deliver_backlog_in_tx
+
+        deliver_backlog_in_tx(tx, sid, role, actor="orchestrator")
     # A process that died before its pane-died hook was set would never signal it.
     after = tmux.panes().get(facts.pane_id)
     if after is None or after.dead:

@@ -64,3 +64,9 @@ def serve(repo, tmux_socket):
     yield lambda: started.append(Served(repo, tmux_socket)) or started[-1]
     for s in started:
         s.kill()
+
+
+@pytest.fixture
+def ready_card(repo) -> str:
+    """A ready card T-1."""
+    return _ready_card(repo, "T-1")
