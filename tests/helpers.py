@@ -107,10 +107,13 @@ def wait_until(pred: Callable[[], Any], timeout: float = 10.0, interval: float =
     raise AssertionError(f"timed out after {timeout}s waiting for {what} (last: {last!r})")
 
 
-def register_session(repo: Path, session_id: str, role: str, pid: int, cli: str = "demo") -> None:
+def register_session(repo: Path, session_id: str, role: str, pid: int, cli: str = "demo", *,
+                     start: int | None = None, pane_id: str | None = None,
+                     tty: str | None = None, socket: str | None = None,
+                     state: str = "idle") -> None:
     """Record `pid` as a managed session's pane process, as `a2a spawn` does for a real pane.
 
-    For gate tests that need a caller identified by its process tree without starting tmux.
+    For tests that need a caller identified by its process tree without spawning a CLI.
     """
     from a2a_tui.identity import proc_stat
     from a2a_tui.store import Store
@@ -121,9 +124,11 @@ def register_session(repo: Path, session_id: str, role: str, pid: int, cli: str 
             seq = tx.append("session_registered_for_test", actor="user", session=session_id,
                             payload={"role": role, "pid": pid})
             tx.execute(
-                "INSERT INTO sessions(id, role, cli, cwd, pane_pid, pane_pid_start, state,"
-                " state_since_ns, launch_seq, created_ns) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                (session_id, role, cli, str(repo), pid, proc_stat(pid)[2], "idle",
+                "INSERT INTO sessions(id, role, cli, cwd, pane_id, pane_pid, pane_pid_start,"
+                " pane_tty, tmux_socket, state, state_since_ns, launch_seq, created_ns)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (session_id, role, cli, str(repo), pane_id, pid,
+                 proc_stat(pid)[2] if start is None else start, tty, socket, state,
                  time.time_ns(), seq, time.time_ns()))
     finally:
         s.close()

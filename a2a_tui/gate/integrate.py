@@ -117,22 +117,17 @@ def resolve_intent(g: GateContext, attempt_id: str, *, actor: str, recovering: b
                        (now, seq, attempt_id))
             insert_score(tx, attempt_id, "integrated", score, facts, actor, seq)
             state = "integrated"
-        elif observed == it["old_sha"]:
-            seq = tx.append("integration_not_applied", actor=actor, task=att["card_id"],
-                            attempt=attempt_id, payload=base)
-            tx.execute("UPDATE integrations SET state='not_applied', outcome_seq=? WHERE attempt_id=?",
-                       (seq, attempt_id))
-            tx.execute("UPDATE attempts SET state='verified', updated_seq=? WHERE id=?",
-                       (seq, attempt_id))
-            state = "not_applied"
         else:
-            seq = tx.append("integration_unknown", actor=actor, task=att["card_id"],
+            # Not moved (the CAS did not apply: the candidate stays verified) or moved elsewhere
+            # (nobody can say what happened: unknown, for a person to decide).
+            state, att_state = (("not_applied", "verified") if observed == it["old_sha"]
+                                else ("unknown", "unknown"))
+            seq = tx.append(f"integration_{state}", actor=actor, task=att["card_id"],
                             attempt=attempt_id, payload=base)
-            tx.execute("UPDATE integrations SET state='unknown', outcome_seq=? WHERE attempt_id=?",
-                       (seq, attempt_id))
-            tx.execute("UPDATE attempts SET state='unknown', updated_seq=? WHERE id=?",
-                       (seq, attempt_id))
-            state = "unknown"
+            tx.execute("UPDATE integrations SET state=?, outcome_seq=? WHERE attempt_id=?",
+                       (state, seq, attempt_id))
+            tx.execute("UPDATE attempts SET state=?, updated_seq=? WHERE id=?",
+                       (att_state, seq, attempt_id))
     result = {"attempt": attempt_id, "state": state, "target": att["target_branch"],
               "old": it["old_sha"], "new": it["new_sha"], "observed": observed,
               "worktree_synced": synced, "recovered": recovering}

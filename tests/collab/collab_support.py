@@ -42,21 +42,10 @@ def proc_start(pid: int) -> int:
 def insert_session(repo: Path, session_id: str, role: str, *, pane_id: str | None, pid: int,
                    start: int, tty: str | None, socket: str | None, state: str = "idle") -> None:
     """A sessions row as the launcher writes it (the table belongs to the panes layer)."""
-    from a2a_tui.store import Store
+    from helpers import register_session
 
-    s = Store(repo / ".a2a/a2a.db")
-    try:
-        with s.write() as tx:
-            seq = tx.append("session_registered_for_test", actor="user", session=session_id,
-                            payload={"role": role, "pid": pid})
-            tx.execute(
-                "INSERT INTO sessions(id, role, cli, cwd, pane_id, pane_pid, pane_pid_start,"
-                " pane_tty, tmux_socket, state, state_since_ns, launch_seq, created_ns)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (session_id, role, "demo", str(repo), pane_id, pid, start, tty, socket, state,
-                 time.time_ns(), seq, time.time_ns()))
-    finally:
-        s.close()
+    register_session(repo, session_id, role, pid, start=start, pane_id=pane_id, tty=tty,
+                     socket=socket, state=state)
 
 
 @dataclass
