@@ -11,7 +11,6 @@ from __future__ import annotations
 import shlex
 import subprocess
 import sys
-import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path

@@ -71,7 +71,7 @@ def test_card_changed_after_verify_cannot_integrate(repo, verified):
 
 
 def test_abandon_needs_scores_and_reclaim_keeps_dirty_worktree(repo, ready_card):
-    c = a2a("claim", ready_card, "--json", cwd=repo).json
+    assert a2a("claim", ready_card, "--json", cwd=repo).json["attempt"] == "T-1-a1"
     wt = repo / ".a2a/worktrees/T-1-a1"
     sha = commit_in(wt, {"src/app.py": "w = 1\n"})
     early = a2a("reclaim", "T-1-a1", "--json", cwd=repo)
