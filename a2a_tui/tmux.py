@@ -11,7 +11,6 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 
-import libtmux
 
 from a2a_tui.errors import A2AError
 
@@ -49,6 +48,8 @@ class Tmux:
         if shutil.which("tmux") is None:
             raise A2AError("tmux_missing", "tmux is not installed or not on PATH")
         self.socket = socket
+        import libtmux  # here, not at the top: every `a2a` command imports this module
+
         self.server = libtmux.Server(socket_name=socket)
 
     def _cmd(self, *args: str) -> list[str]:
