@@ -11,6 +11,8 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 
+# Imported here, not lazily: libtmux reads sys.stdout at import, which Textual replaces.
+import libtmux
 
 from a2a_tui.errors import A2AError
 
@@ -48,8 +50,6 @@ class Tmux:
         if shutil.which("tmux") is None:
             raise A2AError("tmux_missing", "tmux is not installed or not on PATH")
         self.socket = socket
-        import libtmux  # here, not at the top: every `a2a` command imports this module
-
         self.server = libtmux.Server(socket_name=socket)
 
     def _cmd(self, *args: str) -> list[str]:
