@@ -154,6 +154,7 @@ def _write_files(repo, ctx: profiles.LaunchContext, launch: profiles.Launch,
         env["A2A_TMUX_SOCKET"] = tmux_socket
     lines = ["#!/bin/sh", f"# a2a launch of session {ctx.session} ({ctx.role}); generated.",
              *(f"export {k}={shlex.quote(v)}" for k, v in sorted(env.items())),
+             *([f"unset {' '.join(launch.unset)}"] if launch.unset else []),
              f"cd {shlex.quote(str(cwd))} || exit 1",
              # The CLI becomes a child subreaper (kept across exec): a command it starts that
              # detaches itself (setsid, double fork) is re-parented to the CLI, not to init, so

@@ -52,6 +52,7 @@ class Launch:
 
     argv: list[str]
     env: dict[str, str] = field(default_factory=dict)
+    unset: tuple[str, ...] = ()    # variables of the user's environment the CLI must not see
     files: dict[str, str] = field(default_factory=dict)   # name in run_dir -> content
     thread_id: str | None = None   # the CLI's conversation id when a2a chooses it
 

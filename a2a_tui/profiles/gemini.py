@@ -15,6 +15,9 @@ Measured against Gemini CLI 0.61.0 (tests/real_cli/FINDINGS.md):
   milliseconds. `--session-id` fixes the session id in advance.
 - Right after AfterAgent, Gemini sometimes ignores an Enter for a moment: with 0.15 s between
   paste and Enter, 2 of ~120 queued turns stayed in the input box; with 0.5 s, 0 of 150.
+- With `CI=true` or `GITHUB_ACTIONS=true` in its environment Gemini CLI runs headless even in a
+  terminal: it fires SessionStart, reads an empty prompt and exits. A pane is interactive by
+  definition, so the launch unsets both (the pane's commands do not see them either).
 - No flag appends to the system prompt (GEMINI_SYSTEM_MD replaces all of it), so the role card is
   not passed to Gemini.
 """
@@ -33,6 +36,7 @@ from a2a_tui.profiles import Launch, LaunchContext, Profile, claude_hooks_settin
 EVENTS = ("SessionStart", "BeforeAgent", "AfterAgent", "BeforeTool", "AfterTool", "Notification",
           "SessionEnd")
 SETTINGS_FILE = "gemini-settings.json"
+HEADLESS_TRIGGERS = ("CI", "GITHUB_ACTIONS")   # either set to "true" makes Gemini CLI headless
 
 
 def insecure_ancestor(path: Path) -> Path | None:
@@ -63,7 +67,7 @@ class Gemini(Profile):
         if ctx.model:
             argv += ["--model", ctx.model]
         env = {"GEMINI_CLI_SYSTEM_DEFAULTS_PATH": str(settings_path)}
-        return Launch(argv + list(ctx.extra), env=env,
+        return Launch(argv + list(ctx.extra), env=env, unset=HEADLESS_TRIGGERS,
                       files={SETTINGS_FILE: json.dumps(settings, indent=2)}, thread_id=thread)
 
 

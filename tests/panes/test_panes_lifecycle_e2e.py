@@ -44,19 +44,21 @@ def test_a_pane_gone_while_no_orchestrator_ran_is_exited_on_start(repo, tmux_soc
 
 def test_restart_mid_queue_loses_nothing_and_sends_nothing_twice(repo, tmux_socket, serve):
     orch = serve()
-    sid = spawn(repo, tmux_socket, "--delay", "1")["session"]
+    # Each turn takes 3 s: the kill lands inside #1's turn, not while #2 is being pasted (that
+    # would rightly leave #2 `unknown`, never re-sent: the next test covers it).
+    sid = spawn(repo, tmux_socket, "--delay", "3")["session"]
     wait_state(repo, sid, "idle")
     ns = [inject(repo, sid, f"job {i}") for i in range(4)]
-    # kill -9 while the queue is mid-way (on a loaded machine #1 may already be done)
-    wait_until(lambda: dispatch(repo, ns[0])["state"] in ("delivered", "done"), timeout=30,
+    wait_until(lambda: dispatch(repo, ns[0])["state"] == "delivered", timeout=30,
                what="#1 delivered")
     orch.kill()
+    assert dispatch(repo, ns[1])["state"] == "queued"
     orch = serve()
     wait_until(lambda: dispatch(repo, ns[1])["state"] in ("delivered", "done"), timeout=20,
                what="#2 after the restart")
     orch.stop()  # and a clean stop in the middle as well
     serve()
-    wait_until(lambda: dispatch(repo, ns[3])["state"] == "done", timeout=30, what="#4 done")
+    wait_until(lambda: dispatch(repo, ns[3])["state"] == "done", timeout=40, what="#4 done")
     assert prompts(repo, sid) == [f"⟦主控 #{n}⟧ job {i}" for i, n in enumerate(ns)]
     sent = [e.payload["n"] for e in events(repo, "dispatch_sent", session=sid)]
     assert sent == ns

@@ -125,6 +125,9 @@ class World:
             "DISABLE_ERROR_REPORTING": "1", "DISABLE_AUTOUPDATER": "1",
             OPENAI_KEY_VAR: "sk-fake-openai", "GEMINI_API_KEY": "fake-gemini-key",
             "GOOGLE_GEMINI_BASE_URL": self.fm.url,
+            # As on CI machines, and in some users' shells: Gemini CLI turns headless and exits
+            # under it unless its launch unsets it (FINDINGS.md).
+            "CI": "true",
         })
         self.env = env
         _codex_home(Path(env["CODEX_HOME"]), [self.repo] if trust else [])
@@ -208,7 +211,11 @@ class World:
 
     def inject(self, sid: str, text: str) -> int:
         r = self.a2a("inject", sid, "-", "--json", input=text)
-        assert r.code == 0, r.out + r.err
+        if r.code != 0:  # say what the session went through, and what its pane shows
+            seen = [(e.kind, e.payload) for e in self.events(session=sid)]
+            pane = self.session(sid).get("pane_id") or ""
+            raise AssertionError(f"{r.out}{r.err}\nevents: {seen}\nscreen:\n"
+                                 f"{self.screen(pane) if pane else '(no pane)'}")
         return r.json["dispatch"]
 
     def release(self, sid: str) -> dict[str, Any]:
