@@ -6,24 +6,15 @@ import os
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-
-import tomli_w
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from typing import TYPE_CHECKING
 
 from a2a_tui.errors import A2AError
 from a2a_tui.git import Git
 
+if TYPE_CHECKING:
+    from a2a_tui.config import Config
+
 A2A_DIR = ".a2a"
-
-
-class Config(BaseModel):
-    """`.a2a/config.toml`."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    target_branch: str = Field(min_length=1)
-    tmux_session: str = Field(default="", description="tmux session for this repository's panes")
-    feedback_limit: int = Field(default=3, ge=0, description="auto feedback stops after N rejections")
 
 
 @dataclass(frozen=True)
@@ -70,6 +61,12 @@ class Repo:
         return self.config_path.is_file()
 
     def config(self) -> Config:
+        # pydantic is imported here, not at the top: the workbench and most commands start
+        # ~0.2 s sooner without it (bench/bench_tui.py).
+        from pydantic import ValidationError
+
+        from a2a_tui.config import Config
+
         try:
             data = tomllib.loads(self.config_path.read_text(encoding="utf-8"))
         except FileNotFoundError as exc:
@@ -87,6 +84,8 @@ class Repo:
         return cfg
 
     def write_config(self, cfg: Config) -> None:
+        import tomli_w
+
         tmp = self.config_path.with_suffix(".toml.tmp")
         tmp.write_text(tomli_w.dumps(cfg.model_dump()), encoding="utf-8")
         os.replace(tmp, self.config_path)

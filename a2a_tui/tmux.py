@@ -9,10 +9,10 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
+import threading
+import types
 from dataclasses import dataclass
-
-# Imported here, not lazily: libtmux reads sys.stdout at import, which Textual replaces.
-import libtmux
 
 from a2a_tui.errors import A2AError
 
@@ -43,6 +43,25 @@ def socket_from_env(explicit: str | None) -> str | None:
     return explicit or os.environ.get(SOCKET_ENV) or None
 
 
+_IMPORT_LOCK = threading.Lock()
+
+
+def _libtmux() -> types.ModuleType:
+    """libtmux, imported on first use (~0.1 s that the CLI and the workbench's first frame do
+    without). It reads `sys.stdout.encoding` at import (libtmux/_compat.py); inside the workbench
+    sys.stdout is Textual's print capture, which has none, so the import sees the real stream."""
+    with _IMPORT_LOCK:
+        if "libtmux" not in sys.modules and getattr(sys.stdout, "encoding", None) is None:
+            saved = sys.stdout
+            sys.stdout = sys.__stdout__ or types.SimpleNamespace(encoding="utf-8")
+            try:
+                import libtmux
+            finally:
+                sys.stdout = saved
+        import libtmux
+    return libtmux
+
+
 class Tmux:
     """One tmux server: `tmux -L <socket>`, or the user's default server when socket is None."""
 
@@ -50,7 +69,7 @@ class Tmux:
         if shutil.which("tmux") is None:
             raise A2AError("tmux_missing", "tmux is not installed or not on PATH")
         self.socket = socket
-        self.server = libtmux.Server(socket_name=socket)
+        self.server = _libtmux().Server(socket_name=socket)
 
     def _cmd(self, *args: str) -> list[str]:
         proc = self.server.cmd(*args)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from a2a_tui.cli.output import Result
 from a2a_tui.errors import A2AError
-from a2a_tui.repo import Config, find_repo
+from a2a_tui.repo import find_repo
 
 
 def register(sub, common) -> None:
@@ -61,6 +61,8 @@ def cmd_init(ctx, args) -> Result:
                 f.write("\n")
             f.write("/.a2a/\n")
     if not existed:
+        from a2a_tui.config import Config
+
         repo.write_config(Config(target_branch=target))
     cfg = repo.config()
     store = repo.store()

@@ -9,7 +9,6 @@ from a2a_tui.errors import A2AError
 from a2a_tui.panes import control
 from a2a_tui.panes.queue import wake
 from a2a_tui.profiles import CLIS
-from a2a_tui.tmux import socket_from_env
 
 
 def register(sub, common) -> None:
@@ -54,6 +53,7 @@ def register(sub, common) -> None:
 
 def cmd_serve(ctx, args) -> Result:
     from a2a_tui.panes.orchestrator import Orchestrator
+    from a2a_tui.tmux import socket_from_env
 
     socket = socket_from_env(args.tmux_socket)
     orch = Orchestrator(ctx.repo, socket)
@@ -65,6 +65,7 @@ def cmd_serve(ctx, args) -> Result:
 
 def cmd_spawn(ctx, args) -> Result:
     from a2a_tui.panes.launch import spawn
+    from a2a_tui.tmux import socket_from_env
 
     extra = list(args.extra)
     r = spawn(ctx.gate, role=args.role, cli=args.cli, model=args.model, effort=args.effort,

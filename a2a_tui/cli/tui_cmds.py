@@ -8,7 +8,6 @@ from __future__ import annotations
 import sys
 
 from a2a_tui.cli.output import Result
-from a2a_tui.tmux import socket_from_env
 
 
 def register(sub, common) -> None:
@@ -45,6 +44,7 @@ def register(sub, common) -> None:
 
 
 def cmd_up(ctx, args) -> Result:
+    from a2a_tui.tmux import socket_from_env
     from a2a_tui.tui.up import up
 
     r = up(ctx.repo, socket_from_env(args.tmux_socket), attach=not args.no_attach)
@@ -52,6 +52,7 @@ def cmd_up(ctx, args) -> Result:
 
 
 def cmd_workbench(ctx, args) -> Result:
+    from a2a_tui.tmux import socket_from_env
     from a2a_tui.tui.app import make_app
 
     repo = ctx.repo
@@ -70,6 +71,7 @@ def cmd_workbench(ctx, args) -> Result:
 
 def cmd_demo(ctx, args) -> Result:
     from a2a_tui.demo.start import start
+    from a2a_tui.tmux import socket_from_env
 
     r = start(socket_from_env(args.tmux_socket), attach=not args.no_attach, where=args.dir)
     return Result(r, r["text"])
@@ -77,6 +79,7 @@ def cmd_demo(ctx, args) -> Result:
 
 def cmd_demo_director(ctx, args) -> Result:
     from a2a_tui.demo.director import direct
+    from a2a_tui.tmux import socket_from_env
 
     direct(ctx.repo, socket_from_env(args.tmux_socket))
     return Result({"done": True}, "demo: the scenario is over; the workbench stays yours")

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from a2a_tui.errors import A2AError
 from a2a_tui.git import Git
 from a2a_tui.identity import Caller
-from a2a_tui.repo import Config, Repo
+from a2a_tui.repo import Repo
 from a2a_tui.store import Store
+
+if TYPE_CHECKING:
+    from a2a_tui.config import Config
 
 
 @dataclass

@@ -80,7 +80,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("board.open", "board", "enter", "open", "Open",
            "Read the item: options, the recommendation and why.", priority=True),
     *(Action(f"board.pick{d}", "board", str(d), f"pick({d})", f"Option {d}",
-             f"Answer the question with option {d}.", show=d == 1,
+             "Answer the question with the option of that number.", show=d == 1,
              key_display="1-9" if d == 1 else None) for d in range(1, 10)),
     Action("board.adopt", "board", "a", "adopt", "Adopt",
            "Answer with the recommended option."),

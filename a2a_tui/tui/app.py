@@ -98,7 +98,19 @@ class WorkbenchApp(App[None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.read_store()
+        # The first read happens here, before the first frame is painted (its queries are
+        # bounded: a few ms with 100k events), so that frame already shows the store; the
+        # reader thread then follows the changes after it.
+        last = None
+        try:
+            with self.services.store() as store:
+                snap = queries.load(store)
+            self._store_read(StoreRead(snap))
+            last = snap.last_seq
+        except Exception:  # the reader thread reads it again, and shows what goes wrong
+            log.exception("first read of the store failed")
+        # The reader (and its watchfiles import) starts once the first frame is out.
+        self.call_after_refresh(self.read_store, last)
         self.run_actions()
         if self.host is not None:
             self.host_orchestrator()
@@ -129,11 +141,10 @@ class WorkbenchApp(App[None]):
 
     # --- workers --------------------------------------------------------------------------
     @work(thread=True, exclusive=True, exit_on_error=False, group="store", name="store reader")
-    def read_store(self) -> None:
+    def read_store(self, last: int | None = None) -> None:
         from a2a_tui.tui.watch import store_changes
 
         with self.services.store() as store:
-            last: int | None = None
             for _ in store_changes(self.services.repo, self._stop):
                 snap = queries.load(store, after=last)
                 if last is not None and snap.last_seq == last:

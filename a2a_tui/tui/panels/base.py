@@ -61,6 +61,8 @@ class Panel(Vertical, Generic[RowT]):
         super().__init__(**kwargs)
         self.rows: dict[str, RowT] = {}
         self.loaded = False
+        self._detail: tuple[str | Text, int] | None = None   # what the detail box shows, lines
+        self._enabled: tuple[bool, ...] | None = None        # the footer's last word on our keys
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # Bindings come from the registry: the panel's own scope (the shared ones are inherited).
@@ -108,7 +110,7 @@ class Panel(Vertical, Generic[RowT]):
         self.loaded = True
         self.border_subtitle = self.subtitle() if self.rows else self.EMPTY
         self.show_detail()
-        self.refresh_bindings()
+        self.refresh_keys()
 
     @property
     def selected_key(self) -> str | None:
@@ -128,15 +130,38 @@ class Panel(Vertical, Generic[RowT]):
         self.table.move_cursor(row=self.table.get_row_index(str(key)), animate=False)
 
     def show_detail(self) -> None:
+        """Show the highlighted row's detail. The screen is laid out again only when the box's
+        height changes: a relayout of every panel is most of what a cursor move costs."""
         row = self.selected
         text = self.detail(row) if row is not None else ""
+        if self._detail is not None and self._detail[0] == text:
+            return
         box = self.query_one(".detail", Static)
-        box.update(text)
+        lines = self._lines(text, box)
+        box.update(text, layout=self._detail is None or lines != self._detail[1] or not lines)
         box.set_class(not text, "-empty")
+        self._detail = (text, lines)
+
+    def _lines(self, text: str | Text, box: Static) -> int:
+        """How many lines `text` takes in the detail box (0 while the box is not laid out)."""
+        width = box.content_region.width
+        if not text or width <= 0:
+            return 0
+        t = text if isinstance(text, Text) else Text(str(text))
+        return min(len(t.wrap(self.app.console, width)), 5)   # max-height: 5
+
+    def refresh_keys(self) -> None:
+        """Have the footer redrawn when one of this panel's keys became (un)available; it is
+        rebuilt widget by widget, so not on a cursor move that changes nothing."""
+        enabled = tuple(self.check_action(a.name, _params(a.method)) is True
+                        for a in actions.for_scope(self.SCOPE))
+        if enabled != self._enabled:
+            self._enabled = enabled
+            self.refresh_bindings()
 
     def on_data_table_row_highlighted(self, _event: DataTable.RowHighlighted) -> None:
         self.show_detail()
-        self.refresh_bindings()
+        self.refresh_keys()
 
     # --- actions --------------------------------------------------------------------------
     def why_disabled(self, action: str, params: tuple[object, ...]) -> str | None:
@@ -159,3 +184,11 @@ class Panel(Vertical, Generic[RowT]):
 
     def action_cursor_up(self) -> None:
         self.table.action_cursor_up()
+
+
+def _params(method: str) -> tuple[object, ...]:
+    """The parameters written in a registry method: "pick(3)" -> (3,)."""
+    if "(" not in method:
+        return ()
+    inner = method[method.index("(") + 1:-1]
+    return tuple(int(x) if x.strip().isdigit() else x.strip() for x in inner.split(",") if x)

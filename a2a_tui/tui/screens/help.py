@@ -33,8 +33,7 @@ def help_table(why: WhyDisabled) -> Table:
                 if seen_pick:
                     continue
                 seen_pick = True
-            what = Text("Answer the question with the option of that number."
-                        if a.name == "pick" else a.help)
+            what = Text(a.help)
             params = (1,) if a.name == "pick" else ()
             reason = why(scope, a.name, params)
             if reason:

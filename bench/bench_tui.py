@@ -1,0 +1,369 @@
+"""Benchmark the workbench: how soon it shows a big store, and whether it stays responsive while
+a verify runs (one run, one machine).
+
+Prints
+- first frame in a real terminal: from starting `a2a workbench` in a tmux pane to the screen
+  showing the store's data (20 sessions and the last of 100k events), median of N starts;
+  the same over an empty store, and the ratio;
+- first frame in-process (headless): from `run_test` to every panel loaded and painted, median;
+- responsiveness: the lag of a 10 ms timer on the app's event loop and the time a key press
+  takes to be handled, while idle and while a verify runs a CPU-bound check and a slow one.
+
+The screen is read here (capture-pane) only to see when the frame appeared.
+
+    .venv/bin/python bench/bench_tui.py [--events 100000] [--sessions 20] [--starts 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from helpers import CARD_TOML  # noqa: E402
+
+from a2a_tui.collab import board, inbox  # noqa: E402
+from a2a_tui.collab.context import Collab  # noqa: E402
+from a2a_tui.gate import GateContext, add_card, claim, ready_card, submit  # noqa: E402
+from a2a_tui.identity import Caller  # noqa: E402
+from a2a_tui.repo import Repo  # noqa: E402
+
+PY = sys.executable
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
+
+
+class World:
+    """A temp HOME, a git repository with a2a initialised, a private tmux server."""
+
+    def __init__(self, name: str) -> None:
+        self.tmp = Path(tempfile.mkdtemp(prefix=f"a2a-bench-tui-{name}-"))
+        home = self.tmp / "home"
+        home.mkdir()
+        (home / ".gitconfig").write_text("[user]\n\tname = Bench\n\temail = b@example.com\n")
+        self.tmux_tmp = Path(f"/tmp/a2abt-{uuid.uuid4().hex[:6]}")
+        self.tmux_tmp.mkdir()
+        self.sock = f"a2a-bench-tui-{uuid.uuid4().hex[:8]}"
+        self.env = dict(os.environ, HOME=str(home), GIT_CONFIG_GLOBAL=str(home / ".gitconfig"),
+                        GIT_CONFIG_NOSYSTEM="1", TMUX_TMPDIR=str(self.tmux_tmp),
+                        TERM="xterm-256color")
+        for var in ("TMUX", "TMUX_PANE"):
+            self.env.pop(var, None)
+        os.environ.update({k: self.env[k] for k in ("HOME", "GIT_CONFIG_GLOBAL",
+                                                    "GIT_CONFIG_NOSYSTEM", "TMUX_TMPDIR")})
+        self.repo = self.tmp / "repo"
+        self.repo.mkdir()
+        self.sh("git", "init", "-q", "-b", "main")
+        (self.repo / "src").mkdir()
+        (self.repo / "src/app.py").write_text("x = 0\n")
+        self.sh("git", "add", "-A")
+        self.sh("git", "commit", "-q", "-m", "init")
+        self.sh(PY, "-m", "a2a_tui", "init")
+        self.r = Repo(self.repo)
+
+    def sh(self, *cmd: str, cwd: Path | None = None) -> str:
+        return subprocess.run(cmd, cwd=cwd or self.repo, env=self.env, check=True,
+                              capture_output=True, text=True).stdout.strip()
+
+    def tmux(self, *args: str) -> str:
+        return subprocess.run(["tmux", "-L", self.sock, *args], env=self.env, check=True,
+                              capture_output=True, text=True).stdout
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.sock, "kill-server"], env=self.env,
+                       capture_output=True)
+
+    # --- the store ----------------------------------------------------------------------------
+    def seed(self, sessions: int, events: int) -> int:
+        """`sessions` sessions rows, some board items and inbox entries, then filler events up
+        to `events` in all; returns the last event's seq."""
+        store = self.r.store()
+        now = time.time_ns()
+        with store.write() as tx:
+            for i in range(sessions):
+                role = "executive" if i == 0 else "ideation" if i == 1 else "worker"
+                sid = {0: "exec1", 1: "idea1"}.get(i, f"w{i}")
+                seq = tx.append("session_launching", actor="user", session=sid,
+                                payload={"role": role, "cli": "demo"})
+                tx.execute(
+                    "INSERT INTO sessions(id, role, cli, cli_version, model, cwd, state,"
+                    " state_since_ns, launch_seq, created_ns) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                    (sid, role, "demo", "demo 1", "", str(self.repo),
+                     ("idle", "busy", "waiting", "unknown")[i % 4], now, seq, now))
+        exe = Collab(self.r, store, Caller(session="exec1", role="executive"))
+        idea = Collab(self.r, store, Caller(session="idea1", role="ideation"))
+        for i in range(30):
+            board.ask(exe, f"Question {i}?", ["a=Yes", "b=No"], "a", "because")
+        card = self.repo.parent / "T-1.toml"
+        card.write_text(CARD_TOML.format(id="T-1", check="true", extra=""))
+        add_card(GateContext(self.r, store), card)
+        for i in range(50):
+            inbox.post(idea, "revise", f"Revision {i}", card="T-1")
+        have = store.one("SELECT MAX(seq) AS m FROM events")["m"]
+        batch = 10_000
+        left = events - have
+        while left > 0:
+            n = min(batch, left)
+            with store.write() as tx:
+                for j in range(n):
+                    tx.append("bench_filler", actor="bench", session=f"w{2 + j % 18}",
+                              payload={"i": j, "note": "filler event for the first-frame bench"})
+            left -= n
+        last = store.one("SELECT MAX(seq) AS m FROM events")["m"]
+        store.close()
+        return last
+
+
+def first_frame_terminal(w: World, last_seq: int, starts: int) -> list[float]:
+    """Seconds from starting the workbench in a pane to its screen showing the last event."""
+    out = []
+    w.tmux("new-session", "-d", "-s", "b", "-x", "140", "-y", "40", "sleep 100000")
+    want = f"last #{last_seq}"
+    for _ in range(starts):
+        t0 = time.perf_counter()
+        pane = w.tmux("new-window", "-P", "-F", "#{pane_id}", "-t", "b:", "-c", str(w.repo),
+                      f"exec {PY} -m a2a_tui workbench --no-orchestrator").strip()
+        deadline = t0 + 30
+        while True:
+            screen = w.tmux("capture-pane", "-p", "-t", pane)
+            if want in screen:
+                out.append(time.perf_counter() - t0)
+                break
+            if time.perf_counter() > deadline:
+                raise SystemExit(f"no frame showing {want!r} after 30 s:\n{screen}")
+            time.sleep(0.005)
+        w.tmux("kill-pane", "-t", pane)
+        time.sleep(0.2)
+    return out
+
+
+async def _first_frame_headless(r: Repo) -> float:
+    from a2a_tui.tui.app import make_app
+
+    t0 = time.perf_counter()
+    app, _s, _o = make_app(r, host_orchestrator=False, tick_s=3600)
+    async with app.run_test(size=(140, 40)) as pilot:
+        while not all(p.loaded for p in app.query("Panel")):
+            await asyncio.sleep(0.002)
+        await pilot.pause()
+        return time.perf_counter() - t0
+
+
+def first_frame_headless(w: World, starts: int) -> list[float]:
+    return [asyncio.run(_first_frame_headless(w.r)) for _ in range(starts)]
+
+
+# --- responsiveness while a verify runs --------------------------------------------------------
+VERIFY_CHECKS = '''
+[[checks]]
+name = "cpu"
+command = """python3 -c 'import time; t=time.time()\nwhile time.time()-t<4: pass'"""
+blocking = true
+timeout_s = 60
+
+[[checks]]
+name = "slow"
+command = "sleep 2"
+blocking = true
+timeout_s = 60
+'''
+
+
+def submitted_attempt(w: World, card_id: str = "T-2") -> str:
+    store = w.r.store()
+    g = GateContext(w.r, store)
+    card = w.repo.parent / f"{card_id}.toml"
+    text = CARD_TOML.format(id=card_id, check="true", extra="")
+    card.write_text(text + VERIFY_CHECKS)
+    add_card(g, card)
+    ready_card(g, card_id)
+    c = claim(g, card_id)
+    wt = Path(c["worktree"])
+    (wt / "src/app.py").write_text("x = 1\n")
+    w.sh("git", "add", "-A", cwd=wt)
+    w.sh("git", "commit", "-q", "-m", "work", cwd=wt)
+    sha = w.sh("git", "rev-parse", "HEAD", cwd=wt)
+    submit(g, c["attempt"], sha, c["card_version"], c["fence"])
+    store.close()
+    return c["attempt"]
+
+
+async def _responsiveness(w: World, attempt: str) -> dict[str, list[float]]:
+    attempt_card = w.r.store().one("SELECT card_id FROM attempts WHERE id = ?",
+                                   (attempt,))["card_id"]
+    from a2a_tui.tui.app import make_app
+    from a2a_tui.tui.panels.gate import GatePanel
+
+    app, _s, _o = make_app(w.r, host_orchestrator=False, tick_s=3600)
+    lags: list[float] = []
+    last = [time.perf_counter()]
+
+    def tick() -> None:
+        now = time.perf_counter()
+        lags.append(now - last[0] - 0.010)
+        last[0] = now
+
+    out: dict[str, list[float]] = {}
+    async with app.run_test(size=(140, 40)) as pilot:
+        while not all(p.loaded for p in app.query("Panel")):
+            await asyncio.sleep(0.01)
+        gate = app.query_one(GatePanel)
+
+        async def sample(seconds: float) -> tuple[list[float], list[float]]:
+            lags.clear()
+            last[0] = time.perf_counter()
+            timer = app.set_interval(0.010, tick)
+            keys: list[float] = []
+            end = time.perf_counter() + seconds
+            while time.perf_counter() < end:
+                t0 = time.perf_counter()
+                await pilot.press("j" if len(keys) % 2 == 0 else "k")
+                keys.append(time.perf_counter() - t0)
+                await asyncio.sleep(0.05)
+            timer.stop()
+            return list(lags), keys
+
+        out["idle_lag"], out["idle_key"] = await sample(3.0)
+        gate.table.focus()
+        gate.select(attempt_card)
+        await pilot.pause()
+        await pilot.press("v")
+        store = w.r.store()
+        t_wait = time.perf_counter()
+        while store.one("SELECT state FROM verifications WHERE attempt_id = ? ORDER BY run DESC"
+                        " LIMIT 1", (attempt,)) is None:
+            if time.perf_counter() - t_wait > 10:
+                raise SystemExit("the verify did not start")
+            await asyncio.sleep(0.02)
+        out["verify_lag"], out["verify_key"] = await sample(3.0)
+        state = store.one("SELECT state FROM verifications WHERE attempt_id = ? ORDER BY run"
+                          " DESC LIMIT 1", (attempt,))["state"]
+        out["verify_state_after"] = [0.0 if state == "running" else 1.0]
+        store.close()
+    return out
+
+
+def keys_terminal(w: World, attempt: str, presses: int) -> dict[str, list[float]]:
+    """Key to screen in a real terminal: j/k in Sessions until the detail line under the table
+    names the other session; first while idle, then while a verify started with `v` in the
+    Gate panel runs (the workbench's own worker, as a user would start it)."""
+    pane = w.tmux("new-window", "-P", "-F", "#{pane_id}", "-t", "b:", "-c", str(w.repo),
+                  f"exec {PY} -m a2a_tui workbench --no-orchestrator").strip()
+
+    def screen() -> str:
+        return w.tmux("capture-pane", "-p", "-t", pane)
+
+    def wait_for(text: str, timeout: float = 10) -> float:
+        t0 = time.perf_counter()
+        while text not in screen():
+            if time.perf_counter() - t0 > timeout:
+                raise SystemExit(f"{text!r} never showed:\n{screen()}")
+            time.sleep(0.003)
+        return time.perf_counter() - t0
+
+    def sample() -> list[float]:
+        out = []
+        for i in range(presses):
+            key, want = ("j", "idea1 · ideation") if i % 2 == 0 else ("k", "exec1 · executive")
+            t0 = time.perf_counter()
+            w.tmux("send-keys", "-t", pane, key)
+            wait_for(want)
+            out.append(time.perf_counter() - t0)
+            time.sleep(0.1)
+        return out
+
+    wait_for("exec1 · executive", timeout=30)
+    idle = sample()
+    w.tmux("send-keys", "-t", pane, "Tab", "Tab", "Tab")       # Sessions -> Board -> Inbox -> Gate
+    time.sleep(0.5)
+    store = w.r.store()
+    before = store.one("SELECT COUNT(*) AS n FROM verifications")["n"]
+    w.tmux("send-keys", "-t", pane, "j", "v")                  # T-1 -> T-2, verify
+    t0 = time.perf_counter()
+    while store.one("SELECT COUNT(*) AS n FROM verifications")["n"] == before:
+        if time.perf_counter() - t0 > 10:
+            raise SystemExit(f"the verify did not start:\n{screen()}")
+        time.sleep(0.01)
+    w.tmux("send-keys", "-t", pane, "BTab", "BTab", "BTab")    # back to Sessions
+    wait_for("exec1 · executive")
+    busy = sample()
+    state = store.one("SELECT state FROM verifications WHERE attempt_id = ? ORDER BY run DESC"
+                      " LIMIT 1", (attempt,))["state"]
+    store.close()
+    w.tmux("kill-pane", "-t", pane)
+    return {"idle": idle, "verify": busy, "running_after": [1.0 if state == "running" else 0.0]}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--events", type=int, default=100_000)
+    ap.add_argument("--sessions", type=int, default=20)
+    ap.add_argument("--starts", type=int, default=7)
+    ap.add_argument("--presses", type=int, default=16)
+    args = ap.parse_args()
+
+    big, empty = World("big"), World("empty")
+    try:
+        t0 = time.perf_counter()
+        last = big.seed(args.sessions, args.events)
+        print(f"seeded {args.sessions} sessions and {last} events in"
+              f" {time.perf_counter() - t0:.1f} s")
+        with empty.r.store() as s:
+            last_empty = s.one("SELECT MAX(seq) AS m FROM events")["m"] or 0
+
+        term_big = first_frame_terminal(big, last, args.starts)
+        term_empty = first_frame_terminal(empty, last_empty, args.starts) if last_empty else []
+        head_big = first_frame_headless(big, args.starts)
+        head_empty = first_frame_headless(empty, args.starts)
+        mb, me = statistics.median(term_big), statistics.median(term_empty or [float("nan")])
+        print(f"first frame, real terminal (140x40), {args.sessions} sessions + {last} events:"
+              f" median {mb * 1000:.0f} ms, max {max(term_big) * 1000:.0f} ms"
+              f" (n={len(term_big)})")
+        if term_empty:
+            print(f"first frame, real terminal, empty store: median {me * 1000:.0f} ms;"
+                  f" ratio big/empty {mb / me:.2f}")
+        hb, he = statistics.median(head_big), statistics.median(head_empty)
+        print(f"first frame, headless in-process: big {hb * 1000:.0f} ms, empty"
+              f" {he * 1000:.0f} ms, ratio {hb / he:.2f}")
+
+        attempt = submitted_attempt(big)
+        k = keys_terminal(big, attempt, args.presses)
+        for what in ("idle", "verify"):
+            xs = k[what]
+            print(f"key to screen, real terminal, {what:>6}: p50 {pct(xs, .5) * 1000:.0f} ms,"
+                  f" max {max(xs) * 1000:.0f} ms (n={len(xs)})")
+        print("  the verify was still running after the sample:",
+              "yes" if k["running_after"][0] else "no (the sample outlasted it)")
+        print(f"  ratio verifying/idle (p50): {pct(k['verify'], .5) / pct(k['idle'], .5):.2f}")
+
+        attempt = submitted_attempt(big, "T-3")
+        r = asyncio.run(_responsiveness(big, attempt))
+        for what in ("idle", "verify"):
+            lag, key = r[f"{what}_lag"], r[f"{what}_key"]
+            print(f"event loop, headless, {what:>6}: 10 ms timer late by p50"
+                  f" {pct(lag, .5) * 1000:.1f} ms, p99 {pct(lag, .99) * 1000:.1f} ms, max"
+                  f" {max(lag) * 1000:.1f} ms (n={len(lag)}); Pilot key round trip p50"
+                  f" {pct(key, .5) * 1000:.0f} ms (n={len(key)})")
+        print("  the verify was still running after the sample:",
+              "yes" if r["verify_state_after"][0] == 0.0 else "no (the sample outlasted it)")
+    finally:
+        big.close()
+        empty.close()
+
+
+if __name__ == "__main__":
+    main()
