@@ -308,6 +308,26 @@ def keys_terminal(w: World, attempt: str, presses: int) -> dict[str, list[float]
     return {"idle": idle, "verify": busy, "running_after": [1.0 if state == "running" else 0.0]}
 
 
+def idle_cpu(w: World, last_seq: int, seconds: float) -> float:
+    """% of one core the workbench (no orchestrator) uses while nothing changes, over `seconds`."""
+    out = w.tmux("new-window", "-P", "-F", "#{pane_id} #{pane_pid}", "-t", "b:", "-c",
+                 str(w.repo), f"exec {PY} -m a2a_tui workbench --no-orchestrator").split()
+    pane, pid = out[0], int(out[1])
+    while f"last #{last_seq}" not in w.tmux("capture-pane", "-p", "-t", pane):
+        time.sleep(0.05)
+    time.sleep(2.0)
+
+    def cpu() -> int:
+        f = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return int(f[11]) + int(f[12])
+
+    c0, t0 = cpu(), time.monotonic()
+    time.sleep(seconds)
+    c1, t1 = cpu(), time.monotonic()
+    w.tmux("kill-pane", "-t", pane)
+    return (c1 - c0) / os.sysconf("SC_CLK_TCK") / (t1 - t0) * 100
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--events", type=int, default=100_000)
@@ -339,6 +359,14 @@ def main() -> None:
         hb, he = statistics.median(head_big), statistics.median(head_empty)
         print(f"first frame, headless in-process: big {hb * 1000:.0f} ms, empty"
               f" {he * 1000:.0f} ms, ratio {hb / he:.2f}")
+
+        fresh = idle_cpu(big, last, 10.0)
+        with big.r.store() as s, s.write() as tx:  # bench fixture: states held for 10 minutes
+            tx.execute("UPDATE sessions SET state_since_ns = ?", (time.time_ns() - 600 * 10**9,))
+        aged = idle_cpu(big, last, 10.0)
+        print(f"workbench idle CPU over 10 s (no orchestrator, no writes): {aged:.2f}% of one core"
+              f" with states held for minutes; {fresh:.2f}% when all 20 states changed within the"
+              " minute (each age ticks every second)")
 
         attempt = submitted_attempt(big)
         k = keys_terminal(big, attempt, args.presses)

@@ -12,6 +12,10 @@ Measured against Claude Code 2.1.332 (tests/real_cli/FINDINGS.md):
   disarm it). So the box is cleared with `x Escape Escape`: the `x` makes it non-empty, the
   double Esc then always empties it (every put-back shape and the empty box, in the probes).
 - A multi-line bracketed paste is one prompt (one UserPromptSubmit, newlines kept).
+- Enter goes 0.3 s after the paste. Unloaded, 0 to 0.15 s all submit (4/4 each, multi-line
+  too); on a loaded machine, in 2 of 8 full-suite runs, one multi-line prompt pasted with 0.15 s
+  never became a turn (never confirmed, or never reached the model), as Gemini does below
+  0.5 s. 0.3 s is a margin against that, not a measured threshold.
 - The role card is appended to the system prompt (`--append-system-prompt`); `--effort` exists.
 """
 
@@ -47,6 +51,6 @@ class Claude(Profile):
 
 
 PROFILE = Claude(
-    "claude", "claude", clear_input_keys=("x", "Escape", "Escape"),
+    "claude", "claude", clear_input_keys=("x", "Escape", "Escape"), enter_delay_s=0.3,
     silent_start_hint="no SessionStart yet: Claude Code holds hooks back until you answer its"
     " dialogs in the pane (trust this folder; use this API key)")

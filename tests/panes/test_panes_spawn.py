@@ -89,7 +89,9 @@ def test_spawn_for_an_attempt_binds_the_writer_and_its_commits_carry_trailers(
                         "A2A-Role": "worker", "A2A-CLI": trailers["A2A-CLI"],
                         "A2A-Model": "m-2", "A2A-Launch": str(launch)}
     assert trailers["A2A-CLI"].startswith("demo a2a-demo")
-    assert marker.read_text() == "ran\n"
+    # post-commit runs after the commit is in: wait for it rather than race it
+    wait_until(lambda: marker.exists() and marker.read_text() == "ran\n",
+               what="the repository's own post-commit hook")
     # The same commit made outside the session has no trailers: nothing global was configured.
     (wt / "g.txt").write_text("y\n")
     git(wt, "add", "g.txt")

@@ -190,8 +190,8 @@ class World:
         panes.append(s["pane"])
         try:
             self.wait_state(s["session"], "idle", timeout=timeout)
-        except AssertionError:
-            raise AssertionError(f"no idle pane; screen:\n{self.screen(s['pane'])}") from None
+        except AssertionError as exc:
+            raise AssertionError(f"no idle pane: {exc}") from None
         return s
 
     def turns_with(self, cli: str, needle: str) -> list[str]:
@@ -205,17 +205,17 @@ class World:
         assert self.fm is not None
         self.fm.on_text(needle, Reply(text="never finished", delay_s=60))
         n = self.inject(sid, text)
-        req = self.fm.wait_for(lambda r: needle in r.text and r.side is None, timeout=20)
+        try:
+            req = self.fm.wait_for(lambda r: needle in r.text and r.side is None, timeout=20)
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}\n{self.explain(sid)}") from None
         self.wait_state(sid, "busy")
         return n, req
 
     def inject(self, sid: str, text: str) -> int:
         r = self.a2a("inject", sid, "-", "--json", input=text)
         if r.code != 0:  # say what the session went through, and what its pane shows
-            seen = [(e.kind, e.payload) for e in self.events(session=sid)]
-            pane = self.session(sid).get("pane_id") or ""
-            raise AssertionError(f"{r.out}{r.err}\nevents: {seen}\nscreen:\n"
-                                 f"{self.screen(pane) if pane else '(no pane)'}")
+            raise AssertionError(f"{r.out}{r.err}\n{self.explain(sid)}")
         return r.json["dispatch"]
 
     def release(self, sid: str) -> dict[str, Any]:
@@ -250,12 +250,25 @@ class World:
                 if not names or e.payload["event"] in names]
 
     def wait_state(self, sid: str, state: str, timeout: float = 30) -> dict[str, Any]:
-        return wait_until(lambda: (s := self.session(sid)).get("state") == state and s,
-                          timeout=timeout, interval=0.02, what=f"{sid} to be {state}")
+        try:
+            return wait_until(lambda: (s := self.session(sid)).get("state") == state and s,
+                              timeout=timeout, interval=0.02, what=f"{sid} to be {state}")
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}\n{self.explain(sid)}") from None
 
     def wait_dispatch(self, n: int, state: str, timeout: float = 30) -> dict[str, Any]:
-        return wait_until(lambda: (d := self.dispatch(n))["state"] == state and d,
-                          timeout=timeout, interval=0.02, what=f"dispatch #{n} to be {state}")
+        try:
+            return wait_until(lambda: (d := self.dispatch(n))["state"] == state and d,
+                              timeout=timeout, interval=0.02, what=f"dispatch #{n} to be {state}")
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}\n{self.explain(self.dispatch(n)['session'])}") from None
+
+    def explain(self, sid: str) -> str:
+        """For failure messages: the session's events and what its pane shows."""
+        seen = "\n".join(f"  {e.seq} {e.kind} {e.payload}" for e in self.events(session=sid))
+        pane = self.session(sid).get("pane_id") or ""
+        return (f"events of {sid}:\n{seen}\nscreen:\n"
+                f"{self.screen(pane) if pane else '(no pane)'}")
 
     # --- the pane, as the user's hands ------------------------------------------------------------
     def tmux(self, *args: str) -> str:

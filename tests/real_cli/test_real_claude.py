@@ -114,6 +114,10 @@ def test_text_typed_in_the_pane_is_a_human_intervention(world, panes):
     sid, pane = s["session"], s["pane"]
     m = mark("TYPED")
     world.type(pane, f"typed by hand {m}")
+    # The user's eyes only: on a loaded machine Claude Code can read the typed burst and the Enter
+    # in one go and take the Enter as part of it (a new line); a person presses Enter once the
+    # text shows. a2a's own deliveries are bracketed pastes.
+    wait_until(lambda: m in world.screen(pane), timeout=10, what="the typed text on screen")
     world.keys(pane, "Enter")
     ui = wait_until(lambda: [e for e in world.events("user_input", session=sid)], timeout=20,
                     what="the typed prompt to be recorded")

@@ -24,6 +24,7 @@ class SessionsPanel(Panel[SessionRow]):
     def __init__(self, now: Callable[[], int] = time.time_ns, **kwargs) -> None:
         super().__init__(**kwargs)
         self.now = now
+        self._ages: dict[str, str] = {}   # the State cell's text as shown, per session
 
     def cells(self, r: SessionRow) -> Sequence[Cell]:
         return (Text(r.id, style="bold"), r.role, self._state(r), self._flags(r),
@@ -73,10 +74,18 @@ class SessionsPanel(Panel[SessionRow]):
         return f"{len(self.rows)} · {busy} busy" + (f" · {queued} queued" if queued else "")
 
     def tick(self) -> None:
-        """Re-render how long each state has held (no store read)."""
+        """Re-render how long each state has held (no store read), only the cells whose text
+        changed: a state held for minutes costs nothing between its minute marks."""
         for key, r in self.rows.items():
-            self.table.update_cell(key, "state", self._state(r))
+            text = self._state(r)
+            if self._ages.get(key) != text.plain:
+                self._ages[key] = text.plain
+                self.table.update_cell(key, "state", text)
         self.show_detail()
+
+    def show_rows(self, rows: Sequence[SessionRow]) -> None:
+        super().show_rows(rows)
+        self._ages = {key: self._state(r).plain for key, r in self.rows.items()}
 
     # --- actions --------------------------------------------------------------------------
     def why_disabled(self, action: str, params: tuple[object, ...]) -> str | None:
