@@ -2,9 +2,9 @@
 
 watchfiles looks for changes every `step` ms while it waits; inotify blocks in the kernel until
 a file is written, modified or renamed into the folder, so a watcher costs no CPU while nothing
-happens. Linux only; where it cannot be set up, the caller falls back to watchfiles. The
-workbench's store reader uses it; the orchestrator's spool watch stays on watchfiles for now
-(an inotify version of it was tried: see the issue notes).
+happens, and a landing is handled at once instead of at the next step. Linux only; where it
+cannot be set up, the callers (the orchestrator's spool watch, the workbench's store reader)
+fall back to watchfiles.
 """
 
 from __future__ import annotations
