@@ -109,7 +109,7 @@ class WorkbenchApp(App[None]):
             last = snap.last_seq
         except Exception:  # the reader thread reads it again, and shows what goes wrong
             log.exception("first read of the store failed")
-        # The reader (and its watchfiles import) starts once the first frame is out.
+        # The reader (and its watch) starts once the first frame is out.
         self.call_after_refresh(self.read_store, last)
         self.run_actions()
         if self.host is not None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 import time
 
+from helpers import wait_until
+
 
 def test_store_changes_follow_sqlite_writes_and_stop(repo):
     """The workbench's reader wakes on a commit to the store (the -wal file is modified in place,
@@ -25,13 +27,11 @@ def test_store_changes_follow_sqlite_writes_and_stop(repo):
 
     t = threading.Thread(target=reader, daemon=True)
     t.start()
-    time.sleep(0.3)
-    assert woke == []                                       # nothing written: no wake
+    t.join(timeout=0.3)                                     # the reader waits...
+    assert t.is_alive() and woke == []                      # ...and nothing written: no wake
     with r.store() as s, s.write() as tx:
         tx.append("test_write", actor="user")
-    deadline = time.monotonic() + 5
-    while not woke and time.monotonic() < deadline:
-        time.sleep(0.01)
+    wait_until(lambda: woke, timeout=5, what="the reader to wake on the commit")
     assert len(woke) == 1
     stop.set()
     t.join(timeout=3)

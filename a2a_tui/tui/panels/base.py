@@ -11,6 +11,7 @@ from collections.abc import Hashable, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 from rich.text import Text
+from textual.actions import parse as parse_action
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
@@ -153,7 +154,7 @@ class Panel(Vertical, Generic[RowT]):
     def refresh_keys(self) -> None:
         """Have the footer redrawn when one of this panel's keys became (un)available; it is
         rebuilt widget by widget, so not on a cursor move that changes nothing."""
-        enabled = tuple(self.check_action(a.name, _params(a.method)) is True
+        enabled = tuple(self.check_action(a.name, parse_action(a.method)[2]) is True
                         for a in actions.for_scope(self.SCOPE))
         if enabled != self._enabled:
             self._enabled = enabled
@@ -185,10 +186,3 @@ class Panel(Vertical, Generic[RowT]):
     def action_cursor_up(self) -> None:
         self.table.action_cursor_up()
 
-
-def _params(method: str) -> tuple[object, ...]:
-    """The parameters written in a registry method: "pick(3)" -> (3,)."""
-    if "(" not in method:
-        return ()
-    inner = method[method.index("(") + 1:-1]
-    return tuple(int(x) if x.strip().isdigit() else x.strip() for x in inner.split(",") if x)
