@@ -21,10 +21,11 @@ PASTED = re.compile(r'\n\n<pasted_content id="([^"]+)">\n(.*)\n</pasted_content 
 
 
 def unwrap_paste(text: str) -> str:
-    """The pasted text inside Claude Code's `<pasted_content id="...">` envelope."""
+    """The pasted text: inside Claude Code's `<pasted_content id="...">` envelope when it collapsed
+    the paste, else the prompt itself (seen once in CI under load: the same 4-line paste arrived
+    bare, not collapsed; FINDINGS.md)."""
     found = PASTED.fullmatch(text)
-    assert found, f"not a pasted-content envelope: {text!r}"
-    return found.group(2)
+    return found.group(2) if found else text
 
 
 def test_launch_is_idle_from_session_start_and_a_turn_cycles_busy_idle(world, panes):
@@ -78,7 +79,8 @@ def test_a_multi_line_prompt_arrives_as_one(world, panes):
     got = world.turns_with('claude', m)
     assert len(got) == 1 and [p["raw"]["prompt"] for p in world.signals(sid, "UserPromptSubmit")] == got
     # Claude Code keeps a paste of 4+ lines as "[Pasted text #1]" and sends it wrapped in a
-    # <pasted_content> envelope, with tabs expanded to 4 spaces (FINDINGS.md): the same text.
+    # <pasted_content> envelope (once, under load, bare), with tabs expanded to 4 spaces
+    # (FINDINGS.md): the same text either way.
     assert unwrap_paste(got[0]) == text.replace("\t", "    ")
     assert world.signals(sid, "UserPromptSubmit")[0]["confirmed"] == n
 
