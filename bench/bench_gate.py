@@ -21,9 +21,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from helpers import CARD_TOML  # noqa: E402
-
 from a2a_tui.store import Store  # noqa: E402
+
+from helpers import CARD_TOML  # noqa: E402
 
 
 def main() -> None:

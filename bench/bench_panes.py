@@ -20,6 +20,7 @@ import tempfile
 import threading
 import time
 import uuid
+from itertools import pairwise
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -136,7 +137,7 @@ def turns(w: World, sid: str, n: int) -> tuple[list[int], list[int], list[int], 
     stops = [e for e in sig if e.payload["kind"] == "stop"]
     stop_to_idle = [e.ts_ns - e.payload["ts_ns"] for e in stops]
     to_paste, to_enter = [], []
-    for prev, nxt in zip(ds, ds[1:]):
+    for prev, nxt in pairwise(ds):
         stop = next((e for e in stops if e.payload["ts_ns"] > prev["enter_ns"]), None)
         if stop is not None and nxt["sending_ns"]:
             to_paste.append(nxt["sending_ns"] - stop.payload["ts_ns"])
@@ -173,7 +174,7 @@ def polling_baseline(w: World, sid: str, pane: str, n: int) -> list[int]:
             with w.store() as s:
                 sent = s.one("SELECT text FROM dispatches WHERE n=?", (r["dispatch"],))[0]
             want.append(f"demo: got {len(sent)} chars, 1 line")
-            w.wait(lambda: i in found, timeout=20)
+            w.wait(lambda i=i: i in found, timeout=20)
             with w.store() as s:
                 stop_ev = next(e for e in s.events(after=before, kinds=["signal"], session=sid)
                                if e.payload["kind"] == "stop")

@@ -31,10 +31,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "real_cli"), str(ROOT / "tests")]
 
 from harness import World  # noqa: E402
+from helpers import wait_until  # noqa: E402
 from install import ensure_installed  # noqa: E402
 from isolation import unavailable  # noqa: E402
-
-from helpers import wait_until  # noqa: E402
 
 
 def pct(values: list[float], q: float) -> float:

@@ -31,13 +31,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from helpers import CARD_TOML  # noqa: E402
-
 from a2a_tui.collab import board, inbox  # noqa: E402
 from a2a_tui.collab.context import Collab  # noqa: E402
 from a2a_tui.gate import GateContext, add_card, claim, ready_card, submit  # noqa: E402
 from a2a_tui.identity import Caller  # noqa: E402
 from a2a_tui.repo import Repo  # noqa: E402
+
+from helpers import CARD_TOML  # noqa: E402
 
 PY = sys.executable
 

@@ -81,7 +81,7 @@ def claim(g: GateContext, card_id: str, *, writer: str | None = None,
                 tx.execute("UPDATE attempts SET state='failed', worktree_state='unknown',"
                            " ended_ns=?, updated_seq=? WHERE id=?", (time.time_ns(), s, attempt_id))
             raise A2AError("worktree_failed",
-                           f"claim {attempt_id} recorded but its worktree failed: {exc.message}")
+                           f"claim {attempt_id} recorded but its worktree failed: {exc.message}") from exc
         with g.store.write() as tx:
             s = tx.append("worktree_created", actor="gate", task=card_id, attempt=attempt_id,
                           payload={"path": str(worktree), "branch": branch, "start_commit": start})

@@ -10,10 +10,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from a2a_tui.errors import A2AError
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.integrate import resolve_intent
 from a2a_tui.gate.locks import lock_is_free, op_lock
-from a2a_tui.errors import A2AError
 
 
 def recover(g: GateContext) -> list[dict[str, Any]]:

@@ -28,9 +28,17 @@ from textual.worker import Worker, WorkerState
 from a2a_tui.errors import A2AError
 from a2a_tui.repo import Repo
 from a2a_tui.tui import actions, queries
-from a2a_tui.tui.messages import (ACTED, ActionRequested, OrchestratorStarted,
-                                  OrchestratorStopped, OrchestratorUnavailable, StoreRead,
-                                  UserActed, UserActionRefused, UserSaid)
+from a2a_tui.tui.messages import (
+    ACTED,
+    ActionRequested,
+    OrchestratorStarted,
+    OrchestratorStopped,
+    OrchestratorUnavailable,
+    StoreRead,
+    UserActed,
+    UserActionRefused,
+    UserSaid,
+)
 from a2a_tui.tui.panels.base import Panel
 from a2a_tui.tui.panels.board import BoardPanel
 from a2a_tui.tui.panels.events import EventsPanel

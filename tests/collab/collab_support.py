@@ -17,7 +17,6 @@ from pathlib import Path
 
 from helpers import Run, wait_until
 
-
 FORGED = {
     # Everything an agent might try to pass itself off as the user or as another role.
     "A2A_SESSION": "", "A2A_ROLE": "ideation", "A2A_CALLER": "user", "A2A_USER": "1",

@@ -10,6 +10,7 @@ import pytest
 from a2a_tui.collab import board, inbox
 from a2a_tui.collab.roles import PROTECTED_CATEGORIES
 from a2a_tui.errors import A2AError
+
 from collab_support import FORGED, db
 from helpers import a2a
 

@@ -7,6 +7,7 @@ import pytest
 
 from a2a_tui.collab import inbox
 from a2a_tui.errors import A2AError
+
 from collab_support import db
 from helpers import a2a
 

@@ -9,6 +9,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+
 from demo_agent_harness import ALL_EVENTS, RECORD_HOOK, AgentPane, tmux
 
 

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
+
 from demo_agent_harness import holds_for
 from helpers import wait_until
 

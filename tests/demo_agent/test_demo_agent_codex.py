@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from demo_agent_harness import holds_for
 from helpers import wait_until
 

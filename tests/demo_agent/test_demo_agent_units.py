@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from helpers import wait_until
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,6 +15,8 @@ from a2a_tui.demo_agent.options import Options
 from a2a_tui.demo_agent.screen import sanitize, wrap
 from a2a_tui.demo_agent.turn import commands_in, new_turn, reply_text
 from a2a_tui.errors import A2AError
+
+from helpers import wait_until
 
 
 def decode(*chunks: bytes, flush: bool = True) -> list[Key]:

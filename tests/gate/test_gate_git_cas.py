@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from a2a_tui.git import Git
+
 from helpers import commit_in, git, make_repo
 
 

@@ -11,12 +11,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from helpers import a2a, wait_until
-
 from a2a_tui.panes.orchestrator import lock_holder
 from a2a_tui.panes.queue import wake
 from a2a_tui.repo import Repo
 from a2a_tui.store import Store
+
+from helpers import a2a, wait_until
 
 
 class Served:
@@ -86,7 +86,7 @@ def barrier(repo: Path) -> None:
         before = set(spool.glob("*.wake"))
         wake(Repo(repo))
         mine = set(spool.glob("*.wake")) - before
-        wait_until(lambda: not any(p.exists() for p in mine), what="the orchestrator's cycle")
+        wait_until(lambda mine=mine: not any(p.exists() for p in mine), what="the orchestrator's cycle")
 
 
 def spawn(repo: Path, sock: str, *opts: str, role: str = "worker", cli: str = "demo",

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from helpers import wait_until
+from itertools import pairwise
 
+from helpers import wait_until
 from panes_helpers import dispatch, events, inject, session, signals, spawn, tmux
 
 
@@ -35,6 +36,6 @@ def test_codex_turns_are_serialized_on_notify_and_title_turns_are_ignored(
     sent = [e.payload["n"] for e in events(repo, "dispatch_sent", session=sid)]
     assert sent == ns
     # Every delivery waited for the genuine end of the turn before it.
-    for prev, nxt in zip(ns, ns[1:]):
+    for prev, nxt in pairwise(ns):
         end = next(p for p in genuine if p.get("finished") == prev)
         assert dispatch(repo, nxt)["enter_ns"] > end["ts_ns"]

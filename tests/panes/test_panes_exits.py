@@ -10,6 +10,7 @@ import sys
 
 from a2a_tui.identity import proc_stat
 from a2a_tui.panes.exits import ExitWatcher
+
 from helpers import wait_until
 
 

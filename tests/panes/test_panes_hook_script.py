@@ -6,10 +6,10 @@ import json
 import os
 import subprocess
 
-from helpers import wait_until
-
 from a2a_tui.panes.signals import parse
 from a2a_tui.resources import hooks_dir
+
+from helpers import wait_until
 
 HOOK = str(hooks_dir() / "a2a-hook")
 

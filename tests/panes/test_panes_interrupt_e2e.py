@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
-from helpers import a2a, wait_until, write_card
-
-from panes_helpers import (barrier, dispatch, events, inject, prompts, session, spawn, tmux,
-                           wait_state)
 from a2a_tui.panes.machine import PROBABLY_IDLE
+
+from helpers import a2a, wait_until, write_card
+from panes_helpers import (
+    barrier,
+    dispatch,
+    events,
+    inject,
+    prompts,
+    session,
+    spawn,
+    tmux,
+    wait_state,
+)
 
 
 def test_esc_leaves_the_pane_busy_until_release_and_the_next_prompt_arrives_alone(

@@ -6,9 +6,17 @@ import os
 import signal
 
 from helpers import a2a, wait_until
-
-from panes_helpers import (dispatch, events, inject, prompts, session, sessions_json, spawn,
-                           tmux, wait_state)
+from panes_helpers import (
+    dispatch,
+    events,
+    inject,
+    prompts,
+    session,
+    sessions_json,
+    spawn,
+    tmux,
+    wait_state,
+)
 
 
 def test_a_killed_agent_shows_exited_and_keeps_its_queue(repo, tmux_socket, serve):

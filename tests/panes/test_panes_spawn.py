@@ -9,10 +9,10 @@ import sqlite3
 import stat
 import sys
 
-from helpers import a2a, git, wait_until, write_card
-
-from panes_helpers import events, session, spawn, tmux, wait_state
 from a2a_tui.resources import rolecards_dir
+
+from helpers import a2a, git, wait_until, write_card
+from panes_helpers import events, session, spawn, tmux, wait_state
 
 
 def claim(repo):

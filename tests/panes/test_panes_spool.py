@@ -7,13 +7,13 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from helpers import wait_until
-
-from panes_helpers import events, session, signals, spawn, wait_state
 from a2a_tui.panes import spool
 from a2a_tui.repo import Repo
 from a2a_tui.resources import hooks_dir
 from a2a_tui.store import Store
+
+from helpers import wait_until
+from panes_helpers import events, session, signals, spawn, wait_state
 
 HOOK = str(hooks_dir() / "a2a-hook")
 

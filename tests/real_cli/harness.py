@@ -26,14 +26,13 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from fakemodel import FakeModel, Reply
-from install import cache_root
-from isolation import DUMMY_KEY, Netns, make_home
-
-from helpers import Run, git, wait_until
-
 from a2a_tui.profiles.gemini import insecure_ancestor
 from a2a_tui.store import Store
+
+from fakemodel import FakeModel, Reply
+from helpers import Run, git, wait_until
+from install import cache_root
+from isolation import DUMMY_KEY, Netns, make_home
 
 # Provider variables that must not leak in from the machine running the tests.
 SCRUB = ("ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "CLAUDE_CODE_OAUTH_TOKEN",

@@ -7,13 +7,14 @@ pane state is read from a2a's store and `a2a sessions --json`, never from the sc
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 import pytest
+
 from fakemodel import Reply
 from harness import mark
-from isolation import require
-
 from helpers import wait_until
+from isolation import require
 
 require()
 pytestmark = pytest.mark.real_cli
@@ -62,7 +63,7 @@ def test_three_queued_prompts_are_delivered_one_at_a_time_in_order(world, panes)
     assert world.turns_with('claude', m) == texts
     assert [p["raw"]["prompt"] for p in world.signals(sid, "UserPromptSubmit")] == texts
     stops = {p["finished"]: p for p in world.signals(sid, "Stop")}
-    for prev, nxt in zip(ns, ns[1:]):
+    for prev, nxt in pairwise(ns):
         # the next Enter only after the previous turn's Stop, and its request only after that
         assert world.dispatch(nxt)["enter_ns"] > stops[prev]["ts_ns"]
     reqs = [r for r in world.fm.turns("anthropic") if m in r.text]

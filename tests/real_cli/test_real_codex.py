@@ -7,12 +7,14 @@ a2a trusts for that invocation only (PermissionRequest, Pre/PostToolUse, Interru
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
+
 from fakemodel import Reply
 from harness import mark
-from isolation import require
-
 from helpers import wait_until
+from isolation import require
 
 require()
 pytestmark = pytest.mark.real_cli
@@ -86,7 +88,7 @@ def test_three_queued_prompts_are_delivered_one_at_a_time_in_order(world, panes)
     assert world.turns_with('codex', m) == texts
     ends = {p["finished"]: p for p in world.signals(sid, "agent-turn-complete")
             if "finished" in p}
-    for prev, nxt in zip(ns, ns[1:]):
+    for prev, nxt in pairwise(ns):
         assert world.dispatch(nxt)["enter_ns"] > ends[prev]["ts_ns"]
     # each turn's notify names its own prompt as the last input message
     assert [ends[n]["raw"]["input-messages"][-1] for n in ns] == texts

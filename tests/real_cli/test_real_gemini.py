@@ -7,12 +7,14 @@ unlike Claude Code and Codex, also after an Esc ("Request cancelled").
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
+
 from fakemodel import Reply
 from harness import mark, work_root
-from isolation import require
-
 from helpers import wait_until
+from isolation import require
 
 require()
 if work_root()[1] is not None:
@@ -58,7 +60,7 @@ def test_three_queued_prompts_one_at_a_time_and_a_multi_line_prompt_as_one(world
     assert world.turns_with('gemini', m) == texts           # the multi-line one arrived whole, as one
     assert prompts(world, sid) == texts
     ends = {p["finished"]: p for p in world.signals(sid, "AfterAgent")}
-    for prev, nxt in zip(ns, ns[1:]):
+    for prev, nxt in pairwise(ns):
         assert world.dispatch(nxt)["enter_ns"] > ends[prev]["ts_ns"]
 
 

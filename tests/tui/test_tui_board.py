@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from textual.notifications import Notify
 from textual.widgets import TextArea
-from tui_support import add_session, of_type, rows, run, until, workbench
 
 from a2a_tui.collab import board
 from a2a_tui.tui.messages import BoardAnswersSent, BoardItemAnswered
 from a2a_tui.tui.panels.board import BoardPanel
 from a2a_tui.tui.screens.detail import QuestionScreen
 from a2a_tui.tui.screens.editor import EditorScreen
+
+from tui_support import add_session, of_type, rows, run, until, workbench
 
 
 def ask(as_, title: str, session: str = "exec1", *options: str) -> str:

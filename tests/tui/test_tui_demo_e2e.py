@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
 from helpers import a2a, wait_until
 from tui_support import rows
 

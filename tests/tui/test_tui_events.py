@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import json
 
-from helpers import a2a, write_card
 from textual.widgets import Static
-from tui_support import of_type, run, store, until, workbench
 
 from a2a_tui.tui.messages import StoreRead
 from a2a_tui.tui.panels.events import EventsPanel
 from a2a_tui.tui.queries import EVENTS_TAIL
 from a2a_tui.tui.screens.detail import TextScreen
+
+from helpers import a2a, write_card
+from tui_support import of_type, run, store, until, workbench
 
 
 def append(repo, n: int, kind: str = "test_note") -> list[int]:

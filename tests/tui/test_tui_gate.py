@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers import a2a, commit_in, write_card
 from textual.notifications import Notify
 from textual.widgets import DataTable
-from tui_support import of_type, rows, run, until, workbench
 
 from a2a_tui.tui.panels.gate import GatePanel
 from a2a_tui.tui.screens.detail import ChecksScreen
+
+from helpers import a2a, commit_in, write_card
+from tui_support import of_type, rows, run, until, workbench
 
 
 def ready_card(repo: Path, card: str, check: str = "true") -> None:

@@ -3,15 +3,16 @@ controller (a user input of kind message, approval or refusal, queued to its pan
 
 from __future__ import annotations
 
-from helpers import a2a, write_card
 from textual.widgets import RadioButton, TextArea
-from tui_support import add_session, of_type, rows, run, until, workbench
 
 from a2a_tui.collab import inbox
 from a2a_tui.tui.messages import UserSaid
 from a2a_tui.tui.panels.inbox import InboxPanel
 from a2a_tui.tui.screens.detail import TextScreen
 from a2a_tui.tui.screens.editor import EditorScreen
+
+from helpers import a2a, write_card
+from tui_support import add_session, of_type, rows, run, until, workbench
 
 
 def test_inbox_lists_entries_newest_first_with_their_status_words(repo, as_):

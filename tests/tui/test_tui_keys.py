@@ -7,12 +7,12 @@ import io
 
 from rich.console import Console
 
-from tui_support import add_session, run, until, workbench
-
 from a2a_tui.tui import actions
 from a2a_tui.tui.app import PANEL_TYPES, WorkbenchApp
 from a2a_tui.tui.panels.sessions import SessionsPanel
 from a2a_tui.tui.screens.help import HelpScreen
+
+from tui_support import add_session, run, until, workbench
 
 ISSUE_KEYS = {
     "app": {"question_mark", "tab", "shift+tab", "m", "q"},

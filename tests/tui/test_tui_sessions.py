@@ -4,15 +4,15 @@ flag set, dispatch queued), not only on the screen."""
 from __future__ import annotations
 
 import subprocess
-import time
 
 from textual.notifications import Notify
 from textual.widgets import TextArea
-from tui_support import add_session, of_type, rows, run, until, workbench
 
 from a2a_tui.tui.messages import InjectionQueued, PaneJumped, PaneReleased, PanesPaused
 from a2a_tui.tui.panels.sessions import SessionsPanel
 from a2a_tui.tui.screens.editor import EditorScreen
+
+from tui_support import add_session, of_type, rows, run, until, workbench
 
 NOW = 1_800_000_000 * 10**9
 
@@ -26,6 +26,7 @@ def test_state_age_queue_and_hint_are_shown(repo):
                 hint="probably idle — release?")
     add_session(repo, "w2", state="waiting", since_ns=NOW - 5 * 10**9, paused=True)
     from a2a_tui.panes.queue import enqueue_in_tx
+
     from tui_support import store
     with store(repo) as s, s.write() as tx:
         for i in range(2):

@@ -9,14 +9,15 @@ import itertools
 import time
 
 import pytest
-from helpers import write_card
-from tui_support import add_session, until
 
 from a2a_tui.collab import board, inbox
 from a2a_tui.gate.cards_ops import add_card
 from a2a_tui.gate.context import GateContext
 from a2a_tui.repo import Repo
 from a2a_tui.tui.app import make_app
+
+from helpers import write_card
+from tui_support import add_session, until
 
 T0 = 1_767_225_600_000_000_000   # 2026-01-01 00:00:00 UTC
 SEC = 1_000_000_000

@@ -8,10 +8,10 @@ import subprocess
 import sys
 import uuid
 
-from tui_support import add_session, run
-
 from a2a_tui.repo import Repo
 from a2a_tui.tui.app import make_app
+
+from tui_support import add_session, run
 
 
 def test_the_first_frame_already_shows_the_store(repo):

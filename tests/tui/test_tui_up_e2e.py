@@ -9,11 +9,12 @@ import sys
 import uuid
 
 import pytest
-from helpers import a2a, wait_until
-from tui_support import rows
 
 from a2a_tui.panes.orchestrator import lock_holder
 from a2a_tui.repo import Repo
+
+from helpers import a2a, wait_until
+from tui_support import rows
 
 pytestmark = pytest.mark.tmux
 

@@ -87,7 +87,7 @@ class Panel(Vertical, Generic[RowT]):
 
     # --- rows -----------------------------------------------------------------------------
     def key_of(self, row: RowT) -> str:
-        return str(getattr(row, "id"))
+        return str(getattr(row, "id"))  # noqa: B009 -- RowT is unbounded; every row type has an id
 
     def cells(self, row: RowT) -> Sequence[Cell]:
         raise NotImplementedError

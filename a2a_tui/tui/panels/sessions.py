@@ -8,8 +8,13 @@ from collections.abc import Callable, Sequence
 from rich.text import Text
 
 from a2a_tui.tui import fmt
-from a2a_tui.tui.messages import (ActionRequested, InjectionQueued, PaneJumped, PaneReleased,
-                                  PanesPaused)
+from a2a_tui.tui.messages import (
+    ActionRequested,
+    InjectionQueued,
+    PaneJumped,
+    PaneReleased,
+    PanesPaused,
+)
 from a2a_tui.tui.panels.base import Cell, Panel
 from a2a_tui.tui.queries import SessionRow
 

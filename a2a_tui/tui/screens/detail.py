@@ -13,7 +13,6 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from a2a_tui.tui import actions
-from a2a_tui.tui.panels.board import question_text
 from a2a_tui.tui.panels.gate import check_mark
 from a2a_tui.tui.queries import BoardItem, GateRow
 
