@@ -20,7 +20,8 @@ CONTRACT_FIELDS = (
     "goal", "non_goals", "allowed_paths", "acceptance", "checks", "red_command", "red_paths",
     "acceptance_files", "needs_user_authorization", "task_type",
 )
-DEFAULT_RED_PATHS = ["tests/**", "test/**", "**/test_*", "**/*_test.*", "**/*.test.*", "**/*_spec.*"]
+DEFAULT_RED_PATHS = ["tests/**", "test/**", "**/test_*", "**/*_test.*", "**/*.test.*",
+                     "**/*_spec.*"]
 
 
 def _nonblank(v: str) -> str:
@@ -75,7 +76,8 @@ class Card(BaseModel):
     @classmethod
     def _id(cls, v: str) -> str:
         if v and not CARD_ID.match(v):
-            raise ValueError("must start with a letter and hold only letters, digits, '_', '.', '-'")
+            raise ValueError("must start with a letter and hold only letters, digits,"
+                             " '_', '.', '-'")
         return v
 
     @field_validator("non_goals", "allowed_paths", "acceptance", "acceptance_files", "red_paths")
@@ -91,7 +93,8 @@ class Card(BaseModel):
     def _relative(cls, v: list[str]) -> list[str]:
         for item in v:
             if item.startswith("/") or ".." in item.split("/"):
-                raise ValueError(f"{item!r}: paths are relative to the repository and stay inside it")
+                raise ValueError(f"{item!r}: paths are relative to the repository"
+                                 " and stay inside it")
         return v
 
     @field_validator("red_command")
@@ -184,7 +187,8 @@ def locate(text: str, loc: tuple) -> int | None:
             seen += 1
             if not idxs or seen == idxs[0]:
                 start = i
-                end = next((j for j in range(i + 1, len(lines)) if header.match(lines[j])), len(lines))
+                end = next((j for j in range(i + 1, len(lines)) if header.match(lines[j])),
+                           len(lines))
                 if len(keys) == 1:
                     return i + 1
                 for j in range(i + 1, end):

@@ -12,4 +12,5 @@ class Config(BaseModel):
 
     target_branch: str = Field(min_length=1)
     tmux_session: str = Field(default="", description="tmux session for this repository's panes")
-    feedback_limit: int = Field(default=3, ge=0, description="auto feedback stops after N rejections")
+    feedback_limit: int = Field(default=3, ge=0,
+                                description="auto feedback stops after N rejections")

@@ -48,7 +48,8 @@ class Git:
         res = GitResult(proc.returncode, proc.stdout, proc.stderr)
         if check and not res.ok:
             first = (res.stderr.strip() or res.stdout.strip()).splitlines()
-            raise A2AError("git_failed", f"git {args[0]} failed: {first[0] if first else res.returncode}")
+            raise A2AError("git_failed",
+                           f"git {args[0]} failed: {first[0] if first else res.returncode}")
         return res
 
     def out(self, *args: str, cwd: Path | None = None) -> str:

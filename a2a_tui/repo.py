@@ -70,7 +70,8 @@ class Repo:
         try:
             data = tomllib.loads(self.config_path.read_text(encoding="utf-8"))
         except FileNotFoundError as exc:
-            raise A2AError("not_initialized", f"{self.root} has no a2a state; run `a2a init`") from exc
+            raise A2AError("not_initialized",
+                           f"{self.root} has no a2a state; run `a2a init`") from exc
         except tomllib.TOMLDecodeError as exc:
             raise A2AError("bad_config", f"{self.config_path}: {exc}") from exc
         try:

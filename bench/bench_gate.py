@@ -87,7 +87,8 @@ def main() -> None:
     print(f"gate commands through the CLI, median of {args.cards} (a bare `python -c pass`:"
           f" {bare * 1000:.0f} ms):")
     for k, v in times.items():
-        print(f"  {k:<10} median {statistics.median(v) * 1000:7.0f} ms   max {max(v) * 1000:7.0f} ms")
+        print(f"  {k:<10} median {statistics.median(v) * 1000:7.0f} ms"
+              f"   max {max(v) * 1000:7.0f} ms")
 
     s = Store(repo / ".a2a/a2a.db")
     n = 20_000

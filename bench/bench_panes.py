@@ -28,12 +28,9 @@ sys.path.insert(0, str(ROOT))
 
 from a2a_tui.store import Store  # noqa: E402
 
+from benchlib import cpu_percent, pct  # noqa: E402
+
 PY = sys.executable
-
-
-def pct(xs: list[float], q: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
 
 
 def ms(ns: float) -> str:
@@ -189,15 +186,7 @@ def idle_cpu(w: World, panes: int, seconds: float) -> float:
     for i in range(panes):
         w.spawn(f"idle{i}")
     time.sleep(2.0)  # let start-up settle
-
-    def cpu() -> int:
-        f = open(f"/proc/{w.serve.pid}/stat").read().rsplit(")", 1)[1].split()
-        return int(f[11]) + int(f[12])
-
-    c0, t0 = cpu(), time.monotonic()
-    time.sleep(seconds)
-    c1, t1 = cpu(), time.monotonic()
-    return (c1 - c0) / os.sysconf("SC_CLK_TCK") / (t1 - t0) * 100
+    return cpu_percent(w.serve.pid, seconds)
 
 
 def main() -> None:

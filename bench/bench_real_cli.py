@@ -6,7 +6,8 @@ For each CLI, in the real-CLI test world (network namespace, fake model server, 
 `a2a serve`, see tests/real_cli/harness.py), N prompts are queued at once with `a2a inject`; a2a
 delivers them one at a time, each after the previous turn's end. Per turn k (k < N):
 
-  stop->idle    the CLI's Stop hook (Codex: notify; Gemini: AfterAgent) ran -> the pane is idle in the store
+  stop->idle    the CLI's Stop hook (Codex: notify; Gemini: AfterAgent) ran -> the pane is idle
+                in the store
                 (hook timestamp -> the `signal` event's timestamp, written in the same transaction
                 as the new state)
   stop->paste   the same Stop -> the paste of prompt k+1 starts (`sending` committed, tmux next)
@@ -30,16 +31,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "real_cli"), str(ROOT / "tests")]
 
+from benchlib import pct  # noqa: E402
 from harness import World  # noqa: E402
 from helpers import wait_until  # noqa: E402
 from install import ensure_installed  # noqa: E402
 from isolation import unavailable  # noqa: E402
-
-
-def pct(values: list[float], q: float) -> float:
-    """Nearest-rank percentile."""
-    s = sorted(values)
-    return s[min(len(s) - 1, max(0, round(q / 100 * len(s) + 0.5) - 1))]
 
 
 def start(world: World, cli: str) -> str:
@@ -106,9 +102,9 @@ def main() -> int:
         print(f"  {'ms':<14}{'n':>4}{'p50':>9}{'p90':>9}{'p99':>9}{'max':>9}")
         for name, vals in res.items():
             print(f"  {name:<14}{len(vals):>4}" + "".join(
-                f"{pct(vals, q):>9.1f}" for q in (50, 90, 99)) + f"{max(vals):>9.1f}")
+                f"{pct(vals, q):>9.1f}" for q in (0.5, 0.9, 0.99)) + f"{max(vals):>9.1f}")
         if res.get("stop->idle") and res.get("stop->paste"):
-            share = pct(res["stop->idle"], 50) / pct(res["stop->paste"], 50)
+            share = pct(res["stop->idle"], 0.5) / pct(res["stop->paste"], 0.5)
             print(f"  stop->idle is {share:.0%} of stop->paste at the median")
     return 0
 

@@ -37,14 +37,10 @@ from a2a_tui.gate import GateContext, add_card, claim, ready_card, submit  # noq
 from a2a_tui.identity import Caller  # noqa: E402
 from a2a_tui.repo import Repo  # noqa: E402
 
+from benchlib import cpu_percent, pct  # noqa: E402
 from helpers import CARD_TOML  # noqa: E402
 
 PY = sys.executable
-
-
-def pct(xs: list[float], q: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
 
 
 class World:
@@ -316,16 +312,9 @@ def idle_cpu(w: World, last_seq: int, seconds: float) -> float:
     while f"last #{last_seq}" not in w.tmux("capture-pane", "-p", "-t", pane):
         time.sleep(0.05)
     time.sleep(2.0)
-
-    def cpu() -> int:
-        f = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return int(f[11]) + int(f[12])
-
-    c0, t0 = cpu(), time.monotonic()
-    time.sleep(seconds)
-    c1, t1 = cpu(), time.monotonic()
+    used = cpu_percent(pid, seconds)
     w.tmux("kill-pane", "-t", pane)
-    return (c1 - c0) / os.sysconf("SC_CLK_TCK") / (t1 - t0) * 100
+    return used
 
 
 def main() -> None:
@@ -365,8 +354,8 @@ def main() -> None:
             tx.execute("UPDATE sessions SET state_since_ns = ?", (time.time_ns() - 600 * 10**9,))
         aged = idle_cpu(big, last, 10.0)
         print(f"workbench idle CPU over 10 s (no orchestrator, no writes): {aged:.2f}% of one core"
-              f" with states held for minutes; {fresh:.2f}% when all 20 states changed within the"
-              " minute (each age ticks every second)")
+              f" with states held for minutes; {fresh:.2f}% when all {args.sessions} states"
+              " changed within the minute (each age ticks every second)")
 
         attempt = submitted_attempt(big)
         k = keys_terminal(big, attempt, args.presses)

@@ -1,4 +1,5 @@
-"""The gate's commands: card add|show|ready|list, claim, submit, verify, integrate, abandon, reclaim."""
+"""The gate's commands: card add|show|ready|list, claim, submit, verify, integrate, abandon,
+reclaim."""
 
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ def register(sub, common) -> None:
     p = csub.add_parser("list", parents=[common], help="list cards")
     p.set_defaults(func=cmd_card_list)
 
-    p = sub.add_parser("claim", parents=[common], help="claim a ready card: attempt, fence, worktree")
+    p = sub.add_parser("claim", parents=[common],
+                       help="claim a ready card: attempt, fence, worktree")
     p.add_argument("card")
     p.add_argument("--writer", metavar="SESSION",
                    help="the session that will write (default: the caller)")
@@ -33,7 +35,8 @@ def register(sub, common) -> None:
                    help="take over from the card's active attempt (fences it out)")
     p.set_defaults(func=cmd_claim)
 
-    p = sub.add_parser("submit", parents=[common], help="submit a commit as the attempt's candidate")
+    p = sub.add_parser("submit", parents=[common],
+                       help="submit a commit as the attempt's candidate")
     p.add_argument("attempt")
     p.add_argument("--sha", required=True)
     p.add_argument("--card-version", type=int, required=True)
@@ -119,7 +122,8 @@ def cmd_card_list(ctx, args) -> Result:
 
 def cmd_claim(ctx, args) -> Result:
     r = gate.claim(ctx.gate, args.card, writer=_writer(ctx, args.writer), supersede=args.supersede)
-    text = (f"claimed {r['card']} as {r['attempt']} (fence {r['fence']}, card v{r['card_version']})\n"
+    text = (f"claimed {r['card']} as {r['attempt']} (fence {r['fence']},"
+            f" card v{r['card_version']})\n"
             f"  worktree {r['worktree']}\n  branch   {r['branch']} from {r['start_commit'][:12]}\n"
             f"  writer   {r['writer']}")
     if r["superseded"]:

@@ -65,8 +65,9 @@ def claim(g: GateContext, card_id: str, *, writer: str | None = None,
                          "writer": writer, "target_branch": cfg.target_branch})
             tx.execute("UPDATE cards SET fence=?, updated_seq=? WHERE id=?", (fence, seq, card_id))
             tx.execute(
-                "INSERT INTO attempts(id, card_id, n, fence, state, branch, worktree, worktree_state,"
-                " start_commit, target_branch, card_version, writer, claimed_ns, updated_seq)"
+                "INSERT INTO attempts(id, card_id, n, fence, state, branch, worktree,"
+                " worktree_state, start_commit, target_branch, card_version, writer, claimed_ns,"
+                " updated_seq)"
                 " VALUES (?,?,?,?,'claimed',?,?,'pending',?,?,?,?,?,?)",
                 (attempt_id, card_id, n, fence, branch, str(worktree), start, cfg.target_branch,
                  card["version"], writer, time.time_ns(), seq))
@@ -81,7 +82,8 @@ def claim(g: GateContext, card_id: str, *, writer: str | None = None,
                 tx.execute("UPDATE attempts SET state='failed', worktree_state='unknown',"
                            " ended_ns=?, updated_seq=? WHERE id=?", (time.time_ns(), s, attempt_id))
             raise A2AError("worktree_failed",
-                           f"claim {attempt_id} recorded but its worktree failed: {exc.message}") from exc
+                           f"claim {attempt_id} recorded but its worktree failed:"
+                           f" {exc.message}") from exc
         with g.store.write() as tx:
             s = tx.append("worktree_created", actor="gate", task=card_id, attempt=attempt_id,
                           payload={"path": str(worktree), "branch": branch, "start_commit": start})
@@ -105,7 +107,8 @@ def _check_authorization(tx, card_id: str) -> None:
         raise A2AError("unauthorized_assignment", reason)
 
 
-def submit(g: GateContext, attempt_id: str, sha: str, card_version: int, fence: int) -> dict[str, Any]:
+def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
+           fence: int) -> dict[str, Any]:
     """Accept a candidate only from the current owner: full SHA, current fence and card version.
 
     A refusal against a real attempt is kept as a diagnostic event and changes no state.
@@ -155,8 +158,8 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int, fence: 
                             attempt=attempt_id, session=g.caller.session,
                             payload={"n": n, "sha": sha, "card_version": card_version,
                                      "fence": fence})
-            tx.execute("INSERT INTO submissions(attempt_id, n, sha, card_version, fence, actor, seq)"
-                       " VALUES (?,?,?,?,?,?,?)",
+            tx.execute("INSERT INTO submissions(attempt_id, n, sha, card_version, fence, actor,"
+                       " seq) VALUES (?,?,?,?,?,?,?)",
                        (attempt_id, n, sha, card_version, fence, g.caller.actor, seq))
             tx.execute("UPDATE attempts SET state='submitted', submission_n=?, submitted_sha=?,"
                        " card_version=?, updated_seq=? WHERE id=?",
@@ -180,8 +183,8 @@ def abandon(g: GateContext, attempt_id: str, score: Score, reason: str = "") -> 
             seq = tx.append("abandoned", actor=g.caller.actor, task=att["card_id"],
                             attempt=attempt_id, session=g.caller.session,
                             payload={"reason": reason, "score": score.to_json(), **facts})
-            tx.execute("UPDATE attempts SET state='abandoned', ended_ns=?, updated_seq=? WHERE id=?",
-                       (now, seq, attempt_id))
+            tx.execute("UPDATE attempts SET state='abandoned', ended_ns=?, updated_seq=?"
+                       " WHERE id=?", (now, seq, attempt_id))
             insert_score(tx, attempt_id, "abandoned", score, facts, g.caller.actor, seq)
     return {"attempt": attempt_id, "state": "abandoned", "score": score.to_json(), **facts}
 
@@ -189,8 +192,8 @@ def abandon(g: GateContext, attempt_id: str, score: Score, reason: str = "") -> 
 def score_facts(tx, att, now_ns: int) -> dict[str, Any]:
     """What the gate fills in beside a score: rounds, rejections, duration."""
     rounds = att["submission_n"]
-    rejections = tx.one("SELECT COUNT(*) FROM verifications WHERE attempt_id=? AND state='rejected'",
-                        (att["id"],))[0]
+    rejections = tx.one("SELECT COUNT(*) FROM verifications"
+                        " WHERE attempt_id=? AND state='rejected'", (att["id"],))[0]
     return {"rounds": rounds, "rejections": rejections,
             "duration_s": round((now_ns - att["claimed_ns"]) / 1e9, 3)}
 

@@ -85,7 +85,8 @@ def show_card(g: GateContext, card_id: str) -> dict[str, Any]:
 def list_cards(g: GateContext) -> list[dict[str, Any]]:
     rows = g.store.all(
         "SELECT c.id, c.title, c.version, c.state, c.fence,"
-        " (SELECT a.id FROM attempts a WHERE a.card_id = c.id ORDER BY a.n DESC LIMIT 1) AS attempt,"
+        " (SELECT a.id FROM attempts a WHERE a.card_id = c.id ORDER BY a.n DESC LIMIT 1)"
+        " AS attempt,"
         " (SELECT a.state FROM attempts a WHERE a.card_id = c.id ORDER BY a.n DESC LIMIT 1)"
         "   AS attempt_state"
         " FROM cards c ORDER BY c.id")

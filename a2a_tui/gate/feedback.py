@@ -23,7 +23,8 @@ def plain(text: str) -> str:
 
 def rejection_text(att, v) -> str:
     first = v.first_failure()
-    lines = [f"The gate rejected {att['id']} (submission {v.submission}, {v.sha[:12]}, run {v.run})."]
+    lines = [f"The gate rejected {att['id']} (submission {v.submission}, {v.sha[:12]},"
+             f" run {v.run})."]
     if first is not None:
         lines.append(f"First failure: {first.name} ({first.kind}): {first.detail}")
         tail = (first.stderr_tail.strip() or first.stdout_tail.strip()).splitlines()

@@ -25,7 +25,8 @@ def integrate(g: GateContext, attempt_id: str, score: Score) -> dict[str, Any]:
     with op_lock(g.repo.locks_dir, attempt_id, what=f"an operation on {attempt_id}"):
         att = g.attempt(attempt_id)
         if att["state"] != "verified":
-            raise A2AError("not_verified", f"attempt {attempt_id} is {att['state']}: only a verified"
+            raise A2AError("not_verified",
+                           f"attempt {attempt_id} is {att['state']}: only a verified"
                            " candidate can be integrated (`a2a verify` first)")
         if not g.caller.is_user and g.caller.actor == att["writer"]:
             raise A2AError("writer_cannot_integrate",
@@ -33,18 +34,20 @@ def integrate(g: GateContext, attempt_id: str, score: Score) -> dict[str, Any]:
                            " executive controller or the user")
         sha = att["submitted_sha"]
         card = g.card(att["card_id"])
-        last = g.store.one("SELECT * FROM verifications WHERE attempt_id=? ORDER BY run DESC LIMIT 1",
-                           (attempt_id,))
+        last = g.store.one("SELECT * FROM verifications WHERE attempt_id=?"
+                           " ORDER BY run DESC LIMIT 1", (attempt_id,))
         if (last is None or last["state"] != "passed" or last["sha"] != sha
                 or last["submission_n"] != att["submission_n"]):
-            raise A2AError("not_verified", f"no passing verification of {sha[:12]} for {attempt_id}")
+            raise A2AError("not_verified",
+                           f"no passing verification of {sha[:12]} for {attempt_id}")
         if last["card_version"] != card["version"] or card["state"] != "ready":
             raise A2AError("stale_card_version",
                            f"{attempt_id} was verified against card version {last['card_version']};"
                            f" the card is now version {card['version']} ({card['state']}):"
                            " confirm the card, resubmit and verify again")
         failed = g.store.one(
-            "SELECT name FROM check_results WHERE attempt_id=? AND run=? AND blocking=1 AND passed=0",
+            "SELECT name FROM check_results WHERE attempt_id=? AND run=? AND blocking=1"
+            " AND passed=0",
             (attempt_id, last["run"]))
         if failed is not None:
             raise A2AError("not_verified", f"blocking check {failed['name']} did not pass")
@@ -78,8 +81,8 @@ def integrate(g: GateContext, attempt_id: str, score: Score) -> dict[str, Any]:
                             attempt=attempt_id, session=g.caller.session,
                             payload={"ref": ref, "old": old, "new": sha, "sync_worktree": sync,
                                      "score": score.to_json(), "actor": g.caller.actor})
-            tx.execute("INSERT OR REPLACE INTO integrations(attempt_id, state, ref, old_sha, new_sha,"
-                       " sync_worktree, intent_seq) VALUES (?,?,?,?,?,?,?)",
+            tx.execute("INSERT OR REPLACE INTO integrations(attempt_id, state, ref, old_sha,"
+                       " new_sha, sync_worktree, intent_seq) VALUES (?,?,?,?,?,?,?)",
                        (attempt_id, "intent", ref, old, sha, sync, seq))
             tx.execute("UPDATE attempts SET state='integrating', updated_seq=? WHERE id=?",
                        (seq, attempt_id))
@@ -111,10 +114,10 @@ def resolve_intent(g: GateContext, attempt_id: str, *, actor: str, recovering: b
             seq = tx.append("integrated", actor=actor, task=att["card_id"], attempt=attempt_id,
                             payload={**base, "score": score_json, "worktree_synced": synced,
                                      **facts})
-            tx.execute("UPDATE integrations SET state='integrated', outcome_seq=? WHERE attempt_id=?",
-                       (seq, attempt_id))
-            tx.execute("UPDATE attempts SET state='integrated', ended_ns=?, updated_seq=? WHERE id=?",
-                       (now, seq, attempt_id))
+            tx.execute("UPDATE integrations SET state='integrated', outcome_seq=?"
+                       " WHERE attempt_id=?", (seq, attempt_id))
+            tx.execute("UPDATE attempts SET state='integrated', ended_ns=?, updated_seq=?"
+                       " WHERE id=?", (now, seq, attempt_id))
             insert_score(tx, attempt_id, "integrated", score, facts, actor, seq)
             state = "integrated"
         else:
@@ -133,11 +136,13 @@ def resolve_intent(g: GateContext, attempt_id: str, *, actor: str, recovering: b
               "worktree_synced": synced, "recovered": recovering}
     if state == "not_applied" and not recovering:
         raise A2AError("cas_failed", f"{att['target_branch']} did not move: it changed under us"
-                       f" (still {observed[:12] if observed else 'missing'}); nothing was integrated",
+                       f" (still {observed[:12] if observed else 'missing'});"
+                       " nothing was integrated",
                        details=result)
     if state == "unknown" and not recovering:
         raise A2AError("outcome_unknown", f"{it['ref']} is {observed or 'missing'}, neither the old"
-                       " nor the new commit: the outcome is unknown; look and decide", details=result)
+                       " nor the new commit: the outcome is unknown; look and decide",
+                       details=result)
     return result
 
 

@@ -24,7 +24,8 @@ def op_lock(locks_dir: Path, name: str, *, what: str = "") -> Iterator[None]:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError as exc:
-            raise A2AError("busy", f"{what or name} is in progress in another process; try again later") from exc
+            raise A2AError("busy", f"{what or name} is in progress in another process;"
+                           " try again later") from exc
         yield
     finally:
         os.close(fd)

@@ -37,7 +37,8 @@ def parse_scores(items: list[str] | None) -> Score:
     for item in items or []:
         m = SCORE.match(item.strip())
         if not m:
-            raise A2AError("bad_score", f"score {item!r}: expected boundary=N:reason or taste=N:reason")
+            raise A2AError("bad_score",
+                           f"score {item!r}: expected boundary=N:reason or taste=N:reason")
         n, reason = int(m["n"]), m["reason"].strip().strip('"').strip()
         if not 0 <= n <= 3:
             raise A2AError("bad_score", f"score {m['dim']}={n}: must be 0, 1, 2 or 3")

@@ -44,7 +44,8 @@ def recover(g: GateContext) -> list[dict[str, Any]]:
                             payload={"run": v["run"], "sha": v["sha"], "recovered": True})
             tx.execute("UPDATE verifications SET state='interrupted', ended_seq=?"
                        " WHERE attempt_id=? AND run=?", (seq, aid, v["run"]))
-            tx.execute("UPDATE attempts SET state='submitted', updated_seq=? WHERE id=?", (seq, aid))
+            tx.execute("UPDATE attempts SET state='submitted', updated_seq=? WHERE id=?",
+                       (seq, aid))
             done.append({"kind": "verification", "attempt": aid, "run": v["run"],
                          "state": "interrupted"})
     for att in g.store.all("SELECT * FROM attempts WHERE worktree_state='pending'"):

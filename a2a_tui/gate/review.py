@@ -17,7 +17,8 @@ VERDICTS = ("pass", "block")
 def review(g: GateContext, attempt_id: str, sha: str, verdict: str, notes: str) -> dict[str, Any]:
     att = g.attempt(attempt_id)
     if verdict not in VERDICTS:
-        raise A2AError("bad_verdict", f"verdict must be one of {', '.join(VERDICTS)}, not {verdict!r}")
+        raise A2AError("bad_verdict",
+                       f"verdict must be one of {', '.join(VERDICTS)}, not {verdict!r}")
     if not notes.strip():
         raise A2AError("notes_required", "a review needs notes: what was read and why this verdict")
 
@@ -51,8 +52,8 @@ def review(g: GateContext, attempt_id: str, sha: str, verdict: str, notes: str) 
                         session=g.caller.session,
                         payload={"sha": sub["sha"], "submission": sub["n"], "verdict": verdict,
                                  "notes": notes})
-        tx.execute("INSERT INTO reviews(attempt_id, submission_n, sha, session, verdict, notes, seq)"
-                   " VALUES (?,?,?,?,?,?,?)",
+        tx.execute("INSERT INTO reviews(attempt_id, submission_n, sha, session, verdict, notes,"
+                   " seq) VALUES (?,?,?,?,?,?,?)",
                    (attempt_id, sub["n"], sub["sha"], g.caller.session, verdict, notes, seq))
     return {"attempt": attempt_id, "sha": sub["sha"], "verdict": verdict,
             "session": g.caller.session, "advisory": True}

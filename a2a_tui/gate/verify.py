@@ -65,7 +65,8 @@ class Verification:
         return all(r.passed for r in self.results if r.blocking)
 
     def first_failure(self) -> CheckResult | None:
-        return next((r for r in self.results if r.blocking and not r.passed and not r.skipped), None)
+        return next((r for r in self.results if r.blocking and not r.passed and not r.skipped),
+                    None)
 
 
 Progress = Callable[[str, CheckResult | None], None]
@@ -126,9 +127,9 @@ def _record(g: GateContext, att, v: Verification, r: CheckResult) -> None:
                                  **{k: val for k, val in r.to_json().items()
                                     if k not in ("stdout_tail", "stderr_tail")}})
         tx.execute(
-            "INSERT INTO check_results(attempt_id, submission_n, run, sha, card_version, name, kind,"
-            " blocking, passed, exit_code, duration_s, detail, stdout_tail, stderr_tail, log_path,"
-            " seq) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            "INSERT INTO check_results(attempt_id, submission_n, run, sha, card_version, name,"
+            " kind, blocking, passed, exit_code, duration_s, detail, stdout_tail, stderr_tail,"
+            " log_path, seq) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (v.attempt, v.submission, v.run, v.sha, v.card_version, r.name, r.kind,
              int(r.blocking), int(r.passed), r.exit_code, r.duration_s, r.detail,
              r.stdout_tail, r.stderr_tail, r.log_path, seq))
@@ -188,7 +189,8 @@ def _chain(g: GateContext, att, v: Verification, card: Card, logs: Path, progres
     yield res
 
     progress("drift", None)
-    touched = [p for p in changed if card.acceptance_files and path_matches(p, card.acceptance_files)]
+    touched = [p for p in changed
+               if card.acceptance_files and path_matches(p, card.acceptance_files)]
     res = CheckResult("drift", "drift", True, not touched,
                       detail=("the candidate edits files pinned by the card: " + ", ".join(touched))
                       if touched else "acceptance files untouched")
@@ -239,7 +241,8 @@ def _sanity(g: GateContext, att, v: Verification) -> CheckResult:
         problems.append("does not descend from the start commit")
     card = g.store.one("SELECT version, fence FROM cards WHERE id=?", (att["card_id"],))
     if card["version"] != v.card_version:
-        problems.append(f"card is now version {card['version']}, submission was for {v.card_version}")
+        problems.append(f"card is now version {card['version']},"
+                        f" submission was for {v.card_version}")
     if card["fence"] != att["fence"]:
         problems.append(f"fence {att['fence']} is no longer current ({card['fence']})")
     return CheckResult("sanity", "sanity", True, not problems,
@@ -296,7 +299,8 @@ def _red(g: GateContext, att, v: Verification, card: Card, tree: Path, changed: 
         return CheckResult("red", "red", True, False, exit_code=code_red, duration_s=dur,
                            detail="the new tests pass on the start commit: they do not test the"
                            f" problem ({len(tests)} test file(s) overlaid)",
-                           stdout_tail=out_r, stderr_tail=err_r, log_path=str(logs / "red-start.log"))
+                           stdout_tail=out_r, stderr_tail=err_r,
+                           log_path=str(logs / "red-start.log"))
     if code_green != 0 or to_g:
         return CheckResult("red", "red", True, False, exit_code=code_green, duration_s=dur,
                            detail="red command fails on the candidate", stdout_tail=out_g,

@@ -225,7 +225,8 @@ class Orchestrator:
             f.seek(0)
             holder = f.read().strip() or "?"
             f.close()
-            raise A2AError("orchestrator_running", f"an orchestrator already serves {self.repo.root}"
+            raise A2AError("orchestrator_running",
+                           f"an orchestrator already serves {self.repo.root}"
                            f" (pid {holder}); stop it first") from None
         f.seek(0)
         f.truncate()

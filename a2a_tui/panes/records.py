@@ -54,8 +54,8 @@ def save_pane(tx, sid: str, old: Pane, new: Pane, *, last_signal_ns: int | None 
 def ours(tx, sid: str) -> set[int]:
     """Dispatch numbers whose text may have reached this session's pane."""
     marks = ",".join("?" * len(DELIVERED_STATES))
-    return {r[0] for r in tx.all(f"SELECT n FROM dispatches WHERE session = ? AND state IN ({marks})",
-                                 (sid, *DELIVERED_STATES))}
+    return {r[0] for r in tx.all("SELECT n FROM dispatches WHERE session = ?"
+                                 f" AND state IN ({marks})", (sid, *DELIVERED_STATES))}
 
 
 def set_dispatch(tx, n: int, state: str, **cols: Any) -> None:

@@ -26,7 +26,8 @@ WAKE_SUFFIX = ".wake"
 def pending(spool_dir: Path) -> list[Path]:
     """Files waiting in the spool, oldest first. Hidden names are temp files still being written."""
     try:
-        names = [e.name for e in os.scandir(spool_dir) if e.is_file() and not e.name.startswith(".")]
+        names = [e.name for e in os.scandir(spool_dir)
+                 if e.is_file() and not e.name.startswith(".")]
     except FileNotFoundError:
         return []
     return [spool_dir / n for n in sorted(names, key=_order)]

@@ -60,7 +60,8 @@ def test_whole_flow(repo):
     no_scores = a2a("integrate", "T-1-a1", "--json", cwd=repo)
     assert no_scores.code != 0 and no_scores.json["error"]["code"] == "scores_required"
     assert git(repo, "rev-parse", "main") == c["start_commit"]
-    one_score = a2a("integrate", "T-1-a1", "--score", "boundary=3:stayed in src", "--json", cwd=repo)
+    one_score = a2a("integrate", "T-1-a1", "--score", "boundary=3:stayed in src", "--json",
+                    cwd=repo)
     assert one_score.json["error"]["code"] == "scores_required"
     bad = a2a("integrate", "T-1-a1", "--score", "boundary=4:x", "--score", "taste=1:y", "--json",
               cwd=repo)

@@ -86,7 +86,8 @@ def barrier(repo: Path) -> None:
         before = set(spool.glob("*.wake"))
         wake(Repo(repo))
         mine = set(spool.glob("*.wake")) - before
-        wait_until(lambda mine=mine: not any(p.exists() for p in mine), what="the orchestrator's cycle")
+        wait_until(lambda mine=mine: not any(p.exists() for p in mine),
+                   what="the orchestrator's cycle")
 
 
 def spawn(repo: Path, sock: str, *opts: str, role: str = "worker", cli: str = "demo",

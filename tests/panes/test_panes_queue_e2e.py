@@ -24,7 +24,8 @@ def test_three_quick_prompts_one_in_flight_in_order(repo, tmux_socket, serve):
     wait_until(lambda: dispatch(repo, ns[2])["state"] == "done", timeout=20, what="#3 done")
 
     # The agent saw exactly the three prompts, once each, in order, each with its marker.
-    assert prompts(repo, sid) == [f"⟦主控 #{n}⟧ prompt {i}" for i, n in zip((1, 2, 3), ns, strict=True)]
+    assert prompts(repo, sid) == [f"⟦主控 #{n}⟧ prompt {i}"
+                                  for i, n in zip((1, 2, 3), ns, strict=True)]
     # Exactly one in flight: each delivery comes after the previous dispatch's Stop, and that
     # Stop was timestamped after the Enter that delivered it.
     log = [e for e in events(repo, "dispatch_sent", "signal", session=sid)

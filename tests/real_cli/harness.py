@@ -35,7 +35,8 @@ from install import cache_root
 from isolation import DUMMY_KEY, Netns, make_home
 
 # Provider variables that must not leak in from the machine running the tests.
-SCRUB = ("ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "CLAUDE_CODE_OAUTH_TOKEN",
+SCRUB = ("ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL",
+         "CLAUDE_CODE_OAUTH_TOKEN",
          "CLAUDECODE", "CLAUDE_CONFIG_DIR", "OPENAI_API_KEY", "OPENAI_BASE_URL", "GEMINI_API_KEY",
          "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL", "GEMINI_CLI_HOME", "GOOGLE_CLOUD_PROJECT",
          "TMUX", "TMUX_PANE", "A2A_TMUX_SOCKET", "A2A_CRASH_AT", "GIT_DIR", "GIT_WORK_TREE")

@@ -34,7 +34,8 @@ def test_launch_is_idle_from_session_start_and_a_turn_cycles_busy_idle(world, pa
     sid = s["session"]
     assert "--settings" in s["argv"] and "--session-id" in s["argv"]
     start_sig = world.signals(sid, "SessionStart")
-    assert start_sig and start_sig[0]["to"] == "idle" and start_sig[0]["detail"]["source"] == "startup"
+    assert (start_sig and start_sig[0]["to"] == "idle"
+            and start_sig[0]["detail"]["source"] == "startup")
     assert world.sessions()[sid]["state"] == "idle"
 
     m = mark("TURN")
@@ -46,7 +47,8 @@ def test_launch_is_idle_from_session_start_and_a_turn_cycles_busy_idle(world, pa
     world.wait_dispatch(n, "done")
     assert world.sessions()[sid]["state"] == "idle"
     text = world.dispatch(n)["text"]
-    assert world.turns_with('claude', m) == [text]               # exactly the pasted prompt, marker included
+    # exactly the pasted prompt, marker included
+    assert world.turns_with('claude', m) == [text]
     ups = world.signals(sid, "UserPromptSubmit")
     assert [p["raw"]["prompt"] for p in ups] == [text] and ups[0]["confirmed"] == n
     stop = world.signals(sid, "Stop")
@@ -78,7 +80,8 @@ def test_a_multi_line_prompt_arrives_as_one(world, panes):
     world.wait_dispatch(n, "done")
     text = world.dispatch(n)["text"]
     got = world.turns_with('claude', m)
-    assert len(got) == 1 and [p["raw"]["prompt"] for p in world.signals(sid, "UserPromptSubmit")] == got
+    assert (len(got) == 1
+            and [p["raw"]["prompt"] for p in world.signals(sid, "UserPromptSubmit")] == got)
     # Claude Code keeps a paste of 4+ lines as "[Pasted text #1]" and sends it wrapped in a
     # <pasted_content> envelope (once, under load, bare), with tabs expanded to 4 spaces
     # (FINDINGS.md): the same text either way.

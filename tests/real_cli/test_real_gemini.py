@@ -42,7 +42,8 @@ def test_launch_is_idle_from_session_start_and_a_turn_cycles_busy_idle(world, pa
     world.wait_dispatch(n, "done")
     assert world.sessions()[sid]["state"] == "idle"
     text = world.dispatch(n)["text"]
-    assert world.turns_with('gemini', m) == [text]          # exactly the pasted prompt, marker included
+    # exactly the pasted prompt, marker included
+    assert world.turns_with('gemini', m) == [text]
     assert prompts(world, sid) == [text]
     assert world.signals(sid, "BeforeAgent")[0]["confirmed"] == n
     end = world.signals(sid, "AfterAgent")
@@ -57,7 +58,8 @@ def test_three_queued_prompts_one_at_a_time_and_a_multi_line_prompt_as_one(world
     ns = [world.inject(sid, b) for b in bodies]
     world.wait_dispatch(ns[2], "done", timeout=60)
     texts = [world.dispatch(n)["text"] for n in ns]
-    assert world.turns_with('gemini', m) == texts           # the multi-line one arrived whole, as one
+    # the multi-line one arrived whole, as one
+    assert world.turns_with('gemini', m) == texts
     assert prompts(world, sid) == texts
     ends = {p["finished"]: p for p in world.signals(sid, "AfterAgent")}
     for prev, nxt in pairwise(ns):

@@ -1,4 +1,5 @@
-"""Gate panel: cards, attempts, and the per-check results of the last verify, live from the store."""
+"""Gate panel: cards, attempts, and the per-check results of the last verify, live from the
+store."""
 
 from __future__ import annotations
 

@@ -54,7 +54,8 @@ def test_up_from_outside_tmux_quit_detaches_agents_live_on_and_up_resumes(repo, 
                                                                           terminal):
     session = Repo(repo).config().tmux_session
     # Outside tmux: $TMUX cleared, as in a plain terminal.
-    term = terminal(f"cd {shlex.quote(str(repo))} && TMUX= {a2a_cmd('up', '--tmux-socket', tmux_socket)};"
+    term = terminal(f"cd {shlex.quote(str(repo))} &&"
+                    f" TMUX= {a2a_cmd('up', '--tmux-socket', tmux_socket)};"
                     " echo UP-RETURNED; sleep 600")
 
     def shown() -> str:
