@@ -63,7 +63,7 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
                   "effort": effort, "argv": launch.argv, "env": sorted(launch.env),
                   "role_card": str(card), "role_card_digest": card_digest, "repo_commit": commit,
                   "cwd": str(cwd), "tmux_socket": tmux_socket, "tmux_session": tmux_session,
-                  "thread_id": launch.thread_id}
+                  "thread_id": launch.thread_id, "prompt_signal": launch.prompt_signal}
         seq = tx.append("session_launching", actor=g.caller.actor, attempt=attempt, session=sid,
                         payload=record)
         tx.execute(

@@ -21,7 +21,7 @@ from watchfiles import watch
 
 from a2a_tui.dirwatch import DirWatch
 from a2a_tui.errors import A2AError
-from a2a_tui.panes import delivery, queue, recovery, spool
+from a2a_tui.panes import delivery, hints, queue, recovery, spool
 from a2a_tui.panes.exits import ExitWatcher
 from a2a_tui.tmux import Tmux
 
@@ -63,7 +63,7 @@ class Orchestrator:
         self._lock_file = None
         self.error: BaseException | None = None
         self.exits: ExitWatcher | None = None
-        self._hint_timers: dict[str, threading.Timer] = {}
+        self._hint_timers: dict[int, threading.Timer] = {}  # due instant (ns) -> its timer
 
     # --- life cycle ---------------------------------------------------------------------
     def start(self) -> None:
@@ -94,6 +94,8 @@ class Orchestrator:
     def stop(self) -> None:
         """Stop the worker thread (after the file it is on) and release the lock."""
         self._stop.set()
+        for t in self._hint_timers.values():
+            t.cancel()
         if self._thread is not None:
             queue.wake(self.repo)  # wakes the watcher at once
             self._thread.join(timeout=10)
@@ -177,43 +179,27 @@ class Orchestrator:
 
     def _watch_exits(self) -> None:
         """Hand every live pane process on this tmux server to the exit watcher (new ones only),
-        and explain panes that have stayed silent since their launch."""
-        self._silent_starts()
+        and point out panes whose expected signal has not come (`hints.py`)."""
+        now = time.time_ns()
+        for due in (hints.silent_starts(self.store, self.tmux_socket, now),
+                    hints.unconfirmed_prompts(self.store, self.tmux_socket, now)):
+            if due is not None:
+                self._look_again_at(due)
         rows = self.store.all(
             "SELECT id, pane_id, pane_pid, pane_pid_start FROM sessions WHERE state != 'exited'"
             " AND pane_pid IS NOT NULL AND tmux_socket IS ?", (self.tmux_socket,))
         self.exits.watch([(r["id"], r["pane_id"], r["pane_pid"], r["pane_pid_start"])
                           for r in rows])
 
-    def _silent_starts(self) -> None:
-        """A pane with no signal some seconds after launch stays `unknown`, with a hint saying
-        what the user must answer in it (first-run dialogs hold the CLIs' hooks back)."""
-        from a2a_tui import profiles
-
-        now = time.time_ns()
-        rows = self.store.all(
-            "SELECT id, cli, created_ns FROM sessions WHERE state = 'unknown' AND hint IS NULL"
-            " AND last_signal_ns IS NULL AND tmux_socket IS ?", (self.tmux_socket,))
-        for r in rows:
-            prof = profiles.get(r["cli"])
-            due = r["created_ns"] + int(prof.silent_start_s * 1e9)
-            if now < due:
-                if r["id"] not in self._hint_timers:
-                    t = threading.Timer((due - now) / 1e9 + 0.05, queue.wake, [self.repo])
-                    t.daemon = True
-                    t.start()
-                    self._hint_timers[r["id"]] = t
-                continue
-            with self.store.write() as tx:
-                fresh = tx.one("SELECT state, hint, last_signal_ns FROM sessions WHERE id = ?",
-                               (r["id"],))
-                if fresh["state"] != "unknown" or fresh["hint"] or fresh["last_signal_ns"]:
-                    continue
-                tx.append("pane_hint", actor="orchestrator", session=r["id"],
-                          payload={"hint": prof.silent_start_hint, "why": "no signal since launch",
-                                   "after_s": prof.silent_start_s})
-                tx.execute("UPDATE sessions SET hint = ? WHERE id = ?",
-                           (prof.silent_start_hint, r["id"]))
+    def _look_again_at(self, due_ns: int) -> None:
+        """Run a cycle at `due_ns` (a wake file then), once per distinct instant."""
+        if due_ns in self._hint_timers or self._stop.is_set():
+            return
+        self._hint_timers = {k: t for k, t in self._hint_timers.items() if t.is_alive()}
+        t = threading.Timer((due_ns - time.time_ns()) / 1e9 + 0.05, queue.wake, [self.repo])
+        t.daemon = True
+        t.start()
+        self._hint_timers[due_ns] = t
 
     # --- the lock ------------------------------------------------------------------------------
     def _take_lock(self) -> None:

@@ -55,6 +55,9 @@ class Launch:
     unset: tuple[str, ...] = ()    # variables of the user's environment the CLI must not see
     files: dict[str, str] = field(default_factory=dict)   # name in run_dir -> content
     thread_id: str | None = None   # the CLI's conversation id when a2a chooses it
+    # The CLI signals a submitted prompt (Claude Code's UserPromptSubmit, Gemini's BeforeAgent)
+    # as it takes it, so a delivery that no such signal follows can be pointed out to the user.
+    prompt_signal: bool = True
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,9 @@ class Profile:
     # What the user must do in a pane that has sent no signal `silent_start_s` after launch.
     silent_start_hint: str = "no signal yet: look at the pane"
     silent_start_s: float = 8.0
+    # Seconds after Enter with no prompt signal before the pane shows a hint (never an action:
+    # whether the text went in is unknown; only the user, looking at the pane, can tell).
+    unconfirmed_after_s: float = 10.0
 
     def prepare(self, ctx: LaunchContext) -> Launch:
         raise NotImplementedError

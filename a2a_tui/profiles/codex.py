@@ -85,7 +85,7 @@ class Codex(Profile):
         if ctx.role_card is not None:
             text = ctx.role_card.read_text(encoding="utf-8")
             argv += ["-c", f"developer_instructions={_toml_str(text)}"]
-        return Launch(argv + list(ctx.extra))
+        return Launch(argv + list(ctx.extra), prompt_signal=False)
 
 
 PROFILE = Codex(

@@ -23,7 +23,7 @@ class Demo(Profile):
         argv = [sys.executable, "-m", "a2a_tui", "demo-agent"]
         extra = list(ctx.extra)
         if _option(extra, "--protocol") == "codex":
-            return Launch(argv + ["--notify", notify_value(ctx)] + extra)
+            return Launch(argv + ["--notify", notify_value(ctx)] + extra, prompt_signal=False)
         thread = str(uuid.uuid4())
         settings = claude_hooks_settings(ctx, EVENTS)
         argv += ["--settings", str(ctx.run_dir / SETTINGS_FILE), "--session-id", thread]
@@ -44,4 +44,5 @@ def _option(args: list[str], name: str) -> str | None:
 
 
 PROFILE = Demo("demo", sys.executable, enter_delay_s=0.05,
-               silent_start_hint="the demo agent has not started: look at the pane")
+               silent_start_hint="the demo agent has not started: look at the pane",
+               unconfirmed_after_s=3.0)

@@ -39,3 +39,9 @@ def test_codex_turns_are_serialized_on_notify_and_title_turns_are_ignored(
     for prev, nxt in pairwise(ns):
         end = next(p for p in genuine if p.get("finished") == prev)
         assert dispatch(repo, nxt)["enter_ns"] > end["ts_ns"]
+
+    # Codex signals no submitted prompt (only the turn's end): a long turn is no reason for the
+    # unconfirmed-prompt hint (the demo's is due 3 s after Enter).
+    slow = inject(repo, sid, "a long turn #delay=4")
+    wait_until(lambda: dispatch(repo, slow)["state"] == "done", timeout=20, what="the long turn")
+    assert events(repo, "pane_hint", session=sid) == []

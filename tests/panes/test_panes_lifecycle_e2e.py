@@ -119,3 +119,39 @@ def test_a_pane_that_never_signals_stays_unknown_with_a_hint(repo, tmux_socket, 
     assert dispatch(repo, n)["state"] == "queued"  # nothing is pasted into an unknown pane
     hints = events(repo, "pane_hint", session=sid)
     assert len(hints) == 1 and hints[0].payload["why"] == "no signal since launch"
+
+
+def test_a_prompt_the_cli_never_takes_gets_a_hint_and_is_not_sent_again(
+        repo, tmux_socket, serve):
+    """Enter written, no prompt signal (the paste or Enter not taken: seen with Claude Code under
+    load): the pane stays busy with the dispatch `sent` — nothing re-sent, nothing declared — and,
+    a few seconds on, a hint tells the user to look. After a release the next prompt goes alone.
+    A turn that was taken, however long, gets no such hint."""
+    serve()
+    s = spawn(repo, tmux_socket)
+    sid = s["session"]
+    wait_state(repo, sid, "idle")
+    tmux(tmux_socket, "select-pane", "-d", "-t", s["pane"])  # tmux drops the pane's input
+    n = inject(repo, sid, "lost prompt")
+    view = wait_until(lambda: (v := sessions_json(repo)[sid])["hint"] and v, timeout=30,
+                      what="the unconfirmed-prompt hint")
+    assert view["state"] == "busy" and view["in_flight"] == n
+    assert f"#{n} not seen submitted" in view["hint"]
+    assert dispatch(repo, n)["state"] == "sent"
+    hints = events(repo, "pane_hint", session=sid)
+    assert [(h.payload["why"], h.payload["n"]) for h in hints] == \
+        [("no prompt signal after Enter", n)]
+    assert len(events(repo, "dispatch_sent", session=sid)) == 1
+
+    # The user looks, finds the box empty, releases; the next prompt goes, alone.
+    tmux(tmux_socket, "select-pane", "-e", "-t", s["pane"])
+    assert a2a("release", sid, cwd=repo).code == 0
+    assert sessions_json(repo)[sid]["hint"] is None
+    nxt = inject(repo, sid, "next prompt")
+    wait_until(lambda: dispatch(repo, nxt)["state"] == "done", timeout=20, what="the next turn")
+    assert prompts(repo, sid) == [f"⟦主控 #{nxt}⟧ next prompt"]
+    assert dispatch(repo, n)["state"] == "released"
+
+    slow = inject(repo, sid, "a long turn #delay=4")  # longer than the demo's 3 s hint delay
+    wait_until(lambda: dispatch(repo, slow)["state"] == "done", timeout=20, what="the long turn")
+    assert len(events(repo, "pane_hint", session=sid)) == 1
