@@ -26,8 +26,7 @@ NO_PROMPT_SIGNAL = "no prompt signal after Enter"
 
 
 def unconfirmed_hint(n: int, after_s: float) -> str:
-    return (f"#{n} not seen submitted {after_s:g} s after Enter: look at the pane"
-            " (press Enter there, or release)")
+    return f"#{n} not seen submitted {after_s:g} s after Enter: look at the pane"
 
 
 def silent_starts(store, tmux_socket: str | None, now_ns: int) -> int | None:
