@@ -57,11 +57,13 @@ def silent_starts(store, tmux_socket: str | None, now_ns: int) -> int | None:
 def unconfirmed_prompts(store, tmux_socket: str | None, now_ns: int) -> int | None:
     """Hint busy panes whose in-flight dispatch is still `sent` (Enter written, no prompt signal)
     `unconfirmed_after_s` after Enter, for CLIs whose launch record says they signal prompts."""
+    # CROSS JOIN keeps SQLite's order: the few sessions, then each one's in-flight dispatch by
+    # key (not a scan of every dispatch ever queued, on each cycle).
     rows = store.all(
-        "SELECT d.n, d.session, d.enter_ns, s.cli, e.payload AS launch FROM dispatches d"
-        " JOIN sessions s ON s.id = d.session AND s.in_flight = d.n"
+        "SELECT d.n, d.session, d.enter_ns, s.cli, e.payload AS launch FROM sessions s CROSS"
+        " JOIN dispatches d ON d.n = s.in_flight AND d.session = s.id"
         " JOIN events e ON e.seq = s.launch_seq"
-        " WHERE d.state = 'sent' AND s.state = 'busy' AND s.hint IS NULL"
+        " WHERE s.state = 'busy' AND s.hint IS NULL AND d.state = 'sent'"
         " AND s.tmux_socket IS ?", (tmux_socket,))
     next_due = None
     for r in rows:
