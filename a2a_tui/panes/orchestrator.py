@@ -63,7 +63,8 @@ class Orchestrator:
         self._lock_file = None
         self.error: BaseException | None = None
         self.exits: ExitWatcher | None = None
-        self._hint_timers: dict[int, threading.Timer] = {}  # due instant (ns) -> its timer
+        self._hint_timer: threading.Timer | None = None   # wakes a cycle when a hint falls due
+        self._hint_due: int | None = None
 
     # --- life cycle ---------------------------------------------------------------------
     def start(self) -> None:
@@ -94,8 +95,8 @@ class Orchestrator:
     def stop(self) -> None:
         """Stop the worker thread (after the file it is on) and release the lock."""
         self._stop.set()
-        for t in self._hint_timers.values():
-            t.cancel()
+        if self._hint_timer is not None:
+            self._hint_timer.cancel()
         if self._thread is not None:
             queue.wake(self.repo)  # wakes the watcher at once
             self._thread.join(timeout=10)
@@ -181,25 +182,31 @@ class Orchestrator:
         """Hand every live pane process on this tmux server to the exit watcher (new ones only),
         and point out panes whose expected signal has not come (`hints.py`)."""
         now = time.time_ns()
-        for due in (hints.silent_starts(self.store, self.tmux_socket, now),
-                    hints.unconfirmed_prompts(self.store, self.tmux_socket, now)):
-            if due is not None:
-                self._look_again_at(due)
+        dues = [d for d in (hints.silent_starts(self.store, self.tmux_socket, now),
+                            hints.unconfirmed_prompts(self.store, self.tmux_socket, now))
+                if d is not None]
+        self._look_again_at(min(dues) if dues else None)
         rows = self.store.all(
             "SELECT id, pane_id, pane_pid, pane_pid_start FROM sessions WHERE state != 'exited'"
             " AND pane_pid IS NOT NULL AND tmux_socket IS ?", (self.tmux_socket,))
         self.exits.watch([(r["id"], r["pane_id"], r["pane_pid"], r["pane_pid_start"])
                           for r in rows])
 
-    def _look_again_at(self, due_ns: int) -> None:
-        """Run a cycle at `due_ns` (a wake file then), once per distinct instant."""
-        if due_ns in self._hint_timers or self._stop.is_set():
+    def _look_again_at(self, due_ns: int | None) -> None:
+        """One timer, for the earliest instant a hint may fall due (a wake file then); none when
+        nothing waits — a prompt confirmed in time costs no extra cycle."""
+        t = self._hint_timer
+        if t is not None and t.is_alive() and self._hint_due == due_ns:
             return
-        self._hint_timers = {k: t for k, t in self._hint_timers.items() if t.is_alive()}
+        if t is not None:
+            t.cancel()
+            self._hint_timer = None
+        if due_ns is None or self._stop.is_set():
+            return
         t = threading.Timer((due_ns - time.time_ns()) / 1e9 + 0.05, queue.wake, [self.repo])
         t.daemon = True
         t.start()
-        self._hint_timers[due_ns] = t
+        self._hint_timer, self._hint_due = t, due_ns
 
     # --- the lock ------------------------------------------------------------------------------
     def _take_lock(self) -> None:
