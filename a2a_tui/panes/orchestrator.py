@@ -2,8 +2,9 @@
 
 `a2a serve` runs it headless; the TUI hosts the same object. One thread does everything in
 order (ingest every waiting file, then deliver to every ready pane), so a signal is never judged
-against a delivery half-recorded. It sleeps in watchfiles until a file lands in the spool: hook
-signals, and the wake files that `a2a inject/pause/resume/release` drop after committing.
+against a delivery half-recorded. It sleeps (inotify, `dirwatch.py`; watchfiles where inotify is
+unavailable) until a file lands in the spool: hook signals, the wake files that
+`a2a inject/pause/resume/release` drop after committing, and its own wake when a hint falls due.
 """
 
 from __future__ import annotations

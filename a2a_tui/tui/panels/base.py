@@ -185,4 +185,3 @@ class Panel(Vertical, Generic[RowT]):
 
     def action_cursor_up(self) -> None:
         self.table.action_cursor_up()
-
