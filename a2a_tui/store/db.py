@@ -2,6 +2,7 @@
 
 The connection runs in autocommit mode (`isolation_level=None`) so that Python's sqlite3 never
 opens a DEFERRED transaction behind our back; `Store.write()` is the only way to change data.
+Opening a store applies the schema migrations it lacks (`a2a_tui.store.migrate`).
 """
 
 from __future__ import annotations
@@ -9,31 +10,16 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from a2a_tui.errors import A2AError
+from a2a_tui.store import migrate
 
 BUSY_TIMEOUT_MS = 15_000
-
-
-def _schema_text() -> str:
-    files = sorted(
-        (p for p in resources.files("a2a_tui.store").joinpath("schema").iterdir()
-         if p.name.endswith(".sql")),
-        key=lambda p: p.name,
-    )
-    return "\n".join(p.read_text(encoding="utf-8") for p in files)
-
-
-_SCHEMA = _schema_text()
-# user_version holds a checksum of the schema text: a changed schema is applied once, cheaply.
-_SCHEMA_VERSION = zlib.crc32(_SCHEMA.encode()) & 0x7FFFFFFF
 
 
 @dataclass(frozen=True)
@@ -133,18 +119,16 @@ class Store:
             raise A2AError("store_unavailable", f"{self.path}: cannot switch to WAL (got {mode})")
         self.conn.execute("PRAGMA synchronous = FULL")
         self.conn.execute("PRAGMA foreign_keys = ON")
-        self._migrate()
+        try:
+            migrate.upgrade(self)
+        except BaseException:
+            self.conn.close()
+            raise
 
-    def _migrate(self) -> None:
-        if self.conn.execute("PRAGMA user_version").fetchone()[0] == _SCHEMA_VERSION:
-            return
-        with self.write() as tx:
-            # Re-check under the write lock: another process may have just applied it.
-            if tx.one("PRAGMA user_version")[0] == _SCHEMA_VERSION:
-                return
-            for stmt in _split_sql(_SCHEMA):
-                tx.execute(stmt)
-            tx.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
+    @property
+    def schema_version(self) -> int:
+        """The number of the last migration applied (see `a2a_tui.store.migrate`)."""
+        return int(self.conn.execute("PRAGMA user_version").fetchone()[0])
 
     def close(self) -> None:
         self.conn.close()
@@ -221,19 +205,3 @@ class Store:
             params.append(limit)
         return [Event.from_row(r) for r in self.conn.execute(sql, params)]
 
-
-def _split_sql(script: str) -> list[str]:
-    """Split a schema script into statements (triggers contain ';' inside BEGIN...END)."""
-    out, buf = [], []
-    for line in script.splitlines():
-        if line.strip().startswith("--") and not buf:
-            continue
-        buf.append(line)
-        stmt = "\n".join(buf)
-        if sqlite3.complete_statement(stmt):
-            if stmt.strip():
-                out.append(stmt.strip())
-            buf = []
-    if "\n".join(buf).strip():
-        out.append("\n".join(buf).strip())
-    return out

@@ -1,0 +1,228 @@
+"""Store migrations: a database made before numbered migrations is adopted and upgraded; a new
+store is migrated once however many processes open it; a store newer than the code is refused.
+
+`data/schema_before_migrations.sql` is a frozen copy of the schema text main's Store ran before
+migrations existed (store/schema/*.sql joined by newlines); its checksum was the user_version.
+Never edit it: it stands for databases that exist.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import zlib
+from pathlib import Path
+
+import pytest
+
+from a2a_tui.errors import A2AError
+from a2a_tui.store import Store, migrate
+
+from helpers import a2a
+
+FROZEN = (Path(__file__).with_name("data") / "schema_before_migrations.sql").read_text("utf-8")
+LAST_WRITE_COLUMN = ("    last_write_ns   INTEGER,                   -- when we last began writing"
+                     " to the pane\n")
+
+
+def legacy_store(path: Path, schema: str = FROZEN) -> None:
+    """A database as main's Store left it before migrations: WAL, the schema text run as it is,
+    user_version = the checksum of today's schema text."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.executescript(f"BEGIN IMMEDIATE;\n{schema}\nCOMMIT;")
+    conn.execute(f"PRAGMA user_version = {zlib.crc32(FROZEN.encode()) & 0x7FFFFFFF}")
+    conn.executescript("""
+        INSERT INTO events(ts_ns, kind, actor, session, payload)
+            VALUES (1, 'initialized', 'user', NULL, '{}'),
+                   (2, 'session_launching', 'user', 'w1', '{"role":"worker"}'),
+                   (3, 'dispatch_queued', 'user', 'w1', '{"n":1}');
+        INSERT INTO counters(name, value) VALUES ('dispatch', 1);
+        INSERT INTO sessions(id, role, cli, cwd, state, state_since_ns, launch_seq, created_ns)
+            VALUES ('w1', 'worker', 'demo', '/tmp', 'busy', 2, 2, 2);
+        INSERT INTO dispatches(n, session, text, source, actor, state, queued_ns, queued_seq)
+            VALUES (1, 'w1', 'hello', 'user', 'user', 'sending', 3, 3);
+        """)
+    conn.close()
+
+
+def dump(path: Path) -> dict[str, list[tuple]]:
+    conn = sqlite3.connect(path)
+    try:
+        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'"
+                                             " AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+        return {t: conn.execute(f"SELECT * FROM {t} ORDER BY rowid").fetchall() for t in tables}
+    finally:
+        conn.close()
+
+
+def master(conn: sqlite3.Connection) -> list[tuple]:
+    return conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name"
+                        ).fetchall()
+
+
+def user_version(path: Path) -> int:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute("PRAGMA user_version").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def test_the_frozen_schema_carries_the_checksum_main_wrote():
+    assert zlib.crc32(FROZEN.encode()) & 0x7FFFFFFF == migrate.LEGACY_CHECKSUM
+    assert LAST_WRITE_COLUMN in FROZEN
+
+
+def test_migration_1_is_the_schema_before_migrations_exactly():
+    before, baseline = sqlite3.connect(":memory:"), sqlite3.connect(":memory:")
+    before.executescript(FROZEN)
+    migrate.migrations()[0].apply(baseline)
+    assert master(baseline) == master(before)
+    assert len(master(before)) > 40
+
+
+def test_a_new_store_runs_every_migration(tmp_path):
+    s = Store(tmp_path / "a2a.db")
+    assert s.schema_version == len(migrate.migrations()) >= 2
+    assert "index dispatches_state" in migrate.schema_objects(s.conn)
+
+
+def test_a_store_made_before_migrations_is_adopted_and_upgraded(tmp_path):
+    path = tmp_path / "a2a.db"
+    legacy_store(path)
+    rows = dump(path)
+    assert "index dispatches_state" not in migrate.schema_objects(sqlite3.connect(path))
+
+    s = Store(path)
+    assert s.schema_version == len(migrate.migrations())
+    assert "index dispatches_state" in migrate.schema_objects(s.conn)
+    plan = s.all("EXPLAIN QUERY PLAN SELECT n, session FROM dispatches WHERE state = 'sending'")
+    assert "dispatches_state" in " ".join(r["detail"] for r in plan)
+    assert dump(path) == rows
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        s.conn.execute("UPDATE events SET kind = 'changed' WHERE seq = 1")
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        s.conn.execute("DELETE FROM events")
+    with s.write() as tx:  # and the store works: the next event follows the old ones
+        assert tx.append("after", actor="user") == 4
+    s.close()
+    assert Store(path).schema_version == len(migrate.migrations())  # opened again: nothing to do
+
+
+def test_a_pre_migration_store_lacking_a_column_is_refused_untouched(tmp_path):
+    # A store made before `sessions.last_write_ns` existed, then stamped with today's checksum by
+    # main's CREATE ... IF NOT EXISTS: the column never arrived.
+    path = tmp_path / "a2a.db"
+    legacy_store(path, FROZEN.replace(LAST_WRITE_COLUMN, ""))
+    rows = dump(path)
+    with pytest.raises(A2AError) as err:
+        Store(path)
+    assert err.value.code == "store_unrecognised"
+    assert "column sessions.last_write_ns" in err.value.message
+    assert user_version(path) == migrate.LEGACY_CHECKSUM and dump(path) == rows
+
+
+def test_a_store_newer_than_the_code_is_refused(repo):
+    db = repo / ".a2a" / "a2a.db"
+    newer = len(migrate.migrations()) + 1
+    conn = sqlite3.connect(db)
+    conn.execute(f"PRAGMA user_version = {newer}")
+    conn.close()
+    with pytest.raises(A2AError) as err:
+        Store(db)
+    assert err.value.code == "store_too_new"
+
+    res = a2a("status", "--json", cwd=repo)
+    assert res.code != 0 and res.json["error"]["code"] == "store_too_new"
+    res = a2a("status", cwd=repo)
+    assert res.code != 0 and res.out == "" and len(res.err.strip().splitlines()) == 1
+    assert "newer than this a2a" in res.err
+    assert user_version(db) == newer
+
+
+def test_a_checksum_from_an_older_schema_is_not_taken_for_a_newer_store(tmp_path):
+    path = tmp_path / "a2a.db"
+    legacy_store(path)
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version = 123456789")
+    conn.close()
+    with pytest.raises(A2AError) as err:
+        Store(path)
+    assert err.value.code == "store_unrecognised"
+
+
+def with_extra(tmp_path: Path, name: str, text: str) -> Path:
+    """The package's migrations plus one more."""
+    d = tmp_path / "migrations"
+    d.mkdir()
+    for m in migrate.migrations():
+        shutil.copy(m.path, d / m.path.name)
+    (d / name).write_text(textwrap.dedent(text))
+    return d
+
+
+def test_a_failing_migration_leaves_the_store_at_its_old_version_whole(tmp_path):
+    s = Store(tmp_path / "a2a.db")
+    before = len(migrate.migrations())
+    d = with_extra(tmp_path, f"{before + 1:04d}_broken.sql",
+                   "CREATE TABLE half (x INTEGER);\nINSERT INTO no_such_table VALUES (1);\n")
+    with pytest.raises(sqlite3.OperationalError, match="no_such_table"):
+        migrate.upgrade(s, d)
+    assert s.schema_version == before
+    assert "table half" not in migrate.schema_objects(s.conn)
+    assert not s.conn.in_transaction
+
+
+def test_migrations_are_numbered_densely(tmp_path):
+    for names in (["0001_a.sql", "0003_c.sql"], ["0001_a.sql", "0001_b.py"], ["001_a.sql"]):
+        d = tmp_path / "-".join(names)
+        d.mkdir()
+        for n in names:
+            (d / n).write_text("SELECT 1;\n")
+        with pytest.raises(A2AError) as err:
+            migrate.migrations(d)
+        assert err.value.code == "bad_migrations", names
+
+
+CHILD = """
+import sys, time
+from pathlib import Path
+from a2a_tui.store import Store, migrate
+migrate.MIGRATIONS_DIR = Path(sys.argv[2])
+go = Path(sys.argv[3])
+while not go.exists():
+    time.sleep(0.001)
+s = Store(sys.argv[1])
+print(s.schema_version, s.one("SELECT value FROM counters WHERE name = 'migrated'")[0])
+"""
+
+
+def test_processes_opening_a_new_store_at_once_migrate_it_once(tmp_path):
+    """The last migration holds the write lock a while, so every other process reads version 0
+    before it commits; each must find the work done once it gets the lock (re-check under it),
+    not run the migrations again (a second CREATE INDEX would fail, the counter would pass 1)."""
+    newest = len(migrate.migrations()) + 1
+    d = with_extra(tmp_path, f"{newest:04d}_count.py", """
+        import time
+
+        def migrate(tx):
+            time.sleep(0.5)  # hold the lock while the others read the version
+            tx.execute("INSERT INTO counters(name, value) VALUES ('migrated', 1)"
+                       " ON CONFLICT(name) DO UPDATE SET value = value + 1")
+        """)
+    go = tmp_path / "go"
+    procs = [subprocess.Popen([sys.executable, "-c", CHILD, str(tmp_path / "a2a.db"), str(d),
+                               str(go)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True) for _ in range(4)]
+    try:
+        go.touch()
+        outs = [p.communicate(timeout=60) for p in procs]
+    finally:
+        for p in procs:
+            p.kill()
+    assert [p.returncode for p in procs] == [0] * 4, [err for _, err in outs]
+    assert [out.split() for out, _ in outs] == [[str(newest), "1"]] * 4
