@@ -9,6 +9,8 @@ from pathlib import Path
 
 from a2a_tui.cli.output import Result
 from a2a_tui.errors import A2AError
+from a2a_tui.gate import views as gate_views
+from a2a_tui.panes.views import sessions as session_views
 from a2a_tui.repo import find_repo
 
 
@@ -82,33 +84,32 @@ def cmd_init(ctx, args) -> Result:
 
 def cmd_status(ctx, args) -> Result:
     g = ctx.gate
-    cards = g.store.all("SELECT id, title, version, state, fence FROM cards ORDER BY id")
-    attempts = g.store.all(
-        "SELECT id, card_id, state, fence, worktree_state, submitted_sha, rejections, writer"
-        " FROM attempts ORDER BY claimed_ns")
-    sessions = g.store.all("SELECT id, role, cli, state, paused, pane_id FROM sessions"
-                           " ORDER BY created_ns")
+    with g.store.snapshot() as tx:
+        cards = gate_views.cards(tx)
+        attempts = gate_views.attempts(tx)
+        sessions = session_views(tx)
     data = {
         "target_branch": g.config.target_branch,
         "target_head": g.git.ref_value(g.target_ref()),
-        "cards": [dict(r) for r in cards],
-        "attempts": [dict(r) for r in attempts],
-        "sessions": [dict(r) for r in sessions],
+        "cards": [c.to_json() for c in cards],
+        "attempts": [a.to_json() for a in attempts],
+        "sessions": [{"id": s.id, "role": s.role, "cli": s.cli, "state": s.state,
+                      "paused": int(s.paused), "pane_id": s.pane_id} for s in sessions],
         "recovered": ctx.recovered,
         "last_event": g.store.last_seq(),
     }
     lines = [f"target {data['target_branch']} at {(data['target_head'] or '?')[:12]}"
              f" · {data['last_event']} events"]
     lines.append(f"cards ({len(cards)}):")
-    lines += [f"  {c['id']:<12} v{c['version']} {c['state']:<6} {c['title']}" for c in cards]
+    lines += [f"  {c.id:<12} v{c.version} {c.state:<6} {c.title}" for c in cards]
     lines.append(f"attempts ({len(attempts)}):")
-    lines += [f"  {a['id']:<14} {a['state']:<12} fence {a['fence']} worktree {a['worktree_state']}"
-              f"{'  sha ' + a['submitted_sha'][:12] if a['submitted_sha'] else ''}"
+    lines += [f"  {a.id:<14} {a.state:<12} fence {a.fence} worktree {a.worktree_state}"
+              f"{'  sha ' + a.submitted_sha[:12] if a.submitted_sha else ''}"
               for a in attempts]
     if sessions:
         lines.append(f"sessions ({len(sessions)}):")
-        lines += [f"  {s['id']:<14} {s['role']:<10} {s['cli']:<7} {s['state']}"
-                  f"{' (paused)' if s['paused'] else ''} {s['pane_id'] or ''}" for s in sessions]
+        lines += [f"  {s.id:<14} {s.role:<10} {s.cli:<7} {s.state}"
+                  f"{' (paused)' if s.paused else ''} {s.pane_id or ''}" for s in sessions]
     for r in ctx.recovered:
         lines.append(f"recovered: {json.dumps(r)}")
     return Result(data, "\n".join(lines))

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import sys
+import time
 
 from a2a_tui.cli.output import Result
 from a2a_tui.errors import A2AError
 from a2a_tui.panes import control
 from a2a_tui.panes.queue import wake
+from a2a_tui.panes.views import sessions
 from a2a_tui.profiles import CLIS
 
 
@@ -115,18 +117,21 @@ def cmd_release(ctx, args) -> Result:
 
 
 def cmd_sessions(ctx, args) -> Result:
-    rows = control.sessions_view(ctx.store)
+    with ctx.store.snapshot() as tx:
+        views = sessions(tx)
+    now = time.time_ns()
     lines = []
-    for s in rows:
-        age = "-" if s["last_signal_age_s"] is None else f"{s['last_signal_age_s']:.0f}s"
-        flags = " paused" if s["paused"] else ""
-        lines.append(f"{s['session']:<10} {s['role']:<10} {s['cli']:<7} {s['pane'] or '-':<5}"
-                     f" {s['state']:<8}{flags} queue {s['queue']}"
-                     f" in-flight {s['in_flight'] or '-'} last signal {age}"
-                     + (f"  [{s['hint']}]" if s["hint"] else "")
-                     + (f"  UNKNOWN dispatches {s['unknown_dispatches']}"
-                        if s["unknown_dispatches"] else ""))
-    return Result(rows, "\n".join(lines) or "(no sessions)")
+    for s in views:
+        age_s = s.last_signal_age_s(now)
+        age = "-" if age_s is None else f"{age_s:.0f}s"
+        flags = " paused" if s.paused else ""
+        lines.append(f"{s.id:<10} {s.role:<10} {s.cli:<7} {s.pane_id or '-':<5}"
+                     f" {s.state:<8}{flags} queue {s.queue}"
+                     f" in-flight {s.in_flight or '-'} last signal {age}"
+                     + (f"  [{s.hint}]" if s.hint else "")
+                     + (f"  UNKNOWN dispatches {list(s.unknown_dispatches)}"
+                        if s.unknown_dispatches else ""))
+    return Result([s.to_json(now) for s in views], "\n".join(lines) or "(no sessions)")
 
 
 def _split_at_dashes(base: type) -> type:

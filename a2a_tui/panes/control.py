@@ -1,8 +1,8 @@
-"""The user's hands on the panes: inject, pause, resume, release, and the sessions view.
+"""The user's hands on the panes: inject, pause, resume, release.
 
 Each function writes the store in one transaction (event + projection) and touches no tmux: the
-orchestrator acts on it. Callers drop a wake file afterwards (`queue.wake`). The TUI calls these
-same functions.
+orchestrator acts on it. Callers drop a wake file afterwards (`queue.wake`). The CLI and the TUI
+call these same functions; what they show of the sessions is `panes.views`.
 """
 
 from __future__ import annotations
@@ -10,23 +10,39 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from a2a_tui.collab.delivery import deliver_in_tx
+from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.errors import A2AError
 from a2a_tui.panes import machine
 from a2a_tui.panes.queue import enqueue_in_tx
 from a2a_tui.panes.records import pane_of, save_pane, session_row, set_dispatch
 
 
-def inject(store, sid: str, text: str, *, source: str, actor: str) -> dict[str, Any]:
-    """Queue `text` for the session's pane; returns the dispatch number and queue position."""
+def inject(store, sid: str, text: str, *, source: str, actor: str,
+           user_input_from: str | None = None) -> dict[str, Any]:
+    """Queue `text` for the session's pane; returns the dispatch number and queue position.
+
+    With `user_input_from` (where the user typed it: "tui"), the text is first recorded as the
+    user's message (U-<n>, returned as `user_input`) and the dispatch carries that record, in
+    the same transaction.
+    """
     with store.write() as tx:
         row = session_row(tx, sid)
         if row["state"] == "exited":
             raise A2AError("session_exited", f"session {sid} has exited: nothing would deliver"
                            " it (its queue is kept)")
-        n = enqueue_in_tx(tx, sid, text, source=source, actor=actor, attempt=row["attempt_id"])
+        if user_input_from is None:
+            uid = None
+            n = enqueue_in_tx(tx, sid, text, source=source, actor=actor,
+                              attempt=row["attempt_id"])
+        else:
+            uid = record_user_input_in_tx(tx, "message", text, source=user_input_from,
+                                          to_session=sid, attempt=row["attempt_id"])
+            n = deliver_in_tx(tx, [uid], sid, text, source=source, actor=actor)
         ahead = tx.one("SELECT COUNT(*) FROM dispatches WHERE session = ? AND state = 'queued'"
                        " AND n < ?", (sid, n))[0]
-    return {"session": sid, "dispatch": n, "ahead": ahead}
+    out = {"session": sid, "dispatch": n, "ahead": ahead}
+    return out if uid is None else {**out, "user_input": uid}
 
 
 def set_paused(store, sids: list[str] | None, paused: bool, *, actor: str) -> list[str]:
@@ -68,28 +84,3 @@ def release(store, sid: str, *, actor: str) -> dict[str, Any]:
                 set_dispatch(tx, old.in_flight, "released", ended_ns=time.time_ns())
         save_pane(tx, sid, old, new)
     return {"session": sid, "from": old.state, "in_flight": old.in_flight}
-
-
-def sessions_view(store) -> list[dict[str, Any]]:
-    """One item per session, as `a2a sessions --json` prints it."""
-    now = time.time_ns()
-    out = []
-    with store.snapshot() as tx:
-        for r in tx.all("SELECT * FROM sessions ORDER BY created_ns, id"):
-            counts = {s: c for s, c in tx.all(
-                "SELECT state, COUNT(*) FROM dispatches WHERE session = ? GROUP BY state",
-                (r["id"],))}
-            unknown = [x[0] for x in tx.all(
-                "SELECT n FROM dispatches WHERE session = ? AND state = 'unknown' ORDER BY n",
-                (r["id"],))]
-            out.append({
-                "session": r["id"], "role": r["role"], "cli": r["cli"], "pane": r["pane_id"],
-                "state": r["state"], "paused": bool(r["paused"]),
-                "queue": counts.get("queued", 0), "in_flight": r["in_flight"],
-                "last_signal_age_s": (round((now - r["last_signal_ns"]) / 1e9, 3)
-                                      if r["last_signal_ns"] else None),
-                "hint": r["hint"], "attempt": r["attempt_id"], "model": r["model"],
-                "effort": r["effort"], "cli_version": r["cli_version"],
-                "unknown_dispatches": unknown, "tmux_socket": r["tmux_socket"],
-            })
-    return out

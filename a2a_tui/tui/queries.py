@@ -12,7 +12,14 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from a2a_tui.gate import views as gate_views
+from a2a_tui.panes import views as pane_views
 from a2a_tui.store.db import Event
+
+# The panels' row types that are the core's read models, under the names the panels use: the
+# Sessions panel shows what `a2a sessions` prints, the Gate panel the gate's checks.
+SessionRow = pane_views.SessionView
+CheckRow = gate_views.CheckView
 
 EVENTS_TAIL = 200          # rows the Events panel keeps
 EVENTS_BATCH = 1000        # new events read per change; more than this reloads everything
@@ -20,25 +27,6 @@ BOARD_LIMIT = 200
 INBOX_LIMIT = 100
 CARDS_LIMIT = 200
 PANELS = ("sessions", "board", "inbox", "gate")
-
-
-@dataclass(frozen=True)
-class SessionRow:
-    id: str
-    role: str
-    cli: str
-    cli_version: str
-    model: str
-    state: str
-    state_since_ns: int
-    paused: bool
-    hint: str | None
-    queue: int
-    in_flight: int | None
-    unknown: int
-    attempt: str | None
-    pane_id: str | None
-    tmux_socket: str | None
 
 
 @dataclass(frozen=True)
@@ -74,18 +62,9 @@ class InboxEntry:
 
 
 @dataclass(frozen=True)
-class CheckRow:
-    name: str
-    kind: str
-    blocking: bool
-    passed: bool
-    exit_code: int | None
-    duration_s: float | None
-    detail: str
-
-
-@dataclass(frozen=True)
 class GateRow:
+    """A card with its latest attempt and that attempt's last verify (read models of the gate)."""
+
     card: str
     title: str
     card_state: str
@@ -111,22 +90,6 @@ class Snapshot:
     gate: list[GateRow] | None = None
     events: list[Event] = field(default_factory=list)
     reset_events: bool = False      # events is a fresh tail, not an increment
-
-
-def sessions(store) -> list[SessionRow]:
-    """Every session (a few dozen at most), with its queue length from the dispatch index."""
-    out = []
-    for r in store.all("SELECT * FROM sessions ORDER BY created_ns, id"):
-        counts = dict(store.all(
-            "SELECT state, COUNT(*) FROM dispatches WHERE session = ? AND state IN"
-            " ('queued', 'unknown') GROUP BY state", (r["id"],)))
-        out.append(SessionRow(
-            id=r["id"], role=r["role"], cli=r["cli"], cli_version=r["cli_version"],
-            model=r["model"], state=r["state"], state_since_ns=r["state_since_ns"],
-            paused=bool(r["paused"]), hint=r["hint"], queue=counts.get("queued", 0),
-            in_flight=r["in_flight"], unknown=counts.get("unknown", 0), attempt=r["attempt_id"],
-            pane_id=r["pane_id"], tmux_socket=r["tmux_socket"]))
-    return out
 
 
 def board(store) -> list[BoardItem]:
@@ -174,25 +137,15 @@ def inbox(store) -> list[InboxEntry]:
 def gate(store) -> list[GateRow]:
     """Each card with its latest attempt and the per-check results of that attempt's last verify."""
     out = []
-    for c in store.all("SELECT id, title, state, version FROM cards ORDER BY id LIMIT ?",
-                       (CARDS_LIMIT,)):
-        a = store.one("SELECT * FROM attempts WHERE card_id = ? ORDER BY n DESC LIMIT 1",
-                      (c["id"],))
-        v = None if a is None else store.one(
-            "SELECT run, state FROM verifications WHERE attempt_id = ? ORDER BY run DESC LIMIT 1",
-            (a["id"],))
-        checks = [] if v is None else [
-            CheckRow(name=x["name"], kind=x["kind"], blocking=bool(x["blocking"]),
-                     passed=bool(x["passed"]), exit_code=x["exit_code"],
-                     duration_s=x["duration_s"], detail=x["detail"])
-            for x in store.all("SELECT * FROM check_results WHERE attempt_id = ? AND run = ?"
-                               " ORDER BY id", (a["id"], v["run"]))]
+    for c in gate_views.cards(store, limit=CARDS_LIMIT):
+        a = gate_views.latest_attempt(store, c.id)
+        v = None if a is None else gate_views.last_verify(store, a.id)
         out.append(GateRow(
-            card=c["id"], title=c["title"], card_state=c["state"], version=c["version"],
-            attempt=a["id"] if a else None, attempt_state=a["state"] if a else None,
-            writer=a["writer"] if a else None, sha=a["submitted_sha"] if a else None,
-            rejections=a["rejections"] if a else 0, verify_state=v["state"] if v else None,
-            verify_run=v["run"] if v else None, checks=checks))
+            card=c.id, title=c.title, card_state=c.state, version=c.version,
+            attempt=a.id if a else None, attempt_state=a.state if a else None,
+            writer=a.writer if a else None, sha=a.submitted_sha if a else None,
+            rejections=a.rejections if a else 0, verify_state=v.state if v else None,
+            verify_run=v.run if v else None, checks=list(v.checks) if v else []))
     return out
 
 
@@ -201,7 +154,7 @@ def events_tail(store, limit: int = EVENTS_TAIL) -> list[Event]:
     return list(reversed(store.events(limit=limit, newest_first=True)))
 
 
-READERS = {"sessions": sessions, "board": board, "inbox": inbox, "gate": gate}
+READERS = {"sessions": pane_views.sessions, "board": board, "inbox": inbox, "gate": gate}
 
 # Which panels an event can change. Kinds are matched by prefix so that a kind another part of
 # a2a adds later still lands somewhere; an event that matches nothing refreshes every panel.

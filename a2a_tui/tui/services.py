@@ -68,26 +68,14 @@ class Workbench:
     # --- sessions -------------------------------------------------------------------------
     def inject(self, sid: str, text: str) -> Done:
         """The user's prompt for a pane: one user input (message) and the dispatch carrying it,
-        in one transaction."""
-        from a2a_tui.collab.delivery import deliver_in_tx
-        from a2a_tui.collab.user_input import record_user_input_in_tx
-        from a2a_tui.panes.queue import check_text
-        from a2a_tui.panes.records import session_row
+        in one transaction (the same call as `a2a inject`, recording the user input)."""
+        from a2a_tui.panes import control
 
-        check_text(text)
-        with self.store() as s, s.write() as tx:
-            row = session_row(tx, sid)
-            if row["state"] == "exited":
-                raise A2AError("session_exited", f"session {sid} has exited: nothing would"
-                               " deliver the prompt")
-            uid = record_user_input_in_tx(tx, "message", text, source=SOURCE, to_session=sid,
-                                          attempt=row["attempt_id"])
-            n = deliver_in_tx(tx, [uid], sid, text, source="user", actor=USER)
-            ahead = tx.one("SELECT COUNT(*) FROM dispatches WHERE session = ? AND state ="
-                           " 'queued' AND n < ?", (sid, n))[0]
+        with self.store() as s:
+            r = control.inject(s, sid, text, source="user", actor=USER, user_input_from=SOURCE)
         self._wake()
-        return Done(f"queued #{n} for {sid} ({ahead} ahead) · {uid}",
-                    {"session": sid, "dispatch": n, "user_input": uid, "ahead": ahead})
+        return Done(f"queued #{r['dispatch']} for {sid} ({r['ahead']} ahead) · {r['user_input']}",
+                    r)
 
     def set_paused(self, sids: list[str] | None, paused: bool) -> Done:
         """Pause or resume the named sessions (None: every session that has not exited)."""
