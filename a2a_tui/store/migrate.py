@@ -20,8 +20,9 @@ How to add a migration
   transaction: no COMMIT, no VACUUM, no `PRAGMA journal_mode` or `foreign_keys` (both are
   no-ops or errors inside a transaction).
 - Never edit a migration that has shipped: a database that ran it will not run it again. Write
-  the next one instead. Migration 1 keeps today's `IF NOT EXISTS` text verbatim; later ones
-  need not (each runs exactly once).
+  the next one instead. Each runs once per database, with one exception: while an a2a from
+  before migrations still runs against the store, it stamps its checksum back and the next open
+  adopts the store again and re-runs 2..n; `IF NOT EXISTS` keeps those harmless.
 - SQLite's ALTER TABLE adds columns (a NOT NULL one needs a DEFAULT) but changes little else;
   reshaping a table means create-copy-drop-rename, inside the migration. The append-only
   triggers refuse UPDATE and DELETE: a backfill drops the trigger, writes, and creates it again

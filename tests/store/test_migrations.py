@@ -113,6 +113,18 @@ def test_a_store_made_before_migrations_is_adopted_and_upgraded(tmp_path):
     assert Store(path).schema_version == len(migrate.migrations())  # opened again: nothing to do
 
 
+def test_a_store_stamped_back_by_an_a2a_from_before_migrations_opens_again(tmp_path):
+    # An a2a from before migrations, still running, opens the upgraded store: it runs its schema
+    # text (IF NOT EXISTS) and writes its checksum back. The next open adopts it once more.
+    path = tmp_path / "a2a.db"
+    Store(path).close()
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.executescript(FROZEN)
+    conn.execute(f"PRAGMA user_version = {migrate.LEGACY_CHECKSUM}")
+    conn.close()
+    assert Store(path).schema_version == len(migrate.migrations())
+
+
 def test_a_pre_migration_store_lacking_a_column_is_refused_untouched(tmp_path):
     # A store made before `sessions.last_write_ns` existed, then stamped with today's checksum by
     # main's CREATE ... IF NOT EXISTS: the column never arrived.
