@@ -67,6 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "func", None):
             parser.print_help()
             return 0
+        # lazy: --help and usage errors answer without the repository, store or gate
         from a2a_tui.cli.context import CliContext
 
         ctx = CliContext(args)
