@@ -1,7 +1,7 @@
 """Metrics, computed on demand from the raw event log only (never from projections).
 
-Four views (DESIGN.md section 7): model usage (project -> task -> session), first-pass rate and
-rejection reasons, attention (where the user was called back), score distribution.
+Four views: model usage (project -> task -> session), first-pass rate and rejection reasons,
+attention (where the user was called back), score distribution.
 """
 
 from __future__ import annotations

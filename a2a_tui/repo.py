@@ -6,7 +6,7 @@ import os
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from a2a_tui.errors import A2AError
 from a2a_tui.git import Git
@@ -99,6 +99,50 @@ class Repo:
         return Store(self.db_path)
 
 
+def init(repo: Repo, target: str | None = None) -> dict[str, Any]:
+    """Create `.a2a/` (store, spool, worktrees, config) in the repository, listed in
+    `.git/info/exclude`; idempotent. `target` is the branch the gate integrates into (default:
+    the one checked out). Returns root, a2a_dir, target_branch and whether it was created now."""
+    git = repo.git
+    target = target or git.current_branch(repo.root)
+    if not target:
+        raise A2AError("no_target", "HEAD is detached: name the target branch with --target BRANCH")
+    if git.resolve_commit(f"refs/heads/{target}") is None:
+        raise A2AError("no_target", f"branch {target!r} has no commit yet: commit once, then init")
+    existed = repo.initialized
+    repo.a2a_dir.mkdir(exist_ok=True)
+    for d in (repo.spool_dir, repo.spool_dir / "quarantine", repo.worktrees_dir, repo.locks_dir,
+              repo.runs_dir):
+        d.mkdir(parents=True, exist_ok=True)
+    _exclude(git.git_path("info/exclude"))
+    if not existed:
+        from a2a_tui.config import Config  # lazy: pydantic, see Repo.config
+
+        repo.write_config(Config(target_branch=target))
+    cfg = repo.config()
+    store = repo.store()
+    try:
+        if not existed:
+            with store.write() as tx:
+                tx.append("initialized", actor="user",
+                          payload={"root": str(repo.root), "target_branch": cfg.target_branch})
+    finally:
+        store.close()
+    return {"root": str(repo.root), "a2a_dir": str(repo.a2a_dir),
+            "target_branch": cfg.target_branch, "created": not existed}
+
+
+def _exclude(exclude: Path) -> None:
+    """List `/.a2a/` in the repository's own exclude file (never in .gitignore)."""
+    exclude.parent.mkdir(parents=True, exist_ok=True)
+    lines = exclude.read_text().splitlines() if exclude.exists() else []
+    if "/.a2a/" not in lines and ".a2a/" not in lines:
+        with open(exclude, "a") as f:
+            if lines and lines[-1] != "":
+                f.write("\n")
+            f.write("/.a2a/\n")
+
+
 def default_tmux_session(root: Path) -> str:
     safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in root.name)
     return f"a2a-{safe}"
@@ -110,11 +154,9 @@ def find_repo(start: Path | str | None = None) -> Repo:
     if not start.exists():
         raise A2AError("not_a_repo", f"{start} does not exist")
     git = Git(start)
-    res = git.run("rev-parse", "--path-format=absolute", "--git-common-dir", check=False)
-    if not res.ok:
+    common = git.common_dir()
+    if common is None:
         raise A2AError("not_a_repo", f"{start} is not inside a git repository")
-    common = Path(res.stdout.strip())
-    bare = git.run("rev-parse", "--is-bare-repository", check=False).stdout.strip() == "true"
-    if bare or common.name != ".git":
+    if git.is_bare() or common.name != ".git":
         raise A2AError("not_a_repo", f"{start}: a2a needs a repository with a main worktree")
     return Repo(common.parent.resolve())

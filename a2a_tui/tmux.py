@@ -78,11 +78,14 @@ class Tmux:
             raise TmuxError(f"tmux {args[0]} failed: {first}")
         return proc.stdout
 
+    def _argv(self, *args: str) -> list[str]:
+        """The tmux command line for `args` on this server (for exec, or for a person to type)."""
+        return ["tmux", *(["-L", self.socket] if self.socket else []), *args]
+
     def _stdin_cmd(self, data: str, *args: str) -> None:
         # libtmux has no stdin path; load-buffer reads the text from stdin so that no temp file
         # holds it and no argv length limit applies.
-        base = ["tmux"] + (["-L", self.socket] if self.socket else [])
-        proc = subprocess.run([*base, *args], input=data.encode(), capture_output=True)
+        proc = subprocess.run(self._argv(*args), input=data.encode(), capture_output=True)
         if proc.returncode != 0:
             first = proc.stderr.decode(errors="replace").strip().splitlines()
             raise TmuxError(f"tmux {args[0]} failed: {first[0] if first else proc.returncode}")
@@ -213,17 +216,25 @@ class Tmux:
                                             for e in proc.stderr):
             raise TmuxError(f"tmux detach-client failed: {proc.stderr[:1]}")
 
+    def attach_argv(self, target: str) -> list[str]:
+        """The command that attaches a terminal to `target` (what `attach` runs; what we tell a
+        person to type)."""
+        return self._argv("attach-session", "-t", target)
+
+    def kill_session_argv(self, session: str) -> list[str]:
+        """The command that ends `session` and every pane in it (for a person to type)."""
+        return self._argv("kill-session", "-t", session)
+
     def attach(self, target: str, *, nested: bool = False) -> None:
         """Hand this terminal to tmux, attached to `target`: replaces the current process.
 
         `nested` attaches from inside another tmux server's pane (tmux refuses unless $TMUX is
         cleared for it)."""
-        argv = ["tmux", *(["-L", self.socket] if self.socket else []), "attach-session", "-t",
-                target]
+        argv = self.attach_argv(target)
         env = dict(os.environ)
         if nested:
             env.pop("TMUX", None)
-        os.execvpe("tmux", argv, env)
+        os.execvpe(argv[0], argv, env)
 
 
 def _tmux_quote(s: str) -> str:

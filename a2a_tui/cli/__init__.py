@@ -17,9 +17,7 @@ FIRST_MODULES = ["base_cmds", "gate_cmds"]
 def command_modules() -> list[str]:
     import pkgutil
 
-    from a2a_tui import cli
-
-    found = sorted(m.name for m in pkgutil.iter_modules(cli.__path__) if m.name.endswith("_cmds"))
+    found = sorted(m.name for m in pkgutil.iter_modules(__path__) if m.name.endswith("_cmds"))
     ordered = ([m for m in FIRST_MODULES if m in found]
                + [m for m in found if m not in FIRST_MODULES])
     return [f"a2a_tui.cli.{m}" for m in ordered]
@@ -67,6 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "func", None):
             parser.print_help()
             return 0
+        # lazy: --help and usage errors answer without the repository, store or gate
         from a2a_tui.cli.context import CliContext
 
         ctx = CliContext(args)

@@ -5,13 +5,11 @@ from __future__ import annotations
 import json
 import time
 from datetime import datetime
-from pathlib import Path
 
 from a2a_tui.cli.output import Result
-from a2a_tui.errors import A2AError
 from a2a_tui.gate import views as gate_views
 from a2a_tui.panes.views import sessions as session_views
-from a2a_tui.repo import find_repo
+from a2a_tui.repo import find_repo, init
 
 
 def register(sub, common) -> None:
@@ -42,43 +40,9 @@ def register(sub, common) -> None:
 
 
 def cmd_init(ctx, args) -> Result:
-    repo = find_repo(getattr(args, "repo", None))
-    git = repo.git
-    target = args.target or git.current_branch(repo.root)
-    if not target:
-        raise A2AError("no_target", "HEAD is detached: name the target branch with --target BRANCH")
-    if git.resolve_commit(f"refs/heads/{target}") is None:
-        raise A2AError("no_target", f"branch {target!r} has no commit yet: commit once, then init")
-    existed = repo.initialized
-    repo.a2a_dir.mkdir(exist_ok=True)
-    for d in (repo.spool_dir, repo.spool_dir / "quarantine", repo.worktrees_dir, repo.locks_dir,
-              repo.runs_dir):
-        d.mkdir(parents=True, exist_ok=True)
-    exclude = Path(git.out("rev-parse", "--path-format=absolute", "--git-path", "info/exclude"))
-    exclude.parent.mkdir(parents=True, exist_ok=True)
-    lines = exclude.read_text().splitlines() if exclude.exists() else []
-    if "/.a2a/" not in lines and ".a2a/" not in lines:
-        with open(exclude, "a") as f:
-            if lines and lines[-1] != "":
-                f.write("\n")
-            f.write("/.a2a/\n")
-    if not existed:
-        from a2a_tui.config import Config
-
-        repo.write_config(Config(target_branch=target))
-    cfg = repo.config()
-    store = repo.store()
-    try:
-        if not existed:
-            with store.write() as tx:
-                tx.append("initialized", actor="user",
-                          payload={"root": str(repo.root), "target_branch": cfg.target_branch})
-    finally:
-        store.close()
-    data = {"root": str(repo.root), "a2a_dir": str(repo.a2a_dir),
-            "target_branch": cfg.target_branch, "created": not existed}
-    text = (f"{'initialized' if not existed else 'already initialized'}: {repo.a2a_dir}"
-            f" (target branch {cfg.target_branch})")
+    data = init(find_repo(getattr(args, "repo", None)), args.target)
+    text = (f"{'initialized' if data['created'] else 'already initialized'}: {data['a2a_dir']}"
+            f" (target branch {data['target_branch']})")
     return Result(data, text, rules="init")
 
 
@@ -146,7 +110,7 @@ def cmd_recover(ctx, args) -> Result:
 
 
 def cmd_metrics(ctx, args) -> Result:
-    from a2a_tui import metrics
+    from a2a_tui import metrics  # lazy: only this command reads the whole log
 
     m = metrics.compute(ctx.store)
     return Result(m, metrics.render(m))

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from a2a_tui.cli.output import Result
+from a2a_tui.cli.rules import COMMAND_RULES
 from a2a_tui.collab import board, inbox
 from a2a_tui.collab.context import Collab
 from a2a_tui.collab.roles import ROLES, role_rules
 from a2a_tui.collab.user_input import SAY_KINDS, get_user_input, list_user_inputs, say
 from a2a_tui.errors import A2AError
-from a2a_tui.rules import COMMAND_RULES
 
 
 def register(sub, common) -> None:

@@ -32,7 +32,7 @@ class CliContext:
 
     @cached_property
     def gate(self) -> GateContext:
-        from a2a_tui.gate import recover
+        from a2a_tui.gate import recover  # lazy: commands that never build the gate skip it
 
         g = GateContext(self.repo, self.store, self.caller)
         # Every gate command first resolves what an earlier crash left half-done.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from a2a_tui.cli.output import Result
-from a2a_tui.demo_agent.options import add_arguments
+from a2a_tui.demo_agent.options import add_arguments, options_from_args
 
 
 def register(sub, common) -> None:
@@ -14,8 +14,8 @@ def register(sub, common) -> None:
 
 
 def cmd_demo_agent(ctx, args) -> Result:
+    # lazy: only this command needs the agent itself (terminal, hooks, tools)
     from a2a_tui.demo_agent.app import run_agent
-    from a2a_tui.demo_agent.options import options_from_args
 
     opts = options_from_args(args)
     reason = run_agent(opts)

@@ -7,8 +7,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
+from a2a_tui.cli.rules import rules_for
 from a2a_tui.errors import A2AError
-from a2a_tui.rules import rules_for
 
 
 @dataclass

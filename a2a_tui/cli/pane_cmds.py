@@ -8,9 +8,9 @@ import time
 from a2a_tui.cli.output import Result
 from a2a_tui.errors import A2AError
 from a2a_tui.panes import control
-from a2a_tui.panes.queue import wake
 from a2a_tui.panes.views import sessions
 from a2a_tui.profiles import CLIS
+from a2a_tui.queue import wake
 
 
 def register(sub, common) -> None:
@@ -54,6 +54,7 @@ def register(sub, common) -> None:
 
 
 def cmd_serve(ctx, args) -> Result:
+    # lazy: each command imports only what it runs (a2a's start-up cost is paid per call)
     from a2a_tui.panes.orchestrator import Orchestrator
     from a2a_tui.tmux import socket_from_env
 
@@ -66,7 +67,8 @@ def cmd_serve(ctx, args) -> Result:
 
 
 def cmd_spawn(ctx, args) -> Result:
-    from a2a_tui.panes.launch import spawn
+    # lazy: each command imports only what it runs (a2a's start-up cost is paid per call)
+    from a2a_tui.spawn import spawn
     from a2a_tui.tmux import socket_from_env
 
     extra = list(args.extra)
@@ -153,6 +155,7 @@ def _split_at_dashes(base: type) -> type:
 
 
 def _orchestrator_pid(ctx) -> int | None:
+    # lazy: each command imports only what it runs (a2a's start-up cost is paid per call)
     from a2a_tui.panes.orchestrator import lock_holder
 
     return lock_holder(ctx.repo)

@@ -44,6 +44,7 @@ def register(sub, common) -> None:
 
 
 def cmd_up(ctx, args) -> Result:
+    # lazy: each command imports only what it runs (a2a's start-up cost is paid per call)
     from a2a_tui.tmux import socket_from_env
     from a2a_tui.tui.up import up
 
@@ -52,6 +53,7 @@ def cmd_up(ctx, args) -> Result:
 
 
 def cmd_workbench(ctx, args) -> Result:
+    # lazy: each command imports only what it runs (a2a's start-up cost is paid per call)
     from a2a_tui.tmux import socket_from_env
     from a2a_tui.tui.app import make_app
 
@@ -70,6 +72,7 @@ def cmd_workbench(ctx, args) -> Result:
 
 
 def cmd_demo(ctx, args) -> Result:
+    # lazy: each command imports only what it runs (a2a's start-up cost is paid per call)
     from a2a_tui.demo.start import start
     from a2a_tui.tmux import socket_from_env
 
@@ -78,6 +81,7 @@ def cmd_demo(ctx, args) -> Result:
 
 
 def cmd_demo_director(ctx, args) -> Result:
+    # lazy: each command imports only what it runs (a2a's start-up cost is paid per call)
     from a2a_tui.demo.director import direct
     from a2a_tui.tmux import socket_from_env
 

@@ -13,10 +13,11 @@ import time
 from typing import Any
 
 from a2a_tui.collab.context import Collab, records_refusals, require_text
-from a2a_tui.collab.delivery import deliver_in_tx, session_is_live, wake
+from a2a_tui.collab.delivery import deliver_in_tx, session_is_live
 from a2a_tui.collab.roles import BOARD_ASKERS, BOARD_CLOSERS, CATEGORIES, PROTECTED_CATEGORIES
 from a2a_tui.collab.user_input import record_user_input_in_tx, require_user
 from a2a_tui.errors import A2AError
+from a2a_tui.queue import wake
 
 OPTION_KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,15}$")
 

@@ -1,7 +1,7 @@
-"""Getting a record (U-<n>, I-<n>) to a pane: the one place collaboration touches the queue.
+"""Getting a record (U-<n>, I-<n>) to a pane: the one place collaboration writes into the queue.
 
 A record is queued inside the caller's write transaction, with a `deliveries` row saying which
-dispatch carried it; the queue's wake file is dropped after the commit.
+dispatch carried it; the caller drops the queue's wake file (`queue.wake`) after the commit.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 
 from a2a_tui.identity import process_alive
-from a2a_tui.repo import Repo
+from a2a_tui.queue import enqueue_in_tx
 
 
 def session_is_live(tx, session_id: str) -> bool:
@@ -37,8 +37,6 @@ def deliver_in_tx(tx, records: list[str], session: str, text: str, *, source: st
 
     A record already delivered cannot be delivered again (`deliveries` is keyed by record).
     """
-    from a2a_tui.panes.queue import enqueue_in_tx
-
     n = enqueue_in_tx(tx, session, text, source=source, actor=actor)
     seq = tx.append("records_delivered", actor=actor, session=session,
                     payload={"records": records, "dispatch": n, "source": source})
@@ -46,13 +44,6 @@ def deliver_in_tx(tx, records: list[str], session: str, text: str, *, source: st
         tx.execute("INSERT INTO deliveries(record, session, dispatch, seq, ts_ns)"
                    " VALUES (?,?,?,?,?)", (record, session, n, seq, time.time_ns()))
     return n
-
-
-def wake(repo: Repo) -> None:
-    """Tell a running orchestrator that the queue changed (call after the commit)."""
-    from a2a_tui.panes.queue import wake as queue_wake
-
-    queue_wake(repo)
 
 
 def delivery_of(store_or_tx, record: str) -> dict | None:

@@ -11,10 +11,11 @@ from typing import Any
 
 from a2a_tui.collab.authorization import check_quote, needs_authorization
 from a2a_tui.collab.context import Collab, records_refusals, require_text
-from a2a_tui.collab.delivery import deliver_in_tx, live_session, wake
+from a2a_tui.collab.delivery import deliver_in_tx, live_session
 from a2a_tui.collab.roles import INBOX_KINDS, REPORT_STATUSES, inbox_rule, may_write
 from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.errors import A2AError
+from a2a_tui.queue import wake
 
 NOTICE_CHARS = 160
 

@@ -10,8 +10,9 @@ import time
 from typing import Any
 
 from a2a_tui.collab.context import Collab, records_refusals, require_text
-from a2a_tui.collab.delivery import deliver_in_tx, live_session, wake
+from a2a_tui.collab.delivery import deliver_in_tx, live_session
 from a2a_tui.errors import A2AError
+from a2a_tui.queue import wake
 
 USER_INPUT_KINDS = ("message", "answer", "approval", "refusal", "choice", "action")
 # A refusal never authorizes anything, even if a quote from it reads like consent.

@@ -16,8 +16,15 @@ from collections.abc import Callable
 from typing import Any
 
 from a2a_tui.errors import A2AError
+from a2a_tui.gate.context import GateContext
 from a2a_tui.identity import Caller
+from a2a_tui.panes import control
+from a2a_tui.panes.orchestrator import lock_holder
+from a2a_tui.queue import wake
 from a2a_tui.repo import Repo
+from a2a_tui.spawn import spawn as spawn_session
+from a2a_tui.store.watch import store_changes
+from a2a_tui.tmux import Tmux
 
 PACE_ENV = "A2A_DEMO_PACE"       # seconds each demo agent "thinks" per turn
 ACTOR = "demo"
@@ -61,9 +68,6 @@ class Director:
 
     def prompt(self, session: str, *lines: str) -> int:
         """Queue a prompt for a demo agent (its `!` lines are what it will do)."""
-        from a2a_tui.panes import control
-        from a2a_tui.panes.queue import wake
-
         r = control.inject(self.store, session, "\n".join(lines), source="orchestrator",
                            actor=ACTOR)
         wake(self.repo)
@@ -71,13 +75,11 @@ class Director:
 
     def wait(self, what: str, pred: Callable[[], Any], timeout: float = STEP_TIMEOUT) -> Any:
         """Wait until `pred()` holds, reading the store again only when it changes."""
-        from a2a_tui.tui.watch import store_changes
-
         stop = threading.Event()
         timer = threading.Timer(timeout, stop.set)
         timer.start()
         try:
-            for _ in store_changes(self.repo, stop):
+            for _ in store_changes(self.repo.db_path, stop):
                 got = pred()
                 if got:
                     return got
@@ -100,24 +102,18 @@ class Director:
 
     # --- the scenario -------------------------------------------------------------------------
     def spawn(self, role: str, sid: str, *extra: str) -> None:
-        from a2a_tui.gate import GateContext
-        from a2a_tui.panes.launch import spawn
-
-        spawn(GateContext(self.repo, self.store, Caller()), role=role, cli="demo", session=sid,
-              tmux_socket=self.tmux_socket, extra=("--delay", str(self.pace), *extra))
+        spawn_session(GateContext(self.repo, self.store, Caller()), role=role, cli="demo",
+                      session=sid, tmux_socket=self.tmux_socket,
+                      extra=("--delay", str(self.pace), *extra))
         self.name_window(sid)
 
     def name_window(self, sid: str) -> None:
         """Name the agent's tmux window after its session (prefix + w then lists them)."""
-        from a2a_tui.tmux import Tmux
-
         row = self.one("SELECT pane_id FROM sessions WHERE id = ?", (sid,))
         if row is not None and row["pane_id"]:
             Tmux(self.tmux_socket).name_window(row["pane_id"], sid)
 
     def run(self) -> None:
-        from a2a_tui.panes.orchestrator import lock_holder
-
         self.wait("the workbench's orchestrator", lambda: lock_holder(self.repo) is not None
                   or self.one("SELECT 1 FROM events WHERE kind = 'orchestrator_started'"))
         self.say("Two demo agents start: idea1 (ideation controller) and exec1 (executive"

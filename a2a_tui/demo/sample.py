@@ -1,22 +1,22 @@
 """The demo's sample repository: a tiny Python module, its test, and two task cards.
 
-Built with the same entry points a user has (`a2a init`, the gate's card functions), in a fresh
-folder. Only Python and git are needed: the checks run `python -m unittest`.
+Built with the same functions a user's commands run (`a2a init`, `a2a card add/ready`), in a
+fresh folder. Only Python and git are needed: the checks run `python -m unittest`.
 """
 
 from __future__ import annotations
 
-import contextlib
-import io
 import shlex
 import sys
 import tempfile
 from pathlib import Path
 
 from a2a_tui.errors import A2AError
+from a2a_tui.gate.cards_ops import add_card, ready_card
+from a2a_tui.gate.context import GateContext
 from a2a_tui.git import Git
 from a2a_tui.identity import Caller
-from a2a_tui.repo import Repo
+from a2a_tui.repo import Repo, find_repo, init
 
 FILES = {
     "greet.py": 'def greet(name):\n    return f"Hello, {name}!"\n',
@@ -76,16 +76,15 @@ def new_folder(where: str | None) -> Path:
 def build(root: Path, tmux_session: str) -> Repo:
     """A git repository with the sample project committed, a2a initialised, both cards ready."""
     git = Git(root)
-    git.run("init", "-q", "-b", "main")
+    git.init("main")
     # The demo commits as itself; a fresh machine may have no git identity at all.
-    git.run("config", "user.name", "a2a demo")
-    git.run("config", "user.email", "demo@a2a.invalid")
+    git.set_config("user.name", "a2a demo")
+    git.set_config("user.email", "demo@a2a.invalid")
     for name, text in FILES.items():
         (root / name).write_text(text, encoding="utf-8")
-    git.run("add", "-A")
-    git.run("commit", "-q", "-m", "greet: the sample project")
-    _cli("init", "--repo", str(root))
-    repo = Repo(root)
+    git.commit_all("greet: the sample project")
+    repo = find_repo(root)
+    init(repo)
     cfg = repo.config()
     cfg.tmux_session = tmux_session
     repo.write_config(cfg)
@@ -93,20 +92,7 @@ def build(root: Path, tmux_session: str) -> Repo:
     return repo
 
 
-def _cli(*args: str) -> None:
-    """Run an a2a command in-process, quietly; its error (if any) is ours."""
-    from a2a_tui.cli import main
-
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-        code = main([*args, "--json"])
-    if code != 0:
-        raise A2AError("demo_setup_failed", f"a2a {' '.join(args)} failed: {out.getvalue()}")
-
-
 def _add_cards(repo: Repo) -> None:
-    from a2a_tui.gate import GateContext, add_card, ready_card
-
     check = f"{shlex.quote(sys.executable)} -m unittest -q"
     cards_dir = repo.a2a_dir / "demo-cards"
     cards_dir.mkdir(exist_ok=True)

@@ -40,14 +40,12 @@ def start(tmux_socket: str | None, *, attach: bool = True, where: str | None = N
     result: dict[str, Any] = {
         "root": str(root), "session": session, "workbench_pane": pane,
         "director_pane": director.pane_id, "tmux_socket": tmux_socket,
-        "attach": shlex.join(["tmux", *(["-L", tmux_socket] if tmux_socket else []),
-                              "attach", "-t", session]),
+        "attach": shlex.join(tmux.attach_argv(session)),
     }
     result["text"] = (f"demo repository: {root}\nworkbench: tmux session {session}"
                       f" (pane {pane}); the director narrates in window '{DIRECTOR_WINDOW}'\n"
                       f"attach with: {result['attach']}\n"
-                      f"end it with: tmux{' -L ' + tmux_socket if tmux_socket else ''}"
-                      f" kill-session -t {session}")
+                      f"end it with: {shlex.join(tmux.kill_session_argv(session))}")
     if attach:
         attach_to(tmux, session, pane, result)
     return result

@@ -15,10 +15,11 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from a2a_tui.demo_agent.options import add_arguments, options_from_args
+from a2a_tui.errors import A2AError
+
 
 def build_parser() -> argparse.ArgumentParser:
-    from a2a_tui.demo_agent.options import add_arguments
-
     p = argparse.ArgumentParser(prog="a2a demo-agent",
                                 description="A stand-in for Claude Code / Codex in a terminal.")
     add_arguments(p)
@@ -27,9 +28,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """`python -m a2a_tui.demo_agent`: parse flags, run, exit 0 (bad flags: one line, exit 2)."""
+    # lazy: every `a2a` call imports this package to list the demo agent's flags; only a run
+    # needs the agent itself (terminal, hooks, tools)
     from a2a_tui.demo_agent.app import run_agent
-    from a2a_tui.demo_agent.options import options_from_args
-    from a2a_tui.errors import A2AError
 
     args = build_parser().parse_args(argv)
     try:

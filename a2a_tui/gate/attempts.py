@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from a2a_tui.collab.authorization import claim_refusal
 from a2a_tui.errors import A2AError
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.locks import op_lock
@@ -100,8 +101,6 @@ def _check_authorization(tx, card_id: str) -> None:
     The inbox lives in the collaboration records; when it holds no assignment for this card, or
     only unauthorized ones, the claim is refused.
     """
-    from a2a_tui.collab.authorization import claim_refusal  # local: collab imports the gate
-
     reason = claim_refusal(tx, card_id)
     if reason:
         raise A2AError("unauthorized_assignment", reason)

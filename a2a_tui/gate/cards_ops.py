@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from a2a_tui.cards import Card, load_card
 from a2a_tui.errors import A2AError
+from a2a_tui.gate.cards import Card, load_card
 from a2a_tui.gate.context import GateContext
 
 

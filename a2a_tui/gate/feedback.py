@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from a2a_tui.queue import enqueue_in_tx
+
 FEEDBACK_LINES = 30
 # Check output often carries colours and other escapes; a dispatch is plain text.
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-_]")
@@ -55,8 +57,6 @@ def queue_rejection_feedback(g, tx, att, v, rejections: int) -> dict[str, Any]:
         payload["why"] = (f"{rejections} consecutive rejections (limit {limit}): automatic feedback"
                           " stops; the executive controller or the user decides")
     else:
-        from a2a_tui.panes.queue import enqueue_in_tx
-
         session = writer.split(":", 1)[1]
         dispatch = enqueue_in_tx(tx, session, rejection_text(att, v), source="gate", actor="gate",
                                  attempt=att["id"])

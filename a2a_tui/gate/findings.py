@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from a2a_tui.collab.board import post_finding_in_tx
+
 
 def report_kept_worktree(tx, att, result: dict[str, Any]) -> str:
-    from a2a_tui.collab.board import post_finding_in_tx
-
+    """Post a non-blocking board finding that the attempt's worktree was kept, and why."""
     reason = result.get("reason", "")
     files = result.get("files") or []
     body = f"Worktree {result['worktree']} of {att['id']} was kept: {reason}."

@@ -13,11 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from a2a_tui.errors import A2AError
+from a2a_tui.faults import crashpoint
 from a2a_tui.gate.attempts import insert_score, score_facts
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.locks import op_lock
-from a2a_tui.gate.model import Score, crashpoint
+from a2a_tui.gate.model import Score
 from a2a_tui.gate.review import blocking_review
+from a2a_tui.git import GitError
 
 
 def integrate(g: GateContext, attempt_id: str, score: Score) -> dict[str, Any]:
@@ -150,28 +152,23 @@ def _sync_worktree(g: GateContext, root: Path, old: str, new: str, branch: str) 
     """Bring the main worktree from `old` to `new` if it still shows `old` and is clean."""
     if g.git.current_branch(root) != branch:
         return "not checked out"
-    index_tree = g.git.run("write-tree", cwd=root, check=False).stdout.strip()
-    if index_tree == g.git.tree_of(new) and not _dirty_against(g, root, new):
+    index_tree = g.git.write_tree(root)
+    if index_tree == g.git.tree_of(new) and not g.git.differs_from(new, root):
         return True
-    if index_tree != g.git.tree_of(old) or _dirty_against(g, root, old):
+    if index_tree != g.git.tree_of(old) or g.git.differs_from(old, root):
         return "left alone: the worktree changed"
-    res = g.git.run("read-tree", "-m", "-u", old, new, cwd=root, check=False)
-    return True if res.ok else f"read-tree failed: {res.stderr.strip()[:200]}"
+    try:
+        g.git.read_tree(old, new, root)
+    except GitError as exc:
+        return f"{exc.operation} failed: {exc.stderr.strip()[:200]}"
+    return True
 
 
 def _blocking_changes(g: GateContext, root: Path, old: str, new: str) -> list[str]:
     """Uncommitted changes to tracked files, and untracked files the new tree would overwrite."""
-    tracked = g.git.run("status", "--porcelain", "--untracked-files=no", cwd=root).stdout
-    out = [ln for ln in tracked.splitlines() if ln.strip()]
+    out = g.git.status(root, untracked=False)
     incoming = set(g.git.changed_paths(old, new))
-    untracked = g.git.run("ls-files", "--others", "--exclude-standard", "-z", cwd=root).stdout
-    out += [f"?? {p}" for p in untracked.split("\0") if p and p in incoming]
-    return out
-
-
-def _dirty_against(g: GateContext, root: Path, commit: str) -> bool:
-    res = g.git.run("diff", "--quiet", commit, "--", cwd=root, check=False)
-    return res.returncode != 0
+    return out + [f"?? {p}" for p in g.git.untracked_files(root) if p in incoming]
 
 
 def _diagnose(g: GateContext, att, code: str, head: str, **extra: Any) -> None:

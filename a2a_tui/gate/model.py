@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import signal
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,9 +62,3 @@ def attempt_row_json(row: Any) -> dict[str, Any]:
 
 def card_body(row: Any) -> dict[str, Any]:
     return json.loads(row["body"])
-
-
-def crashpoint(name: str) -> None:
-    """Fault injection for crash-safety tests: die here, as kill -9 would, when asked to."""
-    if os.environ.get("A2A_CRASH_AT") == name:
-        os.kill(os.getpid(), signal.SIGKILL)

@@ -11,9 +11,10 @@ from typing import Any
 
 from a2a_tui.errors import A2AError
 from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.findings import report_kept_worktree
 from a2a_tui.gate.locks import op_lock
 from a2a_tui.gate.model import ENDED
-from a2a_tui.git import ZERO_SHA
+from a2a_tui.git import ZERO_SHA, GitError
 
 
 def hidden_ref(attempt_id: str) -> str:
@@ -56,18 +57,19 @@ def _reclaim_one(g: GateContext, att) -> dict[str, Any]:
             g.git.worktree_prune()
             g.git.delete_branch(att["branch"])
             return _record(g, att, "removed", result | {"reason": "worktree folder already gone"})
-        dirty = g.git.run("status", "--porcelain", "--untracked-files=all", cwd=path, check=False)
-        if not dirty.ok:
+        try:
+            files = g.git.status(path)
+        except GitError as exc:
             return _record(g, att, "unknown", result | {
-                "reason": f"cannot read the worktree's status: {dirty.stderr.strip()[:200]}"})
-        files = [ln for ln in dirty.stdout.splitlines() if ln.strip()]
+                "reason": f"cannot read the worktree's status: {exc.stderr.strip()[:200]}"})
         if files:
             return _record(g, att, "kept_dirty", result | {
                 "reason": f"{len(files)} uncommitted path(s); kept", "files": files[:50]})
-        res = g.git.worktree_remove(path)
-        if not res.ok:
+        try:
+            g.git.worktree_remove(path)
+        except GitError as exc:
             return _record(g, att, "unknown", result | {
-                "reason": f"git worktree remove failed: {res.stderr.strip()[:200]}"})
+                "reason": f"git worktree remove failed: {exc.stderr.strip()[:200]}"})
         g.git.delete_branch(att["branch"])
         return _record(g, att, "removed", result)
 
@@ -81,7 +83,5 @@ def _record(g: GateContext, att, state: str, result: dict[str, Any]) -> dict[str
         tx.execute("UPDATE attempts SET worktree_state=?, updated_seq=? WHERE id=?",
                    (state, seq, att["id"]))
         if state != "removed":
-            from a2a_tui.gate.findings import report_kept_worktree
-
             report_kept_worktree(tx, att, result)
     return result | {"worktree_state": state, "changed": True}

@@ -59,8 +59,7 @@ def _resolve_pending_worktree(g: GateContext, att) -> dict[str, Any]:
     """A claim that died before recording its worktree: look at what git has."""
     path = Path(att["worktree"])
     branch_sha = g.git.ref_value(f"refs/heads/{att['branch']}")
-    listed = g.git.run("worktree", "list", "--porcelain").stdout
-    registered = f"worktree {path}" in listed
+    registered = path in g.git.worktree_paths()
     with g.store.write() as tx:
         if registered and branch_sha and path.is_dir():
             seq = tx.append("worktree_created", actor="gate", task=att["card_id"],

@@ -7,6 +7,7 @@ holds a store transaction while git or a check runs.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -18,12 +19,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from a2a_tui.cards import Card, path_matches
 from a2a_tui.errors import A2AError
+from a2a_tui.faults import CRASH_ENV, crashpoint
+from a2a_tui.gate.cards import Card, path_matches
 from a2a_tui.gate.cards_ops import card_at_version
 from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.feedback import queue_rejection_feedback
 from a2a_tui.gate.locks import op_lock
-from a2a_tui.gate.model import crashpoint
+from a2a_tui.git import GitError
+from a2a_tui.queue import wake
 
 TAIL_BYTES = 4000
 TRAILER_ATTEMPT = "A2A-Attempt"
@@ -114,8 +118,6 @@ def verify(g: GateContext, attempt_id: str, progress: Progress | None = None) ->
                            (s, attempt_id))
             raise
         if _conclude(g, att, v):
-            from a2a_tui.panes.queue import wake
-
             wake(g.repo)
     return v
 
@@ -156,15 +158,9 @@ def _conclude(g: GateContext, att, v: Verification) -> bool:
         tx.execute("UPDATE attempts SET state=?, rejections=?, updated_seq=? WHERE id=?",
                    ("verified" if passed else "rejected", rejections, seq, v.attempt))
         if not passed:
-            queued = _feedback(g, tx, att, v, rejections).get("sent", False)
+            # Rejection feedback for the writer's pane: first error and its context first.
+            queued = queue_rejection_feedback(g, tx, att, v, rejections).get("sent", False)
     return queued
-
-
-def _feedback(g: GateContext, tx, att, v: Verification, rejections: int) -> dict[str, Any]:
-    """Rejection feedback for the writer's pane: first error and its context first."""
-    from a2a_tui.gate.feedback import queue_rejection_feedback
-
-    return queue_rejection_feedback(g, tx, att, v, rejections)
 
 
 # --- the chain ---------------------------------------------------------------
@@ -325,7 +321,8 @@ class _checkout:
         return self.path
 
     def __exit__(self, *exc: object) -> None:
-        self.g.git.worktree_remove(self.path, force=True)
+        with contextlib.suppress(GitError):  # the folder goes below; prune then forgets it
+            self.g.git.worktree_remove(self.path, force=True)
         shutil.rmtree(self.path, ignore_errors=True)
         self.g.git.worktree_prune()
 
@@ -339,7 +336,7 @@ def run_command(command: str, cwd: Path, timeout_s: float, log: Path
     log.parent.mkdir(parents=True, exist_ok=True)
     out_path, err_path = log.with_suffix(".stdout"), log.with_suffix(".stderr")
     env = dict(os.environ)
-    env.pop("A2A_CRASH_AT", None)
+    env.pop(CRASH_ENV, None)  # a check's own a2a calls must not die at our crash point
     t0 = time.monotonic()
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
         proc = subprocess.Popen(["/bin/sh", "-c", command], cwd=str(cwd), stdout=out, stderr=err,

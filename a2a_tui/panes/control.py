@@ -14,8 +14,8 @@ from a2a_tui.collab.delivery import deliver_in_tx
 from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.errors import A2AError
 from a2a_tui.panes import machine
-from a2a_tui.panes.queue import enqueue_in_tx
 from a2a_tui.panes.records import pane_of, save_pane, session_row, set_dispatch
+from a2a_tui.queue import enqueue_in_tx
 
 
 def inject(store, sid: str, text: str, *, source: str, actor: str,

@@ -14,7 +14,7 @@ from typing import Protocol
 
 from a2a_tui import profiles
 from a2a_tui.errors import A2AError
-from a2a_tui.gate.model import crashpoint
+from a2a_tui.faults import crashpoint
 from a2a_tui.panes import machine
 from a2a_tui.panes.records import pane_of, save_pane, set_dispatch
 

@@ -20,9 +20,10 @@ from pathlib import Path
 
 from watchfiles import watch
 
+from a2a_tui import queue
 from a2a_tui.dirwatch import DirWatch
 from a2a_tui.errors import A2AError
-from a2a_tui.panes import delivery, hints, queue, recovery, spool
+from a2a_tui.panes import delivery, hints, recovery, spool
 from a2a_tui.panes.exits import ExitWatcher
 from a2a_tui.tmux import Tmux
 

@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.panes import machine
 from a2a_tui.panes.records import ours, pane_of, save_pane, set_dispatch
 from a2a_tui.panes.signals import MalformedSignal, Signal, parse
@@ -118,8 +119,6 @@ def _dispatch_effects(tx, row, out: machine.Outcome, sig: Signal, actor: str) ->
             tx.append(f"dispatch_{state}", actor=actor, attempt=attempt, session=sid,
                       payload={"n": n, "ts_ns": sig.ts_ns})
     if out.user_input is not None:
-        from a2a_tui.collab.user_input import record_user_input_in_tx
-
         # A user input record like any other (U-<n>), so the controller can quote it.
         uid = record_user_input_in_tx(
             tx, "message", out.user_input, source="pane", to_session=sid, attempt=attempt,

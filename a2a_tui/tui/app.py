@@ -27,6 +27,7 @@ from textual.worker import Worker, WorkerState
 
 from a2a_tui.errors import A2AError
 from a2a_tui.repo import Repo
+from a2a_tui.store.watch import store_changes
 from a2a_tui.tui import actions, queries
 from a2a_tui.tui.messages import (
     ACTED,
@@ -45,6 +46,7 @@ from a2a_tui.tui.panels.events import EventsPanel
 from a2a_tui.tui.panels.gate import GatePanel
 from a2a_tui.tui.panels.inbox import InboxPanel
 from a2a_tui.tui.panels.sessions import SessionsPanel
+from a2a_tui.tui.screens.help import HelpScreen
 from a2a_tui.tui.services import OrchestratorHost, Workbench, leave_tmux
 
 log = logging.getLogger(__name__)
@@ -150,10 +152,8 @@ class WorkbenchApp(App[None]):
     # --- workers --------------------------------------------------------------------------
     @work(thread=True, exclusive=True, exit_on_error=False, group="store", name="store reader")
     def read_store(self, last: int | None = None) -> None:
-        from a2a_tui.tui.watch import store_changes
-
         with self.services.store() as store:
-            for _ in store_changes(self.services.repo, self._stop):
+            for _ in store_changes(self.services.repo.db_path, self._stop):
                 snap = queries.load(store, after=last)
                 if last is not None and snap.last_seq == last:
                     continue
@@ -296,13 +296,12 @@ class WorkbenchApp(App[None]):
         return done
 
     def action_help(self) -> None:
-        from a2a_tui.tui.screens.help import HelpScreen
-
         note = ("Quitting detaches from tmux; the agents keep running and `a2a up` comes back to"
                 " them. tmux's own keys work as usual (prefix + w lists the agents' windows).")
         self.push_screen(HelpScreen(self.why, note))
 
     def action_message(self) -> None:
+        # lazy: the editor's TextArea adds ~30 ms to the first frame, and most runs never open it
         from a2a_tui.tui.screens.editor import Draft, EditorScreen
 
         def then(draft: Draft | None) -> None:

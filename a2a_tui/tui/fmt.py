@@ -1,4 +1,4 @@
-"""Small formatting helpers shared by the panels (ages, times, state words)."""
+"""Small formatting helpers shared by the panels and screens (ages, times, state words, marks)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import time
 from datetime import datetime
 
 from rich.text import Text
+
+from a2a_tui.tui.queries import CheckRow
 
 STATE_STYLE = {"busy": "bold yellow", "idle": "green", "waiting": "bold magenta",
                "unknown": "dim", "exited": "red"}
@@ -40,3 +42,10 @@ def state(word: str, since_ns: int | None = None, now_ns: int | None = None) -> 
 def one_line(text: str, width: int = 80) -> str:
     first = text.strip().splitlines()[0] if text.strip() else ""
     return first if len(first) <= width else first[: width - 1] + "…"
+
+
+def check_mark(c: CheckRow) -> Text:
+    """✓ passed, ✗ a blocking check failed, ~ an advisory check failed."""
+    if c.passed:
+        return Text("✓", style="green")
+    return Text("✗", style="bold red") if c.blocking else Text("~", style="yellow")

@@ -1,8 +1,8 @@
 """Messages the workers post to the app: past-tense events, named like the store's event kinds.
 
-Workers only post these; `@on` handlers on the app own every state change. A newer snapshot of
-the same panel replaces an older one still waiting in the queue (`can_replace`), so a burst of
-store writes costs one repaint per panel.
+Workers only post these; `@on` handlers on the app own every state change. The store reader
+gathers a burst of writes and reads once (store/watch.py), so a burst costs one `StoreRead`; each
+snapshot carries only what is new since the previous one, so none may replace another.
 """
 
 from __future__ import annotations

@@ -19,6 +19,9 @@ from a2a_tui.identity import Caller
 from a2a_tui.repo import Repo
 from a2a_tui.store import Store
 
+# The core areas (collab, panes, gate, tmux) are imported inside the methods that use them: the
+# first frame needs none of them (the gate alone, with pydantic, costs ~0.1 s).
+
 SOURCE = "tui"
 USER = "user"
 
@@ -61,7 +64,7 @@ class Workbench:
                                            ref=ref, attempt=attempt)
 
     def _wake(self) -> None:
-        from a2a_tui.panes.queue import wake
+        from a2a_tui.queue import wake
 
         wake(self.repo)
 

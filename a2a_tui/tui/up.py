@@ -43,8 +43,7 @@ def up(repo: Repo, tmux_socket: str | None, *, attach: bool = True) -> dict[str,
     session = repo.config().tmux_session
     tmux = Tmux(tmux_socket)
     pane, started = ensure_workbench(repo, tmux, tmux_socket)
-    attach_cmd = shlex.join(["tmux", *(["-L", tmux_socket] if tmux_socket else []), "attach",
-                             "-t", session])
+    attach_cmd = shlex.join(tmux.attach_argv(session))
     result = {"session": session, "pane": pane, "started": started, "tmux_socket": tmux_socket,
               "attach": attach_cmd, "root": str(repo.root)}
     verb = "started" if started else "running"

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from a2a_tui.panes.orchestrator import lock_holder
-from a2a_tui.panes.queue import wake
+from a2a_tui.queue import wake
 from a2a_tui.repo import Repo
 from a2a_tui.store import Store
 

@@ -25,7 +25,7 @@ def test_state_age_queue_and_hint_are_shown(repo):
     add_session(repo, "w1", state="busy", since_ns=NOW - 75 * 10**9,
                 hint="probably idle — release?")
     add_session(repo, "w2", state="waiting", since_ns=NOW - 5 * 10**9, paused=True)
-    from a2a_tui.panes.queue import enqueue_in_tx
+    from a2a_tui.queue import enqueue_in_tx
 
     from tui_support import store
     with store(repo) as s, s.write() as tx:

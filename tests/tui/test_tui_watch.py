@@ -12,12 +12,12 @@ def test_store_changes_follow_sqlite_writes_and_stop(repo):
     """The workbench's reader wakes on a commit to the store (the -wal file is modified in place,
     never closed), and ends when told to."""
     from a2a_tui.repo import Repo
-    from a2a_tui.tui.watch import store_changes
+    from a2a_tui.store.watch import store_changes
 
     r = Repo(repo)
     stop = threading.Event()
     woke = []
-    gen = store_changes(r, stop)
+    gen = store_changes(r.db_path, stop)
     next(gen)          # the first read
     next(gen)          # what changed before the watch was set up
 

@@ -9,6 +9,7 @@ from rich.text import Text
 from a2a_tui.tui.messages import ActionRequested, BoardAnswersSent, BoardItemAnswered
 from a2a_tui.tui.panels.base import Cell, Panel
 from a2a_tui.tui.queries import BoardItem
+from a2a_tui.tui.screens.detail import QuestionScreen
 
 
 def question_text(q: BoardItem) -> Text:
@@ -91,8 +92,6 @@ class BoardPanel(Panel[BoardItem]):
         return None
 
     def action_open(self) -> None:
-        from a2a_tui.tui.screens.detail import QuestionScreen
-
         b = self.selected
         assert b is not None
 
@@ -100,7 +99,8 @@ class BoardPanel(Panel[BoardItem]):
             if choice:  # the same board action, as if its key were pressed here
                 self.call_later(self.run_action, choice)
 
-        self.app.push_screen(QuestionScreen(b, self), then)
+        self.app.push_screen(QuestionScreen(f"{b.id} · {b.title}", self.detail(b),
+                                            self.why_disabled), then)
 
     def action_pick(self, d: int) -> None:
         b = self.selected
@@ -114,6 +114,7 @@ class BoardPanel(Panel[BoardItem]):
         self._answer(b, f"adopt the recommendation for {b.id}", adopt=True)
 
     def action_write_answer(self) -> None:
+        # lazy: the editor's TextArea adds ~30 ms to the first frame, and most runs never open it
         from a2a_tui.tui.screens.editor import Draft, EditorScreen
 
         b = self.selected

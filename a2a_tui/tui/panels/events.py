@@ -12,6 +12,7 @@ from a2a_tui.store.db import Event
 from a2a_tui.tui import fmt
 from a2a_tui.tui.panels.base import Cell, Panel
 from a2a_tui.tui.queries import EVENTS_TAIL, payload_summary
+from a2a_tui.tui.screens.detail import TextScreen
 
 
 class EventsPanel(Panel[Event]):
@@ -71,8 +72,6 @@ class EventsPanel(Panel[Event]):
         return self.nothing_selected()
 
     def action_open(self) -> None:
-        from a2a_tui.tui.screens.detail import TextScreen
-
         e = self.selected
         assert e is not None
         body = json.dumps(e.to_json(), ensure_ascii=False, indent=2)

@@ -10,22 +10,17 @@ from rich.text import Text
 from a2a_tui.tui import fmt
 from a2a_tui.tui.messages import ActionRequested, VerifyFinished
 from a2a_tui.tui.panels.base import Cell, Panel
-from a2a_tui.tui.queries import CheckRow, GateRow
+from a2a_tui.tui.queries import GateRow
+from a2a_tui.tui.screens.detail import ChecksScreen
 
 VERIFIABLE = ("submitted", "rejected", "verified")
-
-
-def check_mark(c: CheckRow) -> Text:
-    if c.passed:
-        return Text("✓", style="green")
-    return Text("✗", style="bold red") if c.blocking else Text("~", style="yellow")
 
 
 def checks_line(g: GateRow) -> Text:
     """Each check of the last verify, in chain order, with the first failure's detail."""
     t = Text()
     for c in g.checks:
-        t.append_text(check_mark(c))
+        t.append_text(fmt.check_mark(c))
         t.append(f" {c.name}  ")
     failed = next((c for c in g.checks if c.blocking and not c.passed), None)
     if failed is not None:
@@ -90,8 +85,6 @@ class GatePanel(Panel[GateRow]):
         return None
 
     def action_open(self) -> None:
-        from a2a_tui.tui.screens.detail import ChecksScreen
-
         self.app.push_screen(ChecksScreen(self.selected))  # type: ignore[arg-type]
 
     def action_verify(self) -> None:

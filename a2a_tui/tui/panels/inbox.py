@@ -9,6 +9,7 @@ from rich.text import Text
 from a2a_tui.tui import fmt
 from a2a_tui.tui.panels.base import Cell, Panel
 from a2a_tui.tui.queries import InboxEntry
+from a2a_tui.tui.screens.detail import TextScreen
 
 
 def status_word(e: InboxEntry) -> Text:
@@ -49,8 +50,6 @@ class InboxPanel(Panel[InboxEntry]):
         return self.nothing_selected()
 
     def action_open(self) -> None:
-        from a2a_tui.tui.screens.detail import TextScreen
-
         e = self.selected
         assert e is not None
         self.app.push_screen(TextScreen(f"{e.id} · {e.kind}", self.detail(e)))

@@ -132,6 +132,7 @@ class SessionsPanel(Panel[SessionRow]):
                                           PaneReleased))
 
     def action_inject(self) -> None:
+        # lazy: the editor's TextArea adds ~30 ms to the first frame, and most runs never open it
         from a2a_tui.tui.screens.editor import Draft, EditorScreen
 
         r = self.selected

@@ -3,7 +3,7 @@ the per-check results of a verify."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -13,11 +13,8 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from a2a_tui.tui import actions
-from a2a_tui.tui.panels.gate import check_mark
-from a2a_tui.tui.queries import BoardItem, GateRow
-
-if TYPE_CHECKING:
-    from a2a_tui.tui.panels.board import BoardPanel
+from a2a_tui.tui.fmt import check_mark
+from a2a_tui.tui.queries import GateRow
 
 CLOSE = [Binding("escape,q,enter", "close", "Close", priority=True)]
 
@@ -65,34 +62,36 @@ class TextScreen(DetailScreen):
             yield Static(self.text, markup=False)
 
 
+WhyDisabled = Callable[[str, tuple[object, ...]], "str | None"]
+
+
 class QuestionScreen(DetailScreen):
-    """A board item in full. The board's answer keys work here and act on this item."""
+    """A board item in full. The board's answer keys work here: the screen closes with the
+    action's name, and `why_disabled` (the board's own) says when one cannot act."""
 
     BINDINGS = [Binding("escape,q", "close", "Close", priority=True),
                 *[a.binding() for a in actions.for_scope("board")
                   if a.name in ("pick", "adopt", "write_answer")]]
 
-    def __init__(self, item: BoardItem, panel: BoardPanel) -> None:
-        super().__init__(f"{item.id} · {item.title}")
-        self.item = item
-        self.panel = panel
+    def __init__(self, title: str, content: Text, why_disabled: WhyDisabled) -> None:
+        super().__init__(title)
+        self.content = content
+        self._why_disabled = why_disabled
 
     def body(self) -> ComposeResult:
-        from a2a_tui.tui.panels.board import BoardPanel
-
         with VerticalScroll():
-            yield Static(BoardPanel.detail(self.panel, self.item), markup=False)
+            yield Static(self.content, markup=False)
 
     def keys_hint(self) -> str:
         return "1-9 pick · a adopt · t write · Esc close"
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("pick", "adopt", "write_answer"):
-            return None if self.panel.why_disabled(action, parameters) else True
+            return None if self._why_disabled(action, parameters) else True
         return True
 
     def why_disabled(self, action: str, parameters: tuple[object, ...]) -> str | None:
-        return self.panel.why_disabled(action, parameters)
+        return self._why_disabled(action, parameters)
 
     def action_pick(self, d: int) -> None:
         self.dismiss(f"pick({d})")

@@ -1,5 +1,9 @@
 """`a2a spawn`: start a managed agent session in a new tmux pane, and record the launch.
 
+A use case above the gate and the panes: it binds the attempt's writer (gate), writes the
+session's git hooks and starts its pane (panes, tmux), and hands it the records that waited for
+its role (collaboration).
+
 Order, so that a crash leaves a true record: the launch intent (argv, versions, digests) is
 recorded first with the sessions row; then the per-session files are written and the pane is
 started; then what tmux reports (pane id, pid and its start time, tty) is recorded. A failure
@@ -17,7 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from a2a_tui import profiles
+from a2a_tui.collab.backlog import deliver_backlog_in_tx
 from a2a_tui.errors import A2AError
+from a2a_tui.gate.attempts import bind_writer
 from a2a_tui.identity import proc_stat
 from a2a_tui.panes.githooks import git_config_env, write_hooks
 from a2a_tui.panes.records import check_session_id
@@ -43,7 +49,7 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
     card_digest = "sha256:" + hashlib.sha256(card.read_bytes()).hexdigest() if card.is_file() \
         else None
     version = profile.version()
-    commit = repo.git.run("rev-parse", "HEAD", cwd=cwd).stdout.strip()
+    commit = repo.git.head_commit(cwd)
     tmux = Tmux(tmux_socket)
     tmux_session = repo.config().tmux_session
     sid = check_session_id(session) if session else None
@@ -73,8 +79,6 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
             (sid, role, cli, version, model, effort, attempt, str(cwd), tmux_socket,
              tmux_session, now, launch.thread_id, seq, now))
     if attempt:
-        from a2a_tui.gate import bind_writer
-
         try:
             bind_writer(g, attempt, sid)
         except A2AError as exc:
@@ -102,8 +106,6 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
         tx.execute("UPDATE sessions SET pane_id=?, pane_pid=?, pane_pid_start=?, pane_tty=?"
                    " WHERE id=?", (facts.pane_id, facts.pid, started["pid_start"], facts.tty, sid))
         # What was addressed to this role while no session of it ran comes to this one.
-        from a2a_tui.collab.backlog import deliver_backlog_in_tx
-
         deliver_backlog_in_tx(tx, sid, role, actor="orchestrator")
     # A process that died before its pane-died hook was set would never signal it.
     after = tmux.panes().get(facts.pane_id)
@@ -139,8 +141,7 @@ def _write_files(repo, ctx: profiles.LaunchContext, launch: profiles.Launch,
     ctx.run_dir.mkdir(parents=True, exist_ok=True)
     for name, text in launch.files.items():
         (ctx.run_dir / name).write_text(text, encoding="utf-8")
-    orig = Path(repo.git.run("rev-parse", "--path-format=absolute", "--git-path", "hooks",
-                             cwd=cwd, env={"GIT_CONFIG_COUNT": "0"}).stdout.strip())
+    orig = repo.git.own_hooks_dir(cwd)
     hooks = ctx.run_dir / "githooks"
     write_hooks(hooks, orig, trailers)
     # The pane's environment comes from the tmux server, not from us: give it our PATH, with this

@@ -1,8 +1,9 @@
 """The injection queue: per pane, FIFO, persisted, one in flight.
 
-`enqueue_in_tx` is the cross-area contract (the gate queues rejection feedback with it).
-Everything here only writes the store; the orchestrator delivers. After committing, callers
-drop a wake file (`wake`) so a running orchestrator notices at once.
+It sits below the gate, the panes and collaboration, which all write into it with
+`enqueue_in_tx` (rejection feedback, the controller's prompts, inbox and board records).
+Everything here only writes the store; the orchestrator (panes/) delivers. After committing,
+callers drop a wake file (`wake`) so a running orchestrator notices at once.
 """
 
 from __future__ import annotations

@@ -16,7 +16,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from a2a_tui.dirwatch import IN_CLOSE_WRITE, IN_MODIFY, IN_MOVED_TO, DirWatch
-from a2a_tui.repo import Repo
 
 GATHER_S = 0.05       # a burst of writes is read once, this long after its first write
 STEP_MS = 50          # (watchfiles fallback) how long a change must be quiet before it is reported
@@ -24,14 +23,15 @@ DEBOUNCE_MS = 250     # the longest a burst of writes is gathered
 SAFETY_NET_MS = 15_000
 
 
-def store_changes(repo: Repo, stop: threading.Event) -> Iterator[None]:
-    """Yield once at once, then after every change to the store's files, until `stop` is set."""
+def store_changes(db_path: Path, stop: threading.Event) -> Iterator[None]:
+    """Yield once at once, then after every change to the store's files (the database at
+    `db_path` and its `-wal`), until `stop` is set."""
     yield
-    names = {repo.db_path.name, repo.db_path.name + "-wal"}
+    names = {db_path.name, db_path.name + "-wal"}
     try:
-        dw = DirWatch(repo.a2a_dir, IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO, names)
+        dw = DirWatch(db_path.parent, IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO, names)
     except OSError:
-        yield from _polled(repo, stop, names)
+        yield from _polled(db_path.parent, stop, names)
         return
     try:
         yield  # what changed before the watch was set up
@@ -52,13 +52,13 @@ def store_changes(repo: Repo, stop: threading.Event) -> Iterator[None]:
         dw.close()
 
 
-def _polled(repo: Repo, stop: threading.Event, names: set[str]) -> Iterator[None]:
-    from watchfiles import watch
+def _polled(folder: Path, stop: threading.Event, names: set[str]) -> Iterator[None]:
+    from watchfiles import watch  # lazy: needed only where inotify cannot be set up
 
     def is_store_file(_change, path: str) -> bool:
         return Path(path).name in names
 
-    for _ in watch(repo.a2a_dir, watch_filter=is_store_file, recursive=False, step=STEP_MS,
+    for _ in watch(folder, watch_filter=is_store_file, recursive=False, step=STEP_MS,
                    debounce=DEBOUNCE_MS, rust_timeout=SAFETY_NET_MS, yield_on_timeout=True,
                    stop_event=stop, raise_interrupt=False):
         if stop.is_set():

@@ -1,0 +1,1 @@
+"""The Textual workbench: the only code that imports `textual` or `rich`."""
