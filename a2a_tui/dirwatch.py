@@ -2,19 +2,22 @@
 
 watchfiles looks for changes every `step` ms while it waits; inotify blocks in the kernel until
 a file is written, modified or renamed into the folder, so a watcher costs no CPU while nothing
-happens, and a landing is handled at once instead of at the next step. Linux only; where it
-cannot be set up, the callers (the orchestrator's spool watch, the workbench's store reader)
-fall back to watchfiles.
+happens, and a landing is handled at once instead of at the next step. Linux only (`host.py`);
+where it cannot be set up, the callers (the orchestrator's spool watch, the workbench's store
+reader) fall back to watchfiles.
 """
 
 from __future__ import annotations
 
 import ctypes
+import errno
 import os
 import select
 import struct
 import time
 from pathlib import Path
+
+from a2a_tui import host
 
 IN_MODIFY = 0x00000002
 IN_CLOSE_WRITE = 0x00000008
@@ -32,6 +35,8 @@ class DirWatch:
     def __init__(self, folder: Path, mask: int = IN_CLOSE_WRITE | IN_MOVED_TO,
                  names: set[str] | None = None):
         self.names = None if names is None else {os.fsencode(n) for n in names}
+        if not host.linux():
+            raise OSError(errno.ENOSYS, "inotify is Linux-only")
         libc = ctypes.CDLL(None, use_errno=True)
         fd = libc.inotify_init1(IN_NONBLOCK | IN_CLOEXEC)
         if fd < 0:

@@ -20,11 +20,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from a2a_tui import profiles
+from a2a_tui import host, profiles
 from a2a_tui.collab.backlog import deliver_backlog_in_tx
 from a2a_tui.errors import A2AError
 from a2a_tui.gate.attempts import bind_writer
-from a2a_tui.identity import proc_stat
+from a2a_tui.identity import session_leader, start_time
 from a2a_tui.panes.githooks import git_config_env, write_hooks
 from a2a_tui.panes.records import check_session_id
 from a2a_tui.resources import hooks_dir, rolecards_dir
@@ -97,9 +97,8 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
     except (A2AError, OSError) as exc:
         _failed(store, sid, attempt, str(exc))
         raise
-    st = proc_stat(facts.pid)
-    started = {"pane": facts.pane_id, "pid": facts.pid, "pid_start": st[2] if st else None,
-               "tty": facts.tty}
+    started = {"pane": facts.pane_id, "pid": facts.pid, "pid_start": start_time(facts.pid),
+               "tty": facts.tty, "sid": session_leader(facts.pid), "subreaper": host.linux()}
     with store.write() as tx:
         tx.append("session_launched", actor=g.caller.actor, attempt=attempt, session=sid,
                   payload={**started, "launch_seq": seq})
@@ -157,17 +156,27 @@ def _write_files(repo, ctx: profiles.LaunchContext, launch: profiles.Launch,
              *(f"export {k}={shlex.quote(v)}" for k, v in sorted(env.items())),
              *([f"unset {' '.join(launch.unset)}"] if launch.unset else []),
              f"cd {shlex.quote(str(cwd))} || exit 1",
-             # The CLI becomes a child subreaper (kept across exec): a command it starts that
-             # detaches itself (setsid, double fork) is re-parented to the CLI, not to init, so
-             # it stays inside the pane's process tree and is still known as this session's.
-             "exec " + " ".join(shlex.quote(a) for a in (sys.executable, "-I", "-S", "-c",
-                                                          SUBREAPER_EXEC))
-             + " " + " ".join(_quote_arg(a) for a in launch.argv)]
+             "exec " + " ".join(_quote_arg(a) for a in (*_subreaper(), *launch.argv))]
     (ctx.run_dir / "launch.sh").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-SUBREAPER_EXEC = ("import ctypes, os, sys; ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0);"
-                  " os.execvp(sys.argv[1], sys.argv[1:])")  # 36 = PR_SET_CHILD_SUBREAPER
+# 36 = PR_SET_CHILD_SUBREAPER. If it fails the CLI does not start: the pane's process exits with
+# the reason on its screen, so a live session recorded with `subreaper: true` has one.
+SUBREAPER_EXEC = ("import ctypes, os, sys; libc = ctypes.CDLL(None, use_errno=True);"
+                  " libc.prctl(36, 1, 0, 0, 0) and sys.exit('a2a: prctl(PR_SET_CHILD_SUBREAPER): '"
+                  " + os.strerror(ctypes.get_errno())); os.execvp(sys.argv[1], sys.argv[1:])")
+
+
+def _subreaper() -> tuple[str, ...]:
+    """The words that make what follows a child subreaper before it is exec'd (Linux).
+
+    A command the CLI starts that detaches itself (setsid, double fork) is then re-parented to
+    the CLI, not to init, so it stays inside the pane's process tree and is still known as this
+    session's. Other systems have no subreaper: the CLI is exec'd as it is, still the leader of
+    the pane's session, and identity falls back on that and on the terminal."""
+    if not host.linux():
+        return ()
+    return (sys.executable, "-I", "-S", "-c", SUBREAPER_EXEC)
 
 
 def _quote_arg(arg: str) -> str:

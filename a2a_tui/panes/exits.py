@@ -1,14 +1,19 @@
-"""Know at once when a pane's process dies: a pidfd per pane process, polled in one thread.
+"""Know when a pane's process dies: a pidfd per pane process on Linux, a liveness check elsewhere.
 
 tmux's `pane-died` hook is not enough on its own: with `remain-on-exit on`, tmux 3.3a skips it
-for about half of the processes killed with SIGKILL (measured: 9 of 20). A pidfd becomes
-readable exactly when the process exits — a fact from the kernel, not from the screen — and
-costs nothing while it waits. The watcher writes the same spool envelope the hook script writes,
-so ingestion stays the one place that records signals (a second `exited` is ignored there).
+for about half of the processes killed with SIGKILL (measured: 9 of 20). On Linux a pidfd
+becomes readable exactly when the process exits — a fact from the kernel, not from the screen —
+and costs nothing while it waits. Where there are no pidfds (macOS, a kernel before 5.3,
+`A2A_PLATFORM=darwin`: see `host.py`) the same thread asks psutil every `POLL_S` whether each
+watched process still runs with its recorded start time: at most that late, and a few
+system calls per pane per tick. Either way the watcher writes the same spool envelope the hook
+script writes, so ingestion stays the one place that records signals (a second `exited` is
+ignored there).
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import select
@@ -16,17 +21,23 @@ import threading
 import time
 from pathlib import Path
 
-from a2a_tui.identity import proc_stat
+from a2a_tui import host
+from a2a_tui.identity import process_alive
+
+POLL_S = 0.5   # how often the portable watcher looks at the watched processes
 
 
 class ExitWatcher:
-    """One thread blocked in poll(2) on the pidfds of the live panes' processes."""
+    """One thread that learns of the watched pane processes' exits: blocked in poll(2) on their
+    pidfds (Linux), or looking every `POLL_S` seconds (elsewhere)."""
 
     def __init__(self, spool_dir: Path):
         self.spool_dir = spool_dir
+        self.pidfds = host.linux() and hasattr(os, "pidfd_open")
         self._lock = threading.Lock()
-        self._watched: dict[int, tuple[str, str | None, int]] = {}  # fd -> (session, pane, pid)
-        self._by_session: dict[str, int] = {}
+        # key (a pidfd; the session id without pidfds) -> (session, pane, pid, start)
+        self._watched: dict[int | str, tuple[str, str | None, int, int | None]] = {}
+        self._by_session: dict[str, int | str] = {}
         self._wake_r, self._wake_w = os.pipe()
         self._stop = False
         self._thread = threading.Thread(target=self._run, name="a2a-exit-watcher", daemon=True)
@@ -39,8 +50,9 @@ class ExitWatcher:
         os.write(self._wake_w, b"x")
         self._thread.join(timeout=5)
         with self._lock:
-            for fd in self._watched:
-                os.close(fd)
+            for key in self._watched:
+                if isinstance(key, int):
+                    os.close(key)
             self._watched.clear()
         os.close(self._wake_r)
         os.close(self._wake_w)
@@ -51,41 +63,71 @@ class ExitWatcher:
         for sid, pane, pid, start in sessions:
             if sid in self._by_session:
                 continue
-            try:
-                fd = os.pidfd_open(pid)
-            except ProcessLookupError:
-                self._report(sid, pane, pid)
-                self._by_session[sid] = -1
-                continue
-            st = proc_stat(pid)
-            if st is None or (start is not None and st[2] != start):
-                os.close(fd)  # the pid now names another process: ours is gone
+            key = self._open(sid, pid)
+            # Checked after the pidfd is open: a pidfd then names the process that was alive
+            # here, and the pid names another process if the start time differs (ours is gone).
+            if key is None or not process_alive(pid, start):
+                if isinstance(key, int):
+                    os.close(key)
                 self._report(sid, pane, pid)
                 self._by_session[sid] = -1
                 continue
             with self._lock:
-                self._watched[fd] = (sid, pane, pid)
-            self._by_session[sid] = fd
+                self._watched[key] = (sid, pane, pid, start)
+            self._by_session[sid] = key
             added = True
         if added:
             os.write(self._wake_w, b"x")
 
+    def _open(self, sid: str, pid: int) -> int | str | None:
+        if not self.pidfds:
+            return sid
+        try:
+            return os.pidfd_open(pid)
+        except ProcessLookupError:
+            return None
+        except OSError as exc:
+            if exc.errno != errno.ENOSYS or self._watched:
+                raise
+            self.pidfds = False  # a kernel without pidfds (before 5.3): look instead
+            return sid
+
     def _run(self) -> None:
         while not self._stop:
-            poller = select.poll()
-            poller.register(self._wake_r, select.POLLIN)
-            with self._lock:
-                fds = list(self._watched)
-            for fd in fds:
-                poller.register(fd, select.POLLIN)
-            for fd, _ev in poller.poll():
-                if fd == self._wake_r:
-                    os.read(self._wake_r, 64)
-                    continue
+            if self.pidfds:
+                gone = self._wait_pidfds()
+            else:
+                gone = self._look()
+            for key in gone:
                 with self._lock:
-                    sid, pane, pid = self._watched.pop(fd)
-                os.close(fd)
+                    sid, pane, pid, _start = self._watched.pop(key)
+                if isinstance(key, int):
+                    os.close(key)
                 self._report(sid, pane, pid)
+
+    def _wait_pidfds(self) -> list[int | str]:
+        poller = select.poll()
+        poller.register(self._wake_r, select.POLLIN)
+        with self._lock:
+            fds = list(self._watched)
+        for fd in fds:
+            poller.register(fd, select.POLLIN)
+        gone: list[int | str] = []
+        for fd, _ev in poller.poll():
+            if fd == self._wake_r:
+                os.read(self._wake_r, 64)
+            else:
+                gone.append(fd)
+        return gone
+
+    def _look(self) -> list[int | str]:
+        ready, _, _ = select.select([self._wake_r], [], [], POLL_S)
+        if ready:
+            os.read(self._wake_r, 64)
+        with self._lock:
+            watched = list(self._watched.items())
+        return [key for key, (_sid, _pane, pid, start) in watched
+                if not process_alive(pid, start)]
 
     def _report(self, sid: str, pane: str | None, pid: int) -> None:
         ts = time.time_ns()
