@@ -8,10 +8,8 @@ import signal
 import subprocess
 import sys
 
-from a2a_tui.identity import proc_stat
 from a2a_tui.panes.exits import ExitWatcher
-
-from helpers import wait_until
+from tests.support import proc_start, wait_until
 
 
 def _files(spool):
@@ -23,8 +21,8 @@ def test_a_killed_process_is_reported_once(tmp_path):
     w = ExitWatcher(tmp_path)
     w.start()
     try:
-        w.watch([("w1", "%3", proc.pid, proc_stat(proc.pid)[2])])
-        w.watch([("w1", "%3", proc.pid, proc_stat(proc.pid)[2])])  # already watched: no-op
+        w.watch([("w1", "%3", proc.pid, proc_start(proc.pid))])
+        w.watch([("w1", "%3", proc.pid, proc_start(proc.pid))])  # already watched: no-op
         assert _files(tmp_path) == []
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
@@ -42,7 +40,7 @@ def test_a_reused_pid_counts_as_gone(tmp_path):
     w.start()
     try:
         me = os.getpid()
-        w.watch([("w2", "%4", me, proc_stat(me)[2] + 1)])  # same pid, another start time
+        w.watch([("w2", "%4", me, proc_start(me) + 1)])  # same pid, another start time
         docs = wait_until(lambda: _files(tmp_path), what="the stale pid to be reported")
         assert docs[0]["session"] == "w2"
     finally:
