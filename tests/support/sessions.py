@@ -2,9 +2,10 @@
 
 `register_session` writes what `a2a spawn` writes for a launch, through the package's record
 functions for it (`record_launching`: the launch record; `record_launched`: the pane's facts),
-in one transaction, so that a test can make any process, or none, a session's pane process. `set_session` then sets the pane projection the orchestrator keeps (state, paused,
-hint) through the projection writer the orchestrator uses, for tests that need a given state
-without driving an agent through the signals that lead to it.
+in one transaction, so that a test can make any process, or none, a session's pane process.
+`set_session` then sets the pane projection the orchestrator keeps (state, paused, hint)
+through the projection writer the orchestrator uses, for tests that need a given state without
+driving an agent through the signals that lead to it.
 """
 
 from __future__ import annotations
