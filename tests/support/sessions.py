@@ -52,8 +52,8 @@ def _tx(where: Path | Store) -> Iterator[Tx]:
         yield tx
 
 
-def register_session(where: Path | Store, sid: str, role: str = "worker", *, cli: str = "demo",
-                     pid: int | None = None, start: int | None = None,
+def register_session(where: Path | Store, sid: str, role: str = "worker",
+                     pid: int | None = None, *, cli: str = "demo", start: int | None = None,
                      pane_id: str | None = None, tty: str | None = None,
                      socket: str | None = None, model: str = "", attempt: str | None = None,
                      state: str = "idle", since_ns: int | None = None, paused: bool = False,
