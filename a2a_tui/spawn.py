@@ -26,7 +26,7 @@ from a2a_tui.errors import A2AError
 from a2a_tui.gate.attempts import bind_writer
 from a2a_tui.identity import session_leader, start_time
 from a2a_tui.panes.githooks import git_config_env, write_hooks
-from a2a_tui.panes.records import check_session_id
+from a2a_tui.panes.records import check_session_id, record_launched, record_launching
 from a2a_tui.resources import hooks_dir, rolecards_dir
 from a2a_tui.tmux import Tmux
 
@@ -64,20 +64,15 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
             hook=hooks_dir() / "a2a-hook", model=model, effort=effort,
             role_card=card if card.is_file() and cli != "demo" else None, extra=tuple(extra))
         launch = profile.prepare(ctx)
-        now = time.time_ns()
         record = {"role": role, "cli": cli, "cli_version": version, "model": model,
                   "effort": effort, "argv": launch.argv, "env": sorted(launch.env),
                   "role_card": str(card), "role_card_digest": card_digest, "repo_commit": commit,
                   "cwd": str(cwd), "tmux_socket": tmux_socket, "tmux_session": tmux_session,
                   "thread_id": launch.thread_id, "prompt_signal": launch.prompt_signal}
-        seq = tx.append("session_launching", actor=g.caller.actor, attempt=attempt, session=sid,
-                        payload=record)
-        tx.execute(
-            "INSERT INTO sessions(id, role, cli, cli_version, model, effort, attempt_id, cwd,"
-            " tmux_socket, tmux_session, state, state_since_ns, thread_id, launch_seq, created_ns)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?, 'unknown', ?,?,?,?)",
-            (sid, role, cli, version, model, effort, attempt, str(cwd), tmux_socket,
-             tmux_session, now, launch.thread_id, seq, now))
+        seq = record_launching(
+            tx, sid, actor=g.caller.actor, role=role, cli=cli, cwd=str(cwd), record=record,
+            cli_version=version, model=model, effort=effort, attempt=attempt,
+            tmux_socket=tmux_socket, tmux_session=tmux_session, thread_id=launch.thread_id)
     if attempt:
         try:
             bind_writer(g, attempt, sid)
@@ -100,10 +95,10 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
     started = {"pane": facts.pane_id, "pid": facts.pid, "pid_start": start_time(facts.pid),
                "tty": facts.tty, "sid": session_leader(facts.pid), "subreaper": host.linux()}
     with store.write() as tx:
-        tx.append("session_launched", actor=g.caller.actor, attempt=attempt, session=sid,
-                  payload={**started, "launch_seq": seq})
-        tx.execute("UPDATE sessions SET pane_id=?, pane_pid=?, pane_pid_start=?, pane_tty=?"
-                   " WHERE id=?", (facts.pane_id, facts.pid, started["pid_start"], facts.tty, sid))
+        record_launched(tx, sid, actor=g.caller.actor, attempt=attempt, launch_seq=seq,
+                        pane_id=facts.pane_id, pid=facts.pid, pid_start=started["pid_start"],
+                        tty=facts.tty, extra={"sid": started["sid"],
+                                              "subreaper": started["subreaper"]})
         # What was addressed to this role while no session of it ran comes to this one.
         deliver_backlog_in_tx(tx, sid, role, actor="orchestrator")
     # A process that died before its pane-died hook was set would never signal it.

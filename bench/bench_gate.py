@@ -8,71 +8,46 @@ store's append rate. `python bench/bench_gate.py [--cards 10]`
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
+import benchlib  # noqa: F401  (first: it makes `tests` importable)
 
-from a2a_tui.store import Store  # noqa: E402
-
-from helpers import CARD_TOML  # noqa: E402
+# isort: split
+from tests.support import World, commit_in, write_card
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--cards", type=int, default=10)
     args = ap.parse_args()
-    tmp = Path(tempfile.mkdtemp(prefix="a2a-bench-gate-"))
-    home = tmp / "home"
-    home.mkdir()
-    (home / ".gitconfig").write_text("[user]\n\tname = B\n\temail = b@example.com\n")
-    env = dict(os.environ, HOME=str(home), GIT_CONFIG_GLOBAL=str(home / ".gitconfig"),
-               GIT_CONFIG_NOSYSTEM="1")
-    repo = tmp / "repo"
-    repo.mkdir()
+    with World() as w:
+        run(w, args.cards)
 
-    def sh(*cmd: str, cwd: Path = repo) -> str:
-        return subprocess.run(cmd, cwd=cwd, env=env, check=True, capture_output=True,
-                              text=True).stdout.strip()
 
+def run(w: World, cards: int) -> None:
     def a2a(*a: str) -> tuple[float, dict]:
         t0 = time.perf_counter()
-        out = subprocess.run([sys.executable, "-m", "a2a_tui", *a, "--json"], cwd=repo, env=env,
-                             capture_output=True, text=True)
+        r = w.a2a(*a, "--json")
         dt = time.perf_counter() - t0
-        if out.returncode != 0:
-            raise SystemExit(f"a2a {' '.join(a)}: {out.stdout}{out.stderr}")
-        return dt, json.loads(out.stdout)
+        if r.code != 0:
+            raise SystemExit(f"a2a {' '.join(a)}: {r.out}{r.err}")
+        return dt, r.json
 
-    sh("git", "init", "-q", "-b", "main")
-    (repo / "src").mkdir()
-    (repo / "src/app.py").write_text("x = 0\n")
-    sh("git", "add", "-A")
-    sh("git", "commit", "-q", "-m", "init")
-    a2a("init")
     times: dict[str, list[float]] = {k: [] for k in
                                      ("status", "card add", "claim", "submit", "verify",
                                       "integrate", "reclaim")}
-    for i in range(args.cards):
-        card = tmp / f"T-{i}.toml"
-        card.write_text(CARD_TOML.format(id=f"T-{i}", check="true", extra=""))
+    for i in range(cards):
+        card = write_card(w.repo, f"T-{i}")
         times["status"].append(a2a("status")[0])
         times["card add"].append(a2a("card", "add", str(card))[0])
         a2a("card", "ready", f"T-{i}")
         dt, c = a2a("claim", f"T-{i}")
         times["claim"].append(dt)
-        wt = Path(c["worktree"])
-        (wt / "src/app.py").write_text(f"x = {i + 1}\n")
-        sh("git", "commit", "-q", "-am", "work", cwd=wt)
-        sha = sh("git", "rev-parse", "HEAD", cwd=wt)
+        sha = commit_in(Path(c["worktree"]), {"src/app.py": f"x = {i + 1}\n"}, env=w.env)
         times["submit"].append(a2a("submit", c["attempt"], "--sha", sha, "--card-version", "1",
                                    "--fence", str(c["fence"]))[0])
         dt, v = a2a("verify", c["attempt"])
@@ -84,13 +59,13 @@ def main() -> None:
     t0 = time.perf_counter()
     subprocess.run([sys.executable, "-c", "pass"], check=True)
     bare = time.perf_counter() - t0
-    print(f"gate commands through the CLI, median of {args.cards} (a bare `python -c pass`:"
+    print(f"gate commands through the CLI, median of {cards} (a bare `python -c pass`:"
           f" {bare * 1000:.0f} ms):")
     for k, v in times.items():
         print(f"  {k:<10} median {statistics.median(v) * 1000:7.0f} ms"
               f"   max {max(v) * 1000:7.0f} ms")
 
-    s = Store(repo / ".a2a/a2a.db")
+    s = w.store()
     n = 20_000
     t0 = time.perf_counter()
     with s.write() as tx:

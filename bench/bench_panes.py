@@ -12,23 +12,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import uuid
 from itertools import pairwise
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from benchlib import ROOT, cpu_percent, pct
 
-from a2a_tui.store import Store  # noqa: E402
-
-from benchlib import cpu_percent, pct  # noqa: E402
+# isort: split
+from tests.support import Served, World, wait_until
 
 PY = sys.executable
 
@@ -37,65 +33,25 @@ def ms(ns: float) -> str:
     return f"{ns / 1e6:8.2f} ms"
 
 
-class World:
-    """A temp HOME, a git repo with a2a initialised, a private tmux server, `a2a serve`."""
+def a2a(w: World, *args: str) -> dict:
+    """`a2a ARGS --json` (before any `--`); its JSON, or the benchmark stops with the error."""
+    args_l = list(args)
+    args_l.insert(args_l.index("--") if "--" in args_l else len(args_l), "--json")
+    r = w.a2a(*args_l)
+    if r.code != 0:
+        raise SystemExit(f"a2a {' '.join(args)} failed: {r.out}{r.err}")
+    return r.json if r.out.strip() else {}
 
-    def __init__(self) -> None:
-        self.tmp = Path(tempfile.mkdtemp(prefix="a2a-bench-"))
-        self.sock = f"a2a-bench-{uuid.uuid4().hex[:8]}"
-        home = self.tmp / "home"
-        home.mkdir()
-        (home / ".gitconfig").write_text("[user]\n\tname = Bench\n\temail = b@example.com\n")
-        tmux_tmp = Path(f"/tmp/a2ab-{uuid.uuid4().hex[:6]}")
-        tmux_tmp.mkdir()
-        self.env = dict(os.environ, HOME=str(home), GIT_CONFIG_GLOBAL=str(home / ".gitconfig"),
-                        GIT_CONFIG_NOSYSTEM="1", TMUX_TMPDIR=str(tmux_tmp))
-        for var in ("TMUX", "TMUX_PANE"):
-            self.env.pop(var, None)
-        self.repo = self.tmp / "repo"
-        self.repo.mkdir()
-        for args in (["init", "-q", "-b", "main"], ["commit", "-q", "--allow-empty", "-m", "i"]):
-            subprocess.run(["git", *args], cwd=self.repo, env=self.env, check=True)
-        self.a2a("init")
-        self.serve = subprocess.Popen([PY, "-m", "a2a_tui", "serve", "--tmux-socket", self.sock],
-                                      cwd=self.repo, env=self.env, stdout=subprocess.DEVNULL,
-                                      stderr=subprocess.DEVNULL, start_new_session=True)
-        time.sleep(1.0)
 
-    def a2a(self, *args: str) -> dict:
-        args_l = list(args)
-        args_l.insert(args_l.index("--") if "--" in args_l else len(args_l), "--json")
-        out = subprocess.run([PY, "-m", "a2a_tui", *args_l], cwd=self.repo, env=self.env,
-                             capture_output=True, text=True)
-        if out.returncode != 0:
-            raise SystemExit(f"a2a {' '.join(args)} failed: {out.stdout}{out.stderr}")
-        return json.loads(out.stdout) if out.stdout.strip() else {}
+def wait(pred, timeout: float = 60.0) -> None:
+    wait_until(pred, timeout=timeout, interval=0.02, what="the benchmark's condition")
 
-    def store(self) -> Store:
-        return Store(self.repo / ".a2a" / "a2a.db")
 
-    def state(self, sid: str) -> str:
-        with self.store() as s:
-            return s.one("SELECT state FROM sessions WHERE id=?", (sid,))[0]
-
-    def wait(self, pred, timeout: float = 60.0) -> None:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if pred():
-                return
-            time.sleep(0.02)
-        raise SystemExit("benchmark timed out waiting")
-
-    def spawn(self, sid: str, *agent_args: str) -> dict:
-        r = self.a2a("spawn", "worker", "--cli", "demo", "--session", sid, "--tmux-socket",
-                     self.sock, "--", "--idle-notify", "0", *agent_args)
-        self.wait(lambda: self.state(sid) == "idle")
-        return r
-
-    def close(self) -> None:
-        self.serve.terminate()
-        self.serve.wait(timeout=10)
-        subprocess.run(["tmux", "-L", self.sock, "kill-server"], env=self.env, capture_output=True)
+def spawn(w: World, sid: str, *agent_args: str) -> dict:
+    r = a2a(w, "spawn", "worker", "--cli", "demo", "--session", sid, "--tmux-socket", w.sock,
+            "--", "--idle-notify", "0", *agent_args)
+    wait(lambda: w.session(sid)["state"] == "idle")
+    return r
 
 
 def hook_cost(n: int) -> tuple[list[float], list[float]]:
@@ -121,12 +77,12 @@ def hook_cost(n: int) -> tuple[list[float], list[float]]:
 
 def turns(w: World, sid: str, n: int) -> tuple[list[int], list[int], list[int], list[int]]:
     """Queue n prompts while paused, resume; measure from the store's own timestamps."""
-    w.a2a("pause", sid)
+    a2a(w, "pause", sid)
     for i in range(n):
-        w.a2a("inject", sid, f"turn {i}")
-    w.a2a("resume", sid)
+        a2a(w, "inject", sid, f"turn {i}")
+    a2a(w, "resume", sid)
     with w.store() as s:
-        w.wait(lambda: s.one("SELECT COUNT(*) FROM dispatches WHERE session=? AND state='done'",
+        wait(lambda: s.one("SELECT COUNT(*) FROM dispatches WHERE session=? AND state='done'",
                              (sid,))[0] >= n, timeout=30 + n * 3)
         sig = [e for e in s.events(kinds=["signal"], session=sid)]
         ds = s.all("SELECT * FROM dispatches WHERE session=? ORDER BY n", (sid,))
@@ -151,8 +107,7 @@ def polling_baseline(w: World, sid: str, pane: str, n: int) -> list[int]:
 
     def poll() -> None:
         while not stop.is_set():
-            screen = subprocess.run(["tmux", "-L", w.sock, "capture-pane", "-p", "-t", pane],
-                                    env=w.env, capture_output=True, text=True).stdout
+            screen = w.tmux("capture-pane", "-p", "-t", pane)
             now = time.time_ns()
             for i, marker in enumerate(want):
                 if i not in found and marker in screen:
@@ -167,11 +122,11 @@ def polling_baseline(w: World, sid: str, pane: str, n: int) -> list[int]:
             with w.store() as s:
                 before = s.last_seq()
             text = "p" * (200 + i)  # a length no earlier reply on the screen has
-            r = w.a2a("inject", sid, text)
+            r = a2a(w, "inject", sid, text)
             with w.store() as s:
                 sent = s.one("SELECT text FROM dispatches WHERE n=?", (r["dispatch"],))[0]
             want.append(f"demo: got {len(sent)} chars, 1 line")
-            w.wait(lambda i=i: i in found, timeout=20)
+            wait(lambda i=i: i in found, timeout=20)
             with w.store() as s:
                 stop_ev = next(e for e in s.events(after=before, kinds=["signal"], session=sid)
                                if e.payload["kind"] == "stop")
@@ -182,11 +137,11 @@ def polling_baseline(w: World, sid: str, pane: str, n: int) -> list[int]:
     return lat
 
 
-def idle_cpu(w: World, panes: int, seconds: float) -> float:
+def idle_cpu(w: World, served: Served, panes: int, seconds: float) -> float:
     for i in range(panes):
-        w.spawn(f"idle{i}")
+        spawn(w, f"idle{i}")
     time.sleep(2.0)  # let start-up settle
-    return cpu_percent(w.serve.pid, seconds)
+    return cpu_percent(served.proc.pid, seconds)
 
 
 def main() -> None:
@@ -203,9 +158,9 @@ def main() -> None:
     print(f"  a bare Python hook instead:  median {ms(statistics.median(py))}"
           f"  ratio {statistics.median(py) / statistics.median(sh):.1f}x slower")
 
-    w = World()
-    try:
-        s = w.spawn("bench", "--delay", "0.05")
+    with World() as w:
+        served = w.serve()
+        s = spawn(w, "bench", "--delay", "0.05")
         to_state, stop_idle, to_paste, to_enter = turns(w, "bench", args.turns)
         print(f"signal -> state committed (n={len(to_state)}): p50 {ms(pct(to_state, .5))}"
               f"  p99 {ms(pct(to_state, .99))}")
@@ -220,11 +175,9 @@ def main() -> None:
               f" {ms(pct(base, .5))}  p99 {ms(pct(base, .99))}")
         print(f"  ratio baseline/signals at p50: {pct(base, .5) / pct(stop_idle, .5):.1f}x,"
               f" at p99: {pct(base, .99) / pct(stop_idle, .99):.1f}x")
-        cpu = idle_cpu(w, args.panes, args.idle_seconds)
+        cpu = idle_cpu(w, served, args.panes, args.idle_seconds)
         print(f"orchestrator idle CPU with {args.panes + 1} panes over {args.idle_seconds:.0f} s:"
               f" {cpu:.2f}% of one core")
-    finally:
-        w.close()
 
 
 if __name__ == "__main__":

@@ -26,16 +26,14 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "tests" / "real_cli"), str(ROOT / "tests")]
+from benchlib import pct
 
-from benchlib import pct  # noqa: E402
-from harness import World  # noqa: E402
-from helpers import wait_until  # noqa: E402
-from install import ensure_installed  # noqa: E402
-from isolation import unavailable  # noqa: E402
+# isort: split
+from tests.real_cli.harness import World
+from tests.real_cli.install import ensure_installed
+from tests.real_cli.isolation import unavailable
+from tests.support import wait_until
 
 
 def start(world: World, cli: str) -> str:

@@ -18,110 +18,60 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
-import uuid
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
+from benchlib import cpu_percent, pct
 
-from a2a_tui.collab import board, inbox  # noqa: E402
-from a2a_tui.collab.context import Collab  # noqa: E402
-from a2a_tui.gate import GateContext, add_card, claim, ready_card, submit  # noqa: E402
-from a2a_tui.identity import Caller  # noqa: E402
-from a2a_tui.repo import Repo  # noqa: E402
-
-from benchlib import cpu_percent, pct  # noqa: E402
-from helpers import CARD_TOML  # noqa: E402
+# isort: split
+from a2a_tui.collab import board, inbox
+from a2a_tui.collab.context import Collab
+from a2a_tui.gate import GateContext, add_card, claim, ready_card, submit
+from a2a_tui.identity import Caller
+from a2a_tui.repo import Repo
+from tests.support import World, commit_in, register_session, set_session, write_card
 
 PY = sys.executable
 
 
-class World:
-    """A temp HOME, a git repository with a2a initialised, a private tmux server."""
+def world() -> World:
+    """A World whose tmux server gives the workbench a capable terminal."""
+    w = World()
+    w.setenv["TERM"] = "xterm-256color"
+    return w
 
-    def __init__(self, name: str) -> None:
-        self.tmp = Path(tempfile.mkdtemp(prefix=f"a2a-bench-tui-{name}-"))
-        home = self.tmp / "home"
-        home.mkdir()
-        (home / ".gitconfig").write_text("[user]\n\tname = Bench\n\temail = b@example.com\n")
-        self.tmux_tmp = Path(f"/tmp/a2abt-{uuid.uuid4().hex[:6]}")
-        self.tmux_tmp.mkdir()
-        self.sock = f"a2a-bench-tui-{uuid.uuid4().hex[:8]}"
-        self.env = dict(os.environ, HOME=str(home), GIT_CONFIG_GLOBAL=str(home / ".gitconfig"),
-                        GIT_CONFIG_NOSYSTEM="1", TMUX_TMPDIR=str(self.tmux_tmp),
-                        TERM="xterm-256color")
-        for var in ("TMUX", "TMUX_PANE"):
-            self.env.pop(var, None)
-        os.environ.update({k: self.env[k] for k in ("HOME", "GIT_CONFIG_GLOBAL",
-                                                    "GIT_CONFIG_NOSYSTEM", "TMUX_TMPDIR")})
-        self.repo = self.tmp / "repo"
-        self.repo.mkdir()
-        self.sh("git", "init", "-q", "-b", "main")
-        (self.repo / "src").mkdir()
-        (self.repo / "src/app.py").write_text("x = 0\n")
-        self.sh("git", "add", "-A")
-        self.sh("git", "commit", "-q", "-m", "init")
-        self.sh(PY, "-m", "a2a_tui", "init")
-        self.r = Repo(self.repo)
 
-    def sh(self, *cmd: str, cwd: Path | None = None) -> str:
-        return subprocess.run(cmd, cwd=cwd or self.repo, env=self.env, check=True,
-                              capture_output=True, text=True).stdout.strip()
-
-    def tmux(self, *args: str) -> str:
-        return subprocess.run(["tmux", "-L", self.sock, *args], env=self.env, check=True,
-                              capture_output=True, text=True).stdout
-
-    def close(self) -> None:
-        subprocess.run(["tmux", "-L", self.sock, "kill-server"], env=self.env,
-                       capture_output=True)
-
-    # --- the store ----------------------------------------------------------------------------
-    def seed(self, sessions: int, events: int) -> int:
-        """`sessions` sessions rows, some board items and inbox entries, then filler events up
-        to `events` in all; returns the last event's seq."""
-        store = self.r.store()
-        now = time.time_ns()
+def seed(w: World, sessions: int, events: int) -> int:
+    """`sessions` sessions, some board items and inbox entries, then filler events up to
+    `events` in all; returns the last event's seq."""
+    r = Repo(w.repo)
+    store = r.store()
+    for i in range(sessions):
+        role = "executive" if i == 0 else "ideation" if i == 1 else "worker"
+        sid = {0: "exec1", 1: "idea1"}.get(i, f"w{i}")
+        register_session(store, sid, role, state=("idle", "busy", "waiting", "unknown")[i % 4])
+    exe = Collab(r, store, Caller(session="exec1", role="executive"))
+    idea = Collab(r, store, Caller(session="idea1", role="ideation"))
+    for i in range(30):
+        board.ask(exe, f"Question {i}?", ["a=Yes", "b=No"], "a", "because")
+    add_card(GateContext(r, store), write_card(w.repo, "T-1"))
+    for i in range(50):
+        inbox.post(idea, "revise", f"Revision {i}", card="T-1")
+    have = store.one("SELECT MAX(seq) AS m FROM events")["m"]
+    batch = 10_000
+    left = events - have
+    while left > 0:
+        n = min(batch, left)
         with store.write() as tx:
-            for i in range(sessions):
-                role = "executive" if i == 0 else "ideation" if i == 1 else "worker"
-                sid = {0: "exec1", 1: "idea1"}.get(i, f"w{i}")
-                seq = tx.append("session_launching", actor="user", session=sid,
-                                payload={"role": role, "cli": "demo"})
-                tx.execute(
-                    "INSERT INTO sessions(id, role, cli, cli_version, model, cwd, state,"
-                    " state_since_ns, launch_seq, created_ns) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                    (sid, role, "demo", "demo 1", "", str(self.repo),
-                     ("idle", "busy", "waiting", "unknown")[i % 4], now, seq, now))
-        exe = Collab(self.r, store, Caller(session="exec1", role="executive"))
-        idea = Collab(self.r, store, Caller(session="idea1", role="ideation"))
-        for i in range(30):
-            board.ask(exe, f"Question {i}?", ["a=Yes", "b=No"], "a", "because")
-        card = self.repo.parent / "T-1.toml"
-        card.write_text(CARD_TOML.format(id="T-1", check="true", extra=""))
-        add_card(GateContext(self.r, store), card)
-        for i in range(50):
-            inbox.post(idea, "revise", f"Revision {i}", card="T-1")
-        have = store.one("SELECT MAX(seq) AS m FROM events")["m"]
-        batch = 10_000
-        left = events - have
-        while left > 0:
-            n = min(batch, left)
-            with store.write() as tx:
-                for j in range(n):
-                    tx.append("bench_filler", actor="bench", session=f"w{2 + j % 18}",
-                              payload={"i": j, "note": "filler event for the first-frame bench"})
-            left -= n
-        last = store.one("SELECT MAX(seq) AS m FROM events")["m"]
-        store.close()
-        return last
+            for j in range(n):
+                tx.append("bench_filler", actor="bench", session=f"w{2 + j % 18}",
+                          payload={"i": j, "note": "filler event for the first-frame bench"})
+        left -= n
+    last = store.one("SELECT MAX(seq) AS m FROM events")["m"]
+    store.close()
+    return last
 
 
 def first_frame_terminal(w: World, last_seq: int, starts: int) -> list[float]:
@@ -160,7 +110,7 @@ async def _first_frame_headless(r: Repo) -> float:
 
 
 def first_frame_headless(w: World, starts: int) -> list[float]:
-    return [asyncio.run(_first_frame_headless(w.r)) for _ in range(starts)]
+    return [asyncio.run(_first_frame_headless(Repo(w.repo))) for _ in range(starts)]
 
 
 # --- responsiveness while a verify runs --------------------------------------------------------
@@ -180,31 +130,28 @@ timeout_s = 60
 
 
 def submitted_attempt(w: World, card_id: str = "T-2") -> str:
-    store = w.r.store()
-    g = GateContext(w.r, store)
-    card = w.repo.parent / f"{card_id}.toml"
-    text = CARD_TOML.format(id=card_id, check="true", extra="")
-    card.write_text(text + VERIFY_CHECKS)
+    r = Repo(w.repo)
+    store = r.store()
+    g = GateContext(r, store)
+    card = write_card(w.repo, card_id)
+    card.write_text(card.read_text() + VERIFY_CHECKS)
     add_card(g, card)
     ready_card(g, card_id)
     c = claim(g, card_id)
-    wt = Path(c["worktree"])
-    (wt / "src/app.py").write_text("x = 1\n")
-    w.sh("git", "add", "-A", cwd=wt)
-    w.sh("git", "commit", "-q", "-m", "work", cwd=wt)
-    sha = w.sh("git", "rev-parse", "HEAD", cwd=wt)
+    sha = commit_in(Path(c["worktree"]), {"src/app.py": "x = 1\n"}, env=w.env)
     submit(g, c["attempt"], sha, c["card_version"], c["fence"])
     store.close()
     return c["attempt"]
 
 
 async def _responsiveness(w: World, attempt: str) -> dict[str, list[float]]:
-    attempt_card = w.r.store().one("SELECT card_id FROM attempts WHERE id = ?",
-                                   (attempt,))["card_id"]
+    r = Repo(w.repo)
+    attempt_card = r.store().one("SELECT card_id FROM attempts WHERE id = ?",
+                                 (attempt,))["card_id"]
     from a2a_tui.tui.app import make_app
     from a2a_tui.tui.panels.gate import GatePanel
 
-    app, _s, _o = make_app(w.r, host_orchestrator=False, tick_s=3600)
+    app, _s, _o = make_app(r, host_orchestrator=False, tick_s=3600)
     lags: list[float] = []
     last = [time.perf_counter()]
 
@@ -238,7 +185,7 @@ async def _responsiveness(w: World, attempt: str) -> dict[str, list[float]]:
         gate.select(attempt_card)
         await pilot.pause()
         await pilot.press("v")
-        store = w.r.store()
+        store = r.store()
         t_wait = time.perf_counter()
         while store.one("SELECT state FROM verifications WHERE attempt_id = ? ORDER BY run DESC"
                         " LIMIT 1", (attempt,)) is None:
@@ -286,7 +233,7 @@ def keys_terminal(w: World, attempt: str, presses: int) -> dict[str, list[float]
     idle = sample()
     w.tmux("send-keys", "-t", pane, "Tab", "Tab", "Tab")       # Sessions -> Board -> Inbox -> Gate
     time.sleep(0.5)
-    store = w.r.store()
+    store = Repo(w.repo).store()
     before = store.one("SELECT COUNT(*) AS n FROM verifications")["n"]
     w.tmux("send-keys", "-t", pane, "j", "v")                  # T-1 -> T-2, verify
     t0 = time.perf_counter()
@@ -325,13 +272,14 @@ def main() -> None:
     ap.add_argument("--presses", type=int, default=16)
     args = ap.parse_args()
 
-    big, empty = World("big"), World("empty")
+    big, empty = world(), world()
+    big.enter()  # the gate's in-process work on `big` runs git as the world's user
     try:
         t0 = time.perf_counter()
-        last = big.seed(args.sessions, args.events)
+        last = seed(big, args.sessions, args.events)
         print(f"seeded {args.sessions} sessions and {last} events in"
               f" {time.perf_counter() - t0:.1f} s")
-        with empty.r.store() as s:
+        with empty.store() as s:
             last_empty = s.one("SELECT MAX(seq) AS m FROM events")["m"] or 0
 
         term_big = first_frame_terminal(big, last, args.starts)
@@ -350,8 +298,9 @@ def main() -> None:
               f" {he * 1000:.0f} ms, ratio {hb / he:.2f}")
 
         fresh = idle_cpu(big, last, 10.0)
-        with big.r.store() as s, s.write() as tx:  # bench fixture: states held for 10 minutes
-            tx.execute("UPDATE sessions SET state_since_ns = ?", (time.time_ns() - 600 * 10**9,))
+        with big.store() as s:  # states held for 10 minutes
+            for row in s.all("SELECT id FROM sessions"):
+                set_session(s, row["id"], since_ns=time.time_ns() - 600 * 10**9)
         aged = idle_cpu(big, last, 10.0)
         print(f"workbench idle CPU over 10 s (no orchestrator, no writes): {aged:.2f}% of one core"
               f" with states held for minutes; {fresh:.2f}% when all {args.sessions} states"

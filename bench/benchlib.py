@@ -1,10 +1,20 @@
-"""What the benchmark scripts share: a percentile, and the CPU a process uses while left alone."""
+"""What the benchmark scripts share: a percentile, and the CPU a process uses while left alone.
+
+Importing it also makes `tests.support` importable (a script run as `python bench/<name>.py`
+has only bench/ on its path): a benchmark builds its World the way the tests do. Import it
+before `tests` (isort keeps it first: it is not a package of this project).
+"""
 
 from __future__ import annotations
 
 import os
+import sys
 import time
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
 
 def pct(values: list[float], q: float) -> float:

@@ -1,47 +1,65 @@
-"""Every test runs with a throwaway HOME, git config and tmux socket directory."""
+"""Every test runs in its own World: a throwaway HOME, git configuration and tmux server."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from helpers import a2a, make_repo
+from tests.support import World, add_ready_card, collab_as
 
 
 @pytest.fixture(autouse=True)
-def isolated_env(tmp_path_factory, monkeypatch):
-    home = tmp_path_factory.mktemp("home")
-    gitconfig = home / ".gitconfig"
-    gitconfig.write_text("[user]\n\tname = Test User\n\temail = test@example.com\n"
-                         "[init]\n\tdefaultBranch = main\n")
-    tmux_tmp = Path(f"/tmp/a2at-{uuid.uuid4().hex[:8]}")  # short: tmux socket paths are limited
-    tmux_tmp.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(gitconfig))
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    monkeypatch.setenv("TMUX_TMPDIR", str(tmux_tmp))
-    for var in ("TMUX", "TMUX_PANE", "A2A_TMUX_SOCKET", "A2A_CRASH_AT", "GIT_DIR", "GIT_WORK_TREE"):
-        monkeypatch.delenv(var, raising=False)
-    yield home
-    shutil.rmtree(tmux_tmp, ignore_errors=True)
+def isolated_env(tmp_path_factory, monkeypatch) -> Iterator[World]:
+    """The test's World, without a repository until `repo` asks for one; this process's
+    environment points at it for the test's length."""
+    with World(tmp_path_factory.mktemp("world"), repo=False) as w:
+        w.enter(monkeypatch)
+        yield w
 
 
 @pytest.fixture
-def repo(tmp_path) -> Path:
+def world(isolated_env) -> World:
+    """The test's World (the real-CLI modules have one of their own: tests/real_cli)."""
+    return isolated_env
+
+
+@pytest.fixture
+def repo(world, tmp_path) -> Path:
     """A real git repository with a2a initialised in it."""
-    path = make_repo(tmp_path / "repo")
-    res = a2a("init", cwd=path)
-    assert res.code == 0, res.err
-    return path
+    return world.init_repo(tmp_path / "repo")
 
 
 @pytest.fixture
-def tmux_socket():
-    """A private tmux server name (tmux -L); the server is killed afterwards."""
-    name = f"a2a-test-{uuid.uuid4().hex[:10]}"
-    yield name
-    subprocess.run(["tmux", "-L", name, "kill-server"], capture_output=True)
+def tmux_socket(world) -> str:
+    """The test's private tmux server (tmux -L); killed when the test ends."""
+    return world.sock
+
+
+@pytest.fixture
+def serve(world, repo):
+    """`serve(env=None)` starts `a2a serve` on the test's private tmux server; killed when the
+    test ends."""
+    return world.serve
+
+
+@pytest.fixture
+def ready_card(repo) -> str:
+    """A ready card T-1."""
+    return add_ready_card(repo)
+
+
+@pytest.fixture
+def as_(repo):
+    """`as_(session, role)`: the collaboration API acting as that caller, in-process (no args:
+    the user), for seeding what agents post."""
+    made = []
+
+    def make(session=None, role=None):
+        made.append(collab_as(repo, session, role))
+        return made[-1]
+
+    yield make
+    for c in made:
+        c.store.close()

@@ -13,8 +13,7 @@ from a2a_tui import host
 from a2a_tui.dirwatch import DirWatch
 from a2a_tui.identity import proc_stat, process_alive, resolve_caller
 from a2a_tui.store import Store
-
-from helpers import register_session, wait_until
+from tests.support import register_session, wait_until
 
 
 @pytest.fixture

@@ -22,6 +22,37 @@ def check_session_id(sid: str) -> str:
     return sid
 
 
+def record_launching(tx, sid: str, *, actor: str, role: str, cli: str, cwd: str,
+                     record: dict[str, Any], cli_version: str = "", model: str = "",
+                     effort: str = "", attempt: str | None = None, tmux_socket: str | None = None,
+                     tmux_session: str | None = None, thread_id: str | None = None) -> int:
+    """A launch's intent: the `session_launching` event carrying `record` and the session's row
+    (state unknown, no pane yet), in the caller's transaction. Returns the launch's seq."""
+    now = time.time_ns()
+    seq = tx.append("session_launching", actor=actor, attempt=attempt, session=sid,
+                    payload=record, ts_ns=now)
+    tx.execute(
+        "INSERT INTO sessions(id, role, cli, cli_version, model, effort, attempt_id, cwd,"
+        " tmux_socket, tmux_session, state, state_since_ns, thread_id, launch_seq, created_ns)"
+        " VALUES (?,?,?,?,?,?,?,?,?,?, 'unknown', ?,?,?,?)",
+        (sid, role, cli, cli_version, model, effort, attempt, cwd, tmux_socket, tmux_session,
+         now, thread_id, seq, now))
+    return seq
+
+
+def record_launched(tx, sid: str, *, actor: str, attempt: str | None, launch_seq: int,
+                    pane_id: str | None, pid: int | None, pid_start: int | None,
+                    tty: str | None, extra: dict[str, Any] | None = None) -> None:
+    """What tmux reported about the launched pane (the `session_launched` event and the row's
+    pane facts), in the caller's transaction: from then on the pane's process tree is the
+    session's."""
+    tx.append("session_launched", actor=actor, attempt=attempt, session=sid,
+              payload={"pane": pane_id, "pid": pid, "pid_start": pid_start, "tty": tty,
+                       **(extra or {}), "launch_seq": launch_seq})
+    tx.execute("UPDATE sessions SET pane_id=?, pane_pid=?, pane_pid_start=?, pane_tty=?"
+               " WHERE id=?", (pane_id, pid, pid_start, tty, sid))
+
+
 def session_row(tx, sid: str):
     """The sessions row, or a clear error."""
     row = tx.one("SELECT * FROM sessions WHERE id = ?", (sid,))

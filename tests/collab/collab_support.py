@@ -9,41 +9,17 @@ the pane process, exactly like a command an agent runs.
 from __future__ import annotations
 
 import shlex
-import subprocess
-import sys
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from helpers import Run, wait_until
+from tests.support import A2A, Run, register_session, tmux, wait_until
 
 FORGED = {
     # Everything an agent might try to pass itself off as the user or as another role.
     "A2A_SESSION": "", "A2A_ROLE": "ideation", "A2A_CALLER": "user", "A2A_USER": "1",
     "A2A_ACTOR": "user", "TMUX": "", "TMUX_PANE": "", "USER": "root", "LOGNAME": "root",
 }
-
-
-def tmux(socket: str, *args: str) -> str:
-    return subprocess.run(["tmux", "-L", socket, "-f", "/dev/null", *args], check=True,
-                          capture_output=True, text=True).stdout.strip()
-
-
-def proc_start(pid: int) -> int:
-    from a2a_tui.identity import proc_stat
-
-    st = proc_stat(pid)
-    assert st is not None, f"process {pid} is gone"
-    return st[2]
-
-
-def insert_session(repo: Path, session_id: str, role: str, *, pane_id: str | None, pid: int,
-                   start: int, tty: str | None, socket: str | None, state: str = "idle") -> None:
-    """A sessions row as the launcher writes it (the table belongs to the panes layer)."""
-    from helpers import register_session
-
-    register_session(repo, session_id, role, pid, start=start, pane_id=pane_id, tty=tty,
-                     socket=socket, state=state)
 
 
 @dataclass
@@ -67,7 +43,7 @@ class Pane:
         tag = uuid.uuid4().hex[:8]
         out, err, rc = (self.scratch / f"{tag}.{x}" for x in ("out", "err", "rc"))
         assigns = " ".join(f"{k}={shlex.quote(v)}" for k, v in (env or {}).items())
-        cmd = " ".join(shlex.quote(a) for a in (sys.executable, "-m", "a2a_tui", *args))
+        cmd = " ".join(shlex.quote(a) for a in (*A2A, *args))
         body = f"{prefix}{cmd} >{out} 2>{err}; echo $? >{rc}.tmp && mv {rc}.tmp {rc}"
         if detach:
             # The inner job waits for its parent subshell to be gone before running a2a.
@@ -99,25 +75,6 @@ class Panes:
         pane_id, pid, tty = line.split()
         pane = Pane(self.repo, self.socket, pane_id, session, role, int(pid), tty, self.scratch)
         if register:
-            insert_session(self.repo, session, role, pane_id=pane_id, pid=int(pid),
-                           start=proc_start(int(pid)), tty=tty, socket=self.socket)
+            register_session(self.repo, session, role, pane_id=pane_id, pid=int(pid), tty=tty,
+                             socket=self.socket)
         return pane
-
-
-def db(repo: Path):
-    """A connection to the repository's store, for assertions on records."""
-    from a2a_tui.store import Store
-
-    return Store(repo / ".a2a/a2a.db")
-
-
-
-def collab_as(repo: Path, session: str | None = None, role: str | None = None):
-    """A Collab for calling the collaboration API in-process as `session` of `role` (None: the
-    user). For breadth; how a real process is attributed is tested in the pane tests."""
-    from a2a_tui.collab.context import Collab
-    from a2a_tui.identity import Caller
-    from a2a_tui.repo import Repo
-
-    r = Repo(repo)
-    return Collab(r, r.store(), Caller(session=session, role=role))

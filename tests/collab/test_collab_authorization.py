@@ -8,8 +8,7 @@ import pytest
 from a2a_tui.collab import inbox
 from a2a_tui.collab.user_input import say
 from a2a_tui.errors import A2AError
-
-from helpers import a2a, write_card
+from tests.support import a2a, write_card
 
 USER_WORDS = "Yes — go ahead and run T-1 tonight, the migration is fine."
 

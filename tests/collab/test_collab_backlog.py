@@ -3,8 +3,7 @@ prompt."""
 
 from __future__ import annotations
 
-from helpers import a2a, wait_until
-from panes_helpers import prompts, spawn, wait_state
+from tests.support import a2a, prompts, spawn, wait_state, wait_until
 
 
 def test_backlog_reaches_the_first_session_of_the_role(repo, tmux_socket, serve, ready_card):

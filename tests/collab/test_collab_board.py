@@ -10,9 +10,8 @@ import pytest
 from a2a_tui.collab import board, inbox
 from a2a_tui.collab.roles import PROTECTED_CATEGORIES
 from a2a_tui.errors import A2AError
-
-from collab_support import FORGED, db
-from helpers import a2a
+from tests.collab.collab_support import FORGED
+from tests.support import a2a, store
 
 OPTS = ["A=keep SQLite", "B=move to files"]
 
@@ -45,7 +44,7 @@ def test_protected_items_cannot_be_closed_by_agents_but_can_by_the_user(repo, as
     _refused(board.close, exe, plain, "again", code="already_closed")
     for item in (blocking, *by_cat, question):
         assert board.close(user, item, "handled")["status"] == "closed"
-    with db(repo) as s:
+    with store(repo) as s:
         closes = s.all("SELECT item_id, role FROM board_records WHERE kind = 'close'")
     assert sorted((c["item_id"], c["role"]) for c in closes) == sorted(
         [(plain, "executive")] + [(i, "user") for i in (blocking, *by_cat, question)])
@@ -74,7 +73,7 @@ def test_nothing_can_be_deleted_or_edited(repo, as_, table):
     board.report(user, "finding", "body")
     board.close(user, "F-1", "done")
     inbox.post(user, "report", "r", status="PASS")
-    with db(repo) as s:
+    with store(repo) as s:
         if table == "deliveries":  # no pane in this test: a row as a delivery writes it
             s.conn.execute("INSERT INTO deliveries(record, session, dispatch, seq, ts_ns)"
                            " VALUES ('U-1', 'ide1', 1, 1, 1)")
@@ -95,7 +94,7 @@ def test_only_controllers_ask_and_questions_are_well_formed(repo, as_):
     _refused(board.ask, ide, "Q?", ["A x", "B=y"], "A", "why", code="bad_option")
     _refused(board.ask, ide, "Q?", OPTS, "A", "", code="empty_text")
     _refused(board.report, ide, "t", "b", category="vibes", code="bad_category")
-    with db(repo) as s:
+    with store(repo) as s:
         assert s.all("SELECT * FROM board_items") == []
 
 
@@ -111,7 +110,7 @@ def test_answers_are_user_inputs_and_status_is_derived(repo, as_):
     _refused(board.answer, user, f["id"], option="A", code="bad_answer")
     board.close(user, "Q-1", "decided")
     _refused(board.answer, user, "Q-1", text="more", code="item_closed")
-    with db(repo) as s:
+    with store(repo) as s:
         u = dict(s.one("SELECT * FROM user_inputs WHERE id = 'U-1'"))
     assert (u["kind"], u["option_key"], u["ref"], u["to_session"]) == ("choice", "A", "Q-1", "ide1")
     assert u["text"] == "A: keep SQLite (the recommendation)\nand keep WAL on"

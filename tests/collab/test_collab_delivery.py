@@ -3,15 +3,14 @@ one session go back as one prompt, and every answer is its own user input record
 
 from __future__ import annotations
 
-from collab_support import db, tmux
-from helpers import a2a, wait_until
+from tests.support import a2a, process_alive, store, tmux, wait_until
 
 ASK = ("board", "ask", "--option", "A=yes", "--option", "B=no", "--recommend", "A",
        "--why", "cheaper")
 
 
 def _dispatches(repo, session=None):
-    with db(repo) as s:
+    with store(repo) as s:
         sql = "SELECT n, session, source, actor, text FROM dispatches"
         rows = s.all(sql + (" WHERE session = ?" if session else "") + " ORDER BY n",
                      (session,) if session else ())
@@ -52,14 +51,8 @@ def test_the_most_recent_live_session_of_the_role_gets_the_notice(repo, panes, a
     a2a("inbox", "post", "report", "--status", "PASS", "--text", "x", cwd=repo)  # I-1 (user)
     assert inbox.post(ide, "revise", "smaller", ref="I-1")["delivered"]["session"] == "exe-new"
     tmux(panes.socket, "kill-pane", "-t", new.pane_id)  # its process is gone, not yet "exited"
-    wait_until(lambda: not _alive(new.pid), what="the pane process to end")
+    wait_until(lambda: not process_alive(new.pid), what="the pane process to end")
     assert inbox.post(ide, "revise", "smaller", ref="I-1")["delivered"]["session"] == "exe-old"
-
-
-def _alive(pid):
-    from a2a_tui.identity import proc_stat
-
-    return proc_stat(pid) is not None
 
 
 def test_say_queues_the_users_message_to_the_ideation_pane_with_its_id(repo, panes):
@@ -72,7 +65,7 @@ def test_say_queues_the_users_message_to_the_ideation_pane_with_its_id(repo, pan
     assert (d["n"], d["session"], d["source"], d["actor"]) == (r.json["dispatch"], "ide1",
                                                                "user", "user")
     assert "U-2" in d["text"] and d["text"].endswith("Ship T-2 today.\nNot T-3.")
-    with db(repo) as s:
+    with store(repo) as s:
         u = dict(s.one("SELECT * FROM user_inputs WHERE id = 'U-2'"))
     assert (u["kind"], u["to_session"], u["source"]) == ("approval", "ide1", "cli")
     assert a2a("say", "hi", "--kind", "shout", cwd=repo).code == 2
@@ -95,7 +88,7 @@ def test_two_answers_go_back_as_one_prompt_recorded_as_two_user_inputs(repo, pan
     for part in ("answered 2 of your board items", "Q-1", "Rename the table?", "[U-1]", "Q-2",
                  "[U-2]", "A: yes (the recommendation)"):
         assert part in to_ide["text"]
-    with db(repo) as s:
+    with store(repo) as s:
         inputs = s.all("SELECT id, kind, ref FROM user_inputs ORDER BY n")
         delivered = s.all("SELECT record, dispatch FROM deliveries ORDER BY record")
     assert [(u["id"], u["kind"], u["ref"]) for u in inputs] == [
@@ -122,9 +115,9 @@ def test_answers_for_a_session_that_is_gone_stay_pending(repo, panes):
     ide = panes.open("ide1", "ideation")
     ide.run(*ASK, "--title", "One?")
     tmux(panes.socket, "kill-pane", "-t", ide.pane_id)
-    wait_until(lambda: not _alive(ide.pid), what="the pane process to end")
+    wait_until(lambda: not process_alive(ide.pid), what="the pane process to end")
     r = a2a("board", "answer", "Q-1", "--adopt", "--json", cwd=repo)
     assert r.json["sent"][0]["dispatch"] is None and "not live" in r.json["sent"][0]["why"]
     assert _dispatches(repo) == []
-    with db(repo) as s:
+    with store(repo) as s:
         assert s.all("SELECT * FROM deliveries") == []

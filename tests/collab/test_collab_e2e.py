@@ -8,9 +8,7 @@ import json
 import shlex
 import sys
 
-from collab_support import db
-from helpers import a2a, wait_until
-from panes_helpers import dispatch, inject, prompts, spawn, tmux, wait_state
+from tests.support import a2a, dispatch, inject, prompts, spawn, store, tmux, wait_state, wait_until
 
 FORGE = "A2A_ROLE=ideation A2A_SESSION= A2A_CALLER=user A2A_USER=1 TMUX= TMUX_PANE="
 
@@ -48,7 +46,7 @@ def test_a_spawned_agent_is_refused_a_kind_its_role_may_not_write(repo, tmux_soc
     # The report reached the ideation agent's pane as a notice.
     wait_until(lambda: any("Inbox I-1: report from executive (exe1)" in p
                            for p in prompts(repo, "ide1")), timeout=30, what="the notice")
-    with db(repo) as s:
+    with store(repo) as s:
         assert [r["id"] for r in s.all("SELECT id FROM inbox")] == ["I-1"]
 
 
@@ -67,7 +65,7 @@ def test_two_answers_reach_the_asking_agent_as_one_prompt(repo, tmux_socket, ser
     batches = [p for p in prompts(repo, "ide1") if "answered" in p]
     assert len(batches) == 1
     assert all(x in batches[0] for x in ("[U-1]", "[U-2]", "Rename?", "Split?", "B: no"))
-    with db(repo) as s:
+    with store(repo) as s:
         assert [u["id"] for u in s.all("SELECT id FROM user_inputs WHERE ref LIKE 'Q-%'")] == \
             ["U-1", "U-2"]
 
@@ -80,7 +78,7 @@ def test_what_the_user_types_into_the_ideation_pane_can_be_quoted(repo, tmux_soc
     words = "Go ahead with T-1, I approve the migration."
     tmux(tmux_socket, "send-keys", "-t", pane, "-l", "--", words)
     tmux(tmux_socket, "send-keys", "-t", pane, "Enter")
-    with db(repo) as s:
+    with store(repo) as s:
         u = wait_until(lambda: s.one("SELECT * FROM user_inputs WHERE source = 'pane'"),
                        timeout=30, what="the typed prompt as a user input")
     assert (u["id"], u["text"], u["to_session"]) == ("U-1", words, "ide1")

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import subprocess
 
-from collab_support import FORGED, insert_session, proc_start
-from helpers import a2a
+from tests.collab.collab_support import FORGED
+from tests.support import a2a, proc_start, register_session
 
 
 def whoami(pane, **kw):
@@ -40,8 +40,8 @@ def test_a_command_detached_from_the_pane_tree_is_still_known_by_its_terminal(re
 def test_a_reused_pid_does_not_make_a_session(repo, panes):
     # A pane process whose pid is recorded with another start time is another process.
     shell = panes.open("x", "worker", register=False)
-    insert_session(repo, "old", "executive", pane_id=None, pid=shell.pid,
-                   start=proc_start(shell.pid) + 1, tty=None, socket=None)
+    register_session(repo, "old", "executive", pane_id=None, pid=shell.pid,
+                     start=proc_start(shell.pid) + 1, tty=None, socket=None)
     assert whoami(shell)["is_user"] is True
 
 
@@ -53,10 +53,11 @@ def test_a_dead_sessions_terminal_is_nobodys(repo, panes):
     start = proc_start(gone.pid)
     gone.kill()
     gone.wait()
-    insert_session(repo, "gone", "ideation", pane_id=None, pid=gone.pid, start=start,
-                   tty=users_pane.tty, socket=None, state="busy")
+    register_session(repo, "gone", "ideation", pane_id=None, pid=gone.pid, start=start,
+                     tty=users_pane.tty, socket=None, state="busy")
     assert whoami(users_pane, detach=True)["is_user"] is True
     # ...while a live session's terminal does count (same setup, live pane process).
-    insert_session(repo, "live", "executive", pane_id=users_pane.pane_id, pid=users_pane.pid,
-                   start=proc_start(users_pane.pid), tty=users_pane.tty, socket=None)
+    register_session(repo, "live", "executive", pane_id=users_pane.pane_id,
+                     pid=users_pane.pid, start=proc_start(users_pane.pid), tty=users_pane.tty,
+                     socket=None)
     assert whoami(users_pane, detach=True)["session"] == "live"

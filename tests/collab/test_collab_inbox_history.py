@@ -7,9 +7,7 @@ import pytest
 
 from a2a_tui.collab import inbox
 from a2a_tui.errors import A2AError
-
-from collab_support import db
-from helpers import a2a
+from tests.support import a2a, store
 
 FIELDS = {"id", "kind", "author_session", "author_role", "status", "authorized", "ref",
           "recipient", "card_id", "state", "text"}
@@ -55,7 +53,7 @@ def test_bad_references_and_shapes_are_refused_and_write_nothing(repo, as_, plai
         with pytest.raises(A2AError) as e:
             inbox.post(ide, kw.pop("kind"), kw.pop("text"), **kw)
         assert e.value.code == code, (code, e.value.message)
-    with db(repo) as s:
+    with store(repo) as s:
         assert s.all("SELECT * FROM inbox") == []
         assert s.one("SELECT value FROM counters WHERE name = 'I'") is None
     r = a2a("inbox", "show", "I-1", cwd=repo)

@@ -6,8 +6,8 @@ to look like the user or another role: the refusal comes from who they are, not 
 
 from __future__ import annotations
 
-from collab_support import FORGED, db
-from helpers import a2a
+from tests.collab.collab_support import FORGED
+from tests.support import a2a, store
 
 
 def _refused(run, code):
@@ -29,7 +29,7 @@ def test_an_agent_posting_a_kind_its_role_may_not_write_is_refused(repo, panes, 
     msg = _refused(w1.run("inbox", "post", "report", "--status", "PASS", "--text", "done",
                           "--json", env=FORGED), "kind_not_allowed")
     assert "worker writes no inbox entries" in msg
-    with db(repo) as s:
+    with store(repo) as s:
         assert s.all("SELECT * FROM inbox") == []
         refused = s.all("SELECT actor, json_extract(payload, '$.kind') AS kind FROM events"
                         " WHERE kind = 'collab_refused' ORDER BY seq")
@@ -55,7 +55,7 @@ def test_only_the_user_records_user_input(repo, panes):
                  ("board", "answer", "F-1", "--text", "fine"), ("board", "send")):
         msg = _refused(ide.run(*args, "--json", env=FORGED), "user_only")
         assert "session ide1 (ideation)" in msg and "only user input records authorize" in msg
-    with db(repo) as s:
+    with store(repo) as s:
         assert s.all("SELECT * FROM user_inputs") == []
         assert s.all("SELECT * FROM board_records") == []
 
@@ -68,6 +68,6 @@ def test_the_user_may_write_any_kind_and_it_is_backed_by_a_user_input(repo, plai
         ("user", True, "U-1")
     r = a2a("inbox", "post", "disposition", "--ref", "I-1", "--text", "fine", "--json", cwd=repo)
     assert r.code == 0 and r.json["user_input"] == "U-2"
-    with db(repo) as s:
+    with store(repo) as s:
         assert [x["kind"] for x in s.all("SELECT kind FROM user_inputs ORDER BY n")] == \
             ["action", "action"]

@@ -9,9 +9,7 @@ import pytest
 from a2a_tui.collab import inbox
 from a2a_tui.collab.roles import REPORT_STATUSES
 from a2a_tui.errors import A2AError
-
-from collab_support import db
-from helpers import a2a
+from tests.support import a2a, store
 
 BAD_WORDS = ["pass", "Pass", "PASS ", " PASS", "PASSED", "DONE", "OK", "NO-GO", "NOGO", "no_go",
              "BLOCKED\n", "INCOMPLETE.", "", "PASS,BLOCKED"]
@@ -22,7 +20,7 @@ def test_a_report_with_any_other_status_word_is_refused(repo, as_, word):
     with pytest.raises(A2AError) as e:
         inbox.post(as_("exe1", "executive"), "report", "all green", status=word)
     assert e.value.code == "bad_status"
-    with db(repo) as s:
+    with store(repo) as s:
         assert s.all("SELECT * FROM inbox") == []
 
 
@@ -36,7 +34,7 @@ def test_the_cli_refuses_a_bad_status_in_one_line_and_writes_nothing(repo):
     r = a2a("inbox", "post", "ack", "--text", "ok", "--status", "PASS", "--ref", "I-1", "--json",
             cwd=repo)
     assert r.json["error"]["code"] == "bad_entry"  # a status on something not a report
-    with db(repo) as s:
+    with store(repo) as s:
         assert s.all("SELECT * FROM inbox") == [] and s.all("SELECT * FROM user_inputs") == []
 
 
@@ -73,6 +71,6 @@ def test_an_ideation_report_must_relay_a_report(repo, as_, plain_card):
     with pytest.raises(A2AError) as e:
         inbox.post(ide, "report", "all done", status="PASS", ref="I-1")
     assert e.value.code == "relay_needs_report"
-    with db(repo) as s:
+    with store(repo) as s:
         refused = s.all("SELECT actor FROM events WHERE kind = 'collab_refused'")
     assert [r["actor"] for r in refused] == ["session:ide1", "session:ide1"]

@@ -9,8 +9,7 @@ import pytest
 from a2a_tui.cli import build_parser
 from a2a_tui.collab.roles import ROLES, role_rules
 from a2a_tui.resources import rolecards_dir
-
-from helpers import a2a
+from tests.support import a2a
 
 
 @pytest.mark.parametrize("role", ROLES)

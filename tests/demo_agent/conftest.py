@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from demo_agent_harness import ALL_EVENTS, RECORD_HOOK, AgentPane, tmux
+from tests.demo_agent.demo_agent_harness import ALL_EVENTS, RECORD_HOOK, AgentPane
+from tests.support import tmux
 
 
 @pytest.fixture

@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import time
 import uuid
 from pathlib import Path
 
-from helpers import wait_until
+from tests.support import tmux, wait_until
 
 ALL_EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
               "PostToolUseFailure", "PermissionRequest", "Notification", "Stop", "StopFailure",
@@ -25,26 +23,6 @@ if ( : < /dev/tty ) 2>/dev/null; then t=tty; else t=notty; fi
 payload=$(cat)
 printf '%s\\t%s\\t%s\\n' "${TMUX_PANE:-}" "$t" "$payload" >> "$1"
 """
-
-
-def holds_for(pred, seconds: float, what: str = "condition") -> None:
-    """Assert `pred` stays true for a whole window (a negative check: nothing more happens).
-
-    Fails as soon as it turns false; used only where the behaviour under test is that an
-    event does NOT come within a stated time.
-    """
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        assert pred(), f"{what} stopped holding"
-        time.sleep(0.05)
-    assert pred(), f"{what} stopped holding"
-
-
-def tmux(sock: str, *args: str, input: str | None = None) -> str:
-    res = subprocess.run(["tmux", "-L", sock, *args], capture_output=True, text=True,
-                         input=input, timeout=10, check=False)
-    assert res.returncode == 0, f"tmux {' '.join(args)}: {res.stderr}"
-    return res.stdout
 
 
 class AgentPane:

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from demo_agent_harness import holds_for
-from helpers import wait_until
+from tests.support import holds_for, wait_until
 
 pytestmark = pytest.mark.tmux
 

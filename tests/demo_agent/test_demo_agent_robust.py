@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from helpers import a2a, wait_until
+from tests.support import a2a, tmux, wait_until
 
 pytestmark = pytest.mark.tmux
 
@@ -102,7 +102,6 @@ def test_sighup_ends_the_session(start_agent):
 
 def test_killing_the_pane_ends_the_session(start_agent):
     agent = start_agent("--delay", "0")
-    from demo_agent_harness import tmux
     tmux(agent.sock, "kill-pane", "-t", agent.pane)
     assert agent.wait_event("SessionEnd")["reason"] == "other"
 

@@ -15,8 +15,7 @@ from a2a_tui.demo_agent.options import Options
 from a2a_tui.demo_agent.screen import sanitize, wrap
 from a2a_tui.demo_agent.turn import commands_in, new_turn, reply_text
 from a2a_tui.errors import A2AError
-
-from helpers import wait_until
+from tests.support import wait_until
 
 
 def decode(*chunks: bytes, flush: bool = True) -> list[Key]:

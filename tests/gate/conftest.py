@@ -2,15 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import a2a, commit_in, write_card
-
-
-@pytest.fixture
-def ready_card(repo):
-    card = write_card(repo)
-    assert a2a("card", "add", str(card), cwd=repo).code == 0
-    assert a2a("card", "ready", "T-1", cwd=repo).code == 0
-    return "T-1"
+from tests.support import a2a, commit_in
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from helpers import a2a, commit_in, write_card
+from tests.support import a2a, commit_in, git, make_repo, write_card
 
 
 def _counts(repo):
@@ -81,7 +81,6 @@ def test_bad_shas_are_refused_and_change_no_state(repo):
     wt = repo / ".a2a/worktrees/T-1-a1"
     good = commit_in(wt, {"src/app.py": "z = 1\n"})
     # An unrelated commit that does not descend from the start commit.
-    from helpers import git
     git(repo, "checkout", "-q", "--orphan", "stray")
     stray = commit_in(repo, {"other.txt": "x\n"}, "stray")
     git(repo, "checkout", "-q", "-f", "main")
@@ -101,7 +100,6 @@ def test_bad_shas_are_refused_and_change_no_state(repo):
 def test_commands_outside_a_repo_or_before_init(tmp_path):
     r = a2a("status", "--json", cwd=tmp_path)
     assert r.code != 0 and r.json["error"]["code"] == "not_a_repo"
-    from helpers import make_repo
     plain = make_repo(tmp_path / "plain")
     r = a2a("card", "list", "--json", cwd=plain)
     assert r.json["error"]["code"] == "not_initialized"

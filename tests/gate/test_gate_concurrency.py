@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 
-from helpers import a2a
+from tests.support import a2a, commit_in
 
 
 def test_concurrent_claims_one_winner(repo, ready_card):
@@ -33,8 +33,6 @@ def test_concurrent_claims_one_winner(repo, ready_card):
 
 
 def test_second_claim_refused_and_supersede_fences_old_attempt(repo, ready_card):
-    from helpers import commit_in
-
     first = a2a("claim", ready_card, "--json", cwd=repo).json
     again = a2a("claim", ready_card, "--json", cwd=repo)
     assert again.code != 0 and again.json["error"]["code"] == "already_claimed"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from helpers import a2a, commit_in, write_card
+from tests.support import a2a, commit_in, write_card
 
 CHECK = "printf '\\033[31mE   assert name != \"\"\\033[0m\\n' >&2; exit 1"
 

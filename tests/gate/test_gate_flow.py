@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from helpers import a2a, commit_in, git, write_card
+from tests.support import a2a, commit_in, git, write_card
 
 CHECKS_TWO = '''
 [[checks]]

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from a2a_tui.git import Git
-
-from helpers import commit_in, git, make_repo
+from tests.support import commit_in, git, make_repo
 
 
 def test_update_ref_is_compare_and_swap(tmp_path):

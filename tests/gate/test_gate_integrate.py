@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from helpers import a2a, commit_in, git
+from tests.support import a2a, commit_in, git
 
 SCORES = ("--score", "boundary=3:in bounds", "--score", "taste=2:fine")
 

@@ -6,7 +6,11 @@ process), so identity comes from the process tree as in real use.
 
 from __future__ import annotations
 
-from helpers import a2a, a2a_as, commit_in, git
+import json
+import os
+import subprocess
+
+from tests.support import A2A, a2a, a2a_as, commit_in, git, repoint_session, store
 
 SCORES = ("--score", "boundary=3:a", "--score", "taste=3:b")
 
@@ -52,27 +56,18 @@ def test_reviewer_started_before_the_submission_is_not_fresh(repo, ready_card):
         cwd=repo)
     # Same session id "early", registered before the submission: a new process with that
     # registration is refused because the session's launch predates the submission.
-    from a2a_tui.store import Store
-    s = Store(repo / ".a2a/a2a.db")
+    s = store(repo)
     launch = s.one("SELECT launch_seq FROM sessions WHERE id='early'")[0]
     sub = s.one("SELECT seq FROM submissions WHERE attempt_id='T-1-a1'")[0]
     s.close()
     assert launch < sub
-    import os
-    import subprocess
-    import sys
     proc = subprocess.Popen(
-        ["sh", "-c", 'read go; exec "$@"', "sh", sys.executable, "-m", "a2a_tui", "review",
+        ["sh", "-c", 'read go; exec "$@"', "sh", *A2A, "review",
          "T-1-a1", "--sha", sha, "--verdict", "pass", "--notes", "ok", "--json"],
         cwd=repo, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=dict(os.environ))
-    from a2a_tui.identity import proc_stat
-    s = Store(repo / ".a2a/a2a.db")
-    with s.write() as tx:  # the old session's pane process is now this process
-        tx.execute("UPDATE sessions SET pane_pid=?, pane_pid_start=? WHERE id='early'",
-                   (proc.pid, proc_stat(proc.pid)[2]))
-    s.close()
+    # The old session's pane process is now this process (its launch is still the old one).
+    repoint_session(repo, "early", proc.pid)
     out, _ = proc.communicate("go\n", timeout=60)
-    import json
     assert json.loads(out)["error"]["code"] == "reviewer_not_fresh"
 
 

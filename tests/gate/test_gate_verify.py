@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import time
 
-from helpers import a2a, commit_in, git, write_card
+from tests.support import a2a, commit_in, git, wait_until, write_card
 
 
 def _claim(repo, card_text_extra="", check="true", card_id="T-1", mutate=None):
@@ -69,7 +69,6 @@ def test_timeout_kills_the_whole_process_group(repo, tmp_path):
             return True
         return open(f"/proc/{pid}/stat").read().split(") ")[1].startswith("Z")
 
-    from helpers import wait_until
     wait_until(gone, timeout=5, what="the background child of the timed-out check to die")
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 import sqlite3
 
-from helpers import a2a, commit_in, write_card
+from tests.support import a2a, commit_in, write_card
 
 
 def _flow(repo):

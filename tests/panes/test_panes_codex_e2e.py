@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from helpers import wait_until
-from panes_helpers import dispatch, events, inject, session, signals, spawn, tmux
+from tests.support import dispatch, events, inject, session, signals, spawn, tmux, wait_until
 
 
 def test_codex_turns_are_serialized_on_notify_and_title_turns_are_ignored(

@@ -11,10 +11,8 @@ import sys
 
 import pytest
 
-from a2a_tui.identity import proc_stat
 from a2a_tui.panes.exits import ExitWatcher
-
-from helpers import wait_until
+from tests.support import proc_start, wait_until
 
 
 @pytest.fixture(params=["linux", "darwin"])
@@ -33,8 +31,8 @@ def test_a_killed_process_is_reported_once(tmp_path, platform):
     assert w.pidfds is (platform == "linux")
     w.start()
     try:
-        w.watch([("w1", "%3", proc.pid, proc_stat(proc.pid)[2])])
-        w.watch([("w1", "%3", proc.pid, proc_stat(proc.pid)[2])])  # already watched: no-op
+        w.watch([("w1", "%3", proc.pid, proc_start(proc.pid))])
+        w.watch([("w1", "%3", proc.pid, proc_start(proc.pid))])  # already watched: no-op
         assert _files(tmp_path) == []
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
@@ -54,7 +52,7 @@ def test_a_reused_pid_counts_as_gone(tmp_path, platform):
         me = os.getpid()
         # Same pid, another start time: a tick later on Linux, over a second later elsewhere.
         later = 1 if platform == "linux" else 101
-        w.watch([("w2", "%4", me, proc_stat(me)[2] + later)])
+        w.watch([("w2", "%4", me, proc_start(me) + later)])
         docs = wait_until(lambda: _files(tmp_path), what="the stale pid to be reported")
         assert docs[0]["session"] == "w2"
     finally:

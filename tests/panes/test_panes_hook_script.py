@@ -8,8 +8,7 @@ import subprocess
 
 from a2a_tui.panes.signals import parse
 from a2a_tui.resources import hooks_dir
-
-from helpers import wait_until
+from tests.support import wait_until
 
 HOOK = str(hooks_dir() / "a2a-hook")
 

@@ -7,8 +7,7 @@ import json
 import shlex
 import sys
 
-from helpers import wait_until
-from panes_helpers import dispatch, inject, spawn, wait_state
+from tests.support import dispatch, inject, spawn, wait_state, wait_until
 
 
 def test_a_detached_command_is_still_attributed_to_its_session(repo, tmux_socket, serve,

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from a2a_tui.panes.machine import PROBABLY_IDLE
-
-from helpers import a2a, wait_until, write_card
-from panes_helpers import (
+from tests.support import (
+    a2a,
     barrier,
     dispatch,
     events,
@@ -15,6 +14,8 @@ from panes_helpers import (
     spawn,
     tmux,
     wait_state,
+    wait_until,
+    write_card,
 )
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 import signal
 
-from helpers import a2a, wait_until
-from panes_helpers import (
+from tests.support import (
+    a2a,
     dispatch,
     events,
     inject,
@@ -16,6 +16,7 @@ from panes_helpers import (
     spawn,
     tmux,
     wait_state,
+    wait_until,
 )
 
 

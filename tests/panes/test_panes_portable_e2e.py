@@ -26,8 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import a2a, wait_until
-from panes_helpers import dispatch, events, inject, session, wait_state
+from tests.support import a2a, dispatch, events, inject, session, wait_state, wait_until
 
 WHO = shlex.join([sys.executable, "-m", "a2a_tui", "whoami", "--json"])
 

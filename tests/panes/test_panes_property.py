@@ -20,6 +20,7 @@ from a2a_tui.errors import A2AError
 from a2a_tui.panes import control, delivery, recovery, spool
 from a2a_tui.panes.signals import normalize
 from a2a_tui.store import Store
+from tests.support import register_session
 
 SIDS = ("w1", "w2")
 PANES = {"w1": "%1", "w2": "%2"}
@@ -72,13 +73,8 @@ class PaneMachine(RuleBasedStateMachine):
 
         self.dir = tempfile.TemporaryDirectory()
         self.store = Store(Path(self.dir.name) / "a2a.db")
-        with self.store.write() as tx:
-            for sid in SIDS:
-                seq = tx.append("session_launching", actor="user", session=sid, payload={})
-                tx.execute("INSERT INTO sessions(id, role, cli, cwd, pane_id, state,"
-                           " state_since_ns, launch_seq, created_ns) VALUES"
-                           " (?, 'worker', 'demo', '/', ?, 'unknown', 0, ?, 0)",
-                           (sid, PANES[sid], seq))
+        for sid in SIDS:
+            register_session(self.store, sid, pane_id=PANES[sid], state="unknown")
         self.oracle = {sid: Oracle() for sid in SIDS}
         self.io = Recorder(self)
         self.entered: list[str] = []

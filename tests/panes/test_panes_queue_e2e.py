@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from helpers import a2a, wait_until
-from panes_helpers import (
+from tests.support import (
+    a2a,
     barrier,
     dispatch,
     events,
@@ -13,6 +13,7 @@ from panes_helpers import (
     signals,
     spawn,
     wait_state,
+    wait_until,
 )
 
 

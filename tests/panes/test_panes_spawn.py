@@ -10,16 +10,21 @@ import stat
 import sys
 
 from a2a_tui.resources import rolecards_dir
-
-from helpers import a2a, git, wait_until, write_card
-from panes_helpers import events, session, spawn, tmux, wait_state
+from tests.support import (
+    a2a,
+    add_ready_card,
+    events,
+    git,
+    session,
+    spawn,
+    tmux,
+    wait_state,
+    wait_until,
+)
 
 
 def claim(repo):
-    card = write_card(repo)
-    assert a2a("card", "add", str(card), cwd=repo).code == 0
-    assert a2a("card", "ready", "T-1", cwd=repo).code == 0
-    return a2a("claim", "T-1", "--json", cwd=repo).json
+    return a2a("claim", add_ready_card(repo), "--json", cwd=repo).json
 
 
 def run_in_pane(sock, pane, command):

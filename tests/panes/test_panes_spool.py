@@ -10,10 +10,7 @@ from pathlib import Path
 from a2a_tui.panes import spool
 from a2a_tui.repo import Repo
 from a2a_tui.resources import hooks_dir
-from a2a_tui.store import Store
-
-from helpers import wait_until
-from panes_helpers import events, session, signals, spawn, wait_state
+from tests.support import events, register_session, session, signals, spawn, wait_state, wait_until
 
 HOOK = str(hooks_dir() / "a2a-hook")
 
@@ -22,14 +19,6 @@ def hook(spool_dir: Path, sid: str, payload: dict) -> None:
     """Run the real hook script the way Claude Code would."""
     subprocess.run([HOOK, "--spool", str(spool_dir), "--session", sid, "claude"],
                    input=json.dumps(payload), text=True, check=True)
-
-
-def add_session(repo: Path, sid: str) -> None:
-    with Store(repo / ".a2a/a2a.db") as st, st.write() as tx:
-        seq = tx.append("session_launching", actor="user", session=sid, payload={})
-        tx.execute("INSERT INTO sessions(id, role, cli, cwd, state, state_since_ns, launch_seq,"
-                   " created_ns) VALUES (?, 'worker', 'demo', ?, 'unknown', 0, ?, 0)",
-                   (sid, str(repo), seq))
 
 
 def test_malformed_and_oversized_files_are_quarantined_while_ingestion_goes_on(
@@ -64,7 +53,7 @@ def test_malformed_and_oversized_files_are_quarantined_while_ingestion_goes_on(
 
 def test_signals_written_while_no_orchestrator_runs_are_ingested_on_start_in_order(
         repo, tmux_socket, serve):
-    add_session(repo, "w9")
+    register_session(repo, "w9", state="unknown")
     sp = repo / ".a2a/spool"
     for ev in ("SessionStart", "UserPromptSubmit", "PreToolUse", "Stop"):
         hook(sp, "w9", {"hook_event_name": ev, "session_id": "x", "source": "startup",
@@ -79,7 +68,7 @@ def test_signals_written_while_no_orchestrator_runs_are_ingested_on_start_in_ord
 
 
 def test_a_file_recorded_but_not_unlinked_before_a_crash_is_not_ingested_twice(repo):
-    add_session(repo, "w9")
+    register_session(repo, "w9", state="unknown")
     sp = repo / ".a2a/spool"
     hook(sp, "w9", {"hook_event_name": "SessionStart", "session_id": "x", "source": "startup"})
     (f,) = spool.pending(sp)

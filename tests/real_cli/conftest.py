@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import World
-from install import InstallError, ensure_installed
+from tests.real_cli.harness import World
+from tests.real_cli.install import InstallError, ensure_installed
 
 
 @pytest.fixture(scope="session")
@@ -22,12 +22,9 @@ def bin_dir() -> Path:
 @pytest.fixture(scope="module")
 def world(bin_dir):
     """A namespace, a fake model, a throwaway HOME, a repository and `a2a serve` for the module."""
-    w = World(bin_dir)
-    try:
+    with World(bin_dir) as w:
         w.serve()
         yield w
-    finally:
-        w.close()
 
 
 @pytest.fixture

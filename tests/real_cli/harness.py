@@ -17,29 +17,25 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-import time
 import uuid
 from pathlib import Path
 from typing import Any
 
 from a2a_tui.profiles.gemini import insecure_ancestor
-from a2a_tui.store import Store
-
-from fakemodel import FakeModel, Reply
-from helpers import Run, git, wait_until
-from install import cache_root
-from isolation import DUMMY_KEY, Netns, make_home
+from tests import support
+from tests.real_cli.fakemodel import FakeModel, Reply
+from tests.real_cli.install import cache_root
+from tests.real_cli.isolation import DUMMY_KEY, Netns, make_home
 
 # Provider variables that must not leak in from the machine running the tests.
 SCRUB = ("ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL",
          "CLAUDE_CODE_OAUTH_TOKEN",
          "CLAUDECODE", "CLAUDE_CONFIG_DIR", "OPENAI_API_KEY", "OPENAI_BASE_URL", "GEMINI_API_KEY",
          "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL", "GEMINI_CLI_HOME", "GOOGLE_CLOUD_PROJECT",
-         "TMUX", "TMUX_PANE", "A2A_TMUX_SOCKET", "A2A_CRASH_AT", "GIT_DIR", "GIT_WORK_TREE")
+         *support.World.scrub)
 OPENAI_KEY_VAR = "A2A_FAKE_OPENAI_KEY"
 GEMINI_MODEL = "gemini-2.5-flash"
 API = {"claude": "anthropic", "codex": "openai", "gemini": "gemini"}   # what each CLI speaks
@@ -84,20 +80,20 @@ def provider_args(cli: str, fm: FakeModel) -> list[str]:
     return []
 
 
-class World:
-    """Everything one test module needs; `close()` tears it all down."""
+class World(support.World):
+    """Everything one test module needs: the support World (HOME, repository, private tmux
+    server, `a2a serve`) with every a2a and tmux command run inside a network namespace that
+    only our fake model is reachable in; `close()` tears it all down."""
+
+    scrub = SCRUB
 
     def __init__(self, bin_dir: Path, *, trust: bool = True):
         self.bin_dir = bin_dir
         work = work_root()[0]
         work.mkdir(parents=True, exist_ok=True)
-        self.base = Path(tempfile.mkdtemp(prefix="w-", dir=work))
-        self.tmux_tmp = Path(f"/tmp/a2arc-{uuid.uuid4().hex[:8]}")  # socket paths are short
-        self.tmux_tmp.mkdir()
-        self.sock = f"rc-{uuid.uuid4().hex[:8]}"
         self.ns: Netns | None = None
         self.fm: FakeModel | None = None
-        self.serve_proc: subprocess.Popen | None = None
+        super().__init__(Path(tempfile.mkdtemp(prefix="w-", dir=work)), repo=False)
         try:
             self._setup(trust)
         except BaseException:
@@ -107,19 +103,12 @@ class World:
     def _setup(self, trust: bool) -> None:
         self.ns = Netns()
         self.fm = FakeModel(Reply(text="Done: fake answer.")).start(netns=self.ns)
-        self.repo = self.base / "repo"
-        home = self.base / "home"
-        self.home = home
-        gitconfig = self.base / "gitconfig"
-        gitconfig.write_text("[user]\n\tname = Test User\n\temail = test@example.com\n"
-                             "[init]\n\tdefaultBranch = main\n")
-        env = {k: v for k, v in os.environ.items() if k not in SCRUB}
-        env.update(make_home(home, trusted=[self.repo] if trust else []))
-        env.update({
+        repo = self.base / "repo"
+        trusted = [repo] if trust else []
+        self.setenv.update(make_home(self.home, trusted=trusted))
+        self.setenv.update({
             "PATH": os.pathsep.join([str(self.bin_dir), str(Path(sys.executable).parent),
                                      os.environ.get("PATH", "/usr/bin:/bin")]),
-            "TMUX_TMPDIR": str(self.tmux_tmp), "GIT_CONFIG_GLOBAL": str(gitconfig),
-            "GIT_CONFIG_NOSYSTEM": "1",
             "ANTHROPIC_BASE_URL": self.fm.url, "ANTHROPIC_API_KEY": DUMMY_KEY,
             "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_TELEMETRY": "1",
             "DISABLE_ERROR_REPORTING": "1", "DISABLE_AUTOUPDATER": "1",
@@ -129,58 +118,24 @@ class World:
             # under it unless its launch unsets it (FINDINGS.md).
             "CI": "true",
         })
-        self.env = env
-        _codex_home(Path(env["CODEX_HOME"]), [self.repo] if trust else [])
-        _gemini_home(home, [self.repo] if trust else [])
-        self.repo.mkdir()
-        git(self.repo, "init", "-q", "-b", "main")
-        (self.repo / "README.md").write_text("a repository for the real CLIs\n")
-        subprocess.run(["git", "add", "-A"], cwd=self.repo, env=env, check=True)
-        subprocess.run(["git", "commit", "-qm", "initial"], cwd=self.repo, env=env, check=True)
-        r = self.a2a("init")
-        assert r.code == 0, r.err
+        _codex_home(Path(self.setenv["CODEX_HOME"]), trusted)
+        _gemini_home(self.home, trusted)
+        self.init_repo(repo, {"README.md": "a repository for the real CLIs\n"})
 
-    # --- a2a, inside the namespace ------------------------------------------------------------
-    def a2a(self, *args: str, input: str | None = None, timeout: float = 60) -> Run:
-        """Run the real `a2a` CLI as the user would, inside the namespace."""
+    # --- a2a and tmux, inside the namespace ----------------------------------------------------
+    def run(self, argv: list[str], **kw: Any) -> subprocess.CompletedProcess:
         assert self.ns is not None
-        proc = self.ns.run([sys.executable, "-m", "a2a_tui", *args], cwd=str(self.repo),
-                           env=self.env, capture_output=True, text=True, input=input,
-                           timeout=timeout)
-        return Run(proc.returncode, proc.stdout, proc.stderr)
+        return self.ns.run(argv, **kw)
 
-    def serve(self, env: dict[str, str] | None = None) -> None:
-        """Start `a2a serve` (stops a running one first)."""
+    def popen(self, argv: list[str], **kw: Any) -> subprocess.Popen:
         assert self.ns is not None
-        self.stop_serve()
-        self.serve_log = self.base / f"serve-{time.monotonic_ns()}.log"
-        self.serve_proc = self.ns.popen(
-            [sys.executable, "-m", "a2a_tui", "serve", "--tmux-socket", self.sock],
-            cwd=str(self.repo), env={**self.env, **(env or {})},
-            stdout=open(self.serve_log, "w"), stderr=subprocess.STDOUT, start_new_session=True)
-        lock = self.repo / ".a2a" / "locks" / "orchestrator.lock"
-        wait_until(lambda: self.serve_proc.poll() is not None
-                   or (lock.exists() and lock.read_text().strip() == str(self.serve_proc.pid)),
-                   timeout=20, what="a2a serve to take its lock")
-        assert self.serve_proc.poll() is None, self.serve_log.read_text()
-
-    def stop_serve(self) -> None:
-        if self.serve_proc is not None and self.serve_proc.poll() is None:
-            self.serve_proc.send_signal(signal.SIGTERM)
-            try:
-                self.serve_proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.serve_proc.kill()
-                self.serve_proc.wait(timeout=5)
-        self.serve_proc = None
+        return self.ns.popen(argv, **kw)
 
     def spawn(self, cli: str, *cli_args: str, role: str = "worker") -> dict[str, Any]:
         """`a2a spawn ROLE --cli CLI -- <provider options> <cli_args>`."""
         assert self.fm is not None
-        r = self.a2a("spawn", role, "--cli", cli, "--tmux-socket", self.sock, "--json", "--",
-                     *provider_args(cli, self.fm), *cli_args)
-        assert r.code == 0, r.out + r.err
-        return r.json
+        return support.spawn(self._repo(), self.sock, *provider_args(cli, self.fm), *cli_args,
+                             role=role, cli=cli, via=self.a2a)
 
     def start(self, panes: list[str], cli: str, *cli_args: str, timeout: float = 40
               ) -> dict[str, Any]:
@@ -224,89 +179,15 @@ class World:
         return r.json
 
     def sessions(self) -> dict[str, dict[str, Any]]:
-        r = self.a2a("sessions", "--json")
-        assert r.code == 0, r.err
-        return {s["session"]: s for s in json.loads(r.out)}
-
-    # --- reading the store (a snapshot per call) -------------------------------------------------
-    def store(self) -> Store:
-        return Store(self.repo / ".a2a" / "a2a.db")
-
-    def session(self, sid: str) -> dict[str, Any]:
-        with self.store() as st:
-            row = st.one("SELECT * FROM sessions WHERE id = ?", (sid,))
-            return dict(row) if row else {}
-
-    def dispatch(self, n: int) -> dict[str, Any]:
-        with self.store() as st:
-            return dict(st.one("SELECT * FROM dispatches WHERE n = ?", (n,)))
-
-    def events(self, *kinds: str, session: str | None = None) -> list:
-        with self.store() as st:
-            return st.events(kinds=list(kinds) or None, session=session)
-
-    def signals(self, sid: str, *names: str) -> list[dict[str, Any]]:
-        return [e.payload for e in self.events("signal", session=sid)
-                if not names or e.payload["event"] in names]
-
-    def wait_state(self, sid: str, state: str, timeout: float = 30) -> dict[str, Any]:
-        try:
-            return wait_until(lambda: (s := self.session(sid)).get("state") == state and s,
-                              timeout=timeout, interval=0.02, what=f"{sid} to be {state}")
-        except AssertionError as exc:
-            raise AssertionError(f"{exc}\n{self.explain(sid)}") from None
-
-    def wait_dispatch(self, n: int, state: str, timeout: float = 30) -> dict[str, Any]:
-        try:
-            return wait_until(lambda: (d := self.dispatch(n))["state"] == state and d,
-                              timeout=timeout, interval=0.02, what=f"dispatch #{n} to be {state}")
-        except AssertionError as exc:
-            raise AssertionError(f"{exc}\n{self.explain(self.dispatch(n)['session'])}") from None
-
-    def explain(self, sid: str) -> str:
-        """For failure messages: the session's events and what its pane shows."""
-        seen = "\n".join(f"  {e.seq} {e.kind} {e.payload}" for e in self.events(session=sid))
-        pane = self.session(sid).get("pane_id") or ""
-        return (f"events of {sid}:\n{seen}\nscreen:\n"
-                f"{self.screen(pane) if pane else '(no pane)'}")
-
-    # --- the pane, as the user's hands ------------------------------------------------------------
-    def tmux(self, *args: str) -> str:
-        assert self.ns is not None
-        proc = self.ns.run(["tmux", "-L", self.sock, *args], env=self.env, capture_output=True,
-                           text=True, timeout=10)
-        assert proc.returncode == 0, proc.stderr
-        return proc.stdout
-
-    def keys(self, pane: str, *keys: str) -> None:
-        self.tmux("send-keys", "-t", pane, *keys)
-
-    def type(self, pane: str, text: str) -> None:
-        self.tmux("send-keys", "-t", pane, "-l", "--", text)
-
-    def screen(self, pane: str) -> str:
-        """For failure messages only: the tests never decide anything from the screen."""
-        try:
-            return self.tmux("capture-pane", "-p", "-t", pane)
-        except AssertionError as exc:
-            return f"(no screen: {exc})"
-
-    def kill_pane(self, pane: str) -> None:
-        assert self.ns is not None
-        self.ns.run(["tmux", "-L", self.sock, "kill-pane", "-t", pane], env=self.env,
-                    capture_output=True, timeout=10)
+        return support.sessions_json(self._repo(), via=self.a2a)
 
     # --- teardown -------------------------------------------------------------------------------
     def close(self) -> None:
-        self.stop_serve()
-        if self.ns is not None:
-            subprocess.run(["tmux", "-L", self.sock, "kill-server"], capture_output=True,
-                           env={**os.environ, "TMUX_TMPDIR": str(self.tmux_tmp)}, timeout=10)
+        super().close()  # a2a serve, the tmux server (its socket is reachable from outside)
         if self.fm is not None:
             self.fm.stop()
         if self.ns is not None:
             self.ns.close()
-        shutil.rmtree(self.tmux_tmp, ignore_errors=True)
         shutil.rmtree(self.base, ignore_errors=True)
 
 

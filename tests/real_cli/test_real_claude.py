@@ -11,10 +11,10 @@ from itertools import pairwise
 
 import pytest
 
-from fakemodel import Reply
-from harness import mark
-from helpers import wait_until
-from isolation import require
+from tests.real_cli.fakemodel import Reply
+from tests.real_cli.harness import mark
+from tests.real_cli.isolation import require
+from tests.support import wait_until
 
 require()
 pytestmark = pytest.mark.real_cli

@@ -20,8 +20,7 @@ import pytest
 
 from a2a_tui.errors import A2AError
 from a2a_tui.store import Store, migrate
-
-from helpers import a2a
+from tests.support import a2a
 
 FROZEN = (Path(__file__).with_name("data") / "schema_before_migrations.sql").read_text("utf-8")
 LAST_WRITE_COLUMN = ("    last_write_ns   INTEGER,                   -- when we last began writing"

@@ -15,8 +15,7 @@ from a2a_tui.repo import Repo
 from a2a_tui.store import Store
 from a2a_tui.tui import queries
 from a2a_tui.tui.services import Workbench
-
-from helpers import a2a, register_session, write_card
+from tests.support import a2a, register_session, write_card
 
 
 def gone_pid() -> int:

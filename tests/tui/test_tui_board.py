@@ -11,8 +11,8 @@ from a2a_tui.tui.messages import BoardAnswersSent, BoardItemAnswered
 from a2a_tui.tui.panels.board import BoardPanel
 from a2a_tui.tui.screens.detail import QuestionScreen
 from a2a_tui.tui.screens.editor import EditorScreen
-
-from tui_support import add_session, of_type, rows, run, until, workbench
+from tests.support import register_session, rows
+from tests.tui.tui_support import of_type, run, until, workbench
 
 
 def ask(as_, title: str, session: str = "exec1", *options: str) -> str:
@@ -32,7 +32,7 @@ def answers(repo) -> list[dict]:
 
 
 def test_a_question_shows_its_options_recommendation_and_why(repo, as_):
-    add_session(repo, "exec1", "executive")
+    register_session(repo, "exec1", "executive")
     q = ask(as_, "Which style?", "exec1", "a=Short", "b=Long", "c=Both")
     board.report(as_("w1", "worker"), "Flaky test", "tests/x fails one run in ten")
 
@@ -55,7 +55,7 @@ def test_a_question_shows_its_options_recommendation_and_why(repo, as_):
 
 
 def test_a_single_open_question_answered_with_a_digit_goes_at_once(repo, as_):
-    add_session(repo, "exec1", "executive")
+    register_session(repo, "exec1", "executive")
     q = ask(as_, "Ship it?")
 
     async def scenario():
@@ -73,7 +73,7 @@ def test_a_single_open_question_answered_with_a_digit_goes_at_once(repo, as_):
 
 
 def test_two_answers_to_one_asker_go_back_as_one_prompt(repo, as_):
-    add_session(repo, "exec1", "executive")
+    register_session(repo, "exec1", "executive")
     q1, q2 = ask(as_, "First?"), ask(as_, "Second?")
 
     async def scenario():
@@ -99,7 +99,7 @@ def test_two_answers_to_one_asker_go_back_as_one_prompt(repo, as_):
 
 
 def test_s_sends_the_held_answers_once_before_every_question_is_answered(repo, as_):
-    add_session(repo, "exec1", "executive")
+    register_session(repo, "exec1", "executive")
     q1, q2, q3 = ask(as_, "One?"), ask(as_, "Two?"), ask(as_, "Three?")
 
     async def scenario():
@@ -132,7 +132,7 @@ def test_s_sends_the_held_answers_once_before_every_question_is_answered(repo, a
 
 
 def test_t_writes_a_free_answer_and_disabled_picks_say_why(repo, as_):
-    add_session(repo, "exec1", "executive")
+    register_session(repo, "exec1", "executive")
     q = ask(as_, "Anything else?")
     board.report(as_("w1", "worker"), "Docs out of date", "README mentions a removed flag")
 
@@ -164,7 +164,7 @@ def test_t_writes_a_free_answer_and_disabled_picks_say_why(repo, as_):
 
 
 def test_digits_answer_from_the_open_question_too(repo, as_):
-    add_session(repo, "exec1", "executive")
+    register_session(repo, "exec1", "executive")
     q = ask(as_, "Pick one", "exec1", "x=Ex", "y=Why")
 
     async def scenario():

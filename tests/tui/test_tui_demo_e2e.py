@@ -4,20 +4,13 @@ send-keys and read with capture-pane, like a newcomer at 80x24 would."""
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from helpers import a2a, wait_until
-from tui_support import rows
+from tests.support import a2a, rows, tmux, wait_until
 
 pytestmark = pytest.mark.tmux
-
-
-def tmux(sock: str, *args: str) -> str:
-    return subprocess.run(["tmux", "-L", sock, *args], check=True, capture_output=True,
-                          text=True).stdout
 
 
 def screen(sock: str, pane: str) -> str:

@@ -10,9 +10,8 @@ from a2a_tui.tui.messages import StoreRead
 from a2a_tui.tui.panels.events import EventsPanel
 from a2a_tui.tui.queries import EVENTS_TAIL
 from a2a_tui.tui.screens.detail import TextScreen
-
-from helpers import a2a, write_card
-from tui_support import of_type, run, store, until, workbench
+from tests.support import a2a, store, write_card
+from tests.tui.tui_support import of_type, run, until, workbench
 
 
 def append(repo, n: int, kind: str = "test_note") -> list[int]:

@@ -10,9 +10,8 @@ from textual.widgets import DataTable
 
 from a2a_tui.tui.panels.gate import GatePanel
 from a2a_tui.tui.screens.detail import ChecksScreen
-
-from helpers import a2a, commit_in, write_card
-from tui_support import of_type, rows, run, until, workbench
+from tests.support import a2a, commit_in, rows, write_card
+from tests.tui.tui_support import of_type, run, until, workbench
 
 
 def ready_card(repo: Path, card: str, check: str = "true") -> None:

@@ -10,15 +10,14 @@ from a2a_tui.tui.messages import UserSaid
 from a2a_tui.tui.panels.inbox import InboxPanel
 from a2a_tui.tui.screens.detail import TextScreen
 from a2a_tui.tui.screens.editor import EditorScreen
-
-from helpers import a2a, write_card
-from tui_support import add_session, of_type, rows, run, until, workbench
+from tests.support import a2a, register_session, rows, write_card
+from tests.tui.tui_support import of_type, run, until, workbench
 
 
 def test_inbox_lists_entries_newest_first_with_their_status_words(repo, as_):
     assert a2a("card", "add", str(write_card(repo, "T-1")), cwd=repo).code == 0
-    add_session(repo, "idea1", "ideation")
-    add_session(repo, "exec1", "executive")
+    register_session(repo, "idea1", "ideation")
+    register_session(repo, "exec1", "executive")
     idea, exe = as_("idea1", "ideation"), as_("exec1", "executive")
     inbox.post(idea, "assign", "Please run T-1", card="T-1")
     inbox.post(exe, "ack", "On it", ref="I-1")
@@ -47,7 +46,7 @@ def test_inbox_lists_entries_newest_first_with_their_status_words(repo, as_):
 
 
 def test_m_sends_an_approval_to_the_ideation_controller(repo):
-    add_session(repo, "idea1", "ideation")
+    register_session(repo, "idea1", "ideation")
 
     async def scenario():
         async with workbench(repo) as (app, pilot, seen):

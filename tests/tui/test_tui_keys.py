@@ -11,8 +11,8 @@ from a2a_tui.tui import actions
 from a2a_tui.tui.app import PANEL_TYPES, WorkbenchApp
 from a2a_tui.tui.panels.sessions import SessionsPanel
 from a2a_tui.tui.screens.help import HelpScreen
-
-from tui_support import add_session, run, until, workbench
+from tests.support import register_session
+from tests.tui.tui_support import run, until, workbench
 
 ISSUE_KEYS = {
     "app": {"question_mark", "tab", "shift+tab", "m", "q"},
@@ -40,7 +40,7 @@ def test_every_key_of_the_issue_is_bound_from_the_registry():
 
 def test_tab_moves_between_panels_and_j_k_arrows_move_within(repo):
     for sid in ("a1", "a2", "a3"):
-        add_session(repo, sid)
+        register_session(repo, sid)
 
     async def scenario():
         async with workbench(repo) as (app, pilot, _seen):
@@ -66,7 +66,7 @@ def test_tab_moves_between_panels_and_j_k_arrows_move_within(repo):
 
 
 def test_help_lists_every_action_and_why_it_is_unavailable_now(repo):
-    add_session(repo, "w1", state="idle")
+    register_session(repo, "w1", state="idle")
 
     async def scenario():
         async with workbench(repo) as (app, pilot, _seen):
@@ -88,7 +88,7 @@ def test_help_lists_every_action_and_why_it_is_unavailable_now(repo):
 
 
 def test_the_palette_offers_the_focused_panels_actions_with_reasons(repo):
-    add_session(repo, "w1", state="idle")
+    register_session(repo, "w1", state="idle")
 
     async def scenario():
         async with workbench(repo) as (app, _pilot, _seen):

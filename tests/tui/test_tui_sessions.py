@@ -3,16 +3,15 @@ flag set, dispatch queued), not only on the screen."""
 
 from __future__ import annotations
 
-import subprocess
-
 from textual.notifications import Notify
 from textual.widgets import TextArea
 
 from a2a_tui.tui.messages import InjectionQueued, PaneJumped, PaneReleased, PanesPaused
 from a2a_tui.tui.panels.sessions import SessionsPanel
 from a2a_tui.tui.screens.editor import EditorScreen
-
-from tui_support import add_session, of_type, rows, run, until, workbench
+from tests.support import enqueue, register_session, rows
+from tests.support import tmux as tmux_on
+from tests.tui.tui_support import of_type, run, until, workbench
 
 NOW = 1_800_000_000 * 10**9
 
@@ -22,15 +21,11 @@ def inputs(repo) -> list[dict]:
 
 
 def test_state_age_queue_and_hint_are_shown(repo):
-    add_session(repo, "w1", state="busy", since_ns=NOW - 75 * 10**9,
-                hint="probably idle — release?")
-    add_session(repo, "w2", state="waiting", since_ns=NOW - 5 * 10**9, paused=True)
-    from a2a_tui.queue import enqueue_in_tx
-
-    from tui_support import store
-    with store(repo) as s, s.write() as tx:
-        for i in range(2):
-            enqueue_in_tx(tx, "w2", f"prompt {i}", source="user", actor="user")
+    register_session(repo, "w1", state="busy", since_ns=NOW - 75 * 10**9,
+                     hint="probably idle — release?")
+    register_session(repo, "w2", state="waiting", since_ns=NOW - 5 * 10**9, paused=True)
+    for i in range(2):
+        enqueue(repo, "w2", f"prompt {i}")
 
     async def scenario():
         async with workbench(repo, now=lambda: NOW) as (app, _pilot, _seen):
@@ -46,8 +41,8 @@ def test_state_age_queue_and_hint_are_shown(repo):
 
 
 def test_p_pauses_and_resumes_the_selected_pane(repo):
-    add_session(repo, "w1")
-    add_session(repo, "w2")
+    register_session(repo, "w1")
+    register_session(repo, "w2")
 
     async def scenario():
         async with workbench(repo) as (app, pilot, seen):
@@ -69,9 +64,9 @@ def test_p_pauses_and_resumes_the_selected_pane(repo):
 
 
 def test_shift_p_pauses_every_pane_then_resumes_them_all(repo):
-    add_session(repo, "w1")
-    add_session(repo, "w2", paused=True)
-    add_session(repo, "gone", state="exited")
+    register_session(repo, "w1")
+    register_session(repo, "w2", paused=True)
+    register_session(repo, "gone", state="exited")
 
     async def scenario():
         async with workbench(repo) as (app, pilot, _seen):
@@ -90,8 +85,8 @@ def test_shift_p_pauses_every_pane_then_resumes_them_all(repo):
 
 
 def test_r_releases_a_busy_pane_and_refuses_an_idle_one(repo):
-    add_session(repo, "w1", state="busy")
-    add_session(repo, "w2", state="idle")
+    register_session(repo, "w1", state="busy")
+    register_session(repo, "w2", state="idle")
 
     async def scenario():
         async with workbench(repo) as (app, pilot, seen):
@@ -117,7 +112,7 @@ def test_r_releases_a_busy_pane_and_refuses_an_idle_one(repo):
 
 
 def test_i_injects_a_multiline_prompt_recorded_as_the_users_message(repo):
-    add_session(repo, "w1", state="busy")
+    register_session(repo, "w1", state="busy")
     text = "first line\n\nthird line after a blank"
 
     async def scenario():
@@ -144,7 +139,7 @@ def test_i_injects_a_multiline_prompt_recorded_as_the_users_message(repo):
 
 
 def test_escape_in_the_editor_sends_nothing(repo):
-    add_session(repo, "w1")
+    register_session(repo, "w1")
 
     async def scenario():
         async with workbench(repo) as (app, pilot, _seen):
@@ -159,13 +154,12 @@ def test_escape_in_the_editor_sends_nothing(repo):
 
 def test_enter_jumps_to_the_sessions_pane_in_tmux(repo, tmux_socket):
     def tmux(*args: str) -> str:
-        return subprocess.run(["tmux", "-L", tmux_socket, "-f", "/dev/null", *args], check=True,
-                              capture_output=True, text=True).stdout.strip()
+        return tmux_on(tmux_socket, *args).strip()
 
     tmux("new-session", "-d", "-s", "s", "-x", "80", "-y", "24", "sh")
     target = tmux("new-window", "-d", "-t", "s:", "-P", "-F", "#{pane_id}", "sh")
     assert tmux("display", "-p", "-t", "=s:", "#{pane_id}") != target
-    add_session(repo, "w1", pane_id=target, socket=tmux_socket)
+    register_session(repo, "w1", pane_id=target, socket=tmux_socket)
 
     async def scenario():
         async with workbench(repo, tmux_socket=tmux_socket) as (app, pilot, seen):

@@ -15,9 +15,8 @@ from a2a_tui.gate.cards_ops import add_card
 from a2a_tui.gate.context import GateContext
 from a2a_tui.repo import Repo
 from a2a_tui.tui.app import make_app
-
-from helpers import write_card
-from tui_support import add_session, until
+from tests.support import register_session, write_card
+from tests.tui.tui_support import until
 
 T0 = 1_767_225_600_000_000_000   # 2026-01-01 00:00:00 UTC
 SEC = 1_000_000_000
@@ -32,12 +31,13 @@ def seeded(repo, as_, utc, monkeypatch):
         m.setattr(time, "time_ns", lambda: T0 + next(ticks) * SEC)
         r = Repo(repo)
         add_card(GateContext(r, r.store()), write_card(repo, "T-1"))
-        add_session(repo, "exec1", "executive", state="busy", since_ns=T0, cli="claude",
-                    model="opus")
-        add_session(repo, "idea1", "ideation", state="idle", since_ns=T0, cli="codex")
-        add_session(repo, "w1", "worker", state="waiting", since_ns=T0 + 30 * SEC, cli="gemini")
-        add_session(repo, "w2", "worker", state="unknown", paused=True, since_ns=T0, cli="demo",
-                    hint="probably idle — release?")
+        register_session(repo, "exec1", "executive", state="busy", since_ns=T0, cli="claude",
+                         model="opus")
+        register_session(repo, "idea1", "ideation", state="idle", since_ns=T0, cli="codex")
+        register_session(repo, "w1", "worker", state="waiting", since_ns=T0 + 30 * SEC,
+                         cli="gemini")
+        register_session(repo, "w2", "worker", state="unknown", paused=True, since_ns=T0,
+                         cli="demo", hint="probably idle — release?")
         board.ask(as_("exec1", "executive"), "Cache the parsed cards?",
                   ["a=Yes, in memory", "b=No, parse each time", "c=Only in the TUI"], "a",
                   "parsing costs 2 ms per card; the board reads them often")

@@ -10,12 +10,12 @@ import uuid
 
 from a2a_tui.repo import Repo
 from a2a_tui.tui.app import make_app
-
-from tui_support import add_session, run
+from tests.support import register_session, tmux
+from tests.tui.tui_support import run
 
 
 def test_the_first_frame_already_shows_the_store(repo):
-    add_session(repo, "w1", "worker", state="busy")
+    register_session(repo, "w1", "worker", state="busy")
 
     async def first():  # what the panels hold the moment the app is ready, before any pause
         app, _s, _o = make_app(Repo(repo), host_orchestrator=False, tick_s=3600)
@@ -51,6 +51,6 @@ def test_tmux_works_when_first_used_under_textuals_print_capture(tmp_path):
             "print('restored', sys.stdout is cap, file=sys.stderr)\n")
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "TMUX_TMPDIR": str(tmp_path)}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
-    subprocess.run(["tmux", "-L", sock, "kill-server"], capture_output=True, env=env)
+    tmux(sock, "kill-server", env=env, check=False)
     assert out.returncode == 0, out.stderr
     assert "has False" in out.stderr and "restored True" in out.stderr

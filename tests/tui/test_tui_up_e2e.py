@@ -4,27 +4,15 @@ detaches, the agents live on) and coming back (the orchestrator resumes from the
 from __future__ import annotations
 
 import shlex
-import subprocess
-import sys
 import uuid
 
 import pytest
 
 from a2a_tui.panes.orchestrator import lock_holder
 from a2a_tui.repo import Repo
-
-from helpers import a2a, wait_until
-from tui_support import rows
+from tests.support import A2A, a2a, rows, tmux, wait_until
 
 pytestmark = pytest.mark.tmux
-
-
-def tmux(sock: str, *args: str, check: bool = True) -> str:
-    proc = subprocess.run(["tmux", "-L", sock, "-f", "/dev/null", *args], capture_output=True,
-                          text=True)
-    if check and proc.returncode != 0:
-        raise AssertionError(f"tmux {args[0]}: {proc.stderr}")
-    return proc.stdout
 
 
 @pytest.fixture
@@ -43,7 +31,7 @@ def terminal():
 
 
 def a2a_cmd(*args: str) -> str:
-    return shlex.join([sys.executable, "-m", "a2a_tui", *args])
+    return shlex.join([*A2A, *args])
 
 
 def clients(sock: str) -> list[str]:

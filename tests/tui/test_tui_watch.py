@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
-from helpers import wait_until
+from tests.support import wait_until
 
 
 def test_store_changes_follow_sqlite_writes_and_stop(repo):

@@ -13,17 +13,12 @@ from textual.message import Message
 from textual.pilot import Pilot
 
 from a2a_tui.repo import Repo
-from a2a_tui.store import Store
 from a2a_tui.tui.app import WorkbenchApp, make_app
 
 
 def run(coro) -> Any:
     """Run one async scenario (the suite has no asyncio plugin)."""
     return asyncio.run(coro)
-
-
-def store(repo: Path) -> Store:
-    return Store(repo / ".a2a" / "a2a.db")
 
 
 @asynccontextmanager
@@ -59,26 +54,3 @@ async def until(pilot: Pilot, pred: Callable[[], Any], timeout: float = 10.0,
 
 def of_type(seen: list, cls: type) -> list:
     return [m for m in seen if type(m) is cls]
-
-
-def add_session(repo: Path, sid: str, role: str = "worker", *, state: str = "idle",
-                paused: bool = False, pane_id: str | None = None, socket: str | None = None,
-                since_ns: int | None = None, hint: str | None = None, cli: str = "demo",
-                attempt: str | None = None, model: str = "") -> None:
-    """A sessions row as `a2a spawn` leaves it (the panes layer owns the table; tests that need
-    a real agent spawn one)."""
-    with store(repo) as s, s.write() as tx:
-        seq = tx.append("session_registered_for_test", actor="user", session=sid,
-                        payload={"role": role})
-        now = since_ns or time.time_ns()
-        tx.execute(
-            "INSERT INTO sessions(id, role, cli, cli_version, model, cwd, pane_id, tmux_socket,"
-            " state, state_since_ns, paused, hint, attempt_id, launch_seq, created_ns)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (sid, role, cli, f"{cli} 1.0", model, str(repo), pane_id, socket, state, now,
-             int(paused), hint, attempt, seq, now))
-
-
-def rows(repo: Path, sql: str, params: tuple = ()) -> list[dict]:
-    with store(repo) as s:
-        return [dict(r) for r in s.all(sql, params)]

@@ -1,0 +1,46 @@
+"""What tests and benchmarks share: a World to run a2a in, and the ways to look into it.
+
+- `World` (world.py): throwaway HOME with a git identity, a private tmux server, a repository
+  with `a2a init`, `a2a serve`; the `world` fixture gives one to every test.
+- The real CLI: `a2a`, `a2a_as`, `add_ready_card` (cli.py). Git: `git`, `make_repo`,
+  `commit_in`, `write_card` (gitrepo.py). tmux: `tmux` (tmux.py). Waiting: `wait_until`,
+  `holds_for` (wait.py).
+- The store: `store`, `rows`, `session`, `dispatch`, `events`, `signals`, `wait_state`
+  (records.py); sessions without a CLI, recorded as a launch records them: `register_session`,
+  `repoint_session`, `set_session` (sessions.py); `a2a serve` and the commands around it (serve.py).
+
+Tests import from here, not from the package's modules, for what is only their set-up: a module
+the package moves is then fixed in one place.
+"""
+
+from tests.support.cli import A2A, Run, a2a, a2a_as, add_ready_card
+from tests.support.gitrepo import CARD_TOML, commit_in, git, make_repo, write_card
+from tests.support.records import dispatch, events, rows, session, signals, store, wait_state
+from tests.support.serve import (
+    Served,
+    barrier,
+    enqueue,
+    inject,
+    prompts,
+    sessions_json,
+    spawn,
+)
+from tests.support.sessions import (
+    collab_as,
+    proc_start,
+    process_alive,
+    register_session,
+    repoint_session,
+    set_session,
+)
+from tests.support.tmux import tmux
+from tests.support.wait import holds_for, wait_until
+from tests.support.world import World
+
+__all__ = [
+    "a2a", "A2A", "a2a_as", "add_ready_card", "barrier", "CARD_TOML", "collab_as", "commit_in",
+    "dispatch", "enqueue", "events", "git", "holds_for", "inject", "make_repo", "proc_start",
+    "process_alive", "prompts", "register_session", "repoint_session", "rows", "Run", "Served",
+    "session", "sessions_json", "set_session", "signals", "spawn", "store", "tmux", "wait_state",
+    "wait_until", "World", "write_card",
+]
