@@ -1,0 +1,523 @@
+"""One read of the event log into plain records: cards, attempts, sessions, attention.
+
+Only events are read, never a projection table, so a view written later works on history
+recorded before it. High-volume kinds (signals, dispatches) are counted in SQL over the indexes
+of migration 3; the rest is folded here in sequence order. `--since` keeps what started in the
+period (attempts claimed, sessions launched or active, attention asked at or after the instant)
+and follows each to its end.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from a2a_tui.metrics.kinds import (
+    CHECK_STEP,
+    KINDS,
+    RESOLUTIONS,
+    SIGNAL_TURN_END,
+    SIGNAL_WAITING,
+    STEPS,
+)
+
+NO_TASK = "(no task)"
+
+
+@dataclass
+class Card:
+    id: str
+    title: str = ""
+    task_type: str = "?"
+    complexity: str = "?"
+
+
+@dataclass
+class Rejection:
+    attempt: str
+    task: str
+    seq: int
+    ts_ns: int
+    step: str        # the verify step that failed first, or CHECK_STEP for one of the card's checks
+    code: str        # the rejection code, else the failing check's name
+    run: int | None
+
+
+@dataclass
+class Attempt:
+    id: str
+    task: str
+    seq: int
+    claimed_ns: int
+    claimed_by: str | None            # the session that claimed it (None: the user)
+    writer: str | None = None         # the session bound as its writer (None: the user)
+    rounds: int = 0                   # submissions
+    verify_runs: int = 0
+    rejections: list[Rejection] = field(default_factory=list)
+    flaky: int = 0
+    contract_invalid: int = 0
+    outcome: str | None = None        # integrated | abandoned | superseded | failed | unknown
+    ended_ns: int | None = None
+    verified_ns: int | None = None    # its last pass (when it became integrable)
+    score: dict[str, Any] | None = None
+    lines: tuple[int, int] | None = None   # (added, removed), when the gate recorded them
+    served: dict[str, list[str]] = field(default_factory=dict)   # session -> what it did
+
+    @property
+    def concluded(self) -> bool:
+        return self.outcome in ("integrated", "abandoned", "superseded")
+
+    @property
+    def first_pass(self) -> bool:
+        """Integrated with no rejection."""
+        return self.outcome == "integrated" and not self.rejections
+
+    @property
+    def wall_s(self) -> float | None:
+        return None if self.ended_ns is None else (self.ended_ns - self.claimed_ns) / 1e9
+
+    def serve(self, session: str | None, what: str) -> None:
+        if session and what not in self.served.setdefault(session, []):
+            self.served[session].append(what)
+
+
+@dataclass
+class Session:
+    id: str
+    role: str
+    cli: str
+    model: str
+    effort: str
+    launched_ns: int
+    attempt: str | None = None
+    relaunch: dict[str, str] = field(default_factory=dict)   # revives / forks / restarts
+    turns: int = 0
+    dispatches: int = 0
+    first_ns: int | None = None       # its first and last event in the period
+    last_ns: int | None = None
+    exited_ns: int | None = None
+
+    @property
+    def label(self) -> str:
+        return model_label(self.cli, self.model, self.effort)
+
+    @property
+    def wall_s(self) -> float | None:
+        start = max(self.launched_ns, self.first_ns or self.launched_ns)
+        end = self.exited_ns or self.last_ns
+        return None if end is None else max(0.0, (end - start) / 1e9)
+
+
+@dataclass
+class Attention:
+    """One time the user was needed. `waits` says whether a wait applies (an intervention is the
+    user's own move: nothing waited for it)."""
+
+    kind: str
+    ref: str
+    seq: int
+    asked_ns: int
+    acted_ns: int | None = None
+    task: str | None = None
+    attempt: str | None = None
+    session: str | None = None
+    waits: bool = True
+
+    @property
+    def waited_s(self) -> float | None:
+        if not self.waits or self.acted_ns is None:
+            return None
+        return max(0.0, (self.acted_ns - self.asked_ns) / 1e9)
+
+    @property
+    def state(self) -> str:
+        return "open" if self.waits and self.acted_ns is None else "done"
+
+
+@dataclass
+class History:
+    last_seq: int
+    start_seq: int
+    since_ns: int | None
+    now_ns: int                      # the time of the last event: open things are measured to it
+    project: str = ""
+    cards: dict[str, Card] = field(default_factory=dict)
+    attempts: dict[str, Attempt] = field(default_factory=dict)
+    sessions: dict[str, Session] = field(default_factory=dict)
+    attention: list[Attention] = field(default_factory=list)
+    retros: list[dict[str, Any]] = field(default_factory=list)
+
+    def card(self, task: str) -> Card:
+        return self.cards.get(task) or Card(task)
+
+    def writer_of(self, a: Attempt) -> Session | None:
+        return self.sessions.get(a.writer) if a.writer else None
+
+    def task_of(self, item: Attention) -> str:
+        if item.task:
+            return item.task
+        if item.attempt and item.attempt in self.attempts:
+            return self.attempts[item.attempt].task
+        s = self.sessions.get(item.session or "")
+        if s and s.attempt and s.attempt in self.attempts:
+            return self.attempts[s.attempt].task
+        return NO_TASK
+
+    def only_task(self, task: str) -> History:
+        """The same history cut down to one task, its attempts and the sessions that served it."""
+        attempts = {k: a for k, a in self.attempts.items() if a.task == task}
+        serving = {s for a in attempts.values() for s in (a.writer, *a.served) if s}
+        return History(
+            self.last_seq, self.start_seq, self.since_ns, self.now_ns, self.project,
+            {k: c for k, c in self.cards.items() if k == task}, attempts,
+            {k: s for k, s in self.sessions.items() if k in serving},
+            [i for i in self.attention if self.task_of(i) == task], [])
+
+
+def model_label(cli: str | None, model: str | None, effort: str | None) -> str:
+    """'cli model effort' with blanks dropped; '(user)' for no session."""
+    return " ".join(x for x in (cli, model, effort) if x) or "(user)"
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+_ROLE = {kind: role for role, kind in KINDS.items()}
+_FOLDED = ("claimed", "submitted", "verify_started", "verified", "rejected", "flaky",
+           "contract_invalid", "integration_intent", "integrated", "abandoned", "superseded",
+           "claim_failed", "integration_unknown", "resolved", "approved", "diverged", "adopted",
+           "feedback", "feedback_stopped", "review_started", "reviewed", "writer_bound",
+           "exited", "released", "stalled", "intervention", "posted", "answered", "closed",
+           "retro_saved")
+
+
+@dataclass(frozen=True)
+class Row:
+    seq: int
+    ts_ns: int
+    kind: str
+    task: str | None
+    attempt: str | None
+    session: str | None
+    payload: dict[str, Any]
+
+
+def load(store, *, since_ns: int | None = None) -> History:
+    """Read the history (from `since_ns` on) in one read transaction."""
+    with store.snapshot() as tx:
+        last = int(tx.one("SELECT COALESCE(MAX(seq), 0) FROM events")[0])
+        start = 1
+        if since_ns is not None:
+            row = tx.one("SELECT MIN(seq) FROM events WHERE ts_ns >= ?", (since_ns,))
+            start = row[0] if row[0] is not None else last + 1
+        now = tx.one("SELECT ts_ns FROM events WHERE seq = ?", (last,))
+        h = History(last_seq=last, start_seq=start, since_ns=since_ns,
+                    now_ns=now[0] if now else 0)
+        _Fold(h, tx).run()
+    return h
+
+
+def _rows(tx, kinds: list[str], after: int, until: int) -> list[Row]:
+    marks = ",".join("?" * len(kinds))
+    return [Row(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6])) for r in tx.all(
+        f"SELECT seq, ts_ns, kind, task, attempt, session, payload FROM events"
+        f" WHERE kind IN ({marks}) AND seq >= ? AND seq <= ? ORDER BY seq",
+        (*kinds, after, until))]
+
+
+class _Fold:
+    """The sequence-order fold: one handler per meaning in KINDS."""
+
+    def __init__(self, h: History, tx) -> None:
+        self.h, self.tx = h, tx
+        self.questions: dict[str, Attention] = {}
+        self.stops: dict[str, Attention] = {}      # attempt -> open three-strike stop
+        self.unknowns: dict[str, Attention] = {}   # attempt -> open unknown outcome
+        self.diverged: dict[str, Attention] = {}   # target -> open divergence
+        self.handlers: dict[str, Callable[[Row], None]] = {
+            role: getattr(self, f"on_{role}") for role in _FOLDED}
+
+    def run(self) -> None:
+        h, tx = self.h, self.tx
+        init = tx.one("SELECT payload FROM events WHERE kind = ? ORDER BY seq LIMIT 1",
+                      (KINDS["initialized"],))
+        if init is not None:
+            h.project = Path(json.loads(init[0]).get("root") or "").name
+        # Cards and launches are read from the start: a period's attempt may use an older card,
+        # and an older session may serve it.
+        for r in _rows(tx, [KINDS["card_added"], KINDS["card_revised"]], 1, h.last_seq):
+            body = r.payload.get("card") or {}
+            h.cards[r.task or ""] = Card(r.task or "", body.get("title", ""),
+                                         body.get("task_type", "?"), body.get("complexity", "?"))
+        self.launches = {r.session: r for r in _rows(tx, [KINDS["launching"]], 1, h.last_seq)
+                         if r.session}
+        for r in _rows(tx, [KINDS[k] for k in _FOLDED], h.start_seq, h.last_seq):
+            self.handlers[_ROLE[r.kind]](r)
+        self._counts()
+        self._pane_waits()
+
+    # --- attempts ---
+    def attempt(self, r: Row) -> Attempt | None:
+        return self.h.attempts.get(r.attempt or "")
+
+    def on_claimed(self, r: Row) -> None:
+        if r.attempt and r.task:
+            self.h.attempts[r.attempt] = Attempt(r.attempt, r.task, r.seq, r.ts_ns, r.session)
+            self.h.attempts[r.attempt].serve(r.session, "claim")
+
+    def on_writer_bound(self, r: Row) -> None:
+        a = self.attempt(r)
+        if a is not None and r.session:
+            a.writer = r.session
+            a.served.pop(r.session, None)
+            self.session(r.session).attempt = a.id
+
+    def on_submitted(self, r: Row) -> None:
+        if (a := self.attempt(r)) is not None:
+            a.rounds += 1
+            if r.session != a.writer:
+                a.serve(r.session, "submit")
+            self._end_stop(a.id, r)
+
+    def on_verify_started(self, r: Row) -> None:
+        if (a := self.attempt(r)) is not None:
+            a.serve(r.session, "verify")
+
+    def on_verified(self, r: Row) -> None:
+        if (a := self.attempt(r)) is not None:
+            a.verify_runs += 1
+            a.verified_ns = r.ts_ns
+
+    def on_rejected(self, r: Row) -> None:
+        if (a := self.attempt(r)) is None:
+            return
+        a.verify_runs += 1
+        p = r.payload
+        first = p.get("first_failure") or "unknown"
+        step = p.get("step") or (first if first in STEPS else CHECK_STEP)
+        a.rejections.append(Rejection(a.id, a.task, r.seq, r.ts_ns, step, p.get("code") or first,
+                                      p.get("run")))
+
+    def on_flaky(self, r: Row) -> None:
+        if (a := self.attempt(r)) is not None:
+            a.verify_runs += 1
+            a.flaky += 1
+
+    def on_contract_invalid(self, r: Row) -> None:
+        if (a := self.attempt(r)) is not None:
+            a.contract_invalid += 1
+
+    def on_reviewed(self, r: Row) -> None:
+        if (a := self.attempt(r)) is None:
+            return
+        a.serve(r.session, "review")
+        verdict = r.payload.get("verdict")
+        if verdict in ("block", "fail"):
+            a.rejections.append(Rejection(a.id, a.task, r.seq, r.ts_ns, "review", verdict,
+                                          None))
+
+    def on_review_started(self, r: Row) -> None:
+        if (a := self.attempt(r)) is not None:
+            a.serve(r.session, "review")
+
+    def on_integration_intent(self, r: Row) -> None:
+        if (a := self.attempt(r)) is not None:
+            a.serve(r.session, "integrate")
+
+    def _end(self, a: Attempt, r: Row, outcome: str) -> None:
+        a.outcome, a.ended_ns = outcome, r.ts_ns
+        self._end_stop(a.id, r)
+
+    def on_integrated(self, r: Row) -> None:
+        if (a := self.attempt(r)) is not None:
+            self._end(a, r, "integrated")
+            self._facts(a, r.payload)
+
+    def on_abandoned(self, r: Row) -> None:
+        if (a := self.attempt(r)) is not None:
+            a.serve(r.session, "abandon")
+            self._end(a, r, "abandoned")
+            self._facts(a, r.payload)
+
+    def _facts(self, a: Attempt, p: dict[str, Any]) -> None:
+        score = p.get("score") or {}
+        if "boundary" in score or "taste" in score:
+            a.score = score
+        lines = p.get("changed_lines")
+        if isinstance(lines, dict) and "added" in lines and "removed" in lines:
+            a.lines = (int(lines["added"]), int(lines["removed"]))
+
+    def on_superseded(self, r: Row) -> None:
+        if (a := self.attempt(r)) is not None:
+            self._end(a, r, "superseded")
+
+    def on_claim_failed(self, r: Row) -> None:
+        if (a := self.attempt(r)) is not None:
+            self._end(a, r, "failed")
+
+    def on_integration_unknown(self, r: Row) -> None:
+        if (a := self.attempt(r)) is not None:
+            a.outcome, a.ended_ns = "unknown", r.ts_ns
+            self.unknowns[a.id] = self.ask("unknown", a.id, r)
+
+    def on_resolved(self, r: Row) -> None:
+        a = self.attempt(r)
+        if a is None:
+            return
+        outcome = RESOLUTIONS.get(str(r.payload.get("as", "")).lower())
+        a.outcome, a.ended_ns = outcome, (r.ts_ns if outcome else None)
+        if (item := self.unknowns.pop(a.id, None)) is not None:
+            item.acted_ns = r.ts_ns
+
+    def on_approved(self, r: Row) -> None:
+        a = self.attempt(r)
+        item = self.ask("approval", r.attempt or "", r)
+        item.asked_ns = (a.verified_ns if a and a.verified_ns else r.ts_ns)
+        item.acted_ns = r.ts_ns
+
+    # --- attention ---
+    def ask(self, kind: str, ref: str, r: Row, *, waits: bool = True) -> Attention:
+        item = Attention(kind, ref, r.seq, r.ts_ns, task=r.task, attempt=r.attempt,
+                         session=r.session, waits=waits)
+        self.h.attention.append(item)
+        return item
+
+    def on_posted(self, r: Row) -> None:
+        if r.payload.get("kind") == "question":
+            self.questions[r.payload.get("id", "")] = self.ask("question", r.payload.get("id", ""),
+                                                               r)
+
+    def on_answered(self, r: Row) -> None:
+        item = self.questions.pop(r.payload.get("id", ""), None)
+        if item is not None:
+            item.acted_ns = r.ts_ns
+
+    on_closed = on_answered
+
+    def on_released(self, r: Row) -> None:
+        # How long the pane sat stuck: from the last thing heard from it to the release.
+        item = self.ask("release", r.session or "", r)
+        quiet = self.tx.one(
+            "SELECT ts_ns FROM events WHERE session = ? AND seq < ? AND kind IN (?, ?)"
+            " ORDER BY seq DESC LIMIT 1",
+            (r.session, r.seq, KINDS["signal"], KINDS["dispatch_sent"]))
+        item.asked_ns, item.acted_ns = (quiet[0] if quiet else r.ts_ns), r.ts_ns
+
+    def on_intervention(self, r: Row) -> None:
+        via = r.payload.get("kind") or r.payload.get("via") or "intervention"
+        self.ask("intervention", str(via), r, waits=False)
+
+    def on_stalled(self, r: Row) -> None:
+        self.ask("stall", r.session or "", r)   # its end is looked up with the pane waits
+
+    def on_feedback(self, r: Row) -> None:
+        # Feedback not sent to a managed writer: the three-strike stop (before feedback_stopped).
+        a = self.attempt(r)
+        if r.payload.get("sent") is False and a is not None and a.writer:
+            self.on_feedback_stopped(r)
+
+    def on_feedback_stopped(self, r: Row) -> None:
+        if r.attempt and r.attempt not in self.stops:   # one stop, however many say so
+            self.stops[r.attempt] = self.ask("feedback_stop", r.attempt, r)
+
+    def _end_stop(self, attempt: str, r: Row) -> None:
+        if (item := self.stops.pop(attempt, None)) is not None:
+            item.acted_ns = r.ts_ns
+
+    def on_diverged(self, r: Row) -> None:
+        key = str(r.payload.get("target") or r.payload.get("ref") or "")
+        self.diverged.setdefault(key, self.ask("divergence", key, r))
+
+    def on_adopted(self, r: Row) -> None:
+        key = str(r.payload.get("target") or r.payload.get("ref") or "")
+        item = self.diverged.pop(key, None) or (
+            self.diverged.pop(next(iter(self.diverged))) if self.diverged else None)
+        if item is not None:
+            item.acted_ns = r.ts_ns
+
+    def on_exited(self, r: Row) -> None:
+        if r.session:
+            self.session(r.session).exited_ns = r.ts_ns
+
+    def on_retro_saved(self, r: Row) -> None:
+        self.h.retros.append({"seq": r.seq, "ts_ns": r.ts_ns, "session": r.session,
+                              **{k: r.payload.get(k) for k in ("id", "since_ns", "text")}})
+
+    # --- sessions ---
+    def session(self, sid: str) -> Session:
+        s = self.h.sessions.get(sid)
+        if s is None:
+            r = self.launches.get(sid)
+            p = r.payload if r else {}
+            s = Session(sid, p.get("role") or "?", p.get("cli") or "?", p.get("model") or "",
+                        p.get("effort") or "", r.ts_ns if r else 0,
+                        relaunch={k: str(p[k]) for k in ("revives", "forks", "restarts")
+                                  if p.get(k)})
+            if r is not None and r.attempt:
+                s.attempt = r.attempt
+            self.h.sessions[sid] = s
+        return s
+
+    def _counts(self) -> None:
+        """Turns, dispatches and first/last event per session, counted over indexes."""
+        h, tx = self.h, self.tx
+        for sid, r in self.launches.items():
+            if r.seq >= h.start_seq:
+                self.session(sid)
+        for a in h.attempts.values():
+            for sid in (a.writer, *a.served):
+                if sid and sid in self.launches:
+                    self.session(sid)
+        span = (h.start_seq, h.last_seq)
+        for sid, n in tx.all(
+                "SELECT session, COUNT(*) FROM events WHERE kind = ?"
+                " AND json_extract(payload, '$.kind') = ? AND session IS NOT NULL"
+                " AND seq BETWEEN ? AND ? GROUP BY session",
+                (KINDS["signal"], SIGNAL_TURN_END, *span)):
+            if sid in self.launches:
+                self.session(sid).turns = n
+        for sid, n in tx.all(
+                "SELECT session, COUNT(*) FROM events WHERE kind = ? AND session IS NOT NULL"
+                " AND seq BETWEEN ? AND ? GROUP BY session", (KINDS["dispatch_queued"], *span)):
+            if sid in self.launches:
+                self.session(sid).dispatches = n
+        firsts: dict[int, tuple[str, str]] = {}
+        for sid, lo, hi in tx.all(
+                "SELECT session, MIN(seq), MAX(seq) FROM events WHERE session IS NOT NULL"
+                " AND seq BETWEEN ? AND ? GROUP BY session", span):
+            if sid in h.sessions:
+                firsts[lo], firsts[hi] = (sid, "first_ns"), (sid, "last_ns")
+        for seq, ts in _ts_of(tx, list(firsts)):
+            sid, attr = firsts[seq]
+            setattr(h.sessions[sid], attr, ts)
+
+    def _pane_waits(self) -> None:
+        """Permission prompts (a `waiting` signal) and stalls: each waits until the pane is
+        heard from again, released or gone."""
+        h, tx = self.h, self.tx
+        for seq, ts, sid, attempt in tx.all(
+                "SELECT seq, ts_ns, session, attempt FROM events WHERE kind = ?"
+                " AND json_extract(payload, '$.kind') = ? AND seq BETWEEN ? AND ?",
+                (KINDS["signal"], SIGNAL_WAITING, h.start_seq, h.last_seq)):
+            h.attention.append(Attention("permission", sid or "", seq, ts, attempt=attempt,
+                                         session=sid))
+        for item in h.attention:
+            if item.kind in ("permission", "stall") and item.session:
+                nxt = tx.one(
+                    "SELECT ts_ns FROM events WHERE session = ? AND seq > ? AND seq <= ?"
+                    " AND kind IN (?, ?, ?) ORDER BY seq LIMIT 1",
+                    (item.session, item.seq, h.last_seq, KINDS["signal"], KINDS["released"],
+                     KINDS["exited"]))
+                item.acted_ns = nxt[0] if nxt else None
+        h.attention.sort(key=lambda i: i.seq)
+
+
+def _ts_of(tx, seqs: list[int]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for i in range(0, len(seqs), 500):
+        chunk = seqs[i:i + 500]
+        out += [(r[0], r[1]) for r in tx.all(
+            f"SELECT seq, ts_ns FROM events WHERE seq IN ({','.join('?' * len(chunk))})", chunk)]
+    return out
