@@ -185,6 +185,7 @@ def model_label(cli: str | None, model: str | None, effort: str | None) -> str:
 # --- reading -----------------------------------------------------------------------------------
 
 _ROLE = {kind: role for role, kind in KINDS.items()}
+_LAUNCH = ("role", "cli", "model", "effort", "revives", "forks", "restarts")
 _FOLDED = ("claimed", "submitted", "verify_started", "verified", "rejected", "flaky",
            "contract_invalid", "integration_intent", "integrated", "abandoned", "superseded",
            "claim_failed", "integration_unknown", "resolved", "approved", "diverged", "adopted",
@@ -193,15 +194,23 @@ _FOLDED = ("claimed", "submitted", "verify_started", "verified", "rejected", "fl
            "retro_saved")
 
 
-@dataclass(frozen=True)
 class Row:
-    seq: int
-    ts_ns: int
-    kind: str
-    task: str | None
-    attempt: str | None
-    session: str | None
-    payload: dict[str, Any]
+    """One event; its payload is decoded only if a handler reads it (most never do)."""
+
+    __slots__ = ("seq", "ts_ns", "kind", "task", "attempt", "session", "_raw", "_payload")
+
+    def __init__(self, seq: int, ts_ns: int, kind: str, task: str | None, attempt: str | None,
+                 session: str | None, raw: str | dict[str, Any]) -> None:
+        self.seq, self.ts_ns, self.kind = seq, ts_ns, kind
+        self.task, self.attempt, self.session = task, attempt, session
+        self._raw = raw
+        self._payload: dict[str, Any] | None = raw if isinstance(raw, dict) else None
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        if self._payload is None:
+            self._payload = json.loads(self._raw)
+        return self._payload
 
 
 def load(store, *, since_ns: int | None = None) -> History:
@@ -210,7 +219,9 @@ def load(store, *, since_ns: int | None = None) -> History:
         last = int(tx.one("SELECT COALESCE(MAX(seq), 0) FROM events")[0])
         start = 1
         if since_ns is not None:
-            row = tx.one("SELECT MIN(seq) FROM events WHERE ts_ns >= ?", (since_ns,))
+            # Through the time index (alone, MIN(seq) would walk the table from the start).
+            row = tx.one("SELECT MIN(seq) FROM (SELECT seq FROM events INDEXED BY events_ts"
+                         " WHERE ts_ns >= ?)", (since_ns,))
             start = row[0] if row[0] is not None else last + 1
         now = tx.one("SELECT ts_ns FROM events WHERE seq = ?", (last,))
         h = History(last_seq=last, start_seq=start, since_ns=since_ns,
@@ -219,12 +230,26 @@ def load(store, *, since_ns: int | None = None) -> History:
     return h
 
 
-def _rows(tx, kinds: list[str], after: int, until: int) -> list[Row]:
+def _rows(tx, kinds: list[str], start: int, fields: tuple[str, ...] = (), *,
+          few: bool = False) -> list[Row]:
+    """Events of `kinds` from seq `start` on, in order. With `fields` (JSON paths such as
+    "card.title"), only those are read out of the payload, in SQL. `few`: the kinds are rare
+    (cards, launches), so look them up in the kind index; the planner, counting many kinds,
+    would scan the table, which is the faster way to read the fold's share of a long log."""
     marks = ",".join("?" * len(kinds))
-    return [Row(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6])) for r in tx.all(
-        f"SELECT seq, ts_ns, kind, task, attempt, session, payload FROM events"
-        f" WHERE kind IN ({marks}) AND seq >= ? AND seq <= ? ORDER BY seq",
-        (*kinds, after, until))]
+    how = "INDEXED BY events_kind" if few else ""
+    cols = ", ".join(f"json_extract(payload, '$.{f}')" for f in fields) or "payload"
+    rows = tx.all(f"SELECT seq, ts_ns, kind, task, attempt, session, {cols} FROM events {how}"
+                  f" WHERE kind IN ({marks}) AND seq >= ? ORDER BY seq", (*kinds, start))
+    if not fields:
+        return [Row(*r) for r in rows]
+    return [Row(*r[:6], dict(zip(fields, r[6:], strict=True))) for r in rows]
+
+
+# Signals by their payload kind, through migration 3's partial index. The kind is written into
+# the SQL (a constant of KINDS, never input): a partial index serves only a literal condition.
+_SIGNALS = (f"FROM events INDEXED BY events_signal_kind WHERE kind = '{KINDS['signal']}'"
+            " AND json_extract(payload, '$.kind') = ?")
 
 
 class _Fold:
@@ -247,13 +272,14 @@ class _Fold:
             h.project = Path(json.loads(init[0]).get("root") or "").name
         # Cards and launches are read from the start: a period's attempt may use an older card,
         # and an older session may serve it.
-        for r in _rows(tx, [KINDS["card_added"], KINDS["card_revised"]], 1, h.last_seq):
-            body = r.payload.get("card") or {}
-            h.cards[r.task or ""] = Card(r.task or "", body.get("title", ""),
-                                         body.get("task_type", "?"), body.get("complexity", "?"))
-        self.launches = {r.session: r for r in _rows(tx, [KINDS["launching"]], 1, h.last_seq)
+        for r in _rows(tx, [KINDS["card_added"], KINDS["card_revised"]], 1,
+                       ("card.title", "card.task_type", "card.complexity"), few=True):
+            p = r.payload
+            h.cards[r.task or ""] = Card(r.task or "", p["card.title"] or "",
+                                         p["card.task_type"] or "?", p["card.complexity"] or "?")
+        self.launches = {r.session: r for r in _rows(tx, [KINDS["launching"]], 1, _LAUNCH, few=True)
                          if r.session}
-        for r in _rows(tx, [KINDS[k] for k in _FOLDED], h.start_seq, h.last_seq):
+        for r in _rows(tx, [KINDS[k] for k in _FOLDED], h.start_seq):
             self.handlers[_ROLE[r.kind]](r)
         self._counts()
         self._pane_waits()
@@ -399,11 +425,8 @@ class _Fold:
     def on_released(self, r: Row) -> None:
         # How long the pane sat stuck: from the last thing heard from it to the release.
         item = self.ask("release", r.session or "", r)
-        quiet = self.tx.one(
-            "SELECT ts_ns FROM events WHERE session = ? AND seq < ? AND kind IN (?, ?)"
-            " ORDER BY seq DESC LIMIT 1",
-            (r.session, r.seq, KINDS["signal"], KINDS["dispatch_sent"]))
-        item.asked_ns, item.acted_ns = (quiet[0] if quiet else r.ts_ns), r.ts_ns
+        quiet = _nearest(self.tx, r.session, r.seq, ("signal", "dispatch_sent"), before=True)
+        item.asked_ns, item.acted_ns = (quiet or r.ts_ns), r.ts_ns
 
     def on_intervention(self, r: Row) -> None:
         via = r.payload.get("kind") or r.payload.get("via") or "intervention"
@@ -470,54 +493,56 @@ class _Fold:
             for sid in (a.writer, *a.served):
                 if sid and sid in self.launches:
                     self.session(sid)
-        span = (h.start_seq, h.last_seq)
-        for sid, n in tx.all(
-                "SELECT session, COUNT(*) FROM events WHERE kind = ?"
-                " AND json_extract(payload, '$.kind') = ? AND session IS NOT NULL"
-                " AND seq BETWEEN ? AND ? GROUP BY session",
-                (KINDS["signal"], SIGNAL_TURN_END, *span)):
+        start = h.start_seq
+        for sid, n in tx.all(f"SELECT session, COUNT(*) {_SIGNALS} AND seq >= ?"
+                             " GROUP BY session", (SIGNAL_TURN_END, start)):
             if sid in self.launches:
                 self.session(sid).turns = n
         for sid, n in tx.all(
-                "SELECT session, COUNT(*) FROM events WHERE kind = ? AND session IS NOT NULL"
-                " AND seq BETWEEN ? AND ? GROUP BY session", (KINDS["dispatch_queued"], *span)):
+                "SELECT session, COUNT(*) FROM events INDEXED BY events_kind_session"
+                " WHERE kind = ? AND seq >= ? GROUP BY session", (KINDS["dispatch_queued"], start)):
             if sid in self.launches:
                 self.session(sid).dispatches = n
-        firsts: dict[int, tuple[str, str]] = {}
-        for sid, lo, hi in tx.all(
-                "SELECT session, MIN(seq), MAX(seq) FROM events WHERE session IS NOT NULL"
-                " AND seq BETWEEN ? AND ? GROUP BY session", span):
-            if sid in h.sessions:
-                firsts[lo], firsts[hi] = (sid, "first_ns"), (sid, "last_ns")
-        for seq, ts in _ts_of(tx, list(firsts)):
-            sid, attr = firsts[seq]
-            setattr(h.sessions[sid], attr, ts)
+        for s in h.sessions.values():
+            # A session launched before the period starts with its first event in it; one
+            # that has not exited lasts to its last event (both looked up by the session index).
+            if s.launched_ns and self.launches[s.id].seq < start:
+                s.first_ns = _ts(tx, "SELECT MIN(seq) FROM events WHERE session = ?"
+                                 " AND seq >= ?", (s.id, start))
+            if s.exited_ns is None:
+                s.last_ns = _ts(tx, "SELECT MAX(seq) FROM events WHERE session = ?", (s.id,))
 
     def _pane_waits(self) -> None:
         """Permission prompts (a `waiting` signal) and stalls: each waits until the pane is
         heard from again, released or gone."""
         h, tx = self.h, self.tx
         for seq, ts, sid, attempt in tx.all(
-                "SELECT seq, ts_ns, session, attempt FROM events WHERE kind = ?"
-                " AND json_extract(payload, '$.kind') = ? AND seq BETWEEN ? AND ?",
-                (KINDS["signal"], SIGNAL_WAITING, h.start_seq, h.last_seq)):
+                f"SELECT seq, ts_ns, session, attempt {_SIGNALS} AND seq >= ?",
+                (SIGNAL_WAITING, h.start_seq)):
             h.attention.append(Attention("permission", sid or "", seq, ts, attempt=attempt,
                                          session=sid))
         for item in h.attention:
             if item.kind in ("permission", "stall") and item.session:
-                nxt = tx.one(
-                    "SELECT ts_ns FROM events WHERE session = ? AND seq > ? AND seq <= ?"
-                    " AND kind IN (?, ?, ?) ORDER BY seq LIMIT 1",
-                    (item.session, item.seq, h.last_seq, KINDS["signal"], KINDS["released"],
-                     KINDS["exited"]))
-                item.acted_ns = nxt[0] if nxt else None
+                item.acted_ns = _nearest(tx, item.session, item.seq,
+                                         ("signal", "released", "exited"), before=False)
         h.attention.sort(key=lambda i: i.seq)
 
 
-def _ts_of(tx, seqs: list[int]) -> list[tuple[int, int]]:
-    out: list[tuple[int, int]] = []
-    for i in range(0, len(seqs), 500):
-        chunk = seqs[i:i + 500]
-        out += [(r[0], r[1]) for r in tx.all(
-            f"SELECT seq, ts_ns FROM events WHERE seq IN ({','.join('?' * len(chunk))})", chunk)]
-    return out
+def _ts(tx, sql: str, params: tuple[Any, ...]) -> int | None:
+    """The time of the event whose seq `sql` selects."""
+    row = tx.one(f"SELECT ts_ns FROM events WHERE seq = ({sql})", params)
+    return row[0] if row else None
+
+
+def _nearest(tx, session: str | None, seq: int, kinds: tuple[str, ...], *, before: bool
+             ) -> int | None:
+    """The time of the session's last event of `kinds` before `seq` (or its first after):
+    one seek per kind in the (kind, session) index, then one row."""
+    agg, cmp = ("MAX", "<") if before else ("MIN", ">")
+    one = (f"SELECT {agg}(seq) AS s FROM events INDEXED BY events_kind_session"
+           f" WHERE kind = ? AND session = ? AND seq {cmp} ?")
+    sql = f"SELECT {agg}(s) FROM ({' UNION ALL '.join([one] * len(kinds))})"
+    params: tuple[Any, ...] = ()
+    for k in kinds:
+        params += (KINDS[k], session, seq)
+    return _ts(tx, sql, params)
