@@ -5,7 +5,7 @@ Views (seed 003 三.9, seed 001's fair comparison): `usage` (project -> task -> 
 session), `first-pass` (and rejections by step and code), `attention` (every time the user was
 needed, with the time it waited), `scores` (boundary and taste beside the objective fields) and
 `tasks` (per task: rounds, wall time, waiting, rework, interventions). `history.py` reads the
-events; `views.py` folds them; `render.py` prints them; `retro.py` builds retrospectives.
+events; `views.py` folds them; `tables.py` prints them; `retro.py` builds retrospectives.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from a2a_tui.errors import A2AError
-from a2a_tui.metrics import render as _render
+from a2a_tui.metrics import tables as _tables
 from a2a_tui.metrics.history import History, load
 from a2a_tui.metrics.views import VIEWS, series
 
@@ -98,6 +98,6 @@ def render(data: dict[str, Any]) -> str:
         if JSON_KEY[name] in data:
             if lines:
                 lines.append("")
-            lines.append(f"== {_render.TITLES[name]} · {' · '.join(scope)} ==")
-            lines += _render.RENDER[name](data[JSON_KEY[name]])
+            lines.append(f"== {_tables.TITLES[name]} · {' · '.join(scope)} ==")
+            lines += _tables.RENDER[name](data[JSON_KEY[name]])
     return "\n".join(lines)

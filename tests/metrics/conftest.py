@@ -1,5 +1,6 @@
-"""Fixtures for the metrics tests. The panes helpers (a real `a2a serve`, spawn, inject) live in
-tests/panes; they are imported from there rather than copied (tests/support will hold them)."""
+"""Fixtures for the metrics tests. The panes and workbench helpers (a real `a2a serve`, spawn,
+inject; the app under Pilot) live in tests/panes and tests/tui; they are imported from there
+rather than copied (tests/support will hold them)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "panes"))
+for _folder in ("panes", "tui"):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / _folder))
 
 from panes_helpers import Served  # noqa: E402
 
@@ -25,3 +27,15 @@ def serve(repo, tmux_socket):
     yield start
     for s in started:
         s.kill()
+
+
+@pytest.fixture
+def utc(monkeypatch):
+    """Days and times in UTC, so that what the screen shows does not depend on the machine."""
+    import time
+
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()

@@ -188,3 +188,69 @@ def table(text: str, *header: str) -> list[list[str]]:
 
 def git_head(repo: Path) -> str:
     return git(repo, "rev-parse", "HEAD")
+
+
+# --- a fixed history, in process, stamped by a clock that moves one second per reading ---------
+
+T0 = 1_767_225_600_000_000_000   # 2026-01-01 00:00:00 UTC
+SEC = 1_000_000_000
+DAY = 86_400 * SEC
+
+
+def launched(repo: Path, sid: str, role: str, cli: str, model: str, effort: str) -> None:
+    """A session as `a2a spawn` records it (its launch event and row), without a pane."""
+    from a2a_tui.store import Store
+
+    from tui_support import add_session
+
+    add_session(repo, sid, role, cli=cli, model=model)
+    with Store(repo / ".a2a/a2a.db") as s, s.write() as tx:
+        tx.append("session_launching", actor="user", session=sid,
+                  payload={"role": role, "cli": cli, "model": model, "effort": effort})
+
+
+def build_fixed(repo: Path, clock: list[int]) -> None:
+    """Three days: T-1 (bugfix S) by w1 (claude opus high) integrated first time; T-2 (feature
+    M) by w2 (codex gpt-5 medium) rejected once then integrated; T-3 (refactor S) by the user,
+    rejected and abandoned. The executive exec1 asks a question each day; the user answers.
+    Every commit lacks a2a trailers, so each is a human intervention."""
+    from a2a_tui.collab import board
+    from a2a_tui.collab.context import Collab
+    from a2a_tui.gate import GateContext, abandon, bind_writer, claim, integrate, submit, verify
+    from a2a_tui.gate.cards_ops import add_card, ready_card
+    from a2a_tui.gate.model import Score
+    from a2a_tui.identity import Caller
+    from a2a_tui.repo import Repo
+
+    r = Repo(repo)
+    store = r.store()
+    g = GateContext(r, store)
+    launched(repo, "exec1", "executive", "claude", "opus", "high")
+    launched(repo, "w1", "worker", "claude", "opus", "high")
+    launched(repo, "w2", "worker", "codex", "gpt-5", "medium")
+    exe, user = Collab(r, store, Caller(session="exec1", role="executive")), Collab(r, store)
+    plan = [("T-1", "bugfix", "S", "w1", ["fixed"], (3, 2)),
+            ("T-2", "feature", "M", "w2", ["broken", "fixed again"], (2, 3)),
+            ("T-3", "refactor", "S", None, ["broken"], (1, 1))]
+    for n, (task, ttype, size, sid, rounds, (b, t)) in enumerate(plan):
+        clock[0] = T0 + n * DAY
+        p = write_card(repo, task, check=CHECK)
+        p.write_text(p.read_text().replace('task_type = "bugfix"', f'task_type = "{ttype}"')
+                     .replace('complexity = "S"', f'complexity = "{size}"'))
+        add_card(g, p)
+        ready_card(g, task)
+        q = board.ask(exe, f"{task}: which way?", ["a=this", "b=that"], "a", "simpler")
+        c = claim(g, task)
+        if sid:
+            bind_writer(g, c["attempt"], sid)
+        for text in rounds:
+            sha = commit_in(Path(c["worktree"]), {"src/app.py": f"{text}\n"}, message=text)
+            submit(g, c["attempt"], sha, 1, c["fence"])
+            verify(g, c["attempt"])
+        board.answer(user, q["id"], option="a")
+        score = Score(b, "boundary reason", t, "taste reason")
+        if task == "T-3":
+            abandon(g, c["attempt"], score, "not worth it")
+        else:
+            integrate(g, c["attempt"], score)
+    store.close()

@@ -9,7 +9,7 @@ import sqlite3
 
 import pytest
 
-from a2a_tui.metrics.render import fmt_rate, fmt_s
+from a2a_tui.metrics.tables import fmt_rate, fmt_s
 from a2a_tui.metrics.views import day
 
 from helpers import a2a

@@ -15,7 +15,7 @@ from a2a_tui.tui.screens.help import HelpScreen
 from tui_support import add_session, run, until, workbench
 
 ISSUE_KEYS = {
-    "app": {"question_mark", "tab", "shift+tab", "m", "q"},
+    "app": {"question_mark", "tab", "shift+tab", "m", "M", "q"},
     "panel": {"j", "k"},
     "sessions": {"enter", "p", "r", "i", "P"},
     "board": {"enter", "a", "t", "s", *map(str, range(1, 10))},

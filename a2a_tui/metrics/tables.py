@@ -46,11 +46,12 @@ def table(headers: list[str], rows: list[list[Any]], indent: str = "  ") -> list
     return out
 
 
-def usage(v: dict[str, Any]) -> list[str]:
-    p = v["project"]
-    lines = [f"project {p['name'] or '-'}: {p['tasks']} task(s), {p['attempts']} attempt(s),"
-             f" {p['sessions']} session(s), {p['turns']} turn(s), {p['dispatches']}"
-             f" dispatch(es), {fmt_s(p['wall_s'])} session time"]
+USAGE_HEAD = ["task", "attempt", "outcome", "rounds", "wall", "session", "as", "role", "cli",
+              "model", "effort", "turns", "dispatches", "session wall"]
+
+
+def usage_rows(v: dict[str, Any]) -> list[list[Any]]:
+    """project > task > attempt > session, one row per session (an attempt with none: one row)."""
     rows = []
     for t in v["tasks"]:
         for a in t["attempts"]:
@@ -62,9 +63,17 @@ def usage(v: dict[str, Any]) -> list[str]:
     for s in v["other_sessions"]:
         rows.append(["-", "-", "-", "-", "-", s["session"], "-", s["role"], s["cli"], s["model"],
                      s["effort"], s["turns"], s["dispatches"], fmt_s(s["wall_s"])])
+    return rows
+
+
+def usage(v: dict[str, Any]) -> list[str]:
+    p = v["project"]
+    lines = [f"project {p['name'] or '-'}: {p['tasks']} task(s), {p['attempts']} attempt(s),"
+             f" {p['sessions']} session(s), {p['turns']} turn(s), {p['dispatches']}"
+             f" dispatch(es), {fmt_s(p['wall_s'])} session time"]
+    rows = usage_rows(v)
     if rows:
-        lines += table(["task", "attempt", "outcome", "rounds", "wall", "session", "as", "role",
-                        "cli", "model", "effort", "turns", "dispatches", "session wall"], rows)
+        lines += table(USAGE_HEAD, rows)
     if v["by_model"]:
         lines.append("by CLI / model / effort:")
         lines += table(["cli", "model", "effort", "sessions", "turns", "dispatches", "wall",
@@ -82,6 +91,18 @@ def _pass_cells(g: dict[str, Any]) -> list[Any]:
 
 
 _PASS_HEAD = ["attempts", "concluded", "integrated", "first pass", "rate", "rejections"]
+PASS_HEAD = ["group"] + _PASS_HEAD
+STEP_HEAD = ["step", "code", "count"]
+
+
+def pass_rows(v: dict[str, Any]) -> list[list[Any]]:
+    """All attempts, then per CLI/model, then per task type and complexity."""
+    return ([["all"] + _pass_cells(v)] + [[g["model"]] + _pass_cells(g) for g in v["by_model"]]
+            + [[f"{g['task_type']} {g['complexity']}"] + _pass_cells(g) for g in v["by_type"]])
+
+
+def step_rows(v: dict[str, Any]) -> list[list[Any]]:
+    return [[r["step"], r["code"], r["count"]] for r in v["by_step"]]
 
 
 def first_pass(v: dict[str, Any]) -> list[str]:
@@ -91,8 +112,7 @@ def first_pass(v: dict[str, Any]) -> list[str]:
              f" {v['flaky']} flaky, {v['contract_invalid']} contract problem(s))"]
     if v["by_step"]:
         lines.append("rejections by step and code:")
-        lines += table(["step", "code", "count"],
-                       [[r["step"], r["code"], r["count"]] for r in v["by_step"]])
+        lines += table(STEP_HEAD, step_rows(v))
     if v["by_model"]:
         lines.append("by CLI / model:")
         lines += table(["model"] + _PASS_HEAD, [[g["model"]] + _pass_cells(g)
@@ -122,10 +142,16 @@ def attention(v: dict[str, Any]) -> list[str]:
                             for g in groups])
     if v["items"]:
         lines.append("every time:")
-        lines += table(["kind", "ref", "task", "session", "waited", "state"],
-                       [[i["kind"], i["ref"], i["task"], i["session"], fmt_s(i["waited_s"]),
-                         i["state"]] for i in v["items"]])
+        lines += table(ATTENTION_HEAD, attention_rows(v))
     return lines
+
+
+ATTENTION_HEAD = ["kind", "ref", "task", "session", "waited", "state"]
+
+
+def attention_rows(v: dict[str, Any]) -> list[list[Any]]:
+    return [[i["kind"], i["ref"], i["task"], i["session"], fmt_s(i["waited_s"]), i["state"]]
+            for i in v["items"]]
 
 
 def _score_cells(g: dict[str, Any]) -> list[Any]:
@@ -141,22 +167,32 @@ _SCORE_HEAD = ["n", "boundary 0 1 2 3", "mean", "taste 0 1 2 3", "mean", "rounds
                "rejections", "lines"]
 
 
+SCORE_HEAD = ["group"] + _SCORE_HEAD
+
+
+def score_rows(v: dict[str, Any]) -> list[list[Any]]:
+    return ([["all"] + _score_cells(v["all"])]
+            + [[g["model"]] + _score_cells(g) for g in v["by_model"]]
+            + [[f"type {g['task_type']}"] + _score_cells(g) for g in v["by_type"]])
+
+
 def scores(v: dict[str, Any]) -> list[str]:
     lines = ["scored: " + (", ".join(f"{k} {n}" for k, n in v["outcomes"].items()) or "none")]
-    lines += table(["group"] + _SCORE_HEAD, [["all"] + _score_cells(v["all"])]
-                   + [[g["model"]] + _score_cells(g) for g in v["by_model"]]
-                   + [[f"type {g['task_type']}"] + _score_cells(g) for g in v["by_type"]])
-    return lines
+    return lines + table(SCORE_HEAD, score_rows(v))
+
+
+TASKS_HEAD = ["task", "type", "size", "outcome", "attempts", "rounds", "rejections", "wall",
+              "waiting", "interventions", "writers"]
+
+
+def task_rows(v: list[dict[str, Any]]) -> list[list[Any]]:
+    return [[t["task"], t["task_type"], t["complexity"], t["outcome"], t["attempts"],
+             t["rounds"], t["rejections"], fmt_s(t["wall_s"]), fmt_s(t["waiting_s"]),
+             t["interventions"], ", ".join(t["writers"]) or "-"] for t in v]
 
 
 def tasks(v: list[dict[str, Any]]) -> list[str]:
-    if not v:
-        return ["no task in this period"]
-    return table(["task", "type", "size", "outcome", "attempts", "rounds", "rejections", "wall",
-                  "waiting", "interventions", "writers"],
-                 [[t["task"], t["task_type"], t["complexity"], t["outcome"], t["attempts"],
-                   t["rounds"], t["rejections"], fmt_s(t["wall_s"]), fmt_s(t["waiting_s"]),
-                   t["interventions"], ", ".join(t["writers"]) or "-"] for t in v])
+    return table(TASKS_HEAD, task_rows(v)) if v else ["no task in this period"]
 
 
 TITLES = {"usage": "model usage", "first-pass": "first pass and rejections",
