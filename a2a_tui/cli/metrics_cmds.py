@@ -21,6 +21,24 @@ def register(sub, common) -> None:
     p.add_argument("--task", metavar="ID", help="only this task")
     p.set_defaults(func=cmd_metrics)
 
+    p = sub.add_parser(
+        "retro", parents=[common], help="a retrospective: a session reads a period's figures and"
+        " writes what they teach",
+        description="Builds a prompt from the period's views and notable events (rejections"
+                    " with first errors, interventions, stalls), launches a retro session with"
+                    " it and queues the prompt; `a2a retro save --file F` keeps what it wrote.")
+    p.add_argument("--since", metavar="DATE|DURATION", help="the period: 7d, 2w, 2026-01-31")
+    p.add_argument("--cli", default="claude", help="the CLI to run it (default: claude)")
+    p.add_argument("--model", default="", help="the model, passed to the CLI")
+    p.add_argument("--effort", default="", help="the reasoning effort, passed to the CLI")
+    p.add_argument("--tmux-socket", metavar="NAME", help="tmux server (-L NAME)")
+    p.set_defaults(func=cmd_retro)
+    rsub = p.add_subparsers(dest="retro_command", metavar="save")
+    s = rsub.add_parser("save", parents=[common], help="keep a retrospective's text as an event")
+    s.add_argument("--file", required=True, metavar="FILE", help="the retrospective (Markdown)")
+    s.add_argument("--retro", metavar="R-N", help="which one (default: the caller's last)")
+    s.set_defaults(func=cmd_retro_save)
+
 
 def _since(args) -> int | None:
     from a2a_tui.metrics import parse_since
@@ -37,3 +55,30 @@ def cmd_metrics(ctx, args) -> Result:
     since = _since(args)
     data = metrics.compute(ctx.store, args.view, since_ns=since, task=args.task)
     return Result(data, metrics.render(data))
+
+
+def cmd_retro(ctx, args) -> Result:
+    from a2a_tui.metrics import retro
+    from a2a_tui.panes.queue import wake
+    from a2a_tui.profiles import CLIS
+    from a2a_tui.tmux import socket_from_env
+
+    if args.cli not in CLIS:
+        from a2a_tui.errors import A2AError
+
+        raise A2AError("usage", f"--cli {args.cli!r}: one of {', '.join(CLIS)}", exit_code=2)
+    if args.since is not None:
+        _since(args)  # a bad --since is refused before anything is written
+    r = retro.start(ctx.gate, since=args.since, cli=args.cli, model=args.model,
+                    effort=args.effort, tmux_socket=socket_from_env(args.tmux_socket))
+    wake(ctx.repo)
+    return Result(r, f"retrospective {r['retro']}: session {r['session']} (pane {r['pane']}) gets"
+                     f" {r['prompt']} as #{r['dispatch']}; it saves to {r['output']}")
+
+
+def cmd_retro_save(ctx, args) -> Result:
+    from a2a_tui.metrics import retro
+
+    r = retro.save(ctx.store, ctx.caller, args.file, args.retro)
+    return Result(r, f"retrospective {r['retro']} kept (event #{r['seq']}, {r['bytes']} bytes):"
+                     f" {r['title']}")

@@ -112,3 +112,31 @@ def test_metrics_screen_snapshot(fixed, snap_compare):
         await opened(pilot)
 
     assert snap_compare(app, terminal_size=(120, 40), run_before=open_metrics)
+
+
+def test_a_saved_retrospective_shows_and_opens(fixed, tmp_path):
+    from textual.widgets import TabbedContent
+
+    from a2a_tui.identity import Caller
+    from a2a_tui.metrics import retro
+    from a2a_tui.tui.screens.detail import TextScreen
+
+    doc = tmp_path / "retro.md"
+    doc.write_text("# Week one\nT-2 was rejected once at its tests.\n")
+    with Store(fixed / ".a2a/a2a.db") as s:
+        saved = retro.save(s, Caller(), str(doc))
+        ts = s.one("SELECT ts_ns FROM events WHERE seq = ?", (saved["seq"],))[0]
+
+    async def scenario():
+        async with workbench(fixed, size=(140, 44)) as (app, pilot, _seen):
+            await opened(pilot)
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(ts / 1e9))
+            assert cells(app, "retros") == [["R-1", when, "user", "# Week one"]]
+            app.screen.query_one(TabbedContent).active = "tab-retros"
+            app.screen.query_one("#table-retros", DataTable).focus()
+            await pilot.pause()
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, TextScreen), what="the text")
+            assert app.screen.text == doc.read_text()
+
+    run(scenario())
