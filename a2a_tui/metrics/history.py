@@ -471,7 +471,7 @@ class _Fold:
     # --- sessions ---
     def session(self, sid: str) -> Session:
         s = self.h.sessions.get(sid)
-        if s is None:
+        if s is None:   # made once, from its launch
             r = self.launches.get(sid)
             p = r.payload if r else {}
             s = Session(sid, p.get("role") or "?", p.get("cli") or "?", p.get("model") or "",
@@ -491,7 +491,7 @@ class _Fold:
                 self.session(sid)
         for a in h.attempts.values():
             for sid in (a.writer, *a.served):
-                if sid and sid in self.launches:
+                if sid and sid not in h.sessions and sid in self.launches:
                     self.session(sid)
         start = h.start_seq
         for sid, n in tx.all(f"SELECT session, COUNT(*) {_SIGNALS} AND seq >= ?"
@@ -514,35 +514,52 @@ class _Fold:
 
     def _pane_waits(self) -> None:
         """Permission prompts (a `waiting` signal) and stalls: each waits until the pane is
-        heard from again, released or gone."""
+        heard from again, released or gone (looked up in SQL, one statement for them all)."""
         h, tx = self.h, self.tx
-        for seq, ts, sid, attempt in tx.all(
-                f"SELECT seq, ts_ns, session, attempt {_SIGNALS} AND seq >= ?",
-                (SIGNAL_WAITING, h.start_seq)):
-            h.attention.append(Attention("permission", sid or "", seq, ts, attempt=attempt,
-                                         session=sid))
+        acted, params = _nearest_sql(("signal", "released", "exited"), before=False,
+                                     session="w.session", seq="w.seq")
+        for seq, ts, sid, attempt, done in tx.all(
+                f"SELECT w.seq, w.ts_ns, w.session, w.attempt, {acted}"
+                f" {_SIGNALS.replace('FROM events', 'FROM events AS w')} AND w.seq >= ?",
+                (*params, SIGNAL_WAITING, h.start_seq)):
+            h.attention.append(Attention("permission", sid or "", seq, ts, acted_ns=done,
+                                         attempt=attempt, session=sid))
         for item in h.attention:
-            if item.kind in ("permission", "stall") and item.session:
+            if item.kind == "stall" and item.session:
                 item.acted_ns = _nearest(tx, item.session, item.seq,
                                          ("signal", "released", "exited"), before=False)
         h.attention.sort(key=lambda i: i.seq)
+
+
+_NO_SEQ = 1 << 62
+
+
+def _nearest_sql(kinds: tuple[str, ...], *, before: bool, session: str, seq: str
+                 ) -> tuple[str, list[Any]]:
+    """An SQL expression for the time of the session's last event of `kinds` before `seq` (or
+    its first after): one seek per kind in the (kind, session) index, then one row. `session`
+    and `seq` are SQL (a column of an outer query, or `?` to bind)."""
+    agg, cmp, none = ("MAX", "<", -1) if before else ("MIN", ">", _NO_SEQ)
+    parts, params = [], []
+    for k in kinds:   # binds, per kind: the kind, then `session` and `seq` where they are `?`
+        parts.append(f"COALESCE((SELECT {agg}(seq) FROM events INDEXED BY events_kind_session"
+                     f" WHERE kind = ? AND session = {session} AND seq {cmp} {seq}), {none})")
+        params.append(KINDS[k])
+    pick = parts[0] if len(parts) == 1 else f"{agg}({', '.join(parts)})"
+    return f"(SELECT ts_ns FROM events WHERE seq = {pick})", params  # params: the kinds
+
+
+def _nearest(tx, session: str | None, seq: int, kinds: tuple[str, ...], *, before: bool
+             ) -> int | None:
+    """The time of the session's last event of `kinds` before `seq` (or its first after)."""
+    expr, _ = _nearest_sql(kinds, before=before, session="?", seq="?")
+    values: list[Any] = []
+    for k in kinds:
+        values += [KINDS[k], session, seq]
+    return tx.one(f"SELECT {expr}", values)[0]
 
 
 def _ts(tx, sql: str, params: tuple[Any, ...]) -> int | None:
     """The time of the event whose seq `sql` selects."""
     row = tx.one(f"SELECT ts_ns FROM events WHERE seq = ({sql})", params)
     return row[0] if row else None
-
-
-def _nearest(tx, session: str | None, seq: int, kinds: tuple[str, ...], *, before: bool
-             ) -> int | None:
-    """The time of the session's last event of `kinds` before `seq` (or its first after):
-    one seek per kind in the (kind, session) index, then one row."""
-    agg, cmp = ("MAX", "<") if before else ("MIN", ">")
-    one = (f"SELECT {agg}(seq) AS s FROM events INDEXED BY events_kind_session"
-           f" WHERE kind = ? AND session = ? AND seq {cmp} ?")
-    sql = f"SELECT {agg}(s) FROM ({' UNION ALL '.join([one] * len(kinds))})"
-    params: tuple[Any, ...] = ()
-    for k in kinds:
-        params += (KINDS[k], session, seq)
-    return _ts(tx, sql, params)

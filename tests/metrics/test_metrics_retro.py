@@ -39,6 +39,7 @@ def test_a_retrospective_runs_in_a_session_and_is_kept(repo, tmux_socket, serve,
     board = a2a("board", "list", "--json", cwd=repo).json["items"]
     assert [i["title"] for i in board if i["kind"] == "question"] == \
         ["Run a retrospective of the last 1s?"]
+    set_retro_every(repo, "1h")   # no second question while this test runs
 
     r = a2a("retro", "--cli", "demo", "--since", "1h", "--tmux-socket", tmux_socket, "--json",
             cwd=repo)
@@ -96,6 +97,7 @@ def test_retro_every_asks_once_per_period(repo):
     set_retro_every(repo, "1s")
     time.sleep(1.1)
     assert a2a("status", cwd=repo).code == 0          # a gate command: the question is asked
+    set_retro_every(repo, "1h")   # (a second is too short a period to run a command within)
     assert a2a("status", cwd=repo).code == 0          # ... once in the period
     items = a2a("board", "list", "--json", cwd=repo).json["items"]
     assert [(i["id"], i["kind"]) for i in items] == [("Q-1", "question")]
