@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from a2a_tui.cli.output import Result
+from a2a_tui.errors import A2AError
 
 
 def register(sub, common) -> None:
@@ -49,9 +50,7 @@ def _since(args) -> int | None:
 def cmd_metrics(ctx, args) -> Result:
     from a2a_tui import metrics
 
-    # Bad input is refused before the store is opened.
-    if args.view is not None and args.view not in metrics.VIEWS:
-        metrics.compute(None, args.view)  # raises bad_view
+    metrics.check_view(args.view)   # bad input is refused before the store is opened
     since = _since(args)
     data = metrics.compute(ctx.store, args.view, since_ns=since, task=args.task)
     return Result(data, metrics.render(data))
@@ -64,8 +63,6 @@ def cmd_retro(ctx, args) -> Result:
     from a2a_tui.tmux import socket_from_env
 
     if args.cli not in CLIS:
-        from a2a_tui.errors import A2AError
-
         raise A2AError("usage", f"--cli {args.cli!r}: one of {', '.join(CLIS)}", exit_code=2)
     if args.since is not None:
         _since(args)  # a bad --since is refused before anything is written

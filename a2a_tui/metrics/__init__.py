@@ -22,7 +22,8 @@ from a2a_tui.metrics import tables as _tables
 from a2a_tui.metrics.history import History, load
 from a2a_tui.metrics.views import VIEWS, series
 
-__all__ = ["VIEWS", "History", "compute", "history", "parse_since", "render", "series"]
+__all__ = ["VIEWS", "History", "check_view", "compute", "history", "parse_since", "render",
+           "series"]
 
 JSON_KEY = {name: name.replace("-", "_") for name in VIEWS}
 _DURATION = re.compile(r"^(\d+)\s*([smhdw])$")
@@ -67,12 +68,17 @@ def history(store, *, since_ns: int | None = None) -> History:
     return h
 
 
-def compute(store, view: str | None = None, *, since_ns: int | None = None,
-            task: str | None = None) -> dict[str, Any]:
-    """One view (or all, when `view` is None) as JSON-ready data, from the events alone."""
+def check_view(view: str | None) -> None:
+    """Refuse a view name that is not one of VIEWS (None: all of them)."""
     if view is not None and view not in VIEWS:
         raise A2AError("bad_view", f"no metrics view {view!r}: one of {', '.join(VIEWS)}",
                        exit_code=2)
+
+
+def compute(store, view: str | None = None, *, since_ns: int | None = None,
+            task: str | None = None) -> dict[str, Any]:
+    """One view (or all, when `view` is None) as JSON-ready data, from the events alone."""
+    check_view(view)
     h = history(store, since_ns=since_ns)
     if task is not None:
         if task not in h.cards:
