@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+import re
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
 class Config(BaseModel):
@@ -14,3 +16,12 @@ class Config(BaseModel):
     tmux_session: str = Field(default="", description="tmux session for this repository's panes")
     feedback_limit: int = Field(default=3, ge=0,
                                 description="auto feedback stops after N rejections")
+    retro_every: str = Field(default="", description="propose a retrospective on the board this"
+                             " often (e.g. 7d, 2w); empty: never")
+
+    @field_validator("retro_every")
+    @classmethod
+    def _a_duration(cls, v: str) -> str:
+        if v and not re.fullmatch(r"\d+[smhdw]", v.strip()):
+            raise ValueError("a duration such as 7d, 2w or 12h (or empty)")
+        return v.strip()

@@ -30,8 +30,9 @@ from a2a_tui.panes.records import check_session_id, record_launched, record_laun
 from a2a_tui.resources import hooks_dir, rolecards_dir
 from a2a_tui.tmux import Tmux
 
-ROLES = ("ideation", "executive", "worker", "reviewer")
-ID_PREFIX = {"ideation": "idea", "executive": "exec", "worker": "w", "reviewer": "r"}
+ROLES = ("ideation", "executive", "worker", "reviewer", "retro")
+ID_PREFIX = {"ideation": "idea", "executive": "exec", "worker": "w", "reviewer": "r",
+             "retro": "retro"}
 SESSION_TAG = "@a2a_session"
 
 

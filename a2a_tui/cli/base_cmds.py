@@ -30,10 +30,6 @@ def register(sub, common) -> None:
     p.add_argument("--tail", type=int, metavar="N", help="only the last N events")
     p.set_defaults(func=cmd_events)
 
-    p = sub.add_parser("metrics", parents=[common],
-                       help="model usage, first-pass rate, attention, scores (from the event log)")
-    p.set_defaults(func=cmd_metrics)
-
     p = sub.add_parser("recover", parents=[common],
                        help="resolve operations a crash left half-done, from facts")
     p.set_defaults(func=cmd_recover)
@@ -107,10 +103,3 @@ def cmd_recover(ctx, args) -> Result:
     lines += [f"UNKNOWN: attempt {r['id']}: its outcome could not be read; look and decide"
               for r in unknown]
     return Result(data, "\n".join(lines), rules="recover")
-
-
-def cmd_metrics(ctx, args) -> Result:
-    from a2a_tui import metrics  # lazy: only this command reads the whole log
-
-    m = metrics.compute(ctx.store)
-    return Result(m, metrics.render(m))

@@ -33,10 +33,12 @@ class CliContext:
     @cached_property
     def gate(self) -> GateContext:
         from a2a_tui.gate import recover  # lazy: commands that never build the gate skip it
+        from a2a_tui.metrics.retro import propose_if_due  # lazy: gate commands only
 
         g = GateContext(self.repo, self.store, self.caller)
         # Every gate command first resolves what an earlier crash left half-done.
         self.recovered = recover(g)
+        propose_if_due(self.repo, self.store)   # a board question once per retro_every, if set
         return g
 
     def close(self) -> None:

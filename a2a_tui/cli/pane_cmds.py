@@ -55,11 +55,13 @@ def register(sub, common) -> None:
 
 def cmd_serve(ctx, args) -> Result:
     # lazy: each command imports only what it runs (a2a's start-up cost is paid per call)
+    from a2a_tui.metrics.retro import propose_if_due
     from a2a_tui.panes.orchestrator import Orchestrator
     from a2a_tui.tmux import socket_from_env
 
     socket = socket_from_env(args.tmux_socket)
     orch = Orchestrator(ctx.repo, socket)
+    propose_if_due(ctx.repo, ctx.store)   # a board question once per retro_every, if set
     print(f"a2a: serving {ctx.repo.root} (pid {__import__('os').getpid()},"
           f" tmux {socket or 'default server'})", file=sys.stderr, flush=True)
     orch.run_forever()

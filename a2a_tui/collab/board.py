@@ -37,6 +37,15 @@ def post_finding_in_tx(tx, *, title: str, body: str, category: str = "other",
                         attempt=attempt)
 
 
+def post_question_in_tx(tx, *, title: str, body: str, options: list[dict[str, str]],
+                        recommend: str, why: str, actor: str) -> str:
+    """A question a2a itself puts to the user (no asking session: the answer is recorded, not
+    delivered); returns its id."""
+    return _insert_item(tx, "question", title=title, body=body, category="other", blocking=False,
+                        actor=actor, session=None, role=None, options=options,
+                        recommend=recommend, why=why)
+
+
 def _insert_item(tx, kind: str, *, title: str, body: str, category: str, blocking: bool,
                  actor: str, session: str | None, role: str | None, task: str | None = None,
                  attempt: str | None = None, options: list[dict[str, str]] | None = None,

@@ -58,6 +58,9 @@ ACTIONS: tuple[Action, ...] = (
     Action("app.message", "app", "m", "message", "Message",
            "Write to the ideation controller: a message, an approval or a refusal (a user"
            " input, delivered to its pane)."),
+    Action("app.metrics", "app", "M", "metrics", "Metrics",
+           "The metrics, live: first-pass rate, rejections, attention, scores, per task, and the"
+           " retrospectives (M again or Esc goes back)."),
     Action("app.quit", "app", "q", "quit", "Quit",
            "Leave the workbench: tmux detaches, the agents keep running; `a2a up` resumes."),
     # --- every panel ---

@@ -230,6 +230,9 @@ class WorkbenchApp(App[None]):
             return
         self.last_seq = snap.last_seq
         self._show_status()
+        follow = getattr(self.screen, "follow_store", None)   # the metrics screen, when shown
+        if follow is not None:
+            follow(snap.last_seq)
 
     @on(ActionRequested)
     def _action_requested(self, message: ActionRequested) -> None:
@@ -313,6 +316,14 @@ class WorkbenchApp(App[None]):
         self.push_screen(EditorScreen("To the ideation controller",
                                       "recorded as your input, then queued to its pane",
                                       kinds=("message", "approval", "refusal")), then)
+
+    def action_metrics(self) -> None:
+        from a2a_tui.tui.screens.metrics import MetricsScreen
+
+        if isinstance(self.screen, MetricsScreen):
+            self.pop_screen()
+        else:
+            self.push_screen(MetricsScreen(self.services))
 
     async def action_quit(self) -> None:
         self.leave()

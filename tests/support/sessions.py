@@ -55,8 +55,9 @@ def _tx(where: Path | Store) -> Iterator[Tx]:
 def register_session(where: Path | Store, sid: str, role: str = "worker",
                      pid: int | None = None, *, cli: str = "demo", start: int | None = None,
                      pane_id: str | None = None, tty: str | None = None,
-                     socket: str | None = None, model: str = "", attempt: str | None = None,
-                     state: str = "idle", since_ns: int | None = None, paused: bool = False,
+                     socket: str | None = None, model: str = "", effort: str = "",
+                     attempt: str | None = None, state: str = "idle",
+                     since_ns: int | None = None, paused: bool = False,
                      hint: str | None = None) -> None:
     """Record session `sid` of `role` as `a2a spawn` records a launch: the launch record and,
     given a pane or a pid, the pane's facts (`pid` is then the session's pane process; its start
@@ -67,9 +68,9 @@ def register_session(where: Path | Store, sid: str, role: str = "worker",
     with _tx(where) as tx:
         seq = record_launching(
             tx, sid, actor="user", role=role, cli=cli, cwd=cwd, cli_version=version, model=model,
-            attempt=attempt, tmux_socket=socket,
+            effort=effort, attempt=attempt, tmux_socket=socket,
             record={"role": role, "cli": cli, "cli_version": version, "model": model,
-                    "cwd": cwd, "tmux_socket": socket})
+                    "effort": effort, "cwd": cwd, "tmux_socket": socket})
         if pane_id is not None or pid is not None:
             if pid is not None and start is None:
                 start = proc_start(pid)

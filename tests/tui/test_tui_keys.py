@@ -15,7 +15,7 @@ from tests.support import register_session
 from tests.tui.tui_support import run, until, workbench
 
 ISSUE_KEYS = {
-    "app": {"question_mark", "tab", "shift+tab", "m", "q"},
+    "app": {"question_mark", "tab", "shift+tab", "m", "M", "q"},
     "panel": {"j", "k"},
     "sessions": {"enter", "p", "r", "i", "P"},
     "board": {"enter", "a", "t", "s", *map(str, range(1, 10))},

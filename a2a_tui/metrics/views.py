@@ -1,0 +1,271 @@
+"""The views, each a fold of one `History` into plain JSON-ready data.
+
+model usage, first pass and rejections, attention, scores, and per task the figures a fair
+comparison of ways of working needs (seed 001: rounds, wall time, waiting, rework, the user's
+interventions); `series` gives the workbench's charts.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from a2a_tui.metrics.history import NO_TASK, Attempt, History, Session, model_label
+
+ATTENTION_KINDS = ("question", "permission", "release", "intervention", "feedback_stop",
+                   "stall", "unknown", "approval", "divergence")
+
+
+def _s(x: float | None) -> float | None:
+    return None if x is None else round(x, 3)
+
+
+def _rate(n: int, d: int) -> float | None:
+    return round(n / d, 3) if d else None
+
+
+def _mean(xs: list[float]) -> float | None:
+    return round(sum(xs) / len(xs), 3) if xs else None
+
+
+def day(ts_ns: int) -> str:
+    """The local calendar day of an instant."""
+    return time.strftime("%Y-%m-%d", time.localtime(ts_ns / 1e9))
+
+
+def writer_label(h: History, a: Attempt) -> str:
+    s = h.writer_of(a)
+    return s.label if s else model_label(None, None, None)
+
+
+def _by_task(h: History) -> dict[str, list[Attempt]]:
+    out: dict[str, list[Attempt]] = defaultdict(list)
+    for a in sorted(h.attempts.values(), key=lambda a: a.seq):
+        out[a.task].append(a)
+    return out
+
+
+# --- model usage -----------------------------------------------------------------------------
+
+def _session_row(s: Session, serving: str) -> dict[str, Any]:
+    return {"session": s.id, "role": s.role, "as": serving, "cli": s.cli, "model": s.model,
+            "effort": s.effort, "turns": s.turns, "dispatches": s.dispatches,
+            "wall_s": _s(s.wall_s), "relaunch": s.relaunch}
+
+
+def usage(h: History) -> dict[str, Any]:
+    """project -> task -> attempt -> session, and the totals per CLI/model/effort."""
+    tasks, serving_ids = [], set()
+    for task, attempts in _by_task(h).items():
+        rows = []
+        for a in attempts:
+            sessions = []
+            for sid, what in [(a.writer, "writer"), *((k, ", ".join(v))
+                                                      for k, v in a.served.items())]:
+                if sid and sid in h.sessions:
+                    sessions.append(_session_row(h.sessions[sid], what))
+                    serving_ids.add(sid)
+            rows.append({"attempt": a.id, "outcome": a.outcome or "open", "rounds": a.rounds,
+                         "wall_s": _s(a.wall_s), "writer": writer_label(h, a),
+                         "sessions": sessions})
+        tasks.append({"task": task, "title": h.card(task).title, "attempts": rows})
+    other = [_session_row(s, "") for s in h.sessions.values() if s.id not in serving_ids]
+
+    groups: dict[tuple[str, str, str], dict[str, Any]] = {}
+
+    def group(cli: str, model: str, effort: str) -> dict[str, Any]:
+        return groups.setdefault((cli, model, effort), {
+            "cli": cli, "model": model, "effort": effort, "sessions": 0, "turns": 0,
+            "dispatches": 0, "wall_s": 0.0, "attempts": 0, "outcomes": Counter()})
+
+    for s in h.sessions.values():
+        g = group(s.cli, s.model, s.effort)
+        g["sessions"] += 1
+        g["turns"] += s.turns
+        g["dispatches"] += s.dispatches
+        g["wall_s"] += s.wall_s or 0.0
+    for a in h.attempts.values():
+        w = h.writer_of(a)
+        g = group(w.cli, w.model, w.effort) if w else group("(user)", "", "")
+        g["attempts"] += 1
+        g["outcomes"][a.outcome or "open"] += 1
+    by_model = [{**g, "wall_s": _s(g["wall_s"]), "outcomes": dict(sorted(g["outcomes"].items()))}
+                for _, g in sorted(groups.items())]
+    return {
+        "project": {"name": h.project, "tasks": len(tasks), "attempts": len(h.attempts),
+                    "sessions": len(h.sessions),
+                    "turns": sum(s.turns for s in h.sessions.values()),
+                    "dispatches": sum(s.dispatches for s in h.sessions.values()),
+                    "wall_s": _s(sum(s.wall_s or 0.0 for s in h.sessions.values()))},
+        "tasks": tasks,
+        "other_sessions": other,
+        "by_model": by_model,
+    }
+
+
+# --- first pass and rejections ------------------------------------------------------------------
+
+def _pass_row(attempts: list[Attempt]) -> dict[str, Any]:
+    concluded = [a for a in attempts if a.concluded]
+    first = sum(1 for a in concluded if a.first_pass)
+    return {"attempts": len(attempts), "concluded": len(concluded),
+            "integrated": sum(1 for a in concluded if a.outcome == "integrated"),
+            "first_pass": first, "rate": _rate(first, len(concluded)),
+            "rejections": sum(len(a.rejections) for a in attempts)}
+
+
+def _grouped(attempts: Iterable[Attempt], key: Callable[[Attempt], tuple[str, ...]],
+             names: tuple[str, ...], row: Callable[[list[Attempt]], dict[str, Any]]
+             ) -> list[dict[str, Any]]:
+    groups: dict[tuple[str, ...], list[Attempt]] = defaultdict(list)
+    for a in attempts:
+        groups[key(a)].append(a)
+    return [{**dict(zip(names, k, strict=True)), **row(v)} for k, v in sorted(groups.items())]
+
+
+def first_pass(h: History) -> dict[str, Any]:
+    """Share of concluded attempts integrated with no rejection; rejections by step and code."""
+    attempts = list(h.attempts.values())
+    steps = Counter((r.step, r.code) for a in attempts for r in a.rejections)
+    return {
+        **_pass_row(attempts),
+        "verify_runs": sum(a.verify_runs for a in attempts),
+        "flaky": sum(a.flaky for a in attempts),
+        "contract_invalid": sum(a.contract_invalid for a in attempts),
+        "by_step": [{"step": s, "code": c, "count": n}
+                    for (s, c), n in sorted(steps.items(), key=lambda kv: (-kv[1], kv[0]))],
+        "by_model": _grouped(attempts, lambda a: (writer_label(h, a),), ("model",), _pass_row),
+        "by_type": _grouped(attempts, lambda a: (h.card(a.task).task_type,
+                                                 h.card(a.task).complexity),
+                            ("task_type", "complexity"), _pass_row),
+    }
+
+
+# --- attention ---------------------------------------------------------------------------------
+
+def _sum_rows(items: list[dict[str, Any]]) -> dict[str, Any]:
+    waits = [i["waited_s"] for i in items if i["waited_s"] is not None]
+    return {"count": len(items), "waited_s": _s(sum(waits)) if waits else 0.0,
+            "open": sum(1 for i in items if i["state"] == "open")}
+
+
+def _attention_groups(items: list[dict[str, Any]], field: str) -> list[dict[str, Any]]:
+    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for i in items:
+        groups[i[field] or "(none)"].append(i)
+    return [{field: k, **_sum_rows(v), "kinds": dict(sorted(Counter(i["kind"] for i in v).items()))}
+            for k, v in sorted(groups.items())]
+
+
+def attention(h: History) -> dict[str, Any]:
+    """Every time the user was needed, how long it waited, per kind, task, session and day."""
+    items = [{"kind": i.kind, "ref": i.ref, "task": h.task_of(i), "attempt": i.attempt,
+              "session": i.session, "asked_ns": i.asked_ns, "acted_ns": i.acted_ns,
+              "waited_s": _s(i.waited_s), "state": i.state, "day": day(i.asked_ns)}
+             for i in h.attention]
+    by_kind = [{"kind": k, **_sum_rows([i for i in items if i["kind"] == k])}
+               for k in ATTENTION_KINDS if any(i["kind"] == k for i in items)]
+    return {"total": _sum_rows(items), "by_kind": by_kind,
+            "by_task": _attention_groups(items, "task"),
+            "by_session": _attention_groups(items, "session"),
+            "by_day": [{k: v for k, v in g.items() if k != "kinds"}
+                       for g in _attention_groups(items, "day")],
+            "items": items}
+
+
+# --- scores ------------------------------------------------------------------------------------
+
+def _score_row(attempts: list[Attempt]) -> dict[str, Any]:
+    out: dict[str, Any] = {"n": len(attempts)}
+    for dim in ("boundary", "taste"):
+        vals = [int(a.score[dim]) for a in attempts if a.score and dim in a.score]
+        out[dim] = {str(n): vals.count(n) for n in range(4)}
+        out[f"{dim}_mean"] = _mean(vals)
+    lines = [a.lines for a in attempts if a.lines is not None]
+    out.update({
+        "rounds_mean": _mean([a.rounds for a in attempts]),
+        "wall_s_mean": _mean([a.wall_s for a in attempts if a.wall_s is not None]),
+        "rejections": sum(len(a.rejections) for a in attempts),
+        "lines_added": sum(x[0] for x in lines) if lines else None,
+        "lines_removed": sum(x[1] for x in lines) if lines else None,
+    })
+    return out
+
+
+def scores(h: History) -> dict[str, Any]:
+    """Boundary and taste (0-3) by CLI/model and by task type, beside the objective fields."""
+    scored = [a for a in h.attempts.values() if a.score is not None]
+    return {"outcomes": dict(sorted(Counter(a.outcome or "open" for a in scored).items())),
+            "all": _score_row(scored),
+            "by_model": _grouped(scored, lambda a: (writer_label(h, a),), ("model",), _score_row),
+            "by_type": _grouped(scored, lambda a: (h.card(a.task).task_type,), ("task_type",),
+                                _score_row)}
+
+
+# --- per task: the fair-comparison figures -------------------------------------------------------
+
+def tasks(h: History) -> list[dict[str, Any]]:
+    """Per task: outcome, rework (attempts), rounds, wall time, time waiting on the user, the
+    user's interventions, and who wrote it."""
+    waits: dict[str, list[float]] = defaultdict(list)
+    interventions: Counter[str] = Counter()
+    for i in h.attention:
+        t = h.task_of(i)
+        if i.waited_s is not None:
+            waits[t].append(i.waited_s)
+        if i.kind == "intervention":
+            interventions[t] += 1
+    out = []
+    for task, attempts in _by_task(h).items():
+        card = h.card(task)
+        open_ = any(a.outcome in (None, "unknown") for a in attempts)
+        ends = [a.ended_ns for a in attempts if a.ended_ns is not None]
+        outcome = ("integrated" if any(a.outcome == "integrated" for a in attempts)
+                   else "open" if open_ else attempts[-1].outcome or "open")
+        out.append({
+            "task": task, "title": card.title, "task_type": card.task_type,
+            "complexity": card.complexity, "outcome": outcome, "attempts": len(attempts),
+            "rounds": sum(a.rounds for a in attempts),
+            "rejections": sum(len(a.rejections) for a in attempts),
+            "wall_s": None if open_ or not ends else _s((max(ends) - attempts[0].claimed_ns) / 1e9),
+            "waiting_s": _s(sum(waits[task])) if waits[task] else 0.0,
+            "interventions": interventions[task],
+            "writers": sorted({writer_label(h, a) for a in attempts}),
+        })
+    if waits[NO_TASK] or interventions[NO_TASK]:
+        out.append({"task": NO_TASK, "title": "", "task_type": "", "complexity": "",
+                    "outcome": "", "attempts": 0, "rounds": 0, "rejections": 0, "wall_s": None,
+                    "waiting_s": _s(sum(waits[NO_TASK])), "interventions": interventions[NO_TASK],
+                    "writers": []})
+    return out
+
+
+# --- chart series --------------------------------------------------------------------------------
+
+def series(h: History) -> dict[str, Any]:
+    """What the workbench draws: first-pass rate per day, rejections per step, attention per day,
+    mean scores per model."""
+    per_day: dict[str, list[Attempt]] = defaultdict(list)
+    for a in h.attempts.values():
+        if a.concluded and a.ended_ns is not None:
+            per_day[day(a.ended_ns)].append(a)
+    att = attention(h)
+    sc = scores(h)
+    return {
+        "first_pass_by_day": [{"day": d, **_pass_row(v)} for d, v in sorted(per_day.items())],
+        "rejections_by_step": [
+            {"step": s, "count": n} for s, n in sorted(
+                Counter(r.step for a in h.attempts.values() for r in a.rejections).items(),
+                key=lambda kv: (-kv[1], kv[0]))],
+        "attention_by_day": att["by_day"],
+        "scores_by_model": [{k: g[k] for k in ("model", "n", "boundary_mean", "taste_mean")}
+                            for g in sc["by_model"]],
+    }
+
+
+VIEWS: dict[str, Callable[[History], Any]] = {
+    "usage": usage, "first-pass": first_pass, "attention": attention, "scores": scores,
+    "tasks": tasks,
+}
