@@ -15,6 +15,9 @@ from a2a_tui.repo import find_repo, init
 def register(sub, common) -> None:
     p = sub.add_parser("init", parents=[common], help="create .a2a/ in a git repository")
     p.add_argument("--target", metavar="BRANCH", help="target branch (default: the current one)")
+    p.add_argument("--adopt-pid-namespace", action="store_true",
+                   help="make this terminal's PID namespace a2a's (after it changed, e.g. a"
+                        " restarted container)")
     p.set_defaults(func=cmd_init)
 
     p = sub.add_parser("status", parents=[common], help="cards, attempts and sessions at a glance")
@@ -40,9 +43,14 @@ def register(sub, common) -> None:
 
 
 def cmd_init(ctx, args) -> Result:
-    data = init(find_repo(getattr(args, "repo", None)), args.target)
+    data = init(find_repo(getattr(args, "repo", None)), args.target,
+                adopt_namespace=args.adopt_pid_namespace)
     text = (f"{'initialized' if data['created'] else 'already initialized'}: {data['a2a_dir']}"
             f" (target branch {data['target_branch']})")
+    if data["pid_namespace"] != data["this_pid_namespace"]:
+        text += (f"\na2a's PID namespace is {data['pid_namespace']}, this terminal's is"
+                 f" {data['this_pid_namespace']}: commands from here are unidentified"
+                 " (`a2a init --adopt-pid-namespace` makes this one a2a's)")
     return Result(data, text, rules="init")
 
 
