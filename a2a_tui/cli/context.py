@@ -6,6 +6,7 @@ import argparse
 import os
 from functools import cached_property
 
+from a2a_tui.errors import A2AError
 from a2a_tui.gate.context import GateContext
 from a2a_tui.identity import UNIDENTIFIED, Caller, resolve_caller
 from a2a_tui.repo import Repo, find_repo
@@ -58,7 +59,12 @@ class CliContext:
         func = getattr(self.args, "func", None)
         if getattr(func, "__name__", "") in READS_OR_OWN_RULES:
             return
-        caller = self.identity
+        try:
+            caller = self.identity
+        except A2AError as exc:
+            if exc.code in ("not_a_repo", "not_initialized"):
+                return  # no store, so nobody to act for: the command answers for itself (demo)
+            raise
         if caller.unidentified is None:
             return
         sub = getattr(self.args, f"{self.args.command.replace('-', '_')}_cmd", None)
