@@ -1,0 +1,2 @@
+-- Reserved: another branch adds migration 4 at the same time. This placeholder keeps the
+-- numbers dense on this branch; delete it when merging (and renumber 0007 after theirs).
