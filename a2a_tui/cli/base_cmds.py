@@ -7,6 +7,7 @@ import time
 from datetime import datetime
 
 from a2a_tui.cli.output import Result
+from a2a_tui.gate import ledger
 from a2a_tui.gate import views as gate_views
 from a2a_tui.panes.views import sessions as session_views
 from a2a_tui.repo import find_repo, init
@@ -69,6 +70,7 @@ def cmd_status(ctx, args) -> Result:
                       "paused": int(s.paused), "pane_id": s.pane_id} for s in sessions],
         "recovered": ctx.recovered,
         "last_event": g.store.last_seq(),
+        "frozen": ledger.frozen(g.store),
     }
     lines = [f"target {data['target_branch']} at {(data['target_head'] or '?')[:12]}"
              f" · {data['last_event']} events"]
@@ -84,6 +86,9 @@ def cmd_status(ctx, args) -> Result:
                   f"{' (paused)' if s.paused else ''} {s.pane_id or ''}" for s in sessions]
     for r in ctx.recovered:
         lines.append(f"recovered: {json.dumps(r)}")
+    if data["frozen"]:
+        lines.append(f"GATE FROZEN: the store was changed outside a2a (first bad seq"
+                     f" #{data['frozen']['seq']}: {data['frozen']['why']}); `a2a store verify`")
     return Result(data, "\n".join(lines))
 
 

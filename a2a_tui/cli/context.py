@@ -77,11 +77,14 @@ class CliContext:
 
     @cached_property
     def gate(self) -> GateContext:
-        from a2a_tui.gate import recover  # lazy: commands that never build the gate skip it
+        from a2a_tui.gate import ledger, recover  # lazy: commands without the gate skip them
 
         g = GateContext(self.repo, self.store, self.identity)
-        # Every gate command first resolves what an earlier crash left half-done.
-        self.recovered = recover(g)
+        # A chain break the open found is recorded, gate tables that are gone are rebuilt.
+        ledger.on_open(g)
+        # Every gate command first resolves what an earlier crash left half-done; not while the
+        # gate is frozen (its tables cannot be trusted to say what is half-done).
+        self.recovered = [] if ledger.frozen(g.store) else recover(g)
         return g
 
     def close(self) -> None:

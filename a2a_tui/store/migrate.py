@@ -167,6 +167,7 @@ def _schema_of(directory: Path, table: str) -> dict[str, Any]:
             out[kind].append((name, sql))
         out["columns"] = {r[0] for r in db.execute("SELECT name FROM pragma_table_info(?)",
                                                    (table,)).fetchall()}
+        out["trigger_sql"] = dict(out["trigger"])
         return out
     finally:
         db.close()
