@@ -130,3 +130,27 @@ def test_a_command_in_another_pid_namespace_is_unidentified_even_at_a_terminal(r
     assert {e.kind for e in new} == {"caller_unidentified"}
     assert rows(repo, "SELECT * FROM user_inputs") == []
     assert rows(repo, "SELECT * FROM attempts") == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PID namespaces are Linux's")
+def test_a_store_that_never_recorded_a2as_namespace_learns_it_from_init_at_a_terminal(repo):
+    # A store from before the namespace was recorded: its log has none.
+    from a2a_tui.store import Store
+
+    (repo / ".a2a/a2a.db").unlink()
+    for extra in ("-wal", "-shm"):
+        (repo / f".a2a/a2a.db{extra}").unlink(missing_ok=True)
+    Store(repo / ".a2a/a2a.db").close()
+    r = a2a("say", "hi", "--json", cwd=repo)
+    _refused(r)
+    assert "a2a init" in r.json["error"]["message"]
+    # Without a terminal, init does not record it: a sandboxed command cannot make its
+    # namespace a2a's.
+    p = subprocess.run([*A2A, "init", "--json"], cwd=str(repo), capture_output=True, text=True,
+                       start_new_session=True, stdin=subprocess.DEVNULL)
+    assert p.returncode == 1 and "caller_unidentified" in p.stdout
+    assert not events(repo, "pid_namespace_recorded")
+    assert a2a("init", cwd=repo).code == 0
+    (rec,) = events(repo, "pid_namespace_recorded")
+    assert rec.payload["pid_namespace"] == str(Path("/proc/self/ns/pid").readlink())
+    assert a2a("say", "hi", "--json", cwd=repo).code == 0
