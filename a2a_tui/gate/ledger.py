@@ -465,11 +465,18 @@ def require_intact(g, card_id: str | None = None) -> Ledger | None:
         raise freeze(g, chain_problem(g.store.chain_break))
     if card_id is None:
         return None
-    ledger = load(g.store, card_id)
-    mismatch = compare(g.store, ledger, card_id)
+    ledger, mismatch = _against_log(g.store, card_id)
     if mismatch is not None:
         raise freeze(g, mismatch_problem(mismatch))
     return ledger
+
+
+def _against_log(store, card_id: str | None = None) -> tuple[Ledger, Mismatch | None]:
+    # One snapshot for the log and the tables: a gate write landing in between (its event and
+    # its row commit together) must not look like a row the log never made.
+    with store.snapshot() as tx:
+        ledger = load(tx, card_id)
+        return ledger, compare(tx, ledger, card_id)
 
 
 def before_integrate(g, card_id: str) -> Ledger:
@@ -479,8 +486,7 @@ def before_integrate(g, card_id: str) -> Ledger:
     brk = chain.check(g.store.conn)
     if brk is not None:
         raise freeze(g, chain_problem(brk))
-    whole = load(g.store)
-    mismatch = compare(g.store, whole)
+    _, mismatch = _against_log(g.store)
     if mismatch is not None:
         raise freeze(g, mismatch_problem(mismatch))
     return load(g.store, card_id)
@@ -491,7 +497,7 @@ def verify(db) -> dict[str, Any]:
     brk = chain.check(db.conn)
     if brk is not None:
         return {"intact": False, **chain_problem(brk)}
-    mismatch = compare(db, load(db))
+    _, mismatch = _against_log(db)
     if mismatch is not None:
         return {"intact": False, **mismatch_problem(mismatch)}
     return {"intact": True, "events": db.last_seq(), "frozen": frozen(db)}
