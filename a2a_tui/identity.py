@@ -33,17 +33,42 @@ command that called `setsid` itself and was orphaned (`setsid -f`, a daemon's do
 a `( … &)` from a terminal-less tool shell that has already exited. No fact an unprivileged
 process can read on macOS ties such an orphan to the pane; `tests/panes/test_panes_portable_e2e.py`
 shows both sides.
+
+**The user is a positive finding, never the default.** A caller that is no managed session is
+the user only when all of these hold:
+
+- it runs in a2a's own PID namespace: the one `a2a init` recorded in the store (pids, and so
+  every fact above, mean something else in another namespace). A sandbox that gives an agent's
+  commands a PID namespace of their own (Codex's workspace-write sandbox on Linux) is outside;
+- its parent chain can be followed to the top (pid 1, or a parent outside the namespace): a
+  chain cut by a process that cannot be read is not one a2a can vouch for;
+- it has a controlling terminal, and that terminal is not a live managed pane's (rule 2 makes
+  such a caller the session).
+
+Anything else is `unidentified` (`Caller.unidentified` says why): it may read; the CLI refuses
+every command that writes (`caller_unidentified`), and `Caller.actor` refuses to name it, so no
+path can record it as anyone. The orphan of the gap above is now unidentified, not the user.
+macOS has no PID namespaces: there the namespace condition is void, the other two hold, and a
+Seatbelt sandbox that denies reading its parents cuts the chain (unidentified). A process of
+the same user that keeps a terminal of its own outside every pane (a `script` pty, say) and an
+intact chain is still taken for the user: no fact tells it from a person typing.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from a2a_tui import host
+from a2a_tui.errors import A2AError
 
 USER = "user"
+UNIDENTIFIED = "unidentified"
+# Events that record a2a's PID namespace: `a2a init` (the store's creation, or a re-run that
+# records or adopts it); the newest one holds.
+NAMESPACE_KINDS = ("initialized", "pid_namespace_recorded")
 TICKS_PER_S = 100          # the unit of a recorded start time: 1/100 s since boot
 # Outside Linux psutil derives a start time from wall-clock values (the creation time and the
 # boot time); it corrects them for clock steps of a second or more, so a smaller step can move
@@ -53,20 +78,41 @@ START_SLACK = TICKS_PER_S
 
 @dataclass(frozen=True)
 class Caller:
+    """Who is calling. `Caller()` is the user: for code that acts for the user by construction
+    (the workbench, the demo); a command's caller comes from `resolve_caller`."""
+
     session: str | None = None
     role: str | None = None
     via: str | None = None  # how: "process tree" | "terminal" | "session" (rules 1-3 above)
+    unidentified: str | None = None  # why the caller could not be placed; None when it was
+
+    @classmethod
+    def unplaced(cls, why: str) -> Caller:
+        return cls(unidentified=why)
 
     @property
     def is_user(self) -> bool:
-        return self.session is None
+        return self.session is None and self.unidentified is None
 
     @property
     def actor(self) -> str:
+        """How the caller is recorded. An unidentified caller is recorded as nobody: asking
+        refuses (`caller_unidentified`), so a write path that forgot to check cannot record it."""
+        if self.unidentified is not None:
+            raise self.refusal()
         return USER if self.session is None else f"session:{self.session}"
 
     def describe(self) -> str:
+        if self.unidentified is not None:
+            return "an unidentified caller"
         return "the user" if self.session is None else f"session {self.session} ({self.role})"
+
+    def refusal(self, what: str = "this command writes") -> A2AError:
+        """The one error an unidentified caller gets for a write."""
+        return A2AError(
+            "caller_unidentified",
+            f"{what}, and this process is unidentified: {self.unidentified}. It may read;"
+            " run it from your own terminal, or from a managed session's pane")
 
 
 class ProcStat(NamedTuple):
@@ -107,17 +153,42 @@ def same_start(recorded: int | None, actual: int) -> bool:
 
 def ancestry(pid: int | None = None) -> list[tuple[int, int]]:
     """(pid, start time) of the process and all its ancestors, nearest first."""
+    return _chain(pid)[0]
+
+
+def _chain(pid: int | None = None) -> tuple[list[tuple[int, int]], int | None]:
+    """The ancestry, and the pid where it was cut (a process that could not be read), or None
+    when it reached the top (pid 1, or a parent outside the PID namespace: ppid 0)."""
     pid = pid or os.getpid()
     out: list[tuple[int, int]] = []
     seen = set()
-    while pid > 1 and pid not in seen:
+    while pid > 1:
+        if pid in seen:
+            return out, pid
         seen.add(pid)
         st = proc_stat(pid, terminal=False)
         if st is None:
-            break
+            return out, pid
         out.append((pid, st.start))
         pid = st.ppid
-    return out
+    return out, None
+
+
+def pid_namespace(pid: int | None = None) -> str | None:
+    """The process's PID namespace (`pid:[4026531836]`); None where the system has none (not
+    Linux). On Linux a namespace that cannot be read raises OSError."""
+    if not sys.platform.startswith("linux"):
+        return None
+    return os.readlink(f"/proc/{pid or 'self'}/ns/pid")
+
+
+def recorded_pid_namespace(store) -> str | None:
+    """a2a's own PID namespace, as `a2a init` recorded it in the store; None if never."""
+    row = store.one(
+        "SELECT json_extract(payload, '$.pid_namespace') FROM events WHERE kind IN (?, ?)"
+        " AND json_extract(payload, '$.pid_namespace') IS NOT NULL ORDER BY seq DESC LIMIT 1",
+        NAMESPACE_KINDS)
+    return None if row is None else row[0]
 
 
 def session_leader(pid: int | None = None) -> int | None:
@@ -144,18 +215,25 @@ def process_alive(pid: int, start: int | None) -> bool:
 
 
 def resolve_caller(store, pid: int | None = None) -> Caller:
-    """Attribute the calling process to a managed session, or to the user.
+    """Attribute the calling process to a managed session, to the user, or to nobody.
 
-    By process tree, then by a live session's terminal, then by session leader (the module
-    docstring says why each holds and what none of them catches). Environment variables are
-    never consulted.
+    In a2a's PID namespace only; then by process tree, by a live session's terminal, by session
+    leader (the module docstring says why each holds and what none of them catches); then the
+    user, only on positive evidence (an intact parent chain and a terminal that is no live
+    pane's). Anything else is unidentified. Environment variables are never consulted.
     """
+    try:
+        ns = pid_namespace(pid)
+    except OSError as exc:
+        return Caller.unplaced(f"its PID namespace cannot be read ({exc.strerror})")
+    home = recorded_pid_namespace(store)
+    if ns is not None and home is not None and ns != home:
+        return Caller.unplaced(f"it runs in another PID namespace ({ns}; a2a's is {home}),"
+                               " as inside a sandbox")
     rows = store.all(
         "SELECT id, role, pane_pid, pane_pid_start, pane_tty, state FROM sessions"
         " WHERE pane_pid IS NOT NULL"
     )
-    if not rows:
-        return Caller()
     by_pid: dict[int, list] = {}
     for r in rows:
         by_pid.setdefault(r["pane_pid"], []).append(r)
@@ -167,7 +245,7 @@ def resolve_caller(store, pid: int | None = None) -> Caller:
                     return r
         return None
 
-    chain = ancestry(pid)
+    chain, cut = _chain(pid)
     row = pane_of(chain)
     if row is not None:
         return Caller(session=row["id"], role=row["role"], via="process tree")
@@ -185,7 +263,16 @@ def resolve_caller(store, pid: int | None = None) -> Caller:
         row = pane_of(ancestry(leader))
         if row is not None:
             return Caller(session=row["id"], role=row["role"], via="session")
-    return Caller()
+    # Not a session: the user only on positive evidence.
+    if ns is not None and home is None:
+        return Caller.unplaced("this store has not recorded a2a's PID namespace; run `a2a init`"
+                               " once from your terminal")
+    if cut is not None:
+        return Caller.unplaced(f"its process tree cannot be followed past pid {cut}")
+    if not tty:
+        return Caller.unplaced("it has no controlling terminal and no managed pane in its"
+                               " process tree")
+    return Caller(via="terminal")
 
 
 def _psutil():

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from a2a_tui import identity
 from a2a_tui.errors import A2AError
 from a2a_tui.git import Git
 
@@ -99,10 +100,17 @@ class Repo:
         return Store(self.db_path)
 
 
-def init(repo: Repo, target: str | None = None) -> dict[str, Any]:
+def init(repo: Repo, target: str | None = None, *, adopt_namespace: bool = False
+         ) -> dict[str, Any]:
     """Create `.a2a/` (store, spool, worktrees, config) in the repository, listed in
     `.git/info/exclude`; idempotent. `target` is the branch the gate integrates into (default:
-    the one checked out). Returns root, a2a_dir, target_branch and whether it was created now."""
+    the one checked out). Returns root, a2a_dir, target_branch, whether it was created now and
+    a2a's PID namespace (`pid_namespace`, see identity.py).
+
+    The store records the PID namespace of the process that creates it: a2a's own, the one
+    in which a caller can be the user. A store from before that is given it by `a2a init` run
+    again from a terminal; `adopt_namespace` replaces a recorded one (the machine's namespace
+    changed, e.g. a restarted container). Both are recorded as events."""
     git = repo.git
     target = target or git.current_branch(repo.root)
     if not target:
@@ -120,16 +128,35 @@ def init(repo: Repo, target: str | None = None) -> dict[str, Any]:
 
         repo.write_config(Config(target_branch=target))
     cfg = repo.config()
+    here = identity.pid_namespace()
     store = repo.store()
     try:
         if not existed:
             with store.write() as tx:
                 tx.append("initialized", actor="user",
-                          payload={"root": str(repo.root), "target_branch": cfg.target_branch})
+                          payload={"root": str(repo.root), "target_branch": cfg.target_branch,
+                                   "pid_namespace": here})
+        namespace = _record_namespace(store, here, adopt_namespace)
     finally:
         store.close()
     return {"root": str(repo.root), "a2a_dir": str(repo.a2a_dir),
-            "target_branch": cfg.target_branch, "created": not existed}
+            "target_branch": cfg.target_branch, "created": not existed,
+            "pid_namespace": namespace, "this_pid_namespace": here}
+
+
+def _record_namespace(store, here: str | None, adopt: bool) -> str | None:
+    """Record this process's PID namespace as a2a's when the store has none (or `adopt`), and
+    only from a terminal: a sandboxed command without one cannot make its namespace a2a's."""
+    recorded = identity.recorded_pid_namespace(store)
+    if here is None or recorded == here or (recorded is not None and not adopt):
+        return recorded
+    if not identity.controlling_tty():
+        raise A2AError("caller_unidentified", "recording a2a's PID namespace needs a terminal:"
+                       " run `a2a init` from yours")
+    with store.write() as tx:
+        tx.append("pid_namespace_recorded", actor="user",
+                  payload={"pid_namespace": here, "previous": recorded})
+    return here
 
 
 def _exclude(exclude: Path) -> None:

@@ -64,7 +64,9 @@ def test_without_inotify_the_folder_watch_refuses_so_its_callers_use_watchfiles(
 def test_an_orphan_without_a_terminal_is_known_by_its_session_leader(repo, tmp_path):
     """Rule 3 of identity.py, in-process: the pane process leads its own session (as tmux makes
     it); a command it started in the background is orphaned (its starting shell exits), so its
-    parent chain no longer reaches the pane and it has no terminal — its session still does."""
+    parent chain no longer reaches the pane and it has no terminal — its session still does.
+    Without it (or in a session of its own) nothing places the process: it is unidentified,
+    never the user."""
     pidfile = tmp_path / "orphan.pid"
     pane = subprocess.Popen(["sh", "-c", f"(sleep 30 & echo $! > {pidfile}); exec sleep 30"],
                             start_new_session=True, stdin=subprocess.DEVNULL)
@@ -77,11 +79,12 @@ def test_an_orphan_without_a_terminal_is_known_by_its_session_leader(repo, tmp_p
         with Store(repo / ".a2a/a2a.db") as store:
             c = resolve_caller(store, orphan)
             assert (c.session, c.via) == ("exec1", "session")
-            assert resolve_caller(store, own.pid).is_user
+            assert resolve_caller(store, own.pid).unidentified
             pane.kill()
             pane.wait()
             # Its leader gone, nothing ties the orphan to the pane any more.
-            assert resolve_caller(store, orphan).is_user
+            gone = resolve_caller(store, orphan)
+            assert gone.unidentified and not gone.is_user
     finally:
         for p in (pane, own):
             p.kill()

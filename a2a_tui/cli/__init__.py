@@ -70,6 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         ctx = CliContext(args)
         try:
+            ctx.admit()
             result: Result = args.func(ctx, args)
         finally:
             ctx.close()

@@ -7,6 +7,7 @@ import time
 from datetime import datetime
 
 from a2a_tui.cli.output import Result
+from a2a_tui.gate import ledger
 from a2a_tui.gate import views as gate_views
 from a2a_tui.panes.views import sessions as session_views
 from a2a_tui.repo import find_repo, init
@@ -15,6 +16,9 @@ from a2a_tui.repo import find_repo, init
 def register(sub, common) -> None:
     p = sub.add_parser("init", parents=[common], help="create .a2a/ in a git repository")
     p.add_argument("--target", metavar="BRANCH", help="target branch (default: the current one)")
+    p.add_argument("--adopt-pid-namespace", action="store_true",
+                   help="make this terminal's PID namespace a2a's (after it changed, e.g. a"
+                        " restarted container)")
     p.set_defaults(func=cmd_init)
 
     p = sub.add_parser("status", parents=[common], help="cards, attempts and sessions at a glance")
@@ -36,9 +40,14 @@ def register(sub, common) -> None:
 
 
 def cmd_init(ctx, args) -> Result:
-    data = init(find_repo(getattr(args, "repo", None)), args.target)
+    data = init(find_repo(getattr(args, "repo", None)), args.target,
+                adopt_namespace=args.adopt_pid_namespace)
     text = (f"{'initialized' if data['created'] else 'already initialized'}: {data['a2a_dir']}"
             f" (target branch {data['target_branch']})")
+    if data["pid_namespace"] != data["this_pid_namespace"]:
+        text += (f"\na2a's PID namespace is {data['pid_namespace']}, this terminal's is"
+                 f" {data['this_pid_namespace']}: commands from here are unidentified"
+                 " (`a2a init --adopt-pid-namespace` makes this one a2a's)")
     return Result(data, text, rules="init")
 
 
@@ -57,6 +66,7 @@ def cmd_status(ctx, args) -> Result:
                       "paused": int(s.paused), "pane_id": s.pane_id} for s in sessions],
         "recovered": ctx.recovered,
         "last_event": g.store.last_seq(),
+        "frozen": ledger.frozen(g.store),
     }
     lines = [f"target {data['target_branch']} at {(data['target_head'] or '?')[:12]}"
              f" · {data['last_event']} events"]
@@ -72,6 +82,9 @@ def cmd_status(ctx, args) -> Result:
                   f"{' (paused)' if s.paused else ''} {s.pane_id or ''}" for s in sessions]
     for r in ctx.recovered:
         lines.append(f"recovered: {json.dumps(r)}")
+    if data["frozen"]:
+        lines.append(f"GATE FROZEN: the store was changed outside a2a (first bad seq"
+                     f" #{data['frozen']['seq']}: {data['frozen']['why']}); `a2a store verify`")
     return Result(data, "\n".join(lines))
 
 

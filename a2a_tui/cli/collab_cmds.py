@@ -262,8 +262,8 @@ def _one_line(text: str, width: int = 100) -> str:
 def cmd_rules(ctx, args) -> Result:
     topic = args.topic
     if topic is None:
-        caller = ctx.caller
-        if caller.is_user:
+        caller = ctx.identity
+        if caller.role is None:
             raise A2AError("usage", f"name a role ({', '.join(ROLES)}) or a command", exit_code=2)
         topic = caller.role
     if topic in ROLES:
@@ -278,7 +278,11 @@ def cmd_rules(ctx, args) -> Result:
 
 
 def cmd_whoami(ctx, args) -> Result:
-    c = ctx.caller
+    c = ctx.identity
+    if c.unidentified is not None:
+        return Result({"session": None, "role": None, "actor": None, "is_user": False,
+                       "via": None, "unidentified": c.unidentified},
+                      f"unidentified: {c.unidentified} (it may read; a2a refuses its writes)")
     return Result({"session": c.session, "role": c.role, "actor": c.actor, "is_user": c.is_user,
-                   "via": c.via},
+                   "via": c.via, "unidentified": None},
                   c.describe() + (f" (recognised by its {c.via})" if c.via else ""))

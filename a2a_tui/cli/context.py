@@ -3,12 +3,26 @@
 from __future__ import annotations
 
 import argparse
+import os
 from functools import cached_property
 
+from a2a_tui.errors import A2AError
 from a2a_tui.gate.context import GateContext
-from a2a_tui.identity import Caller, resolve_caller
+from a2a_tui.identity import UNIDENTIFIED, Caller, resolve_caller
 from a2a_tui.repo import Repo, find_repo
 from a2a_tui.store import Store
+
+# Commands that an unidentified caller may run (identity.py): they read, or never act for a
+# caller (init records only from a terminal; recover, run first by every gate command, records
+# what it reads from facts, as the gate; serve is the orchestrator; demo-agent is the stand-in
+# CLI). Every other command writes for its caller and needs one that is placed: a command not
+# named here is refused to an unidentified caller, so a new command fails closed.
+READS_OR_OWN_RULES = frozenset({
+    "cmd_init", "cmd_status", "cmd_events", "cmd_metrics", "cmd_recover", "cmd_card_show",
+    "cmd_card_list", "cmd_sessions", "cmd_input_list", "cmd_input_show", "cmd_inbox_list",
+    "cmd_inbox_show", "cmd_board_list", "cmd_board_show", "cmd_rules", "cmd_whoami", "cmd_serve",
+    "cmd_demo_agent", "cmd_store_verify",
+})
 
 
 class CliContext:
@@ -27,17 +41,51 @@ class CliContext:
         return self._store
 
     @cached_property
-    def caller(self) -> Caller:
+    def identity(self) -> Caller:
+        """Who is calling, unidentified included (for reads: whoami, rules, the gate's views)."""
         return resolve_caller(self.store)
+
+    @property
+    def caller(self) -> Caller:
+        """The caller a write is recorded for; an unidentified one is refused here."""
+        caller = self.identity
+        if caller.unidentified is not None:
+            raise caller.refusal()
+        return caller
+
+    def admit(self) -> None:
+        """Refuse, before it runs, a command that writes when its caller is unidentified; the
+        refusal is recorded (as nobody: actor `unidentified`), for the user to see."""
+        func = getattr(self.args, "func", None)
+        if getattr(func, "__name__", "") in READS_OR_OWN_RULES:
+            return
+        try:
+            caller = self.identity
+        except A2AError as exc:
+            if exc.code in ("not_a_repo", "not_initialized"):
+                return  # no store, so nobody to act for: the command answers for itself (demo)
+            raise
+        if caller.unidentified is None:
+            return
+        sub = getattr(self.args, f"{self.args.command.replace('-', '_')}_cmd", None)
+        command = f"{self.args.command} {sub}" if sub else self.args.command
+        with self.store.write() as tx:
+            tx.append("caller_unidentified", actor=UNIDENTIFIED,
+                      payload={"command": command, "why": caller.unidentified,
+                               "pid": os.getpid()})
+        raise caller.refusal(f"`a2a {command}` writes")
 
     @cached_property
     def gate(self) -> GateContext:
-        from a2a_tui.gate import recover  # lazy: commands that never build the gate skip it
+        from a2a_tui.gate import ledger, recover  # lazy: commands without the gate skip them
         from a2a_tui.metrics.retro import propose_if_due  # lazy: gate commands only
 
-        g = GateContext(self.repo, self.store, self.caller)
-        # Every gate command first resolves what an earlier crash left half-done.
-        self.recovered = recover(g)
+        g = GateContext(self.repo, self.store, self.identity)
+        # A chain break the open found is recorded, gate tables that are gone are rebuilt.
+        ledger.on_open(g)
+        # Every gate command first resolves what an earlier crash left half-done; not while the
+        # gate is frozen (its tables cannot be trusted to say what is half-done).
+        self.recovered = [] if ledger.frozen(g.store) else recover(g)
         propose_if_due(self.repo, self.store)   # a board question once per retro_every, if set
         return g
 

@@ -58,6 +58,15 @@ COMMAND_RULES: dict[str, list[str]] = {
         "The attempt's commit stays reachable under refs/a2a/attempts/<attempt>.",
         "A dirty or unknown worktree is kept and reported on the board.",
     ],
+    "store": [
+        "The event log decides: every gate decision is taken from it, and the gate's tables are"
+        " a cache of it, compared with it before each decision.",
+        "Each event's hash covers the one before; an edited, removed or inserted event breaks"
+        " the chain there.",
+        "A break or a table that disagrees with the log freezes the gate: reads work, gate"
+        " commands refuse (store_tampered) until the user repairs it (rebuild; reseal after"
+        " looking at the events).",
+    ],
     "recover": [
         "Half-finished operations are resolved by reading facts (the target ref), never by"
         " guessing; when the facts do not tell, the attempt is 'unknown' for a person to decide.",

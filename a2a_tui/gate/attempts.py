@@ -7,6 +7,7 @@ from typing import Any
 
 from a2a_tui.collab.authorization import claim_refusal
 from a2a_tui.errors import A2AError
+from a2a_tui.gate import ledger
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.locks import op_lock
 from a2a_tui.gate.model import ACTIVE, Score
@@ -21,6 +22,7 @@ def claim(g: GateContext, card_id: str, *, writer: str | None = None,
     """
     cfg = g.config
     g.card(card_id)  # unknown card: a clear error before anything else
+    ledger.require_intact(g, card_id)
     start = g.git.resolve_commit(f"refs/heads/{cfg.target_branch}")
     if start is None:
         raise A2AError("no_target", f"target branch {cfg.target_branch!r} does not exist")
@@ -113,6 +115,7 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
     A refusal against a real attempt is kept as a diagnostic event and changes no state.
     """
     att = g.attempt(attempt_id)
+    ledger.require_intact(g, att["card_id"])
     sha_in = sha
     sha = sha.strip().lower()
 
@@ -171,6 +174,7 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
 def abandon(g: GateContext, attempt_id: str, score: Score, reason: str = "") -> dict[str, Any]:
     """End an attempt without integrating it, with a score; its evidence stays."""
     att = g.attempt(attempt_id)
+    ledger.require_intact(g, att["card_id"])
     with op_lock(g.repo.locks_dir, attempt_id, what=f"an operation on {attempt_id}"):
         with g.store.write() as tx:
             att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
@@ -211,6 +215,7 @@ def bind_writer(g: GateContext, attempt_id: str, session_id: str) -> dict[str, A
 
     Allowed for the user and for the attempt's current writer; the old writer loses the right.
     """
+    ledger.require_intact(g, g.attempt(attempt_id)["card_id"])
     with g.store.write() as tx:
         att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
         if att is None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 import tomllib
 from pathlib import Path
@@ -12,14 +10,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from a2a_tui.errors import A2AError
+from a2a_tui.gate.model import _digest, contract_digest_of
 
 CARD_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$")
 GATE_FILLED = ("version", "digest", "start_commit", "writer", "sole_writer", "state")
-# Fields whose change alters what "done" means: a change bumps the card version.
-CONTRACT_FIELDS = (
-    "goal", "non_goals", "allowed_paths", "acceptance", "checks", "red_command", "red_paths",
-    "acceptance_files", "needs_user_authorization", "task_type",
-)
 DEFAULT_RED_PATHS = ["tests/**", "test/**", "**/test_*", "**/*_test.*", "**/*.test.*",
                      "**/*_spec.*"]
 
@@ -119,13 +113,8 @@ class Card(BaseModel):
         return _digest(self.body())
 
     def contract_digest(self) -> str:
-        body = self.body()
-        return _digest({k: body[k] for k in CONTRACT_FIELDS})
+        return contract_digest_of(self.body())
 
-
-def _digest(obj: Any) -> str:
-    raw = json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return "sha256:" + hashlib.sha256(raw.encode()).hexdigest()
 
 
 def load_card(path: Path) -> Card:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from a2a_tui.errors import A2AError
+from a2a_tui.gate import ledger
 from a2a_tui.gate.cards import Card, load_card
 from a2a_tui.gate.context import GateContext
 
@@ -14,6 +15,7 @@ from a2a_tui.gate.context import GateContext
 def add_card(g: GateContext, path: Path) -> dict[str, Any]:
     """Validate a card file and store it: a new card, a new version, or no change at all."""
     card = load_card(path)
+    ledger.require_intact(g, card.id or None)
     with g.store.write() as tx:
         if not card.id:
             card = card.model_copy(update={"id": f"T-{tx.next_counter('card')}"})
@@ -58,6 +60,7 @@ def add_card(g: GateContext, path: Path) -> dict[str, Any]:
 
 
 def ready_card(g: GateContext, card_id: str) -> dict[str, Any]:
+    ledger.require_intact(g, card_id)
     with g.store.write() as tx:
         row = tx.one("SELECT * FROM cards WHERE id = ?", (card_id,))
         if row is None:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from a2a_tui.errors import A2AError
+from a2a_tui.gate.model import ATTEMPT_ID
 from a2a_tui.git import Git
 from a2a_tui.identity import Caller
 from a2a_tui.repo import Repo
@@ -30,16 +31,24 @@ class GateContext:
         return self.repo.config()
 
     def card(self, card_id: str):
-        row = self.store.one("SELECT * FROM cards WHERE id = ?", (card_id,))
+        """The card's row as the event log gives it (gate/ledger.py), not as its table says."""
+        row = self._log(card_id).get("cards", card_id)
         if row is None:
             raise A2AError("unknown_card", f"no card {card_id!r} (see `a2a card list`)")
         return row
 
     def attempt(self, attempt_id: str):
-        row = self.store.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
+        """The attempt's row as the event log gives it (gate/ledger.py)."""
+        m = ATTEMPT_ID.match(attempt_id)
+        row = self._log(m["card"]).attempt(attempt_id) if m else None
         if row is None:
             raise A2AError("unknown_attempt", f"no attempt {attempt_id!r} (see `a2a status`)")
         return row
+
+    def _log(self, card_id: str):
+        from a2a_tui.gate import ledger  # lazy: it brings the board in; most commands need neither
+
+        return ledger.load(self.store, card_id)
 
     def target_ref(self) -> str:
         return f"refs/heads/{self.config.target_branch}"

@@ -14,6 +14,7 @@ from typing import Any
 
 from a2a_tui.errors import A2AError
 from a2a_tui.faults import crashpoint
+from a2a_tui.gate import ledger
 from a2a_tui.gate.attempts import insert_score, score_facts
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.locks import op_lock
@@ -25,6 +26,7 @@ from a2a_tui.git import GitError
 def integrate(g: GateContext, attempt_id: str, score: Score) -> dict[str, Any]:
     g.attempt(attempt_id)
     with op_lock(g.repo.locks_dir, attempt_id, what=f"an operation on {attempt_id}"):
+        facts = ledger.before_integrate(g, g.attempt(attempt_id)["card_id"])  # the log decides
         att = g.attempt(attempt_id)
         if att["state"] != "verified":
             raise A2AError("not_verified",
@@ -36,8 +38,7 @@ def integrate(g: GateContext, attempt_id: str, score: Score) -> dict[str, Any]:
                            " executive controller or the user")
         sha = att["submitted_sha"]
         card = g.card(att["card_id"])
-        last = g.store.one("SELECT * FROM verifications WHERE attempt_id=?"
-                           " ORDER BY run DESC LIMIT 1", (attempt_id,))
+        last = facts.last_verification(attempt_id)
         if (last is None or last["state"] != "passed" or last["sha"] != sha
                 or last["submission_n"] != att["submission_n"]):
             raise A2AError("not_verified",
@@ -47,10 +48,7 @@ def integrate(g: GateContext, attempt_id: str, score: Score) -> dict[str, Any]:
                            f"{attempt_id} was verified against card version {last['card_version']};"
                            f" the card is now version {card['version']} ({card['state']}):"
                            " confirm the card, resubmit and verify again")
-        failed = g.store.one(
-            "SELECT name FROM check_results WHERE attempt_id=? AND run=? AND blocking=1"
-            " AND passed=0",
-            (attempt_id, last["run"]))
+        failed = facts.failed_blocking_check(attempt_id, last["run"])
         if failed is not None:
             raise A2AError("not_verified", f"blocking check {failed['name']} did not pass")
         blocked = blocking_review(g, attempt_id, sha)

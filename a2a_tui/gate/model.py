@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import dataclass
@@ -15,6 +16,23 @@ ENDED = ("integrated", "abandoned", "superseded", "failed")
 
 ATTEMPT_ID = re.compile(r"^(?P<card>[A-Za-z][A-Za-z0-9_.-]*)-a(?P<n>[0-9]+)$")
 SCORE = re.compile(r"^(?P<dim>boundary|taste)=(?P<n>-?[0-9]+):(?P<reason>.*)$", re.S)
+
+
+# Card fields whose change alters what "done" means: a change bumps the card version.
+CONTRACT_FIELDS = (
+    "goal", "non_goals", "allowed_paths", "acceptance", "checks", "red_command", "red_paths",
+    "acceptance_files", "needs_user_authorization", "task_type",
+)
+
+
+def contract_digest_of(body: dict[str, Any]) -> str:
+    """The digest of a card body's contract fields: a change of it is a new card version."""
+    return _digest({k: body[k] for k in CONTRACT_FIELDS})
+
+
+def _digest(obj: Any) -> str:
+    raw = json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(raw.encode()).hexdigest()
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from a2a_tui.errors import A2AError
+from a2a_tui.gate import ledger
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.findings import report_kept_worktree
 from a2a_tui.gate.locks import op_lock
@@ -22,6 +23,7 @@ def hidden_ref(attempt_id: str) -> str:
 
 
 def reclaim(g: GateContext, attempt_id: str | None = None) -> list[dict[str, Any]]:
+    ledger.require_intact(g)
     if attempt_id is not None:
         att = g.attempt(attempt_id)
         if att["state"] not in ENDED:
@@ -37,6 +39,7 @@ def reclaim(g: GateContext, attempt_id: str | None = None) -> list[dict[str, Any
 
 def _reclaim_one(g: GateContext, att) -> dict[str, Any]:
     aid = att["id"]
+    ledger.require_intact(g, att["card_id"])
     with op_lock(g.repo.locks_dir, aid, what=f"an operation on {aid}"):
         att = g.attempt(aid)
         path = Path(att["worktree"])

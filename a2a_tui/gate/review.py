@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from a2a_tui.errors import A2AError
+from a2a_tui.gate import ledger
 from a2a_tui.gate.context import GateContext
 
 VERDICTS = ("pass", "block")
@@ -16,6 +17,7 @@ VERDICTS = ("pass", "block")
 
 def review(g: GateContext, attempt_id: str, sha: str, verdict: str, notes: str) -> dict[str, Any]:
     att = g.attempt(attempt_id)
+    ledger.require_intact(g, att["card_id"])
     if verdict not in VERDICTS:
         raise A2AError("bad_verdict",
                        f"verdict must be one of {', '.join(VERDICTS)}, not {verdict!r}")

@@ -21,6 +21,7 @@ from typing import Any
 
 from a2a_tui.errors import A2AError
 from a2a_tui.faults import CRASH_ENV, crashpoint
+from a2a_tui.gate import ledger
 from a2a_tui.gate.cards import Card, path_matches
 from a2a_tui.gate.cards_ops import card_at_version
 from a2a_tui.gate.context import GateContext
@@ -78,7 +79,7 @@ Progress = Callable[[str, CheckResult | None], None]
 
 def verify(g: GateContext, attempt_id: str, progress: Progress | None = None) -> Verification:
     """Run the chain for the attempt's latest submission and record the verdict."""
-    g.attempt(attempt_id)
+    ledger.require_intact(g, g.attempt(attempt_id)["card_id"])
     progress = progress or (lambda _name, _res: None)
     with op_lock(g.repo.locks_dir, attempt_id, what=f"an operation on {attempt_id}"):
         with g.store.write() as tx:

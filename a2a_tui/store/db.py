@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from a2a_tui.errors import A2AError
-from a2a_tui.store import migrate
+from a2a_tui.store import chain, migrate
 
 BUSY_TIMEOUT_MS = 15_000
 
@@ -79,14 +79,17 @@ class Tx:
         payload: dict[str, Any] | None = None,
         ts_ns: int | None = None,
     ) -> int:
-        """Append one event; returns its sequence number."""
-        cur = self.conn.execute(
-            "INSERT INTO events(ts_ns, kind, actor, task, attempt, session, payload)"
-            " VALUES (?,?,?,?,?,?,?)",
-            (ts_ns or time.time_ns(), kind, actor, task, attempt, session, dumps(payload or {})),
+        """Append one event, chained to the one before (store/chain.py); returns its sequence
+        number. The write lock this transaction holds makes `last + 1` the next seq."""
+        last, prev = chain.tip(self.conn)
+        seq, ts, text = last + 1, ts_ns or time.time_ns(), dumps(payload or {})
+        self.conn.execute(
+            "INSERT INTO events(seq, ts_ns, kind, actor, task, attempt, session, payload, hash)"
+            " VALUES (?,?,?,?,?,?,?,?,?)",
+            (seq, ts, kind, actor, task, attempt, session, text,
+             chain.link(prev, seq, ts, kind, actor, task, attempt, session, text)),
         )
-        assert cur.lastrowid is not None
-        return cur.lastrowid
+        return seq
 
     def next_counter(self, name: str) -> int:
         """Bump and return a named counter (U, Q, F, dispatch, ...)."""
@@ -121,6 +124,9 @@ class Store:
         self.conn.execute("PRAGMA foreign_keys = ON")
         try:
             migrate.upgrade(self)
+            # The events since the last checked one: a break is kept here for the gate to act
+            # on (gate/ledger.py); reads go on.
+            self.chain_break: chain.Break | None = chain.check_from_checkpoint(self)
         except BaseException:
             self.conn.close()
             raise

@@ -5,19 +5,21 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 
-from tests.support import a2a, commit_in
+from tests.support import A2A, a2a, commit_in
+from tests.support.cli import at_terminal
 
 
 def test_concurrent_claims_one_winner(repo, ready_card):
     procs = [
-        subprocess.Popen([sys.executable, "-m", "a2a_tui", "claim", ready_card, "--json"],
-                         cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         env=dict(os.environ))
+        at_terminal([*A2A, "claim", ready_card, "--json"], runner=subprocess.Popen,
+                    cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                    env=dict(os.environ))
         for _ in range(6)
     ]
     results = [(p.wait(timeout=60), p.stdout.read()) for p in procs]
+    for p in procs:
+        p.close_terminal()
     winners = [json.loads(out) for code, out in results if code == 0]
     losers = [json.loads(out) for code, out in results if code != 0]
     assert len(winners) == 1, results

@@ -12,7 +12,7 @@ agent's Bash tool runs them (`sh -c` in a session of its own, no terminal), type
 - the user's own shell outside the pane is the user in both;
 - the gap `identity.py` states: an orphan that has lost both the tool shell's session (it
   exited, or the orphan called `setsid`) and the terminal is the session's only with the
-  subreaper, and the user's without it.
+  subreaper, and unidentified (neither the session nor the user) without it.
 """
 
 from __future__ import annotations
@@ -92,7 +92,8 @@ def test_the_same_commands_are_attributed_the_same_way_with_and_without_linux_fa
         if platform == "linux":
             assert (me["session"], me["via"]) == (sid, "process tree"), gap
         else:
-            assert me["is_user"] is True, gap   # the stated gap: nothing left to tie it
+            # The stated gap: nothing left to tie it to the pane, nor to the user.
+            assert me["is_user"] is False and me["unidentified"], gap
 
     # Exits are still known: the pidfd watcher or the polled one, and tmux's pane-died hook.
     os.kill(pid, signal.SIGKILL)

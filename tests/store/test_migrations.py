@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from a2a_tui.errors import A2AError
-from a2a_tui.store import Store, migrate
+from a2a_tui.store import Store, chain, migrate
 from tests.support import a2a
 
 FROZEN = (Path(__file__).with_name("data") / "schema_before_migrations.sql").read_text("utf-8")
@@ -101,13 +101,20 @@ def test_a_store_made_before_migrations_is_adopted_and_upgraded(tmp_path):
     assert "index dispatches_state" in migrate.schema_objects(s.conn)
     plan = s.all("EXPLAIN QUERY PLAN SELECT n, session FROM dispatches WHERE state = 'sending'")
     assert "dispatches_state" in " ".join(r["detail"] for r in plan)
-    assert dump(path) == rows
+    after = dump(path)
+    # Migration 7 chains the old events (a hash column, a checkpoint table); nothing else moves.
+    assert [e[:-1] for e in after.pop("events")] == rows.pop("events")
+    assert after.pop("chain_checkpoint") == [] and after == rows
+    assert chain.check(s.conn) is None
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
         s.conn.execute("UPDATE events SET kind = 'changed' WHERE seq = 1")
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
         s.conn.execute("DELETE FROM events")
     with s.write() as tx:  # and the store works: the next event follows the old ones
         assert tx.append("after", actor="user") == 4
+    assert chain.check(s.conn) is None
+    with pytest.raises(sqlite3.IntegrityError, match="needs its hash"):
+        s.conn.execute("INSERT INTO events(ts_ns, kind, actor) VALUES (5, 'raw', 'user')")
     s.close()
     assert Store(path).schema_version == len(migrate.migrations())  # opened again: nothing to do
 
@@ -202,7 +209,7 @@ def test_migrations_are_numbered_densely(tmp_path):
 CHILD = """
 import sys, time
 from pathlib import Path
-from a2a_tui.store import Store, migrate
+from a2a_tui.store import Store, chain, migrate
 migrate.MIGRATIONS_DIR = Path(sys.argv[2])
 go = Path(sys.argv[3])
 while not go.exists():

@@ -1,0 +1,90 @@
+"""store verify, rebuild, reseal: check the record; repair it after a freeze (gate/ledger.py)."""
+
+from __future__ import annotations
+
+from a2a_tui.cli.output import Result
+from a2a_tui.collab.user_input import record_user_input_in_tx
+from a2a_tui.errors import A2AError
+from a2a_tui.gate import ledger
+from a2a_tui.store import chain
+
+
+def register(sub, common) -> None:
+    st = sub.add_parser("store", parents=[common],
+                        help="check the record (hash chain, gate tables) and repair it")
+    ssub = st.add_subparsers(dest="store_cmd", metavar="CMD", required=True)
+    p = ssub.add_parser("verify", parents=[common],
+                        help="check every event's hash and every gate table against the log")
+    p.set_defaults(func=cmd_store_verify)
+    p = ssub.add_parser("rebuild", parents=[common],
+                        help="(user) write the gate's tables again from the log; lifts a freeze"
+                             " when the event chain is whole")
+    p.set_defaults(func=cmd_store_rebuild)
+    p = ssub.add_parser("reseal", parents=[common],
+                        help="(user) after looking at the events from the first bad one: accept"
+                             " them as they are, hash them again, rebuild, lift the freeze")
+    p.add_argument("--reason", required=True, help="what you looked at and why it is right")
+    p.set_defaults(func=cmd_store_reseal)
+
+
+def cmd_store_verify(ctx, args) -> Result:
+    g = ctx.gate
+    r = ledger.verify(g.store)
+    if not r["intact"]:
+        ledger.freeze(g, {k: r[k] for k in r if k != "intact"})
+        return Result(r, f"TAMPERED: first bad seq #{r['seq']}: {r['why']}\nthe gate is frozen;"
+                         " `a2a store rebuild` (gate tables) or, for the event chain, look at"
+                         " the events and `a2a store reseal --reason`", rules="store",
+                      exit_code=1)
+    text = (f"intact: {r['events']} events chained, every gate table agrees with the log")
+    if r["frozen"]:
+        text += (f"\nthe gate is still frozen (#{r['frozen']['seq']}: {r['frozen']['why']}):"
+                 " `a2a store rebuild` lifts it")
+    return Result(r, text, rules="store")
+
+
+def _user(ctx, what: str) -> None:
+    if not ctx.caller.is_user:
+        raise A2AError("user_only", f"{what} is the user's alone; {ctx.caller.describe()} is a"
+                       " managed session")
+
+
+def cmd_store_rebuild(ctx, args) -> Result:
+    _user(ctx, "rebuilding the store's tables")
+    g = ctx.gate
+    brk = chain.check(g.store.conn)
+    if brk is not None:
+        ledger.freeze(g, ledger.chain_problem(brk))
+        raise A2AError("chain_broken", f"{brk.why}: the log itself was changed, so it cannot be"
+                       " rebuilt from; look at the events from there (`a2a events --after"
+                       f" {brk.seq - 1}`) and restore .a2a/a2a.db from a copy, or accept them"
+                       " with `a2a store reseal --reason`", details=brk.to_json())
+    with g.store.write() as tx:
+        r = ledger.rebuild_in(tx, reason="a2a store rebuild", actor=ctx.caller.actor)
+        r["repaired"] = ledger.repair(tx, actor=ctx.caller.actor, how="rebuild")
+    text = f"rebuilt {', '.join(r['rebuilt'])} from the log"
+    if r["first_difference"]:
+        text += f"; first difference was {r['first_difference']}"
+    if r["repaired"]:
+        text += "; the gate is no longer frozen"
+    return Result(r, text, rules="store")
+
+
+def cmd_store_reseal(ctx, args) -> Result:
+    _user(ctx, "resealing the event chain")
+    g = ctx.gate
+    brk = chain.check(g.store.conn)
+    if brk is None:
+        raise A2AError("chain_whole", "every event's hash is right: nothing to reseal"
+                       " (`a2a store rebuild` repairs the gate's tables)")
+    with g.store.write() as tx:
+        r = ledger.reseal(tx, from_seq=brk.seq, reason=args.reason, actor=ctx.caller.actor)
+        r["user_input"] = record_user_input_in_tx(
+            tx, "action", f"resealed the event chain from #{brk.seq}: {args.reason}",
+            source="cli")
+        r["rebuilt"] = ledger.rebuild_in(tx, reason=f"reseal from #{brk.seq}",
+                                         actor=ctx.caller.actor)
+        r["repaired"] = ledger.repair(tx, actor=ctx.caller.actor, how="reseal")
+    return Result(r, f"resealed from #{brk.seq} ({r['rehashed']} hash(es) recomputed), recorded"
+                     f" as {r['user_input']}; gate tables rebuilt; the gate is no longer frozen",
+                  rules="store")

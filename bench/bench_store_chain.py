@@ -1,0 +1,139 @@
+"""Benchmark the events' hash chain on a large log (one run).
+
+Builds a store of N events (default 1,000,000: a gate history of a few cards, then signals, as
+a long-lived repository's log mostly is) and prints the medians of: opening the store (the
+check from the checkpoint: with the checkpoint at the end, and CHECKPOINT_EVERY-1 events behind
+it), appending an event (the chain adds a read of the last hash), the full chain check
+(`a2a store verify` and every integrate pay it), and the gate's checks before an integrate
+(full chain + every gate table against the log). `python bench/bench_store_chain.py [--events N]`
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import benchlib  # noqa: F401  (first: it makes `tests` importable)
+
+# isort: split
+from a2a_tui.gate import ledger
+from a2a_tui.gate.cards import parse_card
+from a2a_tui.store import Store, chain
+from tests.support import CARD_TOML
+
+
+def gate_history(tx, cards: int) -> None:
+    """Each card through claim, submit, verify (six checks) and integrate, as the gate's events;
+    the tables are then written from them (ledger.rebuild), as the gate would have."""
+    body = parse_card(CARD_TOML.format(id="T-0", check="true", extra="")).body()
+    for i in range(cards):
+        card, att = f"T-{i}", f"T-{i}-a1"
+        tx.append("card_added", actor="user", task=card, payload={
+            "version": 1, "digest": f"sha256:{i}", "source": "bench", "card": body})
+        tx.append("card_ready", actor="user", task=card, payload={"version": 1})
+        tx.append("claimed", actor="user", task=card, attempt=att, payload={
+            "fence": 1, "branch": f"a2a/{att}", "worktree": f"/w/{att}", "start_commit": "0" * 40,
+            "card_version": 1, "writer": "session:w1", "target_branch": "main"})
+        tx.append("worktree_created", actor="gate", task=card, attempt=att, payload={})
+        sha = f"{i:040x}"
+        tx.append("submitted", actor="session:w1", task=card, attempt=att, payload={
+            "n": 1, "sha": sha, "card_version": 1, "fence": 1})
+        tx.append("verify_started", actor="user", task=card, attempt=att, payload={
+            "run": 1, "sha": sha, "submission": 1, "card_version": 1})
+        for name in ("sanity", "boundary", "drift", "provenance", "red", "tests"):
+            tx.append("check_result", actor="gate", task=card, attempt=att, payload={
+                "run": 1, "sha": sha, "card_version": 1, "name": name, "kind": name,
+                "blocking": True, "passed": True, "exit_code": 0, "duration_s": 0.1,
+                "detail": "ok", "skipped": False, "log": None})
+        tx.append("verified", actor="gate", task=card, attempt=att, payload={
+            "run": 1, "consecutive_rejections": 0})
+        tx.append("integration_intent", actor="user", task=card, attempt=att, payload={
+            "ref": "refs/heads/main", "old": "0" * 40, "new": sha, "sync_worktree": None})
+        tx.append("integrated", actor="user", task=card, attempt=att, payload={
+            "score": {"boundary": 3, "boundary_reason": "ok", "taste": 2, "taste_reason": "ok"},
+            "rounds": 1, "rejections": 0, "duration_s": 1.0})
+
+
+def build(path: Path, n: int, cards: int) -> None:
+    s = Store(path)
+    with s.write() as tx:
+        gate_history(tx, cards)
+    ledger.rebuild(s, reason="bench", actor="gate")
+    batch = 20_000
+    done = s.last_seq()
+    while done < n:
+        with s.write() as tx:
+            for i in range(done, min(n, done + batch)):
+                tx.append("signal", actor="session:w1", session="w1",
+                          payload={"event": "PostToolUse", "n": i, "tool": "Bash"})
+        done = min(n, done + batch)
+    s.close()
+
+
+def timed(fn, runs: int) -> float:
+    out = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - t0)
+    return statistics.median(out)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--events", type=int, default=1_000_000)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--cards", type=int, default=500)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "a2a.db"
+        t0 = time.perf_counter()
+        build(path, args.events, args.cards)
+        print(f"built {args.events} events ({args.cards} cards integrated) in"
+              f" {time.perf_counter() - t0:.1f}s")
+
+        def open_close() -> None:
+            Store(path).close()
+
+        open_close()  # the first open checks everything and sets the checkpoint
+        at_tip = timed(open_close, args.runs)
+        with Store(path) as s:
+            last = s.last_seq()
+            back = last - chain.CHECKPOINT_EVERY + 1
+            h = s.one("SELECT hash FROM events WHERE seq = ?", (back,))[0]
+
+        def open_behind() -> None:
+            with Store(path) as s, s.write() as tx:
+                tx.execute("UPDATE chain_checkpoint SET seq = ?, hash = ?", (back, h))
+            t = time.perf_counter()
+            Store(path).close()
+            behind.append(time.perf_counter() - t)
+
+        behind: list[float] = []
+        for _ in range(args.runs):
+            open_behind()
+        s = Store(path)
+
+        def append() -> None:
+            with s.write() as tx:
+                tx.append("bench", actor="gate")
+
+        app = timed(append, 200)
+        full = timed(lambda: chain.check(s.conn), args.runs)
+        tables = timed(lambda: ledger.compare(s, ledger.load(s)), args.runs)
+        s.close()
+    print(f"open, checkpoint at the end:            {at_tip * 1000:8.1f} ms (median of"
+          f" {args.runs})")
+    print(f"open, {chain.CHECKPOINT_EVERY - 1} events past the checkpoint:   "
+          f"{statistics.median(behind) * 1000:8.1f} ms")
+    print(f"append one event (own transaction):     {app * 1000:8.3f} ms")
+    print(f"full chain check ({last} events):      {full:8.2f} s"
+          f"  ({full / last * 1e6:.2f} µs per event)")
+    print(f"gate tables against the log ({args.cards} cards): {tables * 1000:8.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
