@@ -57,7 +57,8 @@ def test_metrics_from_a_scripted_history(repo, tmp_path):
     shutil.copytree(repo, copy)
     with sqlite3.connect(copy / ".a2a/a2a.db") as db:
         tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'"
-                                           " AND name NOT IN ('events', 'sqlite_sequence', 'chain_checkpoint')")]
+                                           " AND name NOT IN ('events', 'sqlite_sequence',"
+                                           " 'chain_checkpoint')")]
         assert {"attempts", "scores", "verifications", "sessions", "board_items"} <= set(tables)
         for table in tables:
             db.execute(f"DROP TABLE {table}")

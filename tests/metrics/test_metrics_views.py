@@ -276,7 +276,8 @@ def test_every_view_over_a_known_history(repo, tmux_socket, serve, tmp_path):
     shutil.copytree(repo / ".git", copy / ".git")
     with sqlite3.connect(copy / ".a2a/a2a.db") as db:
         tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'"
-                                           " AND name NOT IN ('events', 'sqlite_sequence', 'chain_checkpoint')")]
+                                           " AND name NOT IN ('events', 'sqlite_sequence',"
+                                           " 'chain_checkpoint')")]
         assert {"attempts", "scores", "sessions", "dispatches", "board_items"} <= set(tables)
         for name in tables:
             db.execute(f"DROP TABLE {name}")
