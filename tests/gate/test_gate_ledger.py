@@ -191,3 +191,27 @@ def test_every_gate_table_is_what_the_fold_of_the_log_gives(repo):
         assert ledger.compare(s, ledger.load(s)) is None
         assert all(ledger.load(s).rows[t] for t in ("cards", "attempts", "check_results",
                                                      "integrations", "scores"))
+
+
+def test_an_old_event_of_the_card_edited_behind_the_checkpoint_does_not_integrate(repo):
+    """A cheat that edits the card's own `rejected` event into `verified`, rewrites the rows to
+    agree, and moves the checkpoint past it (so the open sees nothing new to check): integrate
+    checks every link of the card's events wherever they sit, and freezes the gate."""
+    attempt, _sha = _rejected(repo)
+    main = git(repo, "rev-parse", "main")
+    (rejected,) = events(repo, "rejected")
+    _sql(repo,
+         "DROP TRIGGER IF EXISTS events_no_update",
+         f"UPDATE events SET kind = 'verified', payload = replace(payload, '\"passed\":false',"
+         f" '\"passed\":true') WHERE seq = {rejected.seq}",
+         f"UPDATE check_results SET passed = 1 WHERE attempt_id = '{attempt}'",
+         f"UPDATE verifications SET state = 'passed' WHERE attempt_id = '{attempt}'",
+         f"UPDATE attempts SET state = 'verified', rejections = 0 WHERE id = '{attempt}'",
+         "INSERT INTO chain_checkpoint(id, seq, hash) SELECT 1, seq, hash FROM events"
+         " WHERE seq = (SELECT MAX(seq) FROM events)"
+         " ON CONFLICT(id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash")
+
+    r = a2a("integrate", attempt, *SCORES, "--json", cwd=repo)
+    assert r.code == 1 and r.json["error"]["code"] == "store_tampered", r.out
+    assert f"#{rejected.seq}" in r.json["error"]["message"]
+    assert git(repo, "rev-parse", "main") == main
