@@ -21,6 +21,7 @@ from a2a_tui.errors import A2AError
 from a2a_tui.identity import proc_stat
 from a2a_tui.panes.githooks import git_config_env, write_hooks
 from a2a_tui.panes.records import check_session_id
+from a2a_tui.profiles.environment import write_private
 from a2a_tui.resources import hooks_dir, rolecards_dir
 from a2a_tui.tmux import Tmux
 
@@ -58,12 +59,16 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
             hook=hooks_dir() / "a2a-hook", model=model, effort=effort,
             role_card=card if card.is_file() and cli != "demo" else None, extra=tuple(extra))
         launch = profile.prepare(ctx)
+        # The spawner's provider settings go to the pane by the launch script; only their names
+        # are recorded (profiles/environment.py).
+        travel, clear_env = profile.pane_env(tuple(extra), os.environ)
         now = time.time_ns()
         record = {"role": role, "cli": cli, "cli_version": version, "model": model,
                   "effort": effort, "argv": launch.argv, "env": sorted(launch.env),
                   "role_card": str(card), "role_card_digest": card_digest, "repo_commit": commit,
                   "cwd": str(cwd), "tmux_socket": tmux_socket, "tmux_session": tmux_session,
-                  "thread_id": launch.thread_id, "prompt_signal": launch.prompt_signal}
+                  "thread_id": launch.thread_id, "prompt_signal": launch.prompt_signal,
+                  "env_passed": sorted(travel)}
         seq = tx.append("session_launching", actor=g.caller.actor, attempt=attempt, session=sid,
                         payload=record)
         tx.execute(
@@ -84,7 +89,7 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
         trailers = {"A2A-Task": task or "", "A2A-Attempt": attempt or "", "A2A-Session": sid,
                     "A2A-Role": role, "A2A-CLI": f"{cli} {version}", "A2A-Model": model,
                     "A2A-Effort": effort, "A2A-Launch": str(seq)}
-        _write_files(repo, ctx, launch, trailers, tmux_socket, cwd)
+        _write_files(repo, ctx, launch, trailers, tmux_socket, cwd, travel, clear_env)
         facts = tmux.new_pane(tmux_session, ["/bin/sh", str(run_dir / "launch.sh")], str(cwd))
         tmux.set_pane_option(facts.pane_id, SESSION_TAG, sid)
         exit_cmd = shlex.join([str(ctx.hook), "--spool", str(repo.spool_dir), "--session", sid,
@@ -135,8 +140,10 @@ def _new_id(tx, role: str) -> str:
 
 
 def _write_files(repo, ctx: profiles.LaunchContext, launch: profiles.Launch,
-                 trailers: dict[str, str], tmux_socket: str | None, cwd: Path) -> None:
+                 trailers: dict[str, str], tmux_socket: str | None, cwd: Path,
+                 travel: dict[str, str], clear_env: str) -> None:
     ctx.run_dir.mkdir(parents=True, exist_ok=True)
+    os.chmod(ctx.run_dir, 0o700)  # the launch script may hold provider keys
     for name, text in launch.files.items():
         (ctx.run_dir / name).write_text(text, encoding="utf-8")
     orig = Path(repo.git.run("rev-parse", "--path-format=absolute", "--git-path", "hooks",
@@ -149,10 +156,12 @@ def _write_files(repo, ctx: profiles.LaunchContext, launch: profiles.Launch,
     here = str(Path(sys.executable).parent)
     if here not in path.split(os.pathsep):
         path = here + os.pathsep + path
-    env = {**git_config_env(hooks), **launch.env, "A2A_SESSION": ctx.session, "PATH": path}
+    env = {**travel, **git_config_env(hooks), **launch.env, "A2A_SESSION": ctx.session,
+           "PATH": path}
     if tmux_socket:
         env["A2A_TMUX_SOCKET"] = tmux_socket
     lines = ["#!/bin/sh", f"# a2a launch of session {ctx.session} ({ctx.role}); generated.",
+             clear_env,
              *(f"export {k}={shlex.quote(v)}" for k, v in sorted(env.items())),
              *([f"unset {' '.join(launch.unset)}"] if launch.unset else []),
              f"cd {shlex.quote(str(cwd))} || exit 1",
@@ -162,7 +171,7 @@ def _write_files(repo, ctx: profiles.LaunchContext, launch: profiles.Launch,
              "exec " + " ".join(shlex.quote(a) for a in (sys.executable, "-I", "-S", "-c",
                                                           SUBREAPER_EXEC))
              + " " + " ".join(_quote_arg(a) for a in launch.argv)]
-    (ctx.run_dir / "launch.sh").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_private(ctx.run_dir / "launch.sh", "\n".join(lines) + "\n")
 
 
 SUBREAPER_EXEC = ("import ctypes, os, sys; ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0);"

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import shlex
 import subprocess
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from a2a_tui.errors import A2AError
+from a2a_tui.profiles.environment import EnvFamily
 
 # Replaced by the pane's own $TMUX_PANE when the launch script runs (the pane id is known only
 # once tmux has made the pane, and Codex strips the variable from notify commands).
@@ -77,9 +79,26 @@ class Profile:
     # Seconds after Enter with no prompt signal before the pane shows a hint (never an action:
     # whether the text went in is unknown; only the user, looking at the pane, can tell).
     unconfirmed_after_s: float = 10.0
+    # The CLI's provider settings: handed from the spawner to the pane (environment.py).
+    env_family: EnvFamily = EnvFamily()
 
     def prepare(self, ctx: LaunchContext) -> Launch:
         raise NotImplementedError
+
+    def family(self, extra: tuple[str, ...]) -> EnvFamily:
+        """The variable family for a launch with these options (the demo agent's depends on
+        the protocol it stands in for)."""
+        return self.env_family
+
+    def env_names(self, extra: tuple[str, ...], environ: Mapping[str, str]) -> tuple[str, ...]:
+        """Variables outside the family that this launch names (e.g. a provider's key)."""
+        return ()
+
+    def pane_env(self, extra: tuple[str, ...], environ: Mapping[str, str]
+                 ) -> tuple[dict[str, str], str]:
+        """(the spawner's variables the pane gets, the sh line clearing the server's first)."""
+        family, names = self.family(extra), self.env_names(extra, environ)
+        return family.travelling(environ, names), family.clear_line(names)
 
     def version(self) -> str:
         """`<binary> --version`, first line; refuses a CLI that is not installed."""

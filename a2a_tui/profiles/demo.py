@@ -13,17 +13,28 @@ from dataclasses import dataclass
 
 from a2a_tui import __version__
 from a2a_tui.profiles import Launch, LaunchContext, Profile, claude_hooks_settings
+from a2a_tui.profiles import claude as claude_profile
+from a2a_tui.profiles import codex as codex_profile
 from a2a_tui.profiles.claude import EVENTS, SETTINGS_FILE
 from a2a_tui.profiles.codex import notify_value
+from a2a_tui.profiles.environment import EnvFamily
 
 
 @dataclass(frozen=True)
 class Demo(Profile):
+    def family(self, extra: tuple[str, ...]) -> EnvFamily:
+        # The variables of the CLI it stands in for.
+        if _option(list(extra), "--protocol") == "codex":
+            return codex_profile.ENV
+        return claude_profile.ENV
+
     def prepare(self, ctx: LaunchContext) -> Launch:
         argv = [sys.executable, "-m", "a2a_tui", "demo-agent"]
         extra = list(ctx.extra)
         if _option(extra, "--protocol") == "codex":
-            return Launch(argv + ["--notify", notify_value(ctx)] + extra, prompt_signal=False)
+            # Like Codex: a login shell for tools unless told otherwise (codex.py).
+            return Launch(argv + ["--notify", notify_value(ctx), *codex_profile.SHELL_ARGS]
+                          + extra, prompt_signal=False)
         thread = str(uuid.uuid4())
         settings = claude_hooks_settings(ctx, EVENTS)
         argv += ["--settings", str(ctx.run_dir / SETTINGS_FILE), "--session-id", thread]

@@ -32,11 +32,18 @@ from pathlib import Path
 
 from a2a_tui.errors import A2AError
 from a2a_tui.profiles import Launch, LaunchContext, Profile, claude_hooks_settings
+from a2a_tui.profiles.environment import EnvFamily
 
 EVENTS = ("SessionStart", "BeforeAgent", "AfterAgent", "BeforeTool", "AfterTool", "Notification",
           "SessionEnd")
 SETTINGS_FILE = "gemini-settings.json"
 HEADLESS_TRIGGERS = ("CI", "GITHUB_ACTIONS")   # either set to "true" makes Gemini CLI headless
+# Gemini CLI's settings (docs: reference/environment-variables: GEMINI_API_KEY, GEMINI_MODEL,
+# GOOGLE_API_KEY, GOOGLE_CLOUD_PROJECT, GOOGLE_GENAI_USE_VERTEXAI, GOOGLE_GEMINI_BASE_URL, ...),
+# minus what it sets for its own shell tool and hooks (measured, and [GM-HOOKS]).
+ENV = EnvFamily(prefixes=("GEMINI_", "GOOGLE_"), names=("CLOUD_ML_REGION",),
+                deny=("GEMINI_CLI", "GEMINI_CLI_NO_RELAUNCH", "GEMINI_SESSION_ID",
+                      "GEMINI_PROJECT_DIR", "GEMINI_CWD", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH"))
 
 
 def insecure_ancestor(path: Path) -> Path | None:
@@ -72,6 +79,6 @@ class Gemini(Profile):
 
 
 PROFILE = Gemini(
-    "gemini", "gemini", enter_delay_s=0.5,
+    "gemini", "gemini", enter_delay_s=0.5, env_family=ENV,
     silent_start_hint="no SessionStart yet: answer Gemini CLI's dialogs in the pane (trust this"
     " folder; choose how to sign in)")

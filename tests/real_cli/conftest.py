@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -19,15 +21,28 @@ def bin_dir() -> Path:
         pytest.fail(f"could not install the pinned agent CLIs: {exc}", pytrace=False)
 
 
-@pytest.fixture(scope="module")
-def world(bin_dir):
-    """A namespace, a fake model, a throwaway HOME, a repository and `a2a serve` for the module."""
+@contextmanager
+def served_world(bin_dir: Path) -> Iterator[World]:
     w = World(bin_dir)
     try:
         w.serve()
         yield w
     finally:
         w.close()
+
+
+@pytest.fixture(scope="module")
+def world(bin_dir):
+    """A namespace, a fake model, a throwaway HOME, a repository and `a2a serve` for the module."""
+    with served_world(bin_dir) as w:
+        yield w
+
+
+@pytest.fixture
+def fresh_world(bin_dir):
+    """A world for one test alone (e.g. one that decides how its tmux server starts)."""
+    with served_world(bin_dir) as w:
+        yield w
 
 
 @pytest.fixture

@@ -43,6 +43,15 @@ SCRUB = ("ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL",
 OPENAI_KEY_VAR = "A2A_FAKE_OPENAI_KEY"
 GEMINI_MODEL = "gemini-2.5-flash"
 API = {"claude": "anthropic", "codex": "openai", "gemini": "gemini"}   # what each CLI speaks
+# Each CLI's shell tool, and the argument holding the command (the requests' tool lists).
+SHELL_TOOL = {"claude": ("Bash", "command"), "codex": ("exec_command", "cmd"),
+              "gemini": ("run_shell_command", "command")}
+
+
+def shell_call(cli: str, command: str) -> tuple[str, dict[str, str]]:
+    """A tool call running `command` in `cli`'s shell tool, for `Reply(tool=...)`."""
+    name, arg = SHELL_TOOL[cli]
+    return name, {arg: command}
 
 
 # Read at import, before any test replaces HOME with a throwaway one.
@@ -141,12 +150,14 @@ class World:
         assert r.code == 0, r.err
 
     # --- a2a, inside the namespace ------------------------------------------------------------
-    def a2a(self, *args: str, input: str | None = None, timeout: float = 60) -> Run:
-        """Run the real `a2a` CLI as the user would, inside the namespace."""
+    def a2a(self, *args: str, input: str | None = None, timeout: float = 60,
+            env: dict[str, str] | None = None) -> Run:
+        """Run the real `a2a` CLI as the user would, inside the namespace (`env`: the user's
+        environment instead of the world's)."""
         assert self.ns is not None
         proc = self.ns.run([sys.executable, "-m", "a2a_tui", *args], cwd=str(self.repo),
-                           env=self.env, capture_output=True, text=True, input=input,
-                           timeout=timeout)
+                           env=self.env if env is None else env, capture_output=True, text=True,
+                           input=input, timeout=timeout)
         return Run(proc.returncode, proc.stdout, proc.stderr)
 
     def serve(self, env: dict[str, str] | None = None) -> None:
@@ -174,19 +185,21 @@ class World:
                 self.serve_proc.wait(timeout=5)
         self.serve_proc = None
 
-    def spawn(self, cli: str, *cli_args: str, role: str = "worker") -> dict[str, Any]:
-        """`a2a spawn ROLE --cli CLI -- <provider options> <cli_args>`."""
+    def spawn(self, cli: str, *cli_args: str, role: str = "worker", attempt: str | None = None,
+              env: dict[str, str] | None = None) -> dict[str, Any]:
+        """`a2a spawn ROLE --cli CLI [--attempt A] -- <provider options> <cli_args>`."""
         assert self.fm is not None
-        r = self.a2a("spawn", role, "--cli", cli, "--tmux-socket", self.sock, "--json", "--",
-                     *provider_args(cli, self.fm), *cli_args)
+        bind = ["--attempt", attempt] if attempt else []
+        r = self.a2a("spawn", role, "--cli", cli, *bind, "--tmux-socket", self.sock, "--json",
+                     "--", *provider_args(cli, self.fm), *cli_args, env=env)
         assert r.code == 0, r.out + r.err
         return r.json
 
-    def start(self, panes: list[str], cli: str, *cli_args: str, timeout: float = 40
-              ) -> dict[str, Any]:
+    def start(self, panes: list[str], cli: str, *cli_args: str, timeout: float = 40,
+              **spawn_kw: Any) -> dict[str, Any]:
         """Spawn `cli`, note its pane in `panes` (killed after the test), and wait until a
         signal made it idle; on failure the screen is in the message."""
-        s = self.spawn(cli, *cli_args)
+        s = self.spawn(cli, *cli_args, **spawn_kw)
         panes.append(s["pane"])
         try:
             self.wait_state(s["session"], "idle", timeout=timeout)
@@ -271,10 +284,10 @@ class World:
                 f"{self.screen(pane) if pane else '(no pane)'}")
 
     # --- the pane, as the user's hands ------------------------------------------------------------
-    def tmux(self, *args: str) -> str:
+    def tmux(self, *args: str, env: dict[str, str] | None = None) -> str:
         assert self.ns is not None
-        proc = self.ns.run(["tmux", "-L", self.sock, *args], env=self.env, capture_output=True,
-                           text=True, timeout=10)
+        proc = self.ns.run(["tmux", "-L", self.sock, *args], env=env or self.env,
+                           capture_output=True, text=True, timeout=10)
         assert proc.returncode == 0, proc.stderr
         return proc.stdout
 
