@@ -68,7 +68,7 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
                   "role_card": str(card), "role_card_digest": card_digest, "repo_commit": commit,
                   "cwd": str(cwd), "tmux_socket": tmux_socket, "tmux_session": tmux_session,
                   "thread_id": launch.thread_id, "prompt_signal": launch.prompt_signal,
-                  "env_passed": sorted(travel)}
+                  "env_passed": sorted(travel), "permissions": launch.permissions}
         seq = tx.append("session_launching", actor=g.caller.actor, attempt=attempt, session=sid,
                         payload=record)
         tx.execute(
@@ -148,7 +148,7 @@ def _write_files(repo, ctx: profiles.LaunchContext, launch: profiles.Launch,
         (ctx.run_dir / name).write_text(text, encoding="utf-8")
     orig = Path(repo.git.run("rev-parse", "--path-format=absolute", "--git-path", "hooks",
                              cwd=cwd, env={"GIT_CONFIG_COUNT": "0"}).stdout.strip())
-    hooks = ctx.run_dir / "githooks"
+    hooks = ctx.githooks_dir
     write_hooks(hooks, orig, trailers)
     # The pane's environment comes from the tmux server, not from us: give it our PATH, with this
     # a2a's own bin folder first, so the agent's `a2a ...` calls reach the same a2a.

@@ -47,6 +47,11 @@ class LaunchContext:
     def hook_command(self, source: str) -> str:
         return shlex.join(self.hook_argv(source))
 
+    @property
+    def githooks_dir(self) -> Path:
+        """The session's generated git hooks (panes/githooks.py)."""
+        return self.run_dir / "githooks"
+
 
 @dataclass(frozen=True)
 class Launch:
@@ -60,6 +65,8 @@ class Launch:
     # The CLI signals a submitted prompt (Claude Code's UserPromptSubmit, Gemini's BeforeAgent)
     # as it takes it, so a delivery that no such signal follows can be pointed out to the user.
     prompt_signal: bool = True
+    # What the role was given (permissions.py): {"args", "description"[, "overridden_by"]}.
+    permissions: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -111,6 +118,13 @@ class Profile:
             return "unknown"
         lines = (proc.stdout or proc.stderr).strip().splitlines()
         return lines[0].strip() if proc.returncode == 0 and lines else "unknown"
+
+
+def role_card_text(ctx: LaunchContext, given: str) -> str:
+    """The role card as passed to the CLI, ending with what this session was given."""
+    assert ctx.role_card is not None
+    card = ctx.role_card.read_text(encoding="utf-8").rstrip("\n")
+    return f"{card}\n\nPermissions in this session: {given}.\n"
 
 
 def claude_hooks_settings(ctx: LaunchContext, events: tuple[str, ...], source: str = "claude",

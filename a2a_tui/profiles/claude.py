@@ -25,7 +25,14 @@ import json
 import uuid
 from dataclasses import dataclass
 
-from a2a_tui.profiles import Launch, LaunchContext, Profile, claude_hooks_settings
+from a2a_tui.profiles import (
+    Launch,
+    LaunchContext,
+    Profile,
+    claude_hooks_settings,
+    permissions,
+    role_card_text,
+)
 from a2a_tui.profiles.environment import EnvFamily
 
 # The events that move pane state (UserPromptSubmit/Stop/...) or explain it (Notification).
@@ -51,16 +58,21 @@ class Claude(Profile):
     def prepare(self, ctx: LaunchContext) -> Launch:
         thread = str(uuid.uuid4())
         settings = claude_hooks_settings(ctx, EVENTS)
-        argv = [self.binary, "--settings", str(ctx.run_dir / SETTINGS_FILE), "--session-id", thread]
+        perms = permissions.claude(ctx.role, ctx.run_dir)
+        args, given = perms.applied(ctx.extra, permissions.CLAUDE_OVERRIDES)
+        # The permission options first: --allowedTools takes every word up to the next option.
+        argv = [self.binary, *args, "--settings", str(ctx.run_dir / SETTINGS_FILE),
+                "--session-id", thread]
         if ctx.model:
             argv += ["--model", ctx.model]
         if ctx.effort:
             argv += ["--effort", ctx.effort]
         if ctx.role_card is not None:
-            argv += ["--append-system-prompt", ctx.role_card.read_text(encoding="utf-8")]
+            argv += ["--append-system-prompt", role_card_text(ctx, given["description"])]
         argv += list(ctx.extra)
         return Launch(argv, files={SETTINGS_FILE: json.dumps(settings, indent=2)},
-                      thread_id=thread)
+                      thread_id=thread,
+                      permissions=given)
 
 
 PROFILE = Claude(

@@ -37,7 +37,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from a2a_tui.profiles import Launch, LaunchContext, Profile
+from a2a_tui.profiles import Launch, LaunchContext, Profile, permissions, role_card_text
 from a2a_tui.profiles.environment import EnvFamily
 
 # hook_event_name -> Codex's snake-case name, used in trust keys and hashes.
@@ -118,16 +118,20 @@ class Codex(Profile):
         return provider_key_names(extra, environ)
 
     def prepare(self, ctx: LaunchContext) -> Launch:
+        perms = permissions.codex(ctx.role)
+        args, given = perms.applied(ctx.extra, permissions.CODEX_OVERRIDES)
         argv = [self.binary, "-c", f"notify={notify_value(ctx)}",
-                "-c", "check_for_update_on_startup=false", *SHELL_ARGS, *hook_args(ctx)]
+                "-c", "check_for_update_on_startup=false", *SHELL_ARGS, *args,
+                *hook_args(ctx)]
         if ctx.model:
             argv += ["-c", f"model={json.dumps(ctx.model)}"]
         if ctx.effort:
             argv += ["-c", f"model_reasoning_effort={json.dumps(ctx.effort)}"]
         if ctx.role_card is not None:
-            text = ctx.role_card.read_text(encoding="utf-8")
+            text = role_card_text(ctx, given["description"])
             argv += ["-c", f"developer_instructions={_toml_str(text)}"]
-        return Launch(argv + list(ctx.extra), prompt_signal=False)
+        return Launch(argv + list(ctx.extra), prompt_signal=False,
+                      permissions=given)
 
 
 PROFILE = Codex(

@@ -19,6 +19,9 @@ from a2a_tui.profiles.claude import EVENTS, SETTINGS_FILE
 from a2a_tui.profiles.codex import notify_value
 from a2a_tui.profiles.environment import EnvFamily
 
+# The stand-in enforces nothing: it runs the `!` lines it is given, in its working folder.
+GIVEN = {"args": [], "description": "the demo agent runs every command it is given"}
+
 
 @dataclass(frozen=True)
 class Demo(Profile):
@@ -34,12 +37,12 @@ class Demo(Profile):
         if _option(extra, "--protocol") == "codex":
             # Like Codex: a login shell for tools unless told otherwise (codex.py).
             return Launch(argv + ["--notify", notify_value(ctx), *codex_profile.SHELL_ARGS]
-                          + extra, prompt_signal=False)
+                          + extra, prompt_signal=False, permissions=GIVEN)
         thread = str(uuid.uuid4())
         settings = claude_hooks_settings(ctx, EVENTS)
         argv += ["--settings", str(ctx.run_dir / SETTINGS_FILE), "--session-id", thread]
         return Launch(argv + extra, files={SETTINGS_FILE: json.dumps(settings, indent=2)},
-                      thread_id=thread)
+                      thread_id=thread, permissions=GIVEN)
 
     def version(self) -> str:
         return f"a2a-demo {__version__}"

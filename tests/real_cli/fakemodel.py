@@ -70,10 +70,14 @@ class Request:
     disconnected: bool = False  # the client hung up before the reply was complete
 
 
+# A reply, or a function of the request that makes one (e.g. from an earlier tool's output).
+Answer = Reply | Callable[[Request], Reply]
+
+
 @dataclass
 class _Rule:
     pred: Callable[[Request], bool]
-    reply: Reply
+    reply: Answer
     times: int | None
 
 
@@ -115,17 +119,17 @@ class FakeModel:
         return f"http://127.0.0.1:{self.port}"
 
     # --- scripting ------------------------------------------------------------------------------
-    def on(self, pred: Callable[[Request], bool], reply: Reply, times: int | None = 1) -> None:
+    def on(self, pred: Callable[[Request], bool], reply: Answer, times: int | None = 1) -> None:
         """Answer requests matching `pred` (user turns only) with `reply`, `times` times
         (None: always). Rules are tried in the order they were added."""
         with self._lock:
             self._rules.append(_Rule(pred, reply, times))
 
-    def on_text(self, needle: str, reply: Reply, times: int | None = 1) -> None:
+    def on_text(self, needle: str, reply: Answer, times: int | None = 1) -> None:
         """Answer the user turn whose last user message contains `needle`."""
         self.on(lambda r: needle in r.text, reply, times)
 
-    def script(self, needle: str, *replies: Reply) -> None:
+    def script(self, needle: str, *replies: Answer) -> None:
         """Answer the requests of the turn containing `needle` with `replies`, one each, in order
         (a tool call's result comes back in a new request of the same turn)."""
         for reply in replies:
@@ -138,7 +142,7 @@ class FakeModel:
                     if rule.times != 0 and rule.pred(req):
                         if rule.times is not None:
                             rule.times -= 1
-                        return rule.reply
+                        return rule.reply(req) if callable(rule.reply) else rule.reply
             return self.default if req.side is None else Reply(text="Fake title")
 
     # --- reading back ---------------------------------------------------------------------------

@@ -54,6 +54,18 @@ def shell_call(cli: str, command: str) -> tuple[str, dict[str, str]]:
     return name, {arg: command}
 
 
+def write_call(cli: str, cwd: Path, rel: str, text: str) -> tuple[str, dict]:
+    """A tool call writing `text` to `cwd/rel` with the CLI's own edit tool (Codex has none for
+    a custom provider's model: `apply_patch` through its shell, which Codex applies itself)."""
+    if cli == "claude":
+        return "Write", {"file_path": str(cwd / rel), "content": text}
+    if cli == "gemini":
+        return "write_file", {"file_path": str(cwd / rel), "content": text}
+    body = "".join(f"+{line}\n" for line in text.splitlines())
+    return shell_call(cli, f"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: {rel}\n{body}"
+                           "*** End Patch\nEOF\n")
+
+
 # Read at import, before any test replaces HOME with a throwaway one.
 _USER_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "a2a-real-cli"
 
