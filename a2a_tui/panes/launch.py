@@ -32,8 +32,10 @@ SESSION_TAG = "@a2a_session"
 
 def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
           attempt: str | None = None, session: str | None = None,
-          tmux_socket: str | None = None, extra: tuple[str, ...] = ()) -> dict[str, Any]:
-    """Launch one session; `g` is the GateContext (repo, store, caller) of the command."""
+          tmux_socket: str | None = None, extra: tuple[str, ...] = (),
+          continues: str | None = None, fork: bool = False) -> dict[str, Any]:
+    """Launch one session; `g` is the GateContext (repo, store, caller) of the command.
+    `continues`: the CLI's own conversation to resume (or, with `fork`, to copy)."""
     if role not in ROLES:
         raise A2AError("unknown_role", f"unknown role {role!r} (one of {', '.join(ROLES)})",
                        exit_code=2)
@@ -57,7 +59,8 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
         ctx = profiles.LaunchContext(
             session=sid, role=role, cwd=cwd, run_dir=run_dir, spool_dir=repo.spool_dir,
             hook=hooks_dir() / "a2a-hook", model=model, effort=effort,
-            role_card=card if card.is_file() and cli != "demo" else None, extra=tuple(extra))
+            role_card=card if card.is_file() and cli != "demo" else None, extra=tuple(extra),
+            continues=profiles.check_conversation(continues) if continues else None, fork=fork)
         launch = profile.prepare(ctx)
         # The spawner's provider settings go to the pane by the launch script; only their names
         # are recorded (profiles/environment.py).
@@ -68,7 +71,8 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
                   "role_card": str(card), "role_card_digest": card_digest, "repo_commit": commit,
                   "cwd": str(cwd), "tmux_socket": tmux_socket, "tmux_session": tmux_session,
                   "thread_id": launch.thread_id, "prompt_signal": launch.prompt_signal,
-                  "env_passed": sorted(travel), "permissions": launch.permissions}
+                  "env_passed": sorted(travel), "permissions": launch.permissions,
+                  **({"continues": continues, "fork": fork} if continues else {})}
         seq = tx.append("session_launching", actor=g.caller.actor, attempt=attempt, session=sid,
                         payload=record)
         tx.execute(

@@ -8,10 +8,11 @@ script needs nothing else at run time.
 
 from __future__ import annotations
 
+import re
 import shlex
 import subprocess
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from a2a_tui.errors import A2AError
@@ -36,6 +37,10 @@ class LaunchContext:
     effort: str = ""
     role_card: Path | None = None
     extra: tuple[str, ...] = ()   # options after `--`, passed to the CLI as they are
+    # The CLI's own conversation to go on with (its session / thread id): the same one (revive),
+    # or, with `fork`, a copy of it under a new id.
+    continues: str | None = None
+    fork: bool = False
 
     def hook_argv(self, source: str, pane: bool = False) -> list[str]:
         """The hook command for one protocol source, with this session baked in."""
@@ -90,7 +95,18 @@ class Profile:
     env_family: EnvFamily = EnvFamily()
 
     def prepare(self, ctx: LaunchContext) -> Launch:
+        """The launch for `ctx`: a new conversation, or `ctx.continues` (resumed or forked);
+        A2AError `cannot_resume` / `cannot_fork` where the CLI has no such option."""
         raise NotImplementedError
+
+    def resume_argv(self, ctx: LaunchContext, conversation: str) -> list[str]:
+        """The argv that revives the CLI's conversation `conversation` (or A2AError)."""
+        return self.prepare(replace(ctx, continues=check_conversation(conversation))).argv
+
+    def fork_argv(self, ctx: LaunchContext, conversation: str) -> list[str]:
+        """The argv that starts a copy of the conversation under a new id (or A2AError)."""
+        return self.prepare(replace(ctx, continues=check_conversation(conversation),
+                                    fork=True)).argv
 
     def family(self, extra: tuple[str, ...]) -> EnvFamily:
         """The variable family for a launch with these options (the demo agent's depends on
@@ -118,6 +134,22 @@ class Profile:
             return "unknown"
         lines = (proc.stdout or proc.stderr).strip().splitlines()
         return lines[0].strip() if proc.returncode == 0 and lines else "unknown"
+
+
+_CONVERSATION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+
+
+def check_conversation(conversation: str) -> str:
+    """A CLI conversation id as a2a passes it on (a UUID, a Codex thread id); else A2AError."""
+    if not _CONVERSATION.fullmatch(conversation):
+        raise A2AError("bad_conversation", f"not a conversation id: {conversation!r}",
+                       exit_code=2)
+    return conversation
+
+
+def cannot(what: str, cli: str, why: str) -> A2AError:
+    """The error for a CLI that cannot resume or fork: the caller starts it fresh instead."""
+    return A2AError(f"cannot_{what}", f"{cli} cannot {what} a conversation: {why}")
 
 
 def role_card_text(ctx: LaunchContext, given: str) -> str:

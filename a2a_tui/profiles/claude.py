@@ -57,12 +57,19 @@ ENV = EnvFamily(
 class Claude(Profile):
     def prepare(self, ctx: LaunchContext) -> Launch:
         thread = str(uuid.uuid4())
+        if ctx.continues and not ctx.fork:
+            # Revive: the same id (--session-id together with --resume is refused).
+            thread, conversation = ctx.continues, ["--resume", ctx.continues]
+        elif ctx.continues:
+            conversation = ["--session-id", thread, "--resume", ctx.continues, "--fork-session"]
+        else:
+            conversation = ["--session-id", thread]
         settings = claude_hooks_settings(ctx, EVENTS)
         perms = permissions.claude(ctx.role, ctx.run_dir)
         args, given = perms.applied(ctx.extra, permissions.CLAUDE_OVERRIDES)
         # The permission options first: --allowedTools takes every word up to the next option.
         argv = [self.binary, *args, "--settings", str(ctx.run_dir / SETTINGS_FILE),
-                "--session-id", thread]
+                *conversation]
         if ctx.model:
             argv += ["--model", ctx.model]
         if ctx.effort:

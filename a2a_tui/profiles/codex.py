@@ -130,7 +130,13 @@ class Codex(Profile):
         if ctx.role_card is not None:
             text = role_card_text(ctx, given["description"])
             argv += ["-c", f"developer_instructions={_toml_str(text)}"]
-        return Launch(argv + list(ctx.extra), prompt_signal=False,
+        thread = None
+        if ctx.continues:
+            # `codex resume ID` keeps the thread id (its notify says so); `codex fork ID` makes a
+            # new one, known from the fork's first notify. The -c options before stay in force.
+            argv += ["fork" if ctx.fork else "resume", ctx.continues]
+            thread = None if ctx.fork else ctx.continues
+        return Launch(argv + list(ctx.extra), prompt_signal=False, thread_id=thread,
                       permissions=given)
 
 

@@ -12,7 +12,7 @@ import uuid
 from dataclasses import dataclass
 
 from a2a_tui import __version__
-from a2a_tui.profiles import Launch, LaunchContext, Profile, claude_hooks_settings
+from a2a_tui.profiles import Launch, LaunchContext, Profile, cannot, claude_hooks_settings
 from a2a_tui.profiles import claude as claude_profile
 from a2a_tui.profiles import codex as codex_profile
 from a2a_tui.profiles.claude import EVENTS, SETTINGS_FILE
@@ -32,6 +32,9 @@ class Demo(Profile):
         return claude_profile.ENV
 
     def prepare(self, ctx: LaunchContext) -> Launch:
+        if ctx.continues:
+            raise cannot("fork" if ctx.fork else "resume", "the demo agent",
+                          "it keeps no conversation")
         argv = [sys.executable, "-m", "a2a_tui", "demo-agent"]
         extra = list(ctx.extra)
         if _option(extra, "--protocol") == "codex":

@@ -38,7 +38,14 @@ from pathlib import Path
 
 from a2a_tui.errors import A2AError
 from a2a_tui.git import Git
-from a2a_tui.profiles import Launch, LaunchContext, Profile, claude_hooks_settings, permissions
+from a2a_tui.profiles import (
+    Launch,
+    LaunchContext,
+    Profile,
+    cannot,
+    claude_hooks_settings,
+    permissions,
+)
 from a2a_tui.profiles.environment import EnvFamily
 
 EVENTS = ("SessionStart", "BeforeAgent", "AfterAgent", "BeforeTool", "AfterTool", "Notification",
@@ -91,11 +98,14 @@ class Gemini(Profile):
             raise A2AError("gemini_settings_insecure",
                            f"Gemini CLI would ignore a2a's hook settings below {bad} (writable by"
                            " group or others): move the repository, or `chmod go-w` that folder")
-        thread = str(uuid.uuid4())
+        if ctx.fork:
+            raise cannot("fork", "Gemini CLI", "it has no fork option (0.61.0)")
+        thread = ctx.continues or str(uuid.uuid4())
+        conversation = ["--resume" if ctx.continues else "--session-id", thread]
         settings = claude_hooks_settings(ctx, EVENTS, source="gemini", timeout=10_000)
         perms = permissions.gemini(ctx.role, ctx.run_dir)
         args, given = perms.applied(ctx.extra, permissions.GEMINI_OVERRIDES)
-        argv = [self.binary, *args, "--session-id", thread]
+        argv = [self.binary, *args, *conversation]
         if ctx.model:
             argv += ["--model", ctx.model]
         env = {"GEMINI_CLI_SYSTEM_DEFAULTS_PATH": str(settings_path),

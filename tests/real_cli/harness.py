@@ -198,10 +198,14 @@ class World:
         self.serve_proc = None
 
     def spawn(self, cli: str, *cli_args: str, role: str = "worker", attempt: str | None = None,
-              env: dict[str, str] | None = None) -> dict[str, Any]:
-        """`a2a spawn ROLE --cli CLI [--attempt A] -- <provider options> <cli_args>`."""
+              env: dict[str, str] | None = None, resume: str | None = None,
+              fork: str | None = None) -> dict[str, Any]:
+        """`a2a spawn ROLE --cli CLI [--attempt A] [--resume|--fork CONVERSATION] --
+        <provider options> <cli_args>`."""
         assert self.fm is not None
         bind = ["--attempt", attempt] if attempt else []
+        bind += ["--resume", resume] if resume else []
+        bind += ["--fork", fork] if fork else []
         r = self.a2a("spawn", role, "--cli", cli, *bind, "--tmux-socket", self.sock, "--json",
                      "--", *provider_args(cli, self.fm), *cli_args, env=env)
         assert r.code == 0, r.out + r.err
