@@ -27,6 +27,7 @@ from a2a_tui.gate.attempts import bind_writer
 from a2a_tui.identity import session_leader, start_time
 from a2a_tui.panes.githooks import git_config_env, write_hooks
 from a2a_tui.panes.records import check_session_id, record_launched, record_launching
+from a2a_tui.profiles.environment import write_private
 from a2a_tui.resources import hooks_dir, rolecards_dir
 from a2a_tui.tmux import Tmux
 
@@ -38,8 +39,10 @@ SESSION_TAG = "@a2a_session"
 
 def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
           attempt: str | None = None, session: str | None = None,
-          tmux_socket: str | None = None, extra: tuple[str, ...] = ()) -> dict[str, Any]:
-    """Launch one session; `g` is the GateContext (repo, store, caller) of the command."""
+          tmux_socket: str | None = None, extra: tuple[str, ...] = (),
+          continues: str | None = None, fork: bool = False) -> dict[str, Any]:
+    """Launch one session; `g` is the GateContext (repo, store, caller) of the command.
+    `continues`: the CLI's own conversation to resume (or, with `fork`, to copy)."""
     if role not in ROLES:
         raise A2AError("unknown_role", f"unknown role {role!r} (one of {', '.join(ROLES)})",
                        exit_code=2)
@@ -63,13 +66,19 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
         ctx = profiles.LaunchContext(
             session=sid, role=role, cwd=cwd, run_dir=run_dir, spool_dir=repo.spool_dir,
             hook=hooks_dir() / "a2a-hook", model=model, effort=effort,
-            role_card=card if card.is_file() and cli != "demo" else None, extra=tuple(extra))
+            role_card=card if card.is_file() and cli != "demo" else None, extra=tuple(extra),
+            continues=profiles.check_conversation(continues) if continues else None, fork=fork)
         launch = profile.prepare(ctx)
+        # The spawner's provider settings go to the pane by the launch script; only their names
+        # are recorded (profiles/environment.py).
+        travel, clear_env = profile.pane_env(tuple(extra), os.environ)
         record = {"role": role, "cli": cli, "cli_version": version, "model": model,
                   "effort": effort, "argv": launch.argv, "env": sorted(launch.env),
                   "role_card": str(card), "role_card_digest": card_digest, "repo_commit": commit,
                   "cwd": str(cwd), "tmux_socket": tmux_socket, "tmux_session": tmux_session,
-                  "thread_id": launch.thread_id, "prompt_signal": launch.prompt_signal}
+                  "thread_id": launch.thread_id, "prompt_signal": launch.prompt_signal,
+                  "env_passed": sorted(travel), "permissions": launch.permissions,
+                  **({"continues": continues, "fork": fork} if continues else {})}
         seq = record_launching(
             tx, sid, actor=g.caller.actor, role=role, cli=cli, cwd=str(cwd), record=record,
             cli_version=version, model=model, effort=effort, attempt=attempt,
@@ -84,7 +93,7 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
         trailers = {"A2A-Task": task or "", "A2A-Attempt": attempt or "", "A2A-Session": sid,
                     "A2A-Role": role, "A2A-CLI": f"{cli} {version}", "A2A-Model": model,
                     "A2A-Effort": effort, "A2A-Launch": str(seq)}
-        _write_files(repo, ctx, launch, trailers, tmux_socket, cwd)
+        _write_files(repo, ctx, launch, trailers, tmux_socket, cwd, travel, clear_env)
         facts = tmux.new_pane(tmux_session, ["/bin/sh", str(run_dir / "launch.sh")], str(cwd))
         tmux.set_pane_option(facts.pane_id, SESSION_TAG, sid)
         exit_cmd = shlex.join([str(ctx.hook), "--spool", str(repo.spool_dir), "--session", sid,
@@ -132,12 +141,14 @@ def _new_id(tx, role: str) -> str:
 
 
 def _write_files(repo, ctx: profiles.LaunchContext, launch: profiles.Launch,
-                 trailers: dict[str, str], tmux_socket: str | None, cwd: Path) -> None:
+                 trailers: dict[str, str], tmux_socket: str | None, cwd: Path,
+                 travel: dict[str, str], clear_env: str) -> None:
     ctx.run_dir.mkdir(parents=True, exist_ok=True)
+    os.chmod(ctx.run_dir, 0o700)  # the launch script may hold provider keys
     for name, text in launch.files.items():
         (ctx.run_dir / name).write_text(text, encoding="utf-8")
     orig = repo.git.own_hooks_dir(cwd)
-    hooks = ctx.run_dir / "githooks"
+    hooks = ctx.githooks_dir
     write_hooks(hooks, orig, trailers)
     # The pane's environment comes from the tmux server, not from us: give it our PATH, with this
     # a2a's own bin folder first, so the agent's `a2a ...` calls reach the same a2a.
@@ -145,15 +156,17 @@ def _write_files(repo, ctx: profiles.LaunchContext, launch: profiles.Launch,
     here = str(Path(sys.executable).parent)
     if here not in path.split(os.pathsep):
         path = here + os.pathsep + path
-    env = {**git_config_env(hooks), **launch.env, "A2A_SESSION": ctx.session, "PATH": path}
+    env = {**travel, **git_config_env(hooks), **launch.env, "A2A_SESSION": ctx.session,
+           "PATH": path}
     if tmux_socket:
         env["A2A_TMUX_SOCKET"] = tmux_socket
     lines = ["#!/bin/sh", f"# a2a launch of session {ctx.session} ({ctx.role}); generated.",
+             clear_env,
              *(f"export {k}={shlex.quote(v)}" for k, v in sorted(env.items())),
              *([f"unset {' '.join(launch.unset)}"] if launch.unset else []),
              f"cd {shlex.quote(str(cwd))} || exit 1",
              "exec " + " ".join(_quote_arg(a) for a in (*_subreaper(), *launch.argv))]
-    (ctx.run_dir / "launch.sh").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_private(ctx.run_dir / "launch.sh", "\n".join(lines) + "\n")
 
 
 # 36 = PR_SET_CHILD_SUBREAPER. If it fails the CLI does not start: the pane's process exits with

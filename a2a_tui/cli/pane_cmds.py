@@ -29,6 +29,11 @@ def register(sub, common) -> None:
     p.add_argument("--attempt", metavar="A", help="work in the attempt's worktree, as its writer")
     p.add_argument("--session", metavar="ID", help="the session id (default: from the role)")
     p.add_argument("--tmux-socket", metavar="NAME")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--resume", metavar="CONVERSATION",
+                     help="go on with the CLI's own conversation (its session or thread id)")
+    how.add_argument("--fork", metavar="CONVERSATION",
+                     help="go on with a copy of the CLI's conversation, under a new id")
     p.epilog = "Options after `--` are passed to the CLI as they are."
     p.__class__ = _split_at_dashes(type(p))
     p.set_defaults(func=cmd_spawn, extra=[])
@@ -76,7 +81,8 @@ def cmd_spawn(ctx, args) -> Result:
     extra = list(args.extra)
     r = spawn(ctx.gate, role=args.role, cli=args.cli, model=args.model, effort=args.effort,
               attempt=args.attempt, session=args.session,
-              tmux_socket=socket_from_env(args.tmux_socket), extra=tuple(extra))
+              tmux_socket=socket_from_env(args.tmux_socket), extra=tuple(extra),
+              continues=args.resume or args.fork, fork=args.fork is not None)
     wake(ctx.repo)
     text = (f"spawned {r['session']} ({r['role']}, {r['cli']} {r['cli_version']}) in pane"
             f" {r['pane']} of tmux session {r['tmux_session']}"

@@ -324,7 +324,7 @@ class DemoAgent:
             else:
                 env["CODEX_THREAD_ID"] = self.opts.session_id
             self.tool = BashRun(req.call.command, self.opts.cwd, env, self.opts.tool_timeout,
-                                self._wake).start()
+                                self._wake, tuple(self.opts.shell)).start()
 
     def _tick(self) -> None:
         """Fire whatever timer or completion is due."""
@@ -338,8 +338,9 @@ class DemoAgent:
         elif (isinstance(self.waiting, AskPermission) and self.perm_notify_at is not None
               and now >= self.perm_notify_at):
             self.perm_notify_at = None
-            show_outcome(self.screen, self.signals.permission_prompt(self.turn,
-                                                                     self.waiting.call))
+            notify = (self.signals.needs_input if self.waiting.auto_check
+                      else self.signals.permission_prompt)
+            show_outcome(self.screen, notify(self.turn, self.waiting.call))
         if self.idle_at is not None and now >= self.idle_at and not self.busy:
             self.idle_at = None
             show_outcome(self.screen, self.signals.idle_prompt(self.last_prompt_id))
@@ -394,7 +395,11 @@ class DemoAgent:
     def _render(self) -> None:
         cols, _ = self.screen.size()
         status: list[tuple[str, str]] = [("─" * (cols - 1), DIM)]
-        if isinstance(self.waiting, AskPermission):
+        if isinstance(self.waiting, AskPermission) and self.waiting.auto_check:
+            status += [("Auto mode can't check actions in this session", BOLD + YELLOW),
+                       ("  " + self.waiting.call.command, ""),
+                       ("Enter / y to approve this one · n / Esc to cancel", YELLOW)]
+        elif isinstance(self.waiting, AskPermission):
             status += [("Bash command", BOLD + YELLOW),
                        ("  " + self.waiting.call.command, ""),
                        ("Do you want to proceed?  y / Enter = yes · n / Esc = no", YELLOW)]

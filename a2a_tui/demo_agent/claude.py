@@ -8,7 +8,9 @@ of a turn). Event fields follow [CC-HOOKS §Hook events] and REAL_CLIS.md:
 - PreToolUse / PostToolUse `tool_name`, `tool_input`, `tool_use_id` (+ `tool_response`);
   a command exiting non-zero gives PostToolUseFailure `error`, `is_interrupt` instead
 - PermissionRequest `tool_name`, `tool_input`, `permission_suggestions` (no tool_use_id)
-- Notification `message`, `notification_type` (`permission_prompt`, `idle_prompt`)
+- Notification `message`, `notification_type` (`permission_prompt`, `idle_prompt`, and
+  `agent_needs_input` from the auto-mode dialog with --auto-check-unavailable)
+The JSON is written as Claude Code writes it: compact, in its key order, ending in a newline.
 - Stop `stop_hook_active`, `last_assistant_message`, `background_tasks`, `session_crons`
 - StopFailure `error`, `error_details`, `last_assistant_message`
 - SessionEnd `reason`
@@ -22,6 +24,8 @@ from a2a_tui.demo_agent.options import Options
 from a2a_tui.demo_agent.signals import Signals, ToolCall, ToolResult, Turn
 
 TOOL = "Bash"
+NO_PERMISSION_MODE = ("SessionStart", "Notification")
+NEEDS_INPUT = "Auto mode can't check actions in this session and needs your choice"
 
 
 class ClaudeSignals(Signals):
@@ -31,13 +35,16 @@ class ClaudeSignals(Signals):
         self.transcript_path = transcript_path
 
     def _fire(self, event: str, prompt_id: str | None, **fields) -> Outcome:
+        # Claude Code's key order (measured): ids, then permission_mode (not on SessionStart or
+        # Notification), then the event name and its own fields.
         payload: dict = {"session_id": self.opts.session_id,
                          "transcript_path": self.transcript_path,
-                         "cwd": self.opts.cwd,
-                         "permission_mode": self.opts.permission_mode,
-                         "hook_event_name": event}
+                         "cwd": self.opts.cwd}
         if prompt_id:
             payload["prompt_id"] = prompt_id
+        if event not in NO_PERMISSION_MODE:
+            payload["permission_mode"] = self.opts.permission_mode
+        payload["hook_event_name"] = event
         payload.update(fields)
         return self.runner.run(event, payload)
 
@@ -60,8 +67,12 @@ class ClaudeSignals(Signals):
 
     def permission_prompt(self, turn: Turn, call: ToolCall) -> Outcome:
         return self._fire("Notification", turn.prompt_id,
-                          message=f"Claude needs your permission to use {TOOL}",
+                          message="Claude needs your permission",
                           notification_type="permission_prompt")
+
+    def needs_input(self, turn: Turn, call: ToolCall) -> Outcome:
+        return self._fire("Notification", turn.prompt_id, message=NEEDS_INPUT,
+                          notification_type="agent_needs_input")
 
     def post_tool(self, turn: Turn, call: ToolCall, result: ToolResult) -> Outcome:
         if result.ok:

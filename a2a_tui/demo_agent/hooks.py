@@ -214,7 +214,9 @@ class HookRunner:
         if not handlers:
             return Outcome()
         self._ran_once.update(h for h in handlers if h.once)
-        stdin = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+        # As Claude Code writes it (JSON.stringify): compact, non-ASCII kept, one newline.
+        stdin = (json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+                 + "\n").encode("utf-8")
         budget = _session_end_budget() if event == "SessionEnd" else None
         results: list[HookResult] = []
         threads = []

@@ -3,7 +3,9 @@
 The flags a real CLI has keep its spelling and meaning (`--settings`, `--session-id`, `--model`,
 `--append-system-prompt`, `--permission-mode`), so `a2a spawn --cli demo` can build the same argv
 it builds for Claude Code. Codex mode takes `--notify '[...]'`, the JSON array Codex takes as
-`-c notify=[...]` (PROTOCOLS.md B).
+`-c notify=[...]` (PROTOCOLS.md B), and `-c allow_login_shell=false` as Codex does: its tool
+commands run in a login shell (`bash -lc`, whose system profile may reset PATH) unless told not
+to (tests/real_cli/FINDINGS.md).
 """
 
 from __future__ import annotations
@@ -42,7 +44,16 @@ class Options:
     notify: list[str] | None = None
     transcript_dir: Path | None = None
     tool_timeout: float = 120.0
+    login_shell: bool = True     # codex mode: tool commands via `bash -lc` (Codex's default)
+    auto_check_unavailable: bool = False
     cwd: str = field(default_factory=os.getcwd)
+
+    @property
+    def shell(self) -> list[str]:
+        """How a tool command is run: Codex's `bash -lc` / `bash -c`, Claude Code's `sh -c`."""
+        if self.protocol == "codex":
+            return ["bash", "-lc" if self.login_shell else "-c"]
+        return ["sh", "-c"]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -74,6 +85,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="where the JSONL transcript goes (default: a2a's state dir, not ~/.claude)")
     p.add_argument("--tool-timeout", type=_seconds, default=120.0, metavar="S",
                    help="a Bash tool call is killed after S s (default 120, like Claude Code)")
+    p.add_argument("-c", "--config", action="append", default=[], metavar="KEY=VALUE",
+                   help="codex mode: a Codex config override; `allow_login_shell=false` runs tool"
+                   " commands with `bash -c` instead of `bash -lc` (others are accepted, unused)")
+    p.add_argument("--auto-check-unavailable", action="store_true",
+                   help="claude mode: a tool call that asks shows Claude Code's 'Auto mode can't"
+                   " check actions' choice (no PermissionRequest; Notification agent_needs_input"
+                   " after --permission-notify-after), as with a custom ANTHROPIC_BASE_URL")
 
 
 def _seconds(text: str) -> float:
@@ -93,7 +111,7 @@ def options_from_args(args: argparse.Namespace) -> Options:
         append_system_prompt=args.append_system_prompt, permission_mode=args.permission_mode,
         delay=args.delay, fail=args.fail, ask_permission=args.ask_permission,
         permission_notify_after=args.permission_notify_after, idle_notify=args.idle_notify,
-        tool_timeout=args.tool_timeout,
+        tool_timeout=args.tool_timeout, auto_check_unavailable=args.auto_check_unavailable,
     )
     if args.session_id:
         try:
@@ -107,13 +125,27 @@ def options_from_args(args: argparse.Namespace) -> Options:
         opts.role_title = role_card_title(opts.role_card)
     if args.transcript_dir:
         opts.transcript_dir = Path(args.transcript_dir)
+    if args.auto_check_unavailable and args.permission_mode != "auto":
+        raise A2AError("bad_option", "--auto-check-unavailable needs --permission-mode auto")
     if args.protocol == "codex":
         if args.settings:
             raise A2AError("bad_option", "--settings is Claude Code's; codex mode takes --notify")
         if args.notify:
             opts.notify = parse_notify(args.notify)
-    elif args.notify:
-        raise A2AError("bad_option", "--notify needs --protocol codex")
+        if args.auto_check_unavailable:
+            raise A2AError("bad_option", "--auto-check-unavailable is Claude Code's")
+        for item in args.config:
+            key, sep, value = item.partition("=")
+            if not sep or not key.strip():
+                raise A2AError("bad_option", f"-c takes KEY=VALUE, got {item!r}")
+            if key.strip() == "allow_login_shell":
+                if value.strip() not in ("true", "false"):
+                    raise A2AError("bad_option", f"allow_login_shell takes true or false,"
+                                   f" got {value!r}")
+                opts.login_shell = value.strip() == "true"
+    elif args.notify or args.config:
+        raise A2AError("bad_option", f"{'--notify' if args.notify else '-c'} needs --protocol"
+                       " codex")
     return opts
 
 

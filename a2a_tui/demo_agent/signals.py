@@ -69,6 +69,9 @@ class Signals:
     def permission_prompt(self, turn: Turn, call: ToolCall) -> Outcome:
         return Outcome()
 
+    def needs_input(self, turn: Turn, call: ToolCall) -> Outcome:
+        return Outcome()
+
     def post_tool(self, turn: Turn, call: ToolCall, result: ToolResult) -> Outcome:
         return Outcome()
 

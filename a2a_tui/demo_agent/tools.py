@@ -1,4 +1,5 @@
-"""The "Bash tool": run one command with `sh -c` as a child of the agent.
+"""The "Bash tool": run one command with a shell (`sh -c`; Codex mode `bash -lc` or `bash -c`)
+as a child of the agent.
 
 The command runs in the agent's process tree (its parent is the agent), in the agent's cwd,
 with no terminal (stdin null) and in its own process group so an interrupt can kill all of it.
@@ -24,8 +25,9 @@ class BashRun:
     """One running command; `finished` is set when `result` is ready."""
 
     def __init__(self, command: str, cwd: str, env: dict[str, str], timeout: float,
-                 wake: Callable[[], None]):
+                 wake: Callable[[], None], shell: tuple[str, ...] = ("sh", "-c")):
         self.command = command
+        self.shell = shell
         self.cwd = cwd
         self.env = env
         self.timeout = timeout
@@ -50,7 +52,7 @@ class BashRun:
 
     def _run(self) -> None:
         try:
-            self.proc = subprocess.Popen(["sh", "-c", self.command], stdin=subprocess.DEVNULL,
+            self.proc = subprocess.Popen([*self.shell, self.command], stdin=subprocess.DEVNULL,
                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                          cwd=self.cwd, env=self.env, start_new_session=True,
                                          close_fds=True)

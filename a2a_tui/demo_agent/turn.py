@@ -6,7 +6,9 @@ runs and no hook fires (Claude Code fires none on Esc: PROTOCOLS.md A, REAL_CLIS
 
 Sequence (Claude Code's): UserPromptSubmit -> "thinking" for the delay -> for each `!` line a
 Bash tool call: PreToolUse -> [PermissionRequest, dialog, Notification permission_prompt after
-a while] -> run -> PostToolUse (PostToolUseFailure if it exits non-zero) -> the reply -> Stop
+a while; or, with --auto-check-unavailable, the auto-mode dialog and Notification
+agent_needs_input, no PermissionRequest] -> run -> PostToolUse (PostToolUseFailure if it exits
+non-zero) -> the reply -> Stop
 (StopFailure `rate_limit` instead when told to fail). A Stop hook that blocks (exit 2) makes
 the turn continue once more with `stop_hook_active: true`, as Claude Code does.
 
@@ -48,6 +50,10 @@ class Sleep:
 @dataclass
 class AskPermission:
     call: ToolCall
+    # Claude Code's auto mode that cannot reach its safety check (a custom base URL): the
+    # dialog asks for a choice, no PermissionRequest fires, and the Notification that follows
+    # is `agent_needs_input` instead of `permission_prompt` (tests/real_cli/FINDINGS.md).
+    auto_check: bool = False
 
 
 @dataclass
@@ -160,7 +166,9 @@ def _tool_call(turn: Turn, command: str, signals: Signals, screen: Screen,
         return
     ask = pre.decision == "ask" or (turn.ask and pre.decision != "allow"
                                     and opts.permission_mode != "bypassPermissions")
-    if ask:
+    if ask and opts.auto_check_unavailable:
+        allowed = bool((yield AskPermission(call, auto_check=True)))
+    elif ask:
         pr = signals.permission_request(turn, call)
         show_outcome(screen, pr)
         if pr.decision in ("allow", "deny"):

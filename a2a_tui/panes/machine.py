@@ -19,7 +19,8 @@ from a2a_tui.panes.signals import Signal
 STATES = ("unknown", "idle", "busy", "waiting", "exited")
 PROBABLY_IDLE = "probably idle — release?"
 # SessionStart sources after which the CLI sits at an empty prompt. `compact` may come mid-turn.
-_FRESH_STARTS = ("startup", "resume", "clear", None)
+# `fork`: Claude Code's `--resume ID --fork-session` (2.1.214 and later; measured on 2.1.332).
+_FRESH_STARTS = ("startup", "resume", "clear", "fork", None)
 # SessionEnd reasons after which the same process goes on (a SessionStart follows).
 _CONTINUING_ENDS = ("clear", "resume")
 

@@ -29,7 +29,14 @@ _HOOK_KINDS = {
     "SessionEnd": "end",
     "pane-died": "exited", "pane-exited": "exited", "process-exited": "exited",
 }
-_WAITING_NOTIFICATIONS = ("permission_prompt", "ToolPermission")
+# Notifications that mean "the CLI is stopped on a question only the user can answer" (Claude
+# Code 2.1.332's notification types, read from the CLI and measured where it could be driven;
+# Gemini CLI 0.61.0 has only ToolPermission): a permission dialog; auto mode that cannot reach
+# its safety check asking for a choice; an MCP server's form or URL question; a teammate's
+# permission request waiting on this session. Others (auth_success, agent_completed,
+# elicitation_complete, ...) only inform. Codex says it with its PermissionRequest hook.
+_WAITING_NOTIFICATIONS = ("permission_prompt", "agent_needs_input", "elicitation_dialog",
+                          "elicitation_url_dialog", "worker_permission_prompt", "ToolPermission")
 _IDLE_NOTIFICATIONS = ("idle_prompt",)
 
 

@@ -8,12 +8,15 @@ script needs nothing else at run time.
 
 from __future__ import annotations
 
+import re
 import shlex
 import subprocess
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from a2a_tui.errors import A2AError
+from a2a_tui.profiles.environment import EnvFamily
 
 # Replaced by the pane's own $TMUX_PANE when the launch script runs (the pane id is known only
 # once tmux has made the pane, and Codex strips the variable from notify commands).
@@ -34,6 +37,10 @@ class LaunchContext:
     effort: str = ""
     role_card: Path | None = None
     extra: tuple[str, ...] = ()   # options after `--`, passed to the CLI as they are
+    # The CLI's own conversation to go on with (its session / thread id): the same one (revive),
+    # or, with `fork`, a copy of it under a new id.
+    continues: str | None = None
+    fork: bool = False
 
     def hook_argv(self, source: str, pane: bool = False) -> list[str]:
         """The hook command for one protocol source, with this session baked in."""
@@ -44,6 +51,11 @@ class LaunchContext:
 
     def hook_command(self, source: str) -> str:
         return shlex.join(self.hook_argv(source))
+
+    @property
+    def githooks_dir(self) -> Path:
+        """The session's generated git hooks (panes/githooks.py)."""
+        return self.run_dir / "githooks"
 
 
 @dataclass(frozen=True)
@@ -58,6 +70,8 @@ class Launch:
     # The CLI signals a submitted prompt (Claude Code's UserPromptSubmit, Gemini's BeforeAgent)
     # as it takes it, so a delivery that no such signal follows can be pointed out to the user.
     prompt_signal: bool = True
+    # What the role was given (permissions.py): {"args", "description"[, "overridden_by"]}.
+    permissions: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -77,9 +91,37 @@ class Profile:
     # Seconds after Enter with no prompt signal before the pane shows a hint (never an action:
     # whether the text went in is unknown; only the user, looking at the pane, can tell).
     unconfirmed_after_s: float = 10.0
+    # The CLI's provider settings: handed from the spawner to the pane (environment.py).
+    env_family: EnvFamily = EnvFamily()
 
     def prepare(self, ctx: LaunchContext) -> Launch:
+        """The launch for `ctx`: a new conversation, or `ctx.continues` (resumed or forked);
+        A2AError `cannot_resume` / `cannot_fork` where the CLI has no such option."""
         raise NotImplementedError
+
+    def resume_argv(self, ctx: LaunchContext, conversation: str) -> list[str]:
+        """The argv that revives the CLI's conversation `conversation` (or A2AError)."""
+        return self.prepare(replace(ctx, continues=check_conversation(conversation))).argv
+
+    def fork_argv(self, ctx: LaunchContext, conversation: str) -> list[str]:
+        """The argv that starts a copy of the conversation under a new id (or A2AError)."""
+        return self.prepare(replace(ctx, continues=check_conversation(conversation),
+                                    fork=True)).argv
+
+    def family(self, extra: tuple[str, ...]) -> EnvFamily:
+        """The variable family for a launch with these options (the demo agent's depends on
+        the protocol it stands in for)."""
+        return self.env_family
+
+    def env_names(self, extra: tuple[str, ...], environ: Mapping[str, str]) -> tuple[str, ...]:
+        """Variables outside the family that this launch names (e.g. a provider's key)."""
+        return ()
+
+    def pane_env(self, extra: tuple[str, ...], environ: Mapping[str, str]
+                 ) -> tuple[dict[str, str], str]:
+        """(the spawner's variables the pane gets, the sh line clearing the server's first)."""
+        family, names = self.family(extra), self.env_names(extra, environ)
+        return family.travelling(environ, names), family.clear_line(names)
 
     def version(self) -> str:
         """`<binary> --version`, first line; refuses a CLI that is not installed."""
@@ -92,6 +134,29 @@ class Profile:
             return "unknown"
         lines = (proc.stdout or proc.stderr).strip().splitlines()
         return lines[0].strip() if proc.returncode == 0 and lines else "unknown"
+
+
+_CONVERSATION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+
+
+def check_conversation(conversation: str) -> str:
+    """A CLI conversation id as a2a passes it on (a UUID, a Codex thread id); else A2AError."""
+    if not _CONVERSATION.fullmatch(conversation):
+        raise A2AError("bad_conversation", f"not a conversation id: {conversation!r}",
+                       exit_code=2)
+    return conversation
+
+
+def cannot(what: str, cli: str, why: str) -> A2AError:
+    """The error for a CLI that cannot resume or fork: the caller starts it fresh instead."""
+    return A2AError(f"cannot_{what}", f"{cli} cannot {what} a conversation: {why}")
+
+
+def role_card_text(ctx: LaunchContext, given: str) -> str:
+    """The role card as passed to the CLI, ending with what this session was given."""
+    assert ctx.role_card is not None
+    card = ctx.role_card.read_text(encoding="utf-8").rstrip("\n")
+    return f"{card}\n\nPermissions in this session: {given}.\n"
 
 
 def claude_hooks_settings(ctx: LaunchContext, events: tuple[str, ...], source: str = "claude",

@@ -25,32 +25,65 @@ import json
 import uuid
 from dataclasses import dataclass
 
-from a2a_tui.profiles import Launch, LaunchContext, Profile, claude_hooks_settings
+from a2a_tui.profiles import (
+    Launch,
+    LaunchContext,
+    Profile,
+    claude_hooks_settings,
+    permissions,
+    role_card_text,
+)
+from a2a_tui.profiles.environment import EnvFamily
 
 # The events that move pane state (UserPromptSubmit/Stop/...) or explain it (Notification).
 EVENTS = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure",
           "PermissionRequest", "Notification", "Stop", "StopFailure", "SessionEnd")
 SETTINGS_FILE = "claude-settings.json"
+# Claude Code's settings (docs: env-vars; Bedrock and Vertex through AWS_*, CLOUD_ML_REGION,
+# VERTEX_REGION_*), minus what Claude Code sets for its own Bash tool (measured).
+ENV = EnvFamily(
+    prefixes=("ANTHROPIC_", "CLAUDE_CODE_", "AWS_", "VERTEX_REGION_"),
+    names=("CLAUDE_CONFIG_DIR", "CLOUD_ML_REGION", "GOOGLE_APPLICATION_CREDENTIALS",
+           "DISABLE_TELEMETRY", "DISABLE_ERROR_REPORTING", "DISABLE_AUTOUPDATER",
+           "DISABLE_BUG_COMMAND", "DISABLE_COST_WARNINGS", "DISABLE_NON_ESSENTIAL_MODEL_CALLS",
+           "MAX_THINKING_TOKENS", "MAX_MCP_OUTPUT_TOKENS", "MCP_TIMEOUT", "MCP_TOOL_TIMEOUT",
+           "BASH_DEFAULT_TIMEOUT_MS", "BASH_MAX_TIMEOUT_MS", "USE_BUILTIN_RIPGREP"),
+    deny=("CLAUDE_CODE_CHILD_NOTES_DIR", "CLAUDE_CODE_CHILD_SESSION", "CLAUDE_CODE_ENTRYPOINT",
+          "CLAUDE_CODE_EXECPATH", "CLAUDE_CODE_MESSAGING_SOCKET", "CLAUDE_CODE_MESSAGING_TOKEN",
+          "CLAUDE_CODE_SESSION_ATTENDED", "CLAUDE_CODE_SESSION_ID", "CLAUDE_CODE_SSE_PORT"))
 
 
 @dataclass(frozen=True)
 class Claude(Profile):
     def prepare(self, ctx: LaunchContext) -> Launch:
         thread = str(uuid.uuid4())
+        if ctx.continues and not ctx.fork:
+            # Revive: the same id (--session-id together with --resume is refused).
+            thread, conversation = ctx.continues, ["--resume", ctx.continues]
+        elif ctx.continues:
+            conversation = ["--session-id", thread, "--resume", ctx.continues, "--fork-session"]
+        else:
+            conversation = ["--session-id", thread]
         settings = claude_hooks_settings(ctx, EVENTS)
-        argv = [self.binary, "--settings", str(ctx.run_dir / SETTINGS_FILE), "--session-id", thread]
+        perms = permissions.claude(ctx.role, ctx.run_dir)
+        args, given = perms.applied(ctx.extra, permissions.CLAUDE_OVERRIDES)
+        # The permission options first: --allowedTools takes every word up to the next option.
+        argv = [self.binary, *args, "--settings", str(ctx.run_dir / SETTINGS_FILE),
+                *conversation]
         if ctx.model:
             argv += ["--model", ctx.model]
         if ctx.effort:
             argv += ["--effort", ctx.effort]
         if ctx.role_card is not None:
-            argv += ["--append-system-prompt", ctx.role_card.read_text(encoding="utf-8")]
+            argv += ["--append-system-prompt", role_card_text(ctx, given["description"])]
         argv += list(ctx.extra)
         return Launch(argv, files={SETTINGS_FILE: json.dumps(settings, indent=2)},
-                      thread_id=thread)
+                      thread_id=thread,
+                      permissions=given)
 
 
 PROFILE = Claude(
     "claude", "claude", clear_input_keys=("x", "Escape", "Escape"), enter_delay_s=0.3,
+    env_family=ENV,
     silent_start_hint="no SessionStart yet: Claude Code holds hooks back until you answer its"
     " dialogs in the pane (trust this folder; use this API key)")

@@ -18,15 +18,27 @@ Measured against codex-cli 0.171.0 (tests/real_cli/FINDINGS.md):
 - The role card goes in `developer_instructions` (a developer message in every request).
 - Codex asks once per repository whether to trust the folder (`[projects."<root>"]` in the
   user's config.toml); a2a never answers that for the user.
+- Codex runs its tools' commands through a login shell (`bash -lc`) by default, and a system
+  profile that resets PATH (Debian's /etc/profile does) loses the pane's PATH: `a2a` is then
+  "command not found" in the agent's shell. `-c allow_login_shell=false` makes Codex use
+  `bash -c`, and the PATH a2a hands the pane reaches the commands.
+- A custom provider reads its key from the variable its `env_key` names: that variable travels
+  to the pane with the OpenAI/Codex family (environment.py), whether the provider comes from
+  the options after `--` or from the user's `$CODEX_HOME/config.toml` (read, never written).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
+import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
-from a2a_tui.profiles import Launch, LaunchContext, Profile
+from a2a_tui.profiles import Launch, LaunchContext, Profile, permissions, role_card_text
+from a2a_tui.profiles.environment import EnvFamily
 
 # hook_event_name -> Codex's snake-case name, used in trust keys and hashes.
 HOOK_EVENTS = {"PreToolUse": "pre_tool_use", "PermissionRequest": "permission_request",
@@ -35,6 +47,17 @@ HOOK_EVENTS = {"PreToolUse": "pre_tool_use", "PermissionRequest": "permission_re
 # value for every hook keeps the hashes simple. Our hook script returns in milliseconds.
 HOOK_TIMEOUT_S = 3
 SESSION_FLAGS_KEY = "/<session-flags>/config.toml"
+# Tool commands run with `bash -c`, not a login shell that may reset PATH (see above).
+SHELL_ARGS = ("-c", "allow_login_shell=false")
+# Codex's settings (docs: OPENAI_API_KEY, OPENAI_BASE_URL, CODEX_HOME, CODEX_CA_CERTIFICATE...),
+# minus what Codex sets for its own tool commands (measured).
+ENV = EnvFamily(
+    prefixes=("OPENAI_", "CODEX_", "AZURE_OPENAI_"),
+    deny=("CODEX_APPLY_PATCH_PRESERVE_LINE_ENDINGS", "CODEX_CI", "CODEX_MANAGED_BY_NPM",
+          "CODEX_MANAGED_PACKAGE_ROOT", "CODEX_SESSION_ID", "CODEX_THREAD_ID",
+          "CODEX_TOOL_CALL_ID", "CODEX_VERSION", "CODEX_SANDBOX",
+          "CODEX_SANDBOX_NETWORK_DISABLED"))
+_ENV_KEY = re.compile(r"""env_key\s*=\s*["']?([A-Za-z_][A-Za-z0-9_]*)""")
 
 
 def notify_value(ctx: LaunchContext) -> str:
@@ -73,22 +96,51 @@ def _toml_str(s: str) -> str:
     return json.dumps(s, ensure_ascii=False)
 
 
+def provider_key_names(extra: tuple[str, ...], environ: Mapping[str, str]) -> tuple[str, ...]:
+    """The variables custom providers read their keys from (`env_key`), named in the options
+    after `--` or in the user's `$CODEX_HOME/config.toml`."""
+    names = set(_ENV_KEY.findall(" ".join(extra)))
+    home = Path(environ.get("CODEX_HOME") or Path(environ.get("HOME", "~")) / ".codex")
+    try:
+        doc = tomllib.loads((home.expanduser() / "config.toml").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        doc = {}
+    providers = doc.get("model_providers")
+    for p in providers.values() if isinstance(providers, dict) else ():
+        if isinstance(p, dict) and isinstance(p.get("env_key"), str):
+            names.add(p["env_key"])
+    return tuple(sorted(names))
+
+
 @dataclass(frozen=True)
 class Codex(Profile):
+    def env_names(self, extra: tuple[str, ...], environ: Mapping[str, str]) -> tuple[str, ...]:
+        return provider_key_names(extra, environ)
+
     def prepare(self, ctx: LaunchContext) -> Launch:
+        perms = permissions.codex(ctx.role)
+        args, given = perms.applied(ctx.extra, permissions.CODEX_OVERRIDES)
         argv = [self.binary, "-c", f"notify={notify_value(ctx)}",
-                "-c", "check_for_update_on_startup=false", *hook_args(ctx)]
+                "-c", "check_for_update_on_startup=false", *SHELL_ARGS, *args,
+                *hook_args(ctx)]
         if ctx.model:
             argv += ["-c", f"model={json.dumps(ctx.model)}"]
         if ctx.effort:
             argv += ["-c", f"model_reasoning_effort={json.dumps(ctx.effort)}"]
         if ctx.role_card is not None:
-            text = ctx.role_card.read_text(encoding="utf-8")
+            text = role_card_text(ctx, given["description"])
             argv += ["-c", f"developer_instructions={_toml_str(text)}"]
-        return Launch(argv + list(ctx.extra), prompt_signal=False)
+        thread = None
+        if ctx.continues:
+            # `codex resume ID` keeps the thread id (its notify says so); `codex fork ID` makes a
+            # new one, known from the fork's first notify. The -c options before stay in force.
+            argv += ["fork" if ctx.fork else "resume", ctx.continues]
+            thread = None if ctx.fork else ctx.continues
+        return Launch(argv + list(ctx.extra), prompt_signal=False, thread_id=thread,
+                      permissions=given)
 
 
 PROFILE = Codex(
-    "codex", "codex",
+    "codex", "codex", env_family=ENV,
     silent_start_hint="Codex signals nothing until its first turn: answer 'Trust this folder?' in"
     " the pane if it asks, then release the pane (`a2a release`) or give it a first prompt")

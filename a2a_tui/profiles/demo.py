@@ -12,23 +12,40 @@ import uuid
 from dataclasses import dataclass
 
 from a2a_tui import __version__
-from a2a_tui.profiles import Launch, LaunchContext, Profile, claude_hooks_settings
+from a2a_tui.profiles import Launch, LaunchContext, Profile, cannot, claude_hooks_settings
+from a2a_tui.profiles import claude as claude_profile
+from a2a_tui.profiles import codex as codex_profile
 from a2a_tui.profiles.claude import EVENTS, SETTINGS_FILE
 from a2a_tui.profiles.codex import notify_value
+from a2a_tui.profiles.environment import EnvFamily
+
+# The stand-in enforces nothing: it runs the `!` lines it is given, in its working folder.
+GIVEN = {"args": [], "description": "the demo agent runs every command it is given"}
 
 
 @dataclass(frozen=True)
 class Demo(Profile):
+    def family(self, extra: tuple[str, ...]) -> EnvFamily:
+        # The variables of the CLI it stands in for.
+        if _option(list(extra), "--protocol") == "codex":
+            return codex_profile.ENV
+        return claude_profile.ENV
+
     def prepare(self, ctx: LaunchContext) -> Launch:
+        if ctx.continues:
+            raise cannot("fork" if ctx.fork else "resume", "the demo agent",
+                          "it keeps no conversation")
         argv = [sys.executable, "-m", "a2a_tui", "demo-agent"]
         extra = list(ctx.extra)
         if _option(extra, "--protocol") == "codex":
-            return Launch(argv + ["--notify", notify_value(ctx)] + extra, prompt_signal=False)
+            # Like Codex: a login shell for tools unless told otherwise (codex.py).
+            return Launch(argv + ["--notify", notify_value(ctx), *codex_profile.SHELL_ARGS]
+                          + extra, prompt_signal=False, permissions=GIVEN)
         thread = str(uuid.uuid4())
         settings = claude_hooks_settings(ctx, EVENTS)
         argv += ["--settings", str(ctx.run_dir / SETTINGS_FILE), "--session-id", thread]
         return Launch(argv + extra, files={SETTINGS_FILE: json.dumps(settings, indent=2)},
-                      thread_id=thread)
+                      thread_id=thread, permissions=GIVEN)
 
     def version(self) -> str:
         return f"a2a-demo {__version__}"

@@ -20,6 +20,12 @@ Measured against Gemini CLI 0.61.0 (tests/real_cli/FINDINGS.md):
   definition, so the launch unsets both (the pane's commands do not see them either).
 - No flag appends to the system prompt (GEMINI_SYSTEM_MD replaces all of it), so the role card is
   not passed to Gemini.
+- Its shell tool runs git with the user's global and system config switched off
+  (`GIT_CONFIG_GLOBAL=/dev/null`, ...) and `core.hooksPath=` appended after the pairs it found:
+  a2a's commit hooks (the `A2A-*` trailers) would never run, and without a repository-local
+  `user.name` no commit could be made. `GIT_CONFIG_PARAMETERS` (what `git -c` sets) passes its
+  filter and wins over both, so the launch gives a2a's hooks folder and the user's git identity
+  there.
 """
 
 from __future__ import annotations
@@ -31,12 +37,27 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from a2a_tui.errors import A2AError
-from a2a_tui.profiles import Launch, LaunchContext, Profile, claude_hooks_settings
+from a2a_tui.git import Git
+from a2a_tui.profiles import (
+    Launch,
+    LaunchContext,
+    Profile,
+    cannot,
+    claude_hooks_settings,
+    permissions,
+)
+from a2a_tui.profiles.environment import EnvFamily
 
 EVENTS = ("SessionStart", "BeforeAgent", "AfterAgent", "BeforeTool", "AfterTool", "Notification",
           "SessionEnd")
 SETTINGS_FILE = "gemini-settings.json"
 HEADLESS_TRIGGERS = ("CI", "GITHUB_ACTIONS")   # either set to "true" makes Gemini CLI headless
+# Gemini CLI's settings (docs: reference/environment-variables: GEMINI_API_KEY, GEMINI_MODEL,
+# GOOGLE_API_KEY, GOOGLE_CLOUD_PROJECT, GOOGLE_GENAI_USE_VERTEXAI, GOOGLE_GEMINI_BASE_URL, ...),
+# minus what it sets for its own shell tool and hooks (measured, and [GM-HOOKS]).
+ENV = EnvFamily(prefixes=("GEMINI_", "GOOGLE_"), names=("CLOUD_ML_REGION",),
+                deny=("GEMINI_CLI", "GEMINI_CLI_NO_RELAUNCH", "GEMINI_SESSION_ID",
+                      "GEMINI_PROJECT_DIR", "GEMINI_CWD", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH"))
 
 
 def insecure_ancestor(path: Path) -> Path | None:
@@ -52,6 +73,22 @@ def insecure_ancestor(path: Path) -> Path | None:
     return None
 
 
+def git_parameters(ctx: LaunchContext) -> str:
+    """`git -c` settings for the session's git commands: a2a's hooks, the user's identity."""
+    pairs = [("core.hooksPath", str(ctx.githooks_dir))]
+    git = Git(ctx.cwd)
+    for key in ("user.name", "user.email"):
+        value = git.run("config", "--get", key, check=False).stdout.strip()
+        if value:
+            pairs.append((key, value))
+    return " ".join(f"{_quoted(k)}={_quoted(v)}" for k, v in pairs)
+
+
+def _quoted(s: str) -> str:
+    # git's sq_quote: inside single quotes, a quote is written '\''.
+    return "'" + s.replace("'", "'\\''") + "'"
+
+
 @dataclass(frozen=True)
 class Gemini(Profile):
     def prepare(self, ctx: LaunchContext) -> Launch:
@@ -61,17 +98,24 @@ class Gemini(Profile):
             raise A2AError("gemini_settings_insecure",
                            f"Gemini CLI would ignore a2a's hook settings below {bad} (writable by"
                            " group or others): move the repository, or `chmod go-w` that folder")
-        thread = str(uuid.uuid4())
+        if ctx.fork:
+            raise cannot("fork", "Gemini CLI", "it has no fork option (0.61.0)")
+        thread = ctx.continues or str(uuid.uuid4())
+        conversation = ["--resume" if ctx.continues else "--session-id", thread]
         settings = claude_hooks_settings(ctx, EVENTS, source="gemini", timeout=10_000)
-        argv = [self.binary, "--session-id", thread]
+        perms = permissions.gemini(ctx.role, ctx.run_dir)
+        args, given = perms.applied(ctx.extra, permissions.GEMINI_OVERRIDES)
+        argv = [self.binary, *args, *conversation]
         if ctx.model:
             argv += ["--model", ctx.model]
-        env = {"GEMINI_CLI_SYSTEM_DEFAULTS_PATH": str(settings_path)}
-        return Launch(argv + list(ctx.extra), env=env, unset=HEADLESS_TRIGGERS,
-                      files={SETTINGS_FILE: json.dumps(settings, indent=2)}, thread_id=thread)
+        env = {"GEMINI_CLI_SYSTEM_DEFAULTS_PATH": str(settings_path),
+               "GIT_CONFIG_PARAMETERS": git_parameters(ctx)}
+        files = {SETTINGS_FILE: json.dumps(settings, indent=2), **(perms.files if args else {})}
+        return Launch(argv + list(ctx.extra), env=env, unset=HEADLESS_TRIGGERS, files=files,
+                      thread_id=thread, permissions=given)
 
 
 PROFILE = Gemini(
-    "gemini", "gemini", enter_delay_s=0.5,
+    "gemini", "gemini", enter_delay_s=0.5, env_family=ENV,
     silent_start_hint="no SessionStart yet: answer Gemini CLI's dialogs in the pane (trust this"
     " folder; choose how to sign in)")

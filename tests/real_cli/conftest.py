@@ -28,6 +28,14 @@ def world(bin_dir):
 
 
 @pytest.fixture
+def fresh_world(bin_dir):
+    """A world for one test alone (e.g. one that decides how its tmux server starts)."""
+    with World(bin_dir) as w:
+        w.serve()
+        yield w
+
+
+@pytest.fixture
 def panes(world):
     """Panes a test spawned: killed when it ends, so the next test starts with a quiet machine."""
     spawned: list[str] = []

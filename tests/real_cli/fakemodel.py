@@ -5,8 +5,13 @@ provider; a test scripts the replies and reads back every request it received:
 
     fm = FakeModel().start()                 # or start(netns=ns): the socket lives in ns
     fm.on(lambda r: "MARK-1" in r.text, Reply(tool=("Bash", {"command": "ls"})))
+    fm.script("MARK-2", Reply(tool=...), Reply(tool=...), Reply(text="done"))  # one per request
     ...
     assert fm.user_texts("anthropic") == ["⟦主控 #1⟧ MARK-1"]
+
+Tool calls go out in each API's own wire format (Anthropic `tool_use` blocks, OpenAI Responses
+`function_call` items, Gemini `functionCall` parts); what the CLI sends back for them is read
+into `Request.tool_results`.
 
 A reply is chosen per request: the first rule whose predicate matches and that has uses left,
 else the default reply (a short text). Requests the CLIs make on the side (Claude's title and
@@ -22,7 +27,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -34,7 +39,9 @@ class Reply:
     """What the fake model answers to one request.
 
     text       the assistant text (streamed in a few chunks)
-    tool       (name, input): end the turn with one tool call instead of (after) the text
+    tool       (name, input): end the turn with one tool call after the text, in the API's own
+               format: Claude Code `("Bash", {"command": ...})`, Codex `("exec_command",
+               {"cmd": ...})`, Gemini `("run_shell_command", {"command": ...})`
     error      (http_status, error_type, message): answer with an API error
     delay_s    wait this long (sending keep-alive pings) before the first token; a client that
                hangs up (Esc) ends the wait early
@@ -57,15 +64,20 @@ class Request:
     body: Any
     t: float                  # time.time() on arrival
     text: str = ""            # the last user message's text
+    tool_results: list[str] = field(default_factory=list)  # what the CLI sent back for tool calls
     side: str | None = None   # why this is not a user turn: title|count_tokens|models|...
     reply: Reply | None = None
     disconnected: bool = False  # the client hung up before the reply was complete
 
 
+# A reply, or a function of the request that makes one (e.g. from an earlier tool's output).
+Answer = Reply | Callable[[Request], Reply]
+
+
 @dataclass
 class _Rule:
     pred: Callable[[Request], bool]
-    reply: Reply
+    reply: Answer
     times: int | None
 
 
@@ -107,15 +119,21 @@ class FakeModel:
         return f"http://127.0.0.1:{self.port}"
 
     # --- scripting ------------------------------------------------------------------------------
-    def on(self, pred: Callable[[Request], bool], reply: Reply, times: int | None = 1) -> None:
+    def on(self, pred: Callable[[Request], bool], reply: Answer, times: int | None = 1) -> None:
         """Answer requests matching `pred` (user turns only) with `reply`, `times` times
         (None: always). Rules are tried in the order they were added."""
         with self._lock:
             self._rules.append(_Rule(pred, reply, times))
 
-    def on_text(self, needle: str, reply: Reply, times: int | None = 1) -> None:
+    def on_text(self, needle: str, reply: Answer, times: int | None = 1) -> None:
         """Answer the user turn whose last user message contains `needle`."""
         self.on(lambda r: needle in r.text, reply, times)
+
+    def script(self, needle: str, *replies: Answer) -> None:
+        """Answer the requests of the turn containing `needle` with `replies`, one each, in order
+        (a tool call's result comes back in a new request of the same turn)."""
+        for reply in replies:
+            self.on_text(needle, reply)
 
     def _choose(self, req: Request) -> Reply:
         with self._lock:
@@ -124,7 +142,7 @@ class FakeModel:
                     if rule.times != 0 and rule.pred(req):
                         if rule.times is not None:
                             rule.times -= 1
-                        return rule.reply
+                        return rule.reply(req) if callable(rule.reply) else rule.reply
             return self.default if req.side is None else Reply(text="Fake title")
 
     # --- reading back ---------------------------------------------------------------------------
@@ -226,6 +244,30 @@ def _last_user_text_gemini(body: dict) -> str:
     return ""
 
 
+def tool_results(api: str, body: Any) -> list[str]:
+    """The outputs of tool calls that a request sends back, oldest first, as text."""
+    if not isinstance(body, dict):
+        return []
+    out: list[str] = []
+    if api == "anthropic":
+        for msg in body.get("messages") or []:
+            for b in msg.get("content") if isinstance(msg.get("content"), list) else []:
+                if isinstance(b, dict) and b.get("type") == "tool_result":
+                    c = b.get("content")
+                    out.append(c if isinstance(c, str) else _text_of(c))
+    elif api == "openai":
+        for item in body.get("input") if isinstance(body.get("input"), list) else []:
+            if isinstance(item, dict) and item.get("type", "").endswith("_call_output"):
+                o = item.get("output")
+                out.append(o if isinstance(o, str) else json.dumps(o))
+    elif api == "gemini":
+        for item in body.get("contents") or []:
+            for part in item.get("parts") or [] if isinstance(item, dict) else []:
+                if isinstance(part, dict) and isinstance(part.get("functionResponse"), dict):
+                    out.append(json.dumps(part["functionResponse"].get("response")))
+    return out
+
+
 def _classify(method: str, path: str, body: Any) -> tuple[str, str, str | None]:
     """(api, user text, side) for one request."""
     p = path.split("?", 1)[0]
@@ -283,7 +325,8 @@ def _handler_for(fm: FakeModel):
                 body = raw.decode(errors="replace")
             api, text, side = _classify(method, self.path, body)
             req = Request(api, method, self.path, {k.lower(): v for k, v in self.headers.items()},
-                          body, time.time(), text=text, side=side)
+                          body, time.time(), text=text, side=side,
+                          tool_results=tool_results(api, body))
             reply = fm._choose(req)
             req.reply = reply
             fm._record(req)
@@ -411,24 +454,42 @@ def _handler_for(fm: FakeModel):
                 _, etype, msg = reply.error
                 return ev("response.failed", response={**base, "status": "failed", "error": {
                     "code": etype, "message": msg}})
-            msg_item = {"id": item, "type": "message", "status": "in_progress",
-                        "role": "assistant", "content": []}
-            ev("response.output_item.added", output_index=0, item=msg_item)
-            part = {"type": "output_text", "text": "", "annotations": []}
-            ev("response.content_part.added", item_id=item, output_index=0, content_index=0,
-               part=part)
-            for chunk in _chunks(reply.text):
-                ev("response.output_text.delta", item_id=item, output_index=0, content_index=0,
-                   delta=chunk)
-            ev("response.output_text.done", item_id=item, output_index=0, content_index=0,
-               text=reply.text)
-            done_part = {**part, "text": reply.text}
-            ev("response.content_part.done", item_id=item, output_index=0, content_index=0,
-               part=done_part)
-            done_item = {**msg_item, "status": "completed", "content": [done_part]}
-            ev("response.output_item.done", output_index=0, item=done_item)
+            output: list[dict] = []
+            if reply.text or reply.tool is None:
+                msg_item = {"id": item, "type": "message", "status": "in_progress",
+                            "role": "assistant", "content": []}
+                ev("response.output_item.added", output_index=0, item=msg_item)
+                part = {"type": "output_text", "text": "", "annotations": []}
+                ev("response.content_part.added", item_id=item, output_index=0, content_index=0,
+                   part=part)
+                for chunk in _chunks(reply.text):
+                    ev("response.output_text.delta", item_id=item, output_index=0,
+                       content_index=0, delta=chunk)
+                ev("response.output_text.done", item_id=item, output_index=0, content_index=0,
+                   text=reply.text)
+                done_part = {**part, "text": reply.text}
+                ev("response.content_part.done", item_id=item, output_index=0, content_index=0,
+                   part=done_part)
+                done_item = {**msg_item, "status": "completed", "content": [done_part]}
+                ev("response.output_item.done", output_index=0, item=done_item)
+                output.append(done_item)
+            if reply.tool is not None:
+                name, args = reply.tool
+                index, fc = len(output), f"fc_{uuid.uuid4().hex[:20]}"
+                call = {"id": fc, "type": "function_call", "status": "in_progress",
+                        "call_id": f"call_{uuid.uuid4().hex[:20]}", "name": name,
+                        "arguments": ""}
+                ev("response.output_item.added", output_index=index, item=call)
+                arguments = json.dumps(args)
+                ev("response.function_call_arguments.delta", item_id=fc, output_index=index,
+                   delta=arguments)
+                ev("response.function_call_arguments.done", item_id=fc, output_index=index,
+                   arguments=arguments)
+                done_call = {**call, "status": "completed", "arguments": arguments}
+                ev("response.output_item.done", output_index=index, item=done_call)
+                output.append(done_call)
             ev("response.completed", response={
-                **base, "status": "completed", "output": [done_item],
+                **base, "status": "completed", "output": output,
                 "usage": {"input_tokens": 12, "input_tokens_details": {"cached_tokens": 0},
                           "output_tokens": 7, "output_tokens_details": {"reasoning_tokens": 0},
                           "total_tokens": 19}})
@@ -439,7 +500,12 @@ def _handler_for(fm: FakeModel):
             self._wait(req, reply.delay_s, ping)
             chunks = _chunks(reply.text)
             for i, chunk in enumerate(chunks):
-                self._event(None, _gemini_chunk(chunk, final=i == len(chunks) - 1))
+                last = i == len(chunks) - 1 and reply.tool is None
+                self._event(None, _gemini_chunk(chunk, final=last))
+            if reply.tool is not None:
+                name, args = reply.tool
+                self._event(None, _gemini_chunk("", final=True,
+                                                call={"name": name, "args": args}))
 
     return Handler
 
@@ -493,8 +559,9 @@ def _anthropic_message(body: dict, reply: Reply) -> dict:
             "stop_sequence": None, "usage": {"input_tokens": 12, "output_tokens": 7}}
 
 
-def _gemini_chunk(text: str, final: bool) -> dict:
-    cand: dict[str, Any] = {"content": {"parts": [{"text": text}], "role": "model"}, "index": 0}
+def _gemini_chunk(text: str, final: bool, call: dict | None = None) -> dict:
+    parts: list[dict] = [{"functionCall": call}] if call is not None else [{"text": text}]
+    cand: dict[str, Any] = {"content": {"parts": parts, "role": "model"}, "index": 0}
     doc: dict[str, Any] = {"candidates": [cand], "modelVersion": "gemini-fake"}
     if final:
         cand["finishReason"] = "STOP"

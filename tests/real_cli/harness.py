@@ -80,6 +80,29 @@ def provider_args(cli: str, fm: FakeModel) -> list[str]:
     return []
 
 
+# Each CLI's shell tool, and the argument holding the command (the requests' tool lists).
+SHELL_TOOL = {"claude": ("Bash", "command"), "codex": ("exec_command", "cmd"),
+              "gemini": ("run_shell_command", "command")}
+
+
+def shell_call(cli: str, command: str) -> tuple[str, dict[str, str]]:
+    """A tool call running `command` in `cli`'s shell tool, for `Reply(tool=...)`."""
+    name, arg = SHELL_TOOL[cli]
+    return name, {arg: command}
+
+
+def write_call(cli: str, cwd: Path, rel: str, text: str) -> tuple[str, dict]:
+    """A tool call writing `text` to `cwd/rel` with the CLI's own edit tool (Codex has none for
+    a custom provider's model: `apply_patch` through its shell, which Codex applies itself)."""
+    if cli == "claude":
+        return "Write", {"file_path": str(cwd / rel), "content": text}
+    if cli == "gemini":
+        return "write_file", {"file_path": str(cwd / rel), "content": text}
+    body = "".join(f"+{line}\n" for line in text.splitlines())
+    return shell_call(cli, f"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: {rel}\n{body}"
+                           "*** End Patch\nEOF\n")
+
+
 class World(support.World):
     """Everything one test module needs: the support World (HOME, repository, private tmux
     server, `a2a serve`) with every a2a and tmux command run inside a network namespace that
@@ -131,17 +154,25 @@ class World(support.World):
         assert self.ns is not None
         return self.ns.popen(argv, **kw)
 
-    def spawn(self, cli: str, *cli_args: str, role: str = "worker") -> dict[str, Any]:
-        """`a2a spawn ROLE --cli CLI -- <provider options> <cli_args>`."""
+    def spawn(self, cli: str, *cli_args: str, role: str = "worker", attempt: str | None = None,
+              env: dict[str, str] | None = None, resume: str | None = None,
+              fork: str | None = None) -> dict[str, Any]:
+        """`a2a spawn ROLE --cli CLI [--attempt A] [--resume|--fork CONVERSATION] --
+        <provider options> <cli_args>` (`env`: added to the world's environment)."""
         assert self.fm is not None
-        return support.spawn(self._repo(), self.sock, *provider_args(cli, self.fm), *cli_args,
-                             role=role, cli=cli, via=self.a2a)
+        bind = ["--attempt", attempt] if attempt else []
+        bind += ["--resume", resume] if resume else []
+        bind += ["--fork", fork] if fork else []
+        r = self.a2a("spawn", role, "--cli", cli, *bind, "--tmux-socket", self.sock, "--json",
+                     "--", *provider_args(cli, self.fm), *cli_args, env=env)
+        assert r.code == 0, r.out + r.err
+        return r.json
 
-    def start(self, panes: list[str], cli: str, *cli_args: str, timeout: float = 40
-              ) -> dict[str, Any]:
+    def start(self, panes: list[str], cli: str, *cli_args: str, timeout: float = 40,
+              **spawn_kw: Any) -> dict[str, Any]:
         """Spawn `cli`, note its pane in `panes` (killed after the test), and wait until a
         signal made it idle; on failure the screen is in the message."""
-        s = self.spawn(cli, *cli_args)
+        s = self.spawn(cli, *cli_args, **spawn_kw)
         panes.append(s["pane"])
         try:
             self.wait_state(s["session"], "idle", timeout=timeout)

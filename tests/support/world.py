@@ -165,8 +165,12 @@ class World:
                 f"{self.screen(pane) if pane else '(no pane)'}")
 
     # --- the tmux server, as the user's hands ---------------------------------------------------
-    def tmux(self, *args: str, input: str | None = None, check: bool = True) -> str:
-        return tmux(self.sock, *args, input=input, env=self.env, check=check, runner=self.run)
+    def tmux(self, *args: str, input: str | None = None, check: bool = True,
+             env: Mapping[str, str] | None = None) -> str:
+        """tmux on the world's server (`env`: the client's environment instead of the world's,
+        e.g. one a server started long ago would have)."""
+        return tmux(self.sock, *args, input=input, env=env or self.env, check=check,
+                    runner=self.run)
 
     def keys(self, pane: str, *keys: str) -> None:
         self.tmux("send-keys", "-t", pane, *keys)
