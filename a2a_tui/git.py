@@ -78,6 +78,11 @@ class Git:
         """Make `cwd` a new repository whose first branch is `branch`."""
         self._run("init", "-q", "-b", branch)
 
+    def config_value(self, key: str) -> str | None:
+        """The value git reads for `key` here (repository, then global config), or None."""
+        res = self._run("config", "--get", key, check=False)
+        return res.stdout.strip() or None if res.ok else None
+
     def set_config(self, key: str, value: str) -> None:
         """Set `key` in this repository's own config (never the global one)."""
         self._run("config", "--local", key, value)

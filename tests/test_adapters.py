@@ -10,7 +10,7 @@ naming a hyphenated tmux subcommand (`kill-session`, `attach-session`, ...) or g
 adapters took every call (main at 7fad071) it lists 21 lines in 8 files: the 17 raw git call
 sites, a message naming read-tree, and the tmux commands built in tui/up.py and demo/start.py.
 
-Two files write shell text that *others* run, never a2a itself; they are named in `SHELL_TEXT`
+Three files write shell text that *others* run, never a2a itself; they are named in `SHELL_TEXT`
 with the reason, and the test checks that each is still needed.
 """
 
@@ -45,6 +45,8 @@ SHELL_TEXT = {
                                  " own pane, as the user of a real CLI would",
     ("panes/githooks.py", "git"): "the generated prepare-commit-msg hook: a script git runs"
                                   " inside the agent's own commit",
+    ("profiles/permissions.py", "git"): "the git commands an agent CLI lets its session run"
+                                        " without asking (its permission rules), never run by a2a",
 }
 
 

@@ -78,7 +78,7 @@ def git_parameters(ctx: LaunchContext) -> str:
     pairs = [("core.hooksPath", str(ctx.githooks_dir))]
     git = Git(ctx.cwd)
     for key in ("user.name", "user.email"):
-        value = git.run("config", "--get", key, check=False).stdout.strip()
+        value = git.config_value(key)
         if value:
             pairs.append((key, value))
     return " ".join(f"{_quoted(k)}={_quoted(v)}" for k, v in pairs)
