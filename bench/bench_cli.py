@@ -1,0 +1,164 @@
+"""Benchmark the agent-facing commands' start-to-answer time against `python -c pass` (one run).
+
+A real git repository in a temporary folder, `a2a init`, a card claimed for a session, and two
+managed sessions whose pane processes are alive, so that identity has work to do: an ideation
+session (`say` and the inbox deliver to it) and an executive session, the attempt's writer,
+whose "pane" is a small runner process that starts the agent's commands as its own children
+(`whoami` then finds it by the process tree). The user's commands start from this process and
+walk their whole ancestry without a match.
+
+Each command runs as a subprocess through the installed console script (`a2a` beside the
+interpreter) and through `python -m a2a_tui`; the commands and the baseline are interleaved in
+rounds, so machine load hits them alike. Prints the median and p90 of each, the median over all
+commands and its ratio to the baseline.
+
+`.venv/bin/python bench/bench_cli.py [--runs 20]`
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from benchlib import pct  # noqa: E402
+
+from helpers import commit_in, make_repo, register_session, write_card  # noqa: E402
+
+# A "pane": runs the argv it reads (one JSON list a line) as its child, answers the wall time.
+RUNNER = """\
+import json, subprocess, sys, time
+for line in sys.stdin:
+    argv = json.loads(line)
+    t0 = time.perf_counter()
+    p = subprocess.run(argv, capture_output=True, text=True)
+    dt = time.perf_counter() - t0
+    print(json.dumps([dt, p.returncode, p.stdout[-400:] + p.stderr[-400:]]), flush=True)
+"""
+
+
+class Runner:
+    """Runs commands as children of a process that is a managed session's pane process."""
+
+    def __init__(self, cwd: Path, env: dict[str, str]):
+        self.proc = subprocess.Popen([sys.executable, "-c", RUNNER], cwd=cwd, env=env,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def run(self, argv: list[str]) -> tuple[float, int, str]:
+        assert self.proc.stdin and self.proc.stdout
+        self.proc.stdin.write(json.dumps(argv) + "\n")
+        self.proc.stdin.flush()
+        dt, code, out = json.loads(self.proc.stdout.readline())
+        return dt, code, out
+
+    def close(self) -> None:
+        self.proc.stdin.close()  # type: ignore[union-attr]
+        self.proc.wait(timeout=10)
+
+
+def direct(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, int, str]:
+    t0 = time.perf_counter()
+    p = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True)
+    dt = time.perf_counter() - t0
+    return dt, p.returncode, p.stdout[-400:] + p.stderr[-400:]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=20, help="rounds (runs of each command)")
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="a2a-bench-cli-"))
+    home = tmp / "home"
+    home.mkdir()
+    (home / ".gitconfig").write_text("[user]\n\tname = B\n\temail = b@example.com\n")
+    env = dict(os.environ, HOME=str(home), GIT_CONFIG_GLOBAL=str(home / ".gitconfig"),
+               GIT_CONFIG_NOSYSTEM="1")
+    env.pop("A2A_PLATFORM", None)
+    os.environ.update(env)  # the helpers run git and a2a with this process's environment
+    repo = make_repo(tmp / "repo")
+    py = sys.executable
+    script = str(Path(py).parent / "a2a")
+    if not Path(script).exists():
+        raise SystemExit(f"no console script at {script}: install the package in this venv")
+
+    def setup(*a: str) -> dict:
+        p = subprocess.run([py, "-m", "a2a_tui", *a, "--json"], cwd=repo, env=env,
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            raise SystemExit(f"a2a {' '.join(a)}: {p.stdout}{p.stderr}")
+        return json.loads(p.stdout)
+
+    setup("init")
+    setup("card", "add", str(write_card(repo, "T-1")))
+    setup("card", "ready", "T-1")
+    runner = Runner(repo, env)
+    pane = subprocess.Popen(["sleep", "3600"])  # the ideation session's pane process
+    try:
+        register_session(repo, "x1", "executive", runner.proc.pid)
+        register_session(repo, "i1", "ideation", pane.pid)
+        claim = setup("claim", "T-1", "--writer", "x1")
+        sha = commit_in(Path(claim["worktree"]), {"src/app.py": "x = 1\n"})
+        as_user = {
+            "whoami": ["whoami"],
+            "status": ["status"],
+            "sessions": ["sessions"],
+            "say": ["say", "hello"],
+        }
+        as_session = {
+            "whoami (session)": ["whoami"],
+            "submit": ["submit", claim["attempt"], "--sha", sha, "--card-version", "1",
+                       "--fence", str(claim["fence"])],
+            "inbox post": ["inbox", "post", "report", "--text", "done", "--card", "T-1",
+                           "--status", "PASS"],
+            "board ask": ["board", "ask", "--title", "Which?", "--option", "a=one",
+                          "--option", "b=two", "--recommend", "a", "--why", "because"],
+            "board report": ["board", "report", "--title", "Flaky", "--body", "it flakes"],
+        }
+        entries = {"a2a": [script], "python -m a2a_tui": [py, "-m", "a2a_tui"]}
+        baseline: list[float] = []
+        times: dict[tuple[str, str], list[float]] = {}
+        for _ in range(args.runs):
+            baseline.append(direct([py, "-c", "pass"], repo, env)[0])
+            for entry, head in entries.items():
+                for name, argv in [*as_user.items(), *as_session.items()]:
+                    run = (lambda a: runner.run(a)) if name in as_session else (
+                        lambda a: direct(a, repo, env))
+                    dt, code, out = run([*head, *argv])
+                    if code != 0:
+                        raise SystemExit(f"{entry} {' '.join(argv)} failed ({code}): {out}")
+                    if name == "whoami (session)" and "session x1" not in out:
+                        raise SystemExit(f"the runner is not taken for session x1: {out}")
+                    times.setdefault((entry, name), []).append(dt)
+                baseline.append(direct([py, "-c", "pass"], repo, env)[0])
+    finally:
+        runner.close()
+        pane.kill()
+    base = statistics.median(baseline)
+    print(f"agent-facing commands, {args.runs} runs each, interleaved with `python -c pass`"
+          f" ({len(baseline)} runs); load average {os.getloadavg()[0]:.2f}")
+    print(f"  {'python -c pass':<38} median {base * 1e3:6.0f} ms   p90"
+          f" {pct(baseline, 0.9) * 1e3:6.0f} ms")
+    for entry in entries:
+        allruns = [t for (e, _), v in times.items() if e == entry for t in v]
+        for (e, name), v in times.items():
+            if e == entry:
+                print(f"  {entry + ' ' + name:<38} median {statistics.median(v) * 1e3:6.0f} ms"
+                      f"   p90 {pct(v, 0.9) * 1e3:6.0f} ms")
+        med = statistics.median(allruns)
+        print(f"  {entry + ': all commands':<38} median {med * 1e3:6.0f} ms"
+              f"   p90 {pct(allruns, 0.9) * 1e3:6.0f} ms   ratio to python -c pass"
+              f" {med / base:4.1f}x")
+
+
+if __name__ == "__main__":
+    main()
