@@ -9,8 +9,13 @@ walk their whole ancestry without a match.
 
 Each command runs as a subprocess through the installed console script (`a2a` beside the
 interpreter) and through `python -m a2a_tui`; the commands and the baseline are interleaved in
-rounds, so machine load hits them alike. Prints the median and p90 of each, the median over all
-commands and its ratio to the baseline.
+rounds, so machine load hits them alike, after one round that is not counted. Prints the median
+and p90 of each, the median over all commands and its ratio to the baseline.
+
+Bytecode: every interpreter here reads and writes compiled modules under a temporary
+PYTHONPYCACHEPREFIX, as an installed package has them (pip compiles at install); with
+`--no-pyc` the environment's PYTHONDONTWRITEBYTECODE stays, and an editable checkout is then
+compiled from source at every start.
 
 `.venv/bin/python bench/bench_cli.py [--runs 20]`
 """
@@ -32,7 +37,6 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from benchlib import pct  # noqa: E402
-
 from helpers import commit_in, make_repo, register_session, write_card  # noqa: E402
 
 # A "pane": runs the argv it reads (one JSON list a line) as its child, answers the wall time.
@@ -76,6 +80,8 @@ def direct(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, int,
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=20, help="rounds (runs of each command)")
+    ap.add_argument("--no-pyc", action="store_true",
+                    help="keep PYTHONDONTWRITEBYTECODE from the environment (see above)")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="a2a-bench-cli-"))
     home = tmp / "home"
@@ -84,6 +90,9 @@ def main() -> None:
     env = dict(os.environ, HOME=str(home), GIT_CONFIG_GLOBAL=str(home / ".gitconfig"),
                GIT_CONFIG_NOSYSTEM="1")
     env.pop("A2A_PLATFORM", None)
+    if not args.no_pyc:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
     os.environ.update(env)  # the helpers run git and a2a with this process's environment
     repo = make_repo(tmp / "repo")
     py = sys.executable
@@ -127,7 +136,10 @@ def main() -> None:
         entries = {"a2a": [script], "python -m a2a_tui": [py, "-m", "a2a_tui"]}
         baseline: list[float] = []
         times: dict[tuple[str, str], list[float]] = {}
-        for _ in range(args.runs):
+        for r in range(args.runs + 1):
+            if r == 1:  # the first round compiled and cached the modules: it does not count
+                baseline.clear()
+                times.clear()
             baseline.append(direct([py, "-c", "pass"], repo, env)[0])
             for entry, head in entries.items():
                 for name, argv in [*as_user.items(), *as_session.items()]:
@@ -145,7 +157,9 @@ def main() -> None:
         pane.kill()
     base = statistics.median(baseline)
     print(f"agent-facing commands, {args.runs} runs each, interleaved with `python -c pass`"
-          f" ({len(baseline)} runs); load average {os.getloadavg()[0]:.2f}")
+          f" ({len(baseline)} runs); bytecode"
+          f" {'as the environment has it' if args.no_pyc else 'cached'}; load average"
+          f" {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"  {'python -c pass':<38} median {base * 1e3:6.0f} ms   p90"
           f" {pct(baseline, 0.9) * 1e3:6.0f} ms")
     for entry in entries:

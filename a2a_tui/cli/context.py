@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import argparse
 from functools import cached_property
+from typing import TYPE_CHECKING
 
-from a2a_tui.gate.context import GateContext
-from a2a_tui.identity import Caller, resolve_caller
 from a2a_tui.repo import Repo, find_repo
-from a2a_tui.store import Store
+
+if TYPE_CHECKING:
+    from a2a_tui.gate.context import GateContext
+    from a2a_tui.identity import Caller
+    from a2a_tui.store import Store
 
 
 class CliContext:
+    # Each part is imported when a command first asks for it: `a2a sessions` needs no caller,
+    # `a2a whoami` no gate (each `a2a` call pays for what it imports, bench/bench_cli.py).
     def __init__(self, args: argparse.Namespace):
         self.args = args
         self._store: Store | None = None
@@ -28,11 +33,14 @@ class CliContext:
 
     @cached_property
     def caller(self) -> Caller:
+        from a2a_tui.identity import resolve_caller
+
         return resolve_caller(self.store)
 
     @cached_property
     def gate(self) -> GateContext:
-        from a2a_tui.gate import recover  # lazy: commands that never build the gate skip it
+        from a2a_tui.gate import recover
+        from a2a_tui.gate.context import GateContext
 
         g = GateContext(self.repo, self.store, self.caller)
         # Every gate command first resolves what an earlier crash left half-done.
