@@ -17,7 +17,7 @@ PYTHONPYCACHEPREFIX, as an installed package has them (pip compiles at install);
 `--no-pyc` the environment's PYTHONDONTWRITEBYTECODE stays, and an editable checkout is then
 compiled from source at every start.
 
-`.venv/bin/python bench/bench_cli.py [--runs 20]`
+`.venv/bin/python bench/bench_cli.py [--runs 20] [--also OTHER_VENV/bin/python]`
 """
 
 from __future__ import annotations
@@ -82,6 +82,9 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=20, help="rounds (runs of each command)")
     ap.add_argument("--no-pyc", action="store_true",
                     help="keep PYTHONDONTWRITEBYTECODE from the environment (see above)")
+    ap.add_argument("--also", action="append", default=[], metavar="PYTHON",
+                    help="another interpreter with a2a installed (another checkout, a"
+                         " non-editable install), measured in the same rounds")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="a2a-bench-cli-"))
     home = tmp / "home"
@@ -94,14 +97,14 @@ def main() -> None:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
     os.environ.update(env)  # the helpers run git and a2a with this process's environment
+    pythons = [sys.executable, *args.also]
+    for py in pythons:
+        if not (Path(py).parent / "a2a").exists():
+            raise SystemExit(f"no console script beside {py}: install the package there")
     repo = make_repo(tmp / "repo")
-    py = sys.executable
-    script = str(Path(py).parent / "a2a")
-    if not Path(script).exists():
-        raise SystemExit(f"no console script at {script}: install the package in this venv")
 
     def setup(*a: str) -> dict:
-        p = subprocess.run([py, "-m", "a2a_tui", *a, "--json"], cwd=repo, env=env,
+        p = subprocess.run([sys.executable, "-m", "a2a_tui", *a, "--json"], cwd=repo, env=env,
                            capture_output=True, text=True)
         if p.returncode != 0:
             raise SystemExit(f"a2a {' '.join(a)}: {p.stdout}{p.stderr}")
@@ -117,13 +120,12 @@ def main() -> None:
         register_session(repo, "i1", "ideation", pane.pid)
         claim = setup("claim", "T-1", "--writer", "x1")
         sha = commit_in(Path(claim["worktree"]), {"src/app.py": "x = 1\n"})
-        as_user = {
+        commands = {
             "whoami": ["whoami"],
             "status": ["status"],
             "sessions": ["sessions"],
             "say": ["say", "hello"],
-        }
-        as_session = {
+            # as the executive session x1, the attempt's writer:
             "whoami (session)": ["whoami"],
             "submit": ["submit", claim["attempt"], "--sha", sha, "--card-version", "1",
                        "--fence", str(claim["fence"])],
@@ -133,45 +135,53 @@ def main() -> None:
                           "--option", "b=two", "--recommend", "a", "--why", "because"],
             "board report": ["board", "report", "--title", "Flaky", "--body", "it flakes"],
         }
-        entries = {"a2a": [script], "python -m a2a_tui": [py, "-m", "a2a_tui"]}
-        baseline: list[float] = []
-        times: dict[tuple[str, str], list[float]] = {}
+        as_user = ("whoami", "status", "sessions", "say")
+        results = []
         for r in range(args.runs + 1):
             if r == 1:  # the first round compiled and cached the modules: it does not count
-                baseline.clear()
-                times.clear()
-            baseline.append(direct([py, "-c", "pass"], repo, env)[0])
-            for entry, head in entries.items():
-                for name, argv in [*as_user.items(), *as_session.items()]:
-                    run = (lambda a: runner.run(a)) if name in as_session else (
-                        lambda a: direct(a, repo, env))
-                    dt, code, out = run([*head, *argv])
-                    if code != 0:
-                        raise SystemExit(f"{entry} {' '.join(argv)} failed ({code}): {out}")
-                    if name == "whoami (session)" and "session x1" not in out:
-                        raise SystemExit(f"the runner is not taken for session x1: {out}")
-                    times.setdefault((entry, name), []).append(dt)
-                baseline.append(direct([py, "-c", "pass"], repo, env)[0])
+                results.clear()
+            for py in pythons:
+                entries = {"a2a": [str(Path(py).parent / "a2a")],
+                           "python -m a2a_tui": [py, "-m", "a2a_tui"]}
+                results.append((py, "baseline", "", direct([py, "-c", "pass"], repo, env)[0]))
+                for entry, head in entries.items():
+                    for name, argv in commands.items():
+                        dt, code, out = (direct([*head, *argv], repo, env) if name in as_user
+                                         else runner.run([*head, *argv]))
+                        if code != 0:
+                            raise SystemExit(f"{entry} {' '.join(argv)} failed ({code}): {out}")
+                        if name == "whoami (session)" and "session x1" not in out:
+                            raise SystemExit(f"the runner is not taken for session x1: {out}")
+                        results.append((py, entry, name, dt))
+                    results.append((py, "baseline", "", direct([py, "-c", "pass"], repo,
+                                                                 env)[0]))
     finally:
         runner.close()
         pane.kill()
-    base = statistics.median(baseline)
-    print(f"agent-facing commands, {args.runs} runs each, interleaved with `python -c pass`"
-          f" ({len(baseline)} runs); bytecode"
-          f" {'as the environment has it' if args.no_pyc else 'cached'}; load average"
+    print(f"agent-facing commands, {args.runs} runs each, interleaved with `python -c pass`;"
+          f" bytecode {'as the environment has it' if args.no_pyc else 'cached'}; load average"
           f" {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"  {'python -c pass':<38} median {base * 1e3:6.0f} ms   p90"
-          f" {pct(baseline, 0.9) * 1e3:6.0f} ms")
-    for entry in entries:
-        allruns = [t for (e, _), v in times.items() if e == entry for t in v]
-        for (e, name), v in times.items():
-            if e == entry:
-                print(f"  {entry + ' ' + name:<38} median {statistics.median(v) * 1e3:6.0f} ms"
-                      f"   p90 {pct(v, 0.9) * 1e3:6.0f} ms")
-        med = statistics.median(allruns)
-        print(f"  {entry + ': all commands':<38} median {med * 1e3:6.0f} ms"
-              f"   p90 {pct(allruns, 0.9) * 1e3:6.0f} ms   ratio to python -c pass"
-              f" {med / base:4.1f}x")
+    for py in pythons:
+        report(py, [(e, n, t) for p, e, n, t in results if p == py])
+
+
+def report(py: str, results: list[tuple[str, str, float]]) -> None:
+    """Median and p90 of each command, and of all of them against the baseline."""
+    def line(label: str, v: list[float], extra: str = "") -> None:
+        print(f"  {label:<38} median {statistics.median(v) * 1e3:6.0f} ms"
+              f"   p90 {pct(v, 0.9) * 1e3:6.0f} ms{extra}")
+
+    print(py)
+    baseline = [t for e, _n, t in results if e == "baseline"]
+    line("python -c pass", baseline)
+    base = statistics.median(baseline)
+    for entry in dict.fromkeys(e for e, _n, _t in results if e != "baseline"):
+        runs = [(n, t) for e, n, t in results if e == entry]
+        for name in dict.fromkeys(n for n, _t in runs):
+            line(f"{entry} {name}", [t for n, t in runs if n == name])
+        med = statistics.median(t for _n, t in runs)
+        line(f"{entry}: all commands", [t for _n, t in runs],
+             f"   ratio to python -c pass {med / base:4.1f}x")
 
 
 if __name__ == "__main__":

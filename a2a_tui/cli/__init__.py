@@ -121,7 +121,7 @@ def build_parser(command: str | None = None) -> Parser:
 
 class _Only:
     """The subparsers of one command: the module's other commands get a parser that builds
-    nothing (argparse spends ~0.1 ms per option, and the collaboration module has ~60)."""
+    nothing (building every parser of the collaboration module takes ~2.5 ms, whoami's ~0.4)."""
 
     def __init__(self, sub: argparse._SubParsersAction, command: str):
         self.sub = sub
