@@ -6,6 +6,10 @@ few `key = "text"` and `key = number` lines) with the standard library alone, an
 fields as the model does. Any other file, valid or not, goes to tomllib and the pydantic model,
 which give the exact error. tests/test_config.py checks that both agree wherever `read_plain`
 answers.
+
+Adding a field: to `Config` with its default and to `model()` with its checks (a test fails
+while the two differ). Add it to PLAIN_FIELDS only if it is a plain string or number whose
+checks `read_plain` then makes too; a file that sets any other field is read by the model.
 """
 
 from __future__ import annotations
@@ -63,9 +67,9 @@ def read_plain(text: str) -> Config | None:
             continue
         key, eq, value = line.partition("=")
         key, value = key.strip(" \t"), value.strip(" \t")
-        if not eq or key not in _FIELDS or key in data:
+        if not eq or key not in PLAIN_FIELDS or key in data:
             return None
-        parsed = _string(value) if _FIELDS[key] is str else _integer(value)
+        parsed = _string(value) if PLAIN_FIELDS[key] is str else _integer(value)
         if parsed is None:
             return None
         data[key] = parsed
@@ -74,7 +78,9 @@ def read_plain(text: str) -> Config | None:
     return Config(**data)
 
 
-_FIELDS = {"target_branch": str, "tmux_session": str, "feedback_limit": int}
+# The fields `read_plain` reads, and their type; its checks: target_branch not empty,
+# feedback_limit never negative (`_integer` reads no sign).
+PLAIN_FIELDS = {"target_branch": str, "tmux_session": str, "feedback_limit": int}
 
 
 def _string(value: str) -> str | None:

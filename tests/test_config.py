@@ -4,6 +4,7 @@ the model's exact one-line error."""
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 
 import pytest
@@ -11,7 +12,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from a2a_tui.config import Config, read_plain, validate
+from a2a_tui.config import PLAIN_FIELDS, Config, model, read_plain, validate
 from a2a_tui.repo import Repo
 
 from helpers import a2a
@@ -25,7 +26,7 @@ def full_read(text: str) -> Config | None:
         return None
 
 
-KEYS = st.one_of(st.sampled_from(["target_branch", "tmux_session", "feedback_limit"]),
+KEYS = st.one_of(st.sampled_from(sorted(PLAIN_FIELDS)),
                 st.sampled_from(["other", '"target_branch"', "target_branch.x", "", "a b"]))
 TEXT = st.text(alphabet=st.sampled_from(list("ab-_/ é#=\"'\\\t\r\x01\x7f\u2028")), max_size=8)
 VALUES = st.one_of(
@@ -58,6 +59,14 @@ def test_the_quick_read_agrees_with_tomllib_and_the_model_wherever_it_answers(fi
     quick = read_plain(text)
     if quick is not None:
         assert quick == full_read(text), text
+
+
+def test_the_dataclass_and_the_model_have_the_same_fields_and_defaults():
+    fields = model().model_fields
+    assert list(fields) == [f.name for f in dataclasses.fields(Config)]
+    assert model().model_validate({"target_branch": "x"}).model_dump() == \
+        dataclasses.asdict(Config(target_branch="x"))
+    assert set(PLAIN_FIELDS) <= set(fields)
 
 
 @pytest.mark.parametrize("cfg", [
