@@ -19,12 +19,13 @@ def test_the_main_worktree_is_found_from_anywhere_inside_the_repository(tmp_path
 
 
 @pytest.mark.parametrize("make, message", [
+    # named .git, so that only git's own word tells it is bare
     (lambda p: git(p, "init", "-q", "--bare"), "a2a needs a repository with a main worktree"),
     (lambda p: None, "is not inside a git repository"),
 ])
 def test_a_bare_repository_or_none_is_refused_in_one_line(tmp_path, make, message):
-    where = tmp_path / "x"
-    where.mkdir()
+    where = tmp_path / "x" / ".git"
+    where.mkdir(parents=True)
     make(where)
     with pytest.raises(A2AError) as err:
         find_repo(where)
