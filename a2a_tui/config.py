@@ -1,27 +1,111 @@
-"""`.a2a/config.toml`, validated (imported only when the config is read or written)."""
+"""`.a2a/config.toml`: its fields, read on nearly every command, validated by pydantic.
+
+Reading it must not cost each `a2a` call the import of pydantic, nor of tomllib (whose regular
+expressions compile at import). `read_plain` reads the file as `Repo.write_config` leaves it (a
+few `key = "text"` and `key = number` lines) with the standard library alone, and checks the
+fields as the model does. Any other file, valid or not, goes to tomllib and the pydantic model,
+which give the exact error. tests/test_config.py checks that both agree wherever `read_plain`
+answers.
+
+Adding a field: to `Config` with its default and to `model()` with its checks (a test fails
+while the two differ). Add it to PLAIN_FIELDS only if it is a plain string or number whose
+checks `read_plain` then makes too; a file that sets any other field is read by the model.
+"""
 
 from __future__ import annotations
 
+import functools
 import re
+from dataclasses import asdict, dataclass
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-
-class Config(BaseModel):
+@dataclass
+class Config:
     """`.a2a/config.toml`."""
 
-    model_config = ConfigDict(extra="forbid")
+    target_branch: str
+    tmux_session: str = ""      # tmux session for this repository's panes
+    feedback_limit: int = 3     # auto feedback stops after N rejections
+    retro_every: str = ""       # propose a retrospective on the board this often (7d, 2w)
 
-    target_branch: str = Field(min_length=1)
-    tmux_session: str = Field(default="", description="tmux session for this repository's panes")
-    feedback_limit: int = Field(default=3, ge=0,
-                                description="auto feedback stops after N rejections")
-    retro_every: str = Field(default="", description="propose a retrospective on the board this"
-                             " often (e.g. 7d, 2w); empty: never")
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
 
-    @field_validator("retro_every")
-    @classmethod
-    def _a_duration(cls, v: str) -> str:
-        if v and not re.fullmatch(r"\d+[smhdw]", v.strip()):
-            raise ValueError("a duration such as 7d, 2w or 12h (or empty)")
-        return v.strip()
+
+@functools.cache
+def model() -> Any:
+    """The pydantic model of the file (built on first use: pydantic costs ~0.1 s to import)."""
+    from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+    class ConfigModel(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+
+        target_branch: str = Field(min_length=1)
+        tmux_session: str = Field(default="",
+                                  description="tmux session for this repository's panes")
+        feedback_limit: int = Field(default=3, ge=0,
+                                    description="auto feedback stops after N rejections")
+        retro_every: str = Field(default="", description="propose a retrospective on the board"
+                                 " this often (e.g. 7d, 2w); empty: never")
+
+        @field_validator("retro_every")
+        @classmethod
+        def _a_duration(cls, v: str) -> str:
+            if v and not re.fullmatch(r"\d+[smhdw]", v.strip()):
+                raise ValueError("a duration such as 7d, 2w or 12h (or empty)")
+            return v.strip()
+
+    return ConfigModel
+
+
+def validate(data: dict[str, Any]) -> Config:
+    """A parsed TOML table checked by the model; raises pydantic's ValidationError."""
+    return Config(**model().model_validate(data).model_dump())
+
+
+def read_plain(text: str) -> Config | None:
+    """The config in `text` if it is plain `key = value` lines with valid fields; None for
+    anything else (a table, an escape, a comment after a value, a bad field), which
+    `tomllib` and `validate` then read."""
+    text = text.replace("\r\n", "\n")
+    if any((c < " " and c not in "\n\t") or c == "\x7f" for c in text):
+        return None  # TOML allows no other control character, not even in a comment
+    data: dict[str, Any] = {}
+    for line in text.split("\n"):
+        line = line.strip(" \t")
+        if not line or line.startswith("#"):
+            continue
+        key, eq, value = line.partition("=")
+        key, value = key.strip(" \t"), value.strip(" \t")
+        if not eq or key not in PLAIN_FIELDS or key in data:
+            return None
+        parsed = _string(value) if PLAIN_FIELDS[key] is str else _integer(value)
+        if parsed is None:
+            return None
+        data[key] = parsed
+    if not data.get("target_branch"):
+        return None
+    return Config(**data)
+
+
+# The fields `read_plain` reads, and their type; its checks: target_branch not empty,
+# feedback_limit never negative (`_integer` reads no sign).
+PLAIN_FIELDS = {"target_branch": str, "tmux_session": str, "feedback_limit": int}
+
+
+def _string(value: str) -> str | None:
+    # A basic or literal string without escapes: printable characters between the quotes.
+    if len(value) < 2 or value[0] not in "\"'" or value[-1] != value[0]:
+        return None
+    inner = value[1:-1]
+    if any(c in "\"'\\\t" for c in inner):
+        return None
+    return inner
+
+
+def _integer(value: str) -> int | None:
+    # A decimal integer without sign (so never negative), underscores or leading zeros.
+    if not value.isascii() or not value.isdigit() or (value[0] == "0" and value != "0"):
+        return None
+    return int(value)

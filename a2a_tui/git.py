@@ -97,9 +97,13 @@ class Git:
         res = self._run("rev-parse", "--path-format=absolute", "--git-common-dir", check=False)
         return Path(res.stdout.strip()) if res.ok else None
 
-    def is_bare(self) -> bool:
-        res = self._run("rev-parse", "--is-bare-repository", check=False)
-        return res.stdout.strip() == "true"
+    def common_dir_and_bare(self) -> tuple[Path, bool] | None:
+        """`common_dir` and whether the repository is bare, from one git call (every `a2a`
+        command asks both); None outside a repository."""
+        res = self._run("rev-parse", "--path-format=absolute", "--git-common-dir",
+                        "--is-bare-repository", check=False)
+        lines = res.stdout.splitlines()
+        return (Path(lines[0]), lines[1] == "true") if res.ok and len(lines) == 2 else None
 
     def git_path(self, name: str, cwd: Path | None = None) -> Path:
         """The absolute path git uses for `name` inside the git directory (`info/exclude`)."""

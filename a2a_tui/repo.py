@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from a2a_tui import identity
+from a2a_tui.config import Config, read_plain, validate
 from a2a_tui.errors import A2AError
 from a2a_tui.git import Git
-
-if TYPE_CHECKING:
-    from a2a_tui.config import Config
 
 A2A_DIR = ".a2a"
 
@@ -62,34 +59,40 @@ class Repo:
         return self.config_path.is_file()
 
     def config(self) -> Config:
-        # pydantic is imported here, not at the top: the workbench and most commands start
-        # ~0.2 s sooner without it (bench/bench_tui.py).
-        from pydantic import ValidationError
-
-        from a2a_tui.config import Config
-
+        # The standard library reads the file as `write_config` leaves it; tomllib and pydantic
+        # only what that cannot read, for the exact error (see `a2a_tui.config`).
         try:
-            data = tomllib.loads(self.config_path.read_text(encoding="utf-8"))
+            text = self.config_path.read_text(encoding="utf-8")
         except FileNotFoundError as exc:
             raise A2AError("not_initialized",
                            f"{self.root} has no a2a state; run `a2a init`") from exc
-        except tomllib.TOMLDecodeError as exc:
-            raise A2AError("bad_config", f"{self.config_path}: {exc}") from exc
-        try:
-            cfg = Config.model_validate(data)
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            field = ".".join(str(p) for p in err["loc"])
-            raise A2AError("bad_config", f"{self.config_path}: {field}: {err['msg']}") from exc
+        cfg = read_plain(text) or self._validated(text)
         if not cfg.tmux_session:
             cfg.tmux_session = default_tmux_session(self.root)
         return cfg
 
+    def _validated(self, text: str) -> Config:
+        import tomllib
+
+        from pydantic import ValidationError
+
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise A2AError("bad_config", f"{self.config_path}: {exc}") from exc
+        try:
+            return validate(data)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            field = ".".join(str(p) for p in err["loc"])
+            raise A2AError("bad_config", f"{self.config_path}: {field}: {err['msg']}") from exc
+
     def write_config(self, cfg: Config) -> None:
         import tomli_w
 
+        data = validate(cfg.as_dict()).as_dict()  # pydantic in, tomli-w out
         tmp = self.config_path.with_suffix(".toml.tmp")
-        tmp.write_text(tomli_w.dumps(cfg.model_dump()), encoding="utf-8")
+        tmp.write_text(tomli_w.dumps(data), encoding="utf-8")
         os.replace(tmp, self.config_path)
 
     def store(self):  # -> Store (import kept lazy: tiny CLIs that never touch the store stay fast)
@@ -124,8 +127,6 @@ def init(repo: Repo, target: str | None = None, *, adopt_namespace: bool = False
         d.mkdir(parents=True, exist_ok=True)
     _exclude(git.git_path("info/exclude"))
     if not existed:
-        from a2a_tui.config import Config  # lazy: pydantic, see Repo.config
-
         repo.write_config(Config(target_branch=target))
     cfg = repo.config()
     here = identity.pid_namespace()
@@ -180,10 +181,10 @@ def find_repo(start: Path | str | None = None) -> Repo:
     start = Path(start or os.getcwd())
     if not start.exists():
         raise A2AError("not_a_repo", f"{start} does not exist")
-    git = Git(start)
-    common = git.common_dir()
-    if common is None:
+    found = Git(start).common_dir_and_bare()
+    if found is None:
         raise A2AError("not_a_repo", f"{start} is not inside a git repository")
-    if git.is_bare() or common.name != ".git":
+    common, bare = found
+    if bare or common.name != ".git":
         raise A2AError("not_a_repo", f"{start}: a2a needs a repository with a main worktree")
     return Repo(common.parent.resolve())

@@ -1,10 +1,22 @@
-"""`a2a`: the command line. Every command has `--json`; errors are one line with a stable code."""
+"""`a2a`: the command line. Every command has `--json`; errors are one line with a stable code.
+
+Agents call `a2a` many times a turn and pay its start-up each time (bench/bench_cli.py), so
+`a2a CMD` imports only the module that registers CMD, found in COMMANDS below, and builds only
+that module's parsers. `a2a`, `a2a --help`, `--version`, an unknown command or an abbreviated
+option before the command read every module, as before.
+
+Adding a command: write it in a `cli/*_cmds.py` module's `register(sub, common)` (or a new
+`*_cmds.py` module with one) and add one line `"NAME": "MODULE",` to COMMANDS, NAME being the
+word after `a2a` (one line covers `a2a NAME SUB ...`). tests/test_startup.py fails until the
+line is there; until then the command still works, through the whole parser, only slower.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from a2a_tui import __version__
 from a2a_tui.cli.output import Result, emit, emit_error
@@ -12,6 +24,41 @@ from a2a_tui.errors import A2AError
 
 # Each `a2a_tui/cli/*_cmds.py` module adds its subcommands through `register(sub, common)`.
 FIRST_MODULES = ["base_cmds", "gate_cmds"]
+
+# Every top-level command and the module whose `register` adds it.
+COMMANDS = {
+    "init": "base_cmds",
+    "status": "base_cmds",
+    "events": "base_cmds",
+    "metrics": "base_cmds",
+    "recover": "base_cmds",
+    "card": "gate_cmds",
+    "claim": "gate_cmds",
+    "submit": "gate_cmds",
+    "verify": "gate_cmds",
+    "integrate": "gate_cmds",
+    "abandon": "gate_cmds",
+    "review": "gate_cmds",
+    "reclaim": "gate_cmds",
+    "say": "collab_cmds",
+    "input": "collab_cmds",
+    "inbox": "collab_cmds",
+    "board": "collab_cmds",
+    "rules": "collab_cmds",
+    "whoami": "collab_cmds",
+    "demo-agent": "demo_agent_cmds",
+    "serve": "pane_cmds",
+    "spawn": "pane_cmds",
+    "inject": "pane_cmds",
+    "pause": "pane_cmds",
+    "resume": "pane_cmds",
+    "release": "pane_cmds",
+    "sessions": "pane_cmds",
+    "up": "tui_cmds",
+    "workbench": "tui_cmds",
+    "demo": "tui_cmds",
+    "demo-director": "tui_cmds",
+}
 
 
 def command_modules() -> list[str]:
@@ -21,6 +68,18 @@ def command_modules() -> list[str]:
     ordered = ([m for m in FIRST_MODULES if m in found]
                + [m for m in found if m not in FIRST_MODULES])
     return [f"a2a_tui.cli.{m}" for m in ordered]
+
+
+def command_in(argv: Sequence[str]) -> str | None:
+    """The command `argv` runs, when only spelled-out top-level options come before it; None
+    when the whole parser must read it (no command, help, an unknown word or option)."""
+    args = iter(argv)
+    for arg in args:
+        if arg == "--repo":
+            next(args, None)
+        elif arg != "--json" and not arg.startswith("--repo="):
+            return arg if arg in COMMANDS else None
+    return None
 
 
 class Parser(argparse.ArgumentParser):
@@ -39,7 +98,8 @@ def common_options() -> argparse.ArgumentParser:
     return p
 
 
-def build_parser() -> Parser:
+def build_parser(command: str | None = None) -> Parser:
+    """The parser of every command, or only of `command`'s module (a name in COMMANDS)."""
     import importlib
 
     common = common_options()
@@ -50,16 +110,44 @@ def build_parser() -> Parser:
     )
     parser.add_argument("--version", action="version", version=f"a2a {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for name in command_modules():
-        importlib.import_module(name).register(sub, common)
+    if command:
+        importlib.import_module(f"a2a_tui.cli.{COMMANDS[command]}").register(
+            _Only(sub, command), common)
+    else:
+        for name in command_modules():
+            importlib.import_module(name).register(sub, common)
     return parser
+
+
+class _Only:
+    """The subparsers of one command: the module's other commands get a parser that builds
+    nothing (building every parser of the collaboration module takes ~2.5 ms, whoami's ~0.4)."""
+
+    def __init__(self, sub: argparse._SubParsersAction, command: str):
+        self.sub = sub
+        self.command = command
+
+    def add_parser(self, name: str, **kwargs: Any) -> Any:
+        if self.command == name or self.command in kwargs.get("aliases", ()):
+            return self.sub.add_parser(name, **kwargs)
+        return _Unbuilt()
+
+
+class _Unbuilt:
+    """Takes every call a `register` makes on a parser (and on what it returns), builds nothing."""
+
+    def __getattr__(self, name: str) -> Any:
+        return self._ignore
+
+    def _ignore(self, *args: Any, **kwargs: Any) -> _Unbuilt:
+        return self
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in argv
     try:
-        parser = build_parser()
+        parser = build_parser(command_in(argv))
         args = parser.parse_args(argv)
         as_json = bool(getattr(args, "json", False))
         if not getattr(args, "func", None):

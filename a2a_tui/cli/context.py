@@ -5,12 +5,15 @@ from __future__ import annotations
 import argparse
 import os
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from a2a_tui.errors import A2AError
-from a2a_tui.gate.context import GateContext
-from a2a_tui.identity import UNIDENTIFIED, Caller, resolve_caller
 from a2a_tui.repo import Repo, find_repo
-from a2a_tui.store import Store
+
+if TYPE_CHECKING:
+    from a2a_tui.gate.context import GateContext
+    from a2a_tui.identity import Caller
+    from a2a_tui.store import Store
 
 # Commands that an unidentified caller may run (identity.py): they read, or never act for a
 # caller (init records only from a terminal; recover, run first by every gate command, records
@@ -26,6 +29,8 @@ READS_OR_OWN_RULES = frozenset({
 
 
 class CliContext:
+    # Each part is imported when a command first asks for it: `a2a sessions` needs no caller,
+    # `a2a whoami` no gate (each `a2a` call pays for what it imports, bench/bench_cli.py).
     def __init__(self, args: argparse.Namespace):
         self.args = args
         self._store: Store | None = None
@@ -43,6 +48,8 @@ class CliContext:
     @cached_property
     def identity(self) -> Caller:
         """Who is calling, unidentified included (for reads: whoami, rules, the gate's views)."""
+        from a2a_tui.identity import resolve_caller  # lazy: psutil, for commands that ask
+
         return resolve_caller(self.store)
 
     @property
@@ -67,10 +74,12 @@ class CliContext:
             raise
         if caller.unidentified is None:
             return
+        from a2a_tui import identity
+
         sub = getattr(self.args, f"{self.args.command.replace('-', '_')}_cmd", None)
         command = f"{self.args.command} {sub}" if sub else self.args.command
         with self.store.write() as tx:
-            tx.append("caller_unidentified", actor=UNIDENTIFIED,
+            tx.append("caller_unidentified", actor=identity.UNIDENTIFIED,
                       payload={"command": command, "why": caller.unidentified,
                                "pid": os.getpid()})
         raise caller.refusal(f"`a2a {command}` writes")
@@ -78,6 +87,7 @@ class CliContext:
     @cached_property
     def gate(self) -> GateContext:
         from a2a_tui.gate import ledger, recover  # lazy: commands without the gate skip them
+        from a2a_tui.gate.context import GateContext
         from a2a_tui.metrics.retro import propose_if_due  # lazy: gate commands only
 
         g = GateContext(self.repo, self.store, self.identity)

@@ -7,7 +7,6 @@ import time
 
 from a2a_tui.cli.output import Result
 from a2a_tui.errors import A2AError
-from a2a_tui.panes import control
 from a2a_tui.panes.views import sessions
 from a2a_tui.profiles import CLIS
 from a2a_tui.queue import wake
@@ -91,6 +90,8 @@ def cmd_spawn(ctx, args) -> Result:
 
 
 def cmd_inject(ctx, args) -> Result:
+    from a2a_tui.panes import control  # lazy: `a2a sessions` only reads (~5 ms)
+
     text = sys.stdin.read() if args.text == "-" else args.text
     source = "user" if ctx.caller.is_user else "session"
     r = control.inject(ctx.store, args.session, text, source=source, actor=ctx.caller.actor)
@@ -110,6 +111,8 @@ def cmd_resume(ctx, args) -> Result:
 
 
 def _pause(ctx, args, paused: bool) -> Result:
+    from a2a_tui.panes import control  # lazy: `a2a sessions` only reads (~5 ms)
+
     if bool(args.session) == bool(args.all):
         raise A2AError("usage", "name one SESSION or give --all", exit_code=2)
     changed = control.set_paused(ctx.store, None if args.all else [args.session], paused,
@@ -121,6 +124,8 @@ def _pause(ctx, args, paused: bool) -> Result:
 
 
 def cmd_release(ctx, args) -> Result:
+    from a2a_tui.panes import control  # lazy: `a2a sessions` only reads (~5 ms)
+
     r = control.release(ctx.store, args.session, actor=ctx.caller.actor)
     wake(ctx.repo)
     return Result(r, f"released {r['session']} (was {r['from']})", rules="release")

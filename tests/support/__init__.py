@@ -13,7 +13,7 @@ Tests import from here, not from the package's modules, for what is only their s
 the package moves is then fixed in one place.
 """
 
-from tests.support.cli import A2A, Run, a2a, a2a_as, add_ready_card
+from tests.support.cli import A2A, Run, a2a, a2a_as, add_ready_card, at_terminal
 from tests.support.gitrepo import CARD_TOML, commit_in, git, make_repo, write_card
 from tests.support.records import dispatch, events, rows, session, signals, store, wait_state
 from tests.support.serve import (
@@ -38,7 +38,7 @@ from tests.support.wait import holds_for, wait_until
 from tests.support.world import World
 
 __all__ = [
-    "a2a", "A2A", "a2a_as", "add_ready_card", "barrier", "CARD_TOML", "collab_as", "commit_in",
+    "a2a", "A2A", "a2a_as", "add_ready_card", "at_terminal", "barrier", "CARD_TOML", "collab_as", "commit_in",
     "dispatch", "enqueue", "events", "git", "holds_for", "inject", "make_repo", "proc_start",
     "process_alive", "prompts", "register_session", "repoint_session", "rows", "Run", "Served",
     "session", "sessions_json", "set_session", "signals", "spawn", "store", "tmux", "wait_state",
