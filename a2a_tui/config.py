@@ -15,7 +15,6 @@ checks `read_plain` then makes too; a file that sets any other field is read by 
 from __future__ import annotations
 
 import functools
-import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -52,7 +51,7 @@ def model() -> Any:
         @field_validator("retro_every")
         @classmethod
         def _a_duration(cls, v: str) -> str:
-            if v and not re.fullmatch(r"\d+[smhdw]", v.strip()):
+            if not is_duration(v.strip()):
                 raise ValueError("a duration such as 7d, 2w or 12h (or empty)")
             return v.strip()
 
@@ -81,7 +80,7 @@ def read_plain(text: str) -> Config | None:
         if not eq or key not in PLAIN_FIELDS or key in data:
             return None
         parsed = _string(value) if PLAIN_FIELDS[key] is str else _integer(value)
-        if parsed is None:
+        if parsed is None or (key == "retro_every" and not is_duration(parsed)):
             return None
         data[key] = parsed
     if not data.get("target_branch"):
@@ -91,7 +90,14 @@ def read_plain(text: str) -> Config | None:
 
 # The fields `read_plain` reads, and their type; its checks: target_branch not empty,
 # feedback_limit never negative (`_integer` reads no sign).
-PLAIN_FIELDS = {"target_branch": str, "tmux_session": str, "feedback_limit": int}
+PLAIN_FIELDS = {"target_branch": str, "tmux_session": str, "feedback_limit": int,
+                "retro_every": str}
+
+
+def is_duration(value: str) -> bool:
+    """Empty, or digits and one unit of s, m, h, d, w (7d, 12h, 2w)."""
+    return not value or (value[:-1].isascii() and value[:-1].isdigit()
+                         and value[-1] in "smhdw")
 
 
 def _string(value: str) -> str | None:

@@ -71,7 +71,7 @@ def heavy_in(mods: set[str], command: str) -> list[str]:
 
 
 @pytest.fixture
-def world(repo):
+def claimed(repo):
     """A claimed card with a commit to submit; an ideation and an executive session, alive."""
     card = write_card(repo, "T-1")
     for args in (("card", "add", str(card)), ("card", "ready", "T-1")):
@@ -87,8 +87,8 @@ def world(repo):
         p.wait()
 
 
-def test_agent_commands_import_nothing_heavy(world, profile):
-    repo, claim, sha = world
+def test_agent_commands_import_nothing_heavy(claimed, profile):
+    repo, claim, sha = claimed
     env = profile.env
     runs = {
         "whoami": lambda: a2a("whoami", cwd=repo, env=env),
@@ -120,8 +120,8 @@ def test_agent_commands_import_nothing_heavy(world, profile):
     assert found == {}
 
 
-def test_the_console_script_imports_as_little(world, profile):
-    repo, _claim, _sha = world
+def test_the_console_script_imports_as_little(claimed, profile):
+    repo, _claim, _sha = claimed
     script = Path(sys.executable).parent / "a2a"
     if not script.exists():
         pytest.skip("no console script beside this interpreter (the package is not installed)")
@@ -131,9 +131,9 @@ def test_the_console_script_imports_as_little(world, profile):
     assert heavy_in(profile.modules(), "whoami") == []
 
 
-def test_the_check_sees_a_heavy_import(world, profile):
+def test_the_check_sees_a_heavy_import(claimed, profile):
     # `card show` parses the card with pydantic: the same check must name it.
-    repo, _claim, _sha = world
+    repo, _claim, _sha = claimed
     assert a2a("card", "show", "T-1", cwd=repo, env=profile.env).code == 0
     assert "pydantic" in heavy_in(profile.modules(), "card")
 

@@ -10,6 +10,7 @@ from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
 from a2a_tui.gate.cards import Card, load_card
 from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.model import card_body
 
 
 def add_card(g: GateContext, path: Path) -> dict[str, Any]:
@@ -80,7 +81,7 @@ def show_card(g: GateContext, card_id: str) -> dict[str, Any]:
         " ORDER BY n", (card_id,))
     return {
         "card": card_id, "version": row["version"], "digest": row["digest"], "state": row["state"],
-        "fence": row["fence"], "body": json.loads(row["body"]),
+        "fence": row["fence"], "body": card_body(row),
         "attempts": [dict(a) for a in attempts],
     }
 

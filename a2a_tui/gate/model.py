@@ -79,4 +79,6 @@ def attempt_row_json(row: Any) -> dict[str, Any]:
 
 
 def card_body(row: Any) -> dict[str, Any]:
-    return json.loads(row["body"])
+    """A card's fields: parsed from a table row's JSON, or as the log's row (ledger) holds them."""
+    body = row["body"]
+    return body if isinstance(body, dict) else json.loads(body)

@@ -5,6 +5,7 @@ board question per period, from a gate command or the orchestrator; nothing runs
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from pathlib import Path
@@ -29,7 +30,7 @@ FAILING = ("grep -q fixed src/app.py || { echo 'FAILED tests/test_app.py::test_f
 
 def set_retro_every(repo: Path, every: str) -> None:
     r = Repo(repo)
-    r.write_config(r.config().model_copy(update={"retro_every": every}))
+    r.write_config(dataclasses.replace(r.config(), retro_every=every))
 
 
 def test_a_retrospective_runs_in_a_session_and_is_kept(repo, tmux_socket, serve, tmp_path):

@@ -38,9 +38,9 @@ from tests.support.wait import holds_for, wait_until
 from tests.support.world import World
 
 __all__ = [
-    "a2a", "A2A", "a2a_as", "add_ready_card", "at_terminal", "barrier", "CARD_TOML", "collab_as", "commit_in",
-    "dispatch", "enqueue", "events", "git", "holds_for", "inject", "make_repo", "proc_start",
-    "process_alive", "prompts", "register_session", "repoint_session", "rows", "Run", "Served",
-    "session", "sessions_json", "set_session", "signals", "spawn", "store", "tmux", "wait_state",
-    "wait_until", "World", "write_card",
+    "a2a", "A2A", "a2a_as", "add_ready_card", "at_terminal", "barrier", "CARD_TOML",
+    "collab_as", "commit_in", "dispatch", "enqueue", "events", "git", "holds_for", "inject",
+    "make_repo", "proc_start", "process_alive", "prompts", "register_session",
+    "repoint_session", "rows", "Run", "Served", "session", "sessions_json", "set_session",
+    "signals", "spawn", "store", "tmux", "wait_state", "wait_until", "World", "write_card",
 ]
