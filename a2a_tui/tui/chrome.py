@@ -76,7 +76,7 @@ class NarrationLine(Static):
     """The demo director's latest step, under the status line (hidden outside the demo)."""
 
     DEFAULT_CSS = """
-    NarrationLine { dock: top; height: auto; max-height: 3; padding: 0 1;
+    NarrationLine { height: auto; max-height: 3; padding: 0 1;
                     background: $boost; color: $text; display: none; }
     NarrationLine.-shown { display: block; }
     """

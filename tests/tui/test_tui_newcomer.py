@@ -48,8 +48,12 @@ def test_the_demo_narration_shows_in_the_workbench_and_follows_each_step(repo):
                 line = app.query_one(NarrationLine)
                 assert not line.display          # outside the demo: no line at all
                 director.say("Two demo agents start.")
-                await until(pilot, lambda: line.display, what="the narration line")
+                await until(pilot, lambda: line.display and line.region.height,
+                            what="the narration line")
                 assert str(line.render()) == "demo 1  Two demo agents start."
+                # under the status line, which stays visible, and above the panels
+                status, grid = app.query_one("#status").region, app.query_one("#main").region
+                assert line.region.y == status.bottom and grid.y == line.region.bottom
                 director.say("idea1 hands card T-1 to the executive.")
                 await until(pilot, lambda: "T-1" in str(line.render()), what="step 2")
                 assert str(line.render()).startswith("demo 2 ")
