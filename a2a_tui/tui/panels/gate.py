@@ -20,8 +20,6 @@ from a2a_tui.tui.messages import (
 )
 from a2a_tui.tui.panels.base import Cell, Panel
 from a2a_tui.tui.queries import GateRow
-from a2a_tui.tui.screens.gate import CardScreen, ChecksScreen
-from a2a_tui.tui.screens.log import LogScreen
 
 if TYPE_CHECKING:
     from a2a_tui.tui.screens.gate_forms import Scored
@@ -126,7 +124,10 @@ class GatePanel(Panel[GateRow]):
         assert att is not None
         return att
 
+    # The screens are imported when first opened (lazy): the first frame needs none of them.
     def action_open(self) -> None:
+        from a2a_tui.tui.screens.gate import ChecksScreen
+
         g = self.selected
         assert g is not None and g.attempt is not None and g.verify_run is not None
         att, run, reads = g.attempt, g.verify_run, self.reads
@@ -134,17 +135,20 @@ class GatePanel(Panel[GateRow]):
                                           lambda check: reads.check_log(att, check, run)))
 
     def action_card(self) -> None:
+        from a2a_tui.tui.screens.gate import CardScreen
+
         card, reads = self.selected.card, self.reads  # type: ignore[union-attr]
         self.app.push_screen(CardScreen(card, lambda: reads.card_detail(card)))
 
     def action_diff(self) -> None:
-        # lazy: the diff screen brings pygments' lexers, which the first frame does without
         from a2a_tui.tui.screens.diff import DiffScreen
 
         att, reads = self.attempt, self.reads
         self.app.push_screen(DiffScreen(att, lambda: reads.diff(att)))
 
     def action_log(self) -> None:
+        from a2a_tui.tui.screens.log import LogScreen
+
         g = self.selected
         assert g is not None
         att, run, reads = self.attempt, g.verify_run, self.reads
