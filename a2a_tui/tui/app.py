@@ -371,6 +371,7 @@ class WorkbenchApp(App[None]):
             target.table.focus()
         await self.run_action(method, target)  # type: ignore[arg-type]
 
+
 def make_app(repo: Repo, *, tmux_socket: str | None = None, host_orchestrator: bool = True,
              now: Callable[[], int] = time.time_ns, tick_s: float = 1.0
              ) -> tuple[WorkbenchApp, Workbench, OrchestratorHost | None]:
