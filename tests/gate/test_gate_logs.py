@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from tests.support import a2a, commit_in, write_card
 
 # Thirty numbered lines on stdout, one on stderr, then a failure: only the end is a "tail".
@@ -79,22 +77,25 @@ def test_a2a_log_prints_the_failed_checks_log_of_the_last_run_or_the_one_asked_f
     assert Path(js["log"]).read_text() == js["text"]
 
 
-@pytest.mark.parametrize("args, code, words", [
+REFUSALS = [
     (("T-9-a1",), "unknown_attempt", "no attempt 'T-9-a1'"),
     (("T-1-a1", "lint"), "unknown_check", "its checks: sanity, boundary, drift, provenance,"
                                           " tests"),
     (("T-1-a1", "sanity"), "no_log", "sanity wrote no log"),
     (("T-1-a1", "--run", "7"), "unknown_run", "has no verify run 7 (runs: 1)"),
-])
-def test_a2a_log_refuses_what_does_not_exist_with_one_line_and_a_code(repo, args, code, words):
+]
+
+
+def test_a2a_log_refuses_what_does_not_exist_with_one_line_and_a_code(repo):
     c = claim(repo, NOISY)
     submit(repo, c, "v = 1\n")
     assert a2a("verify", c["attempt"], cwd=repo).code == 1
-    r = a2a("log", *args, cwd=repo)
-    assert r.code != 0 and r.out == ""
-    assert r.err.count("\n") == 1 and words in r.err and f"[{code}]" in r.err
-    js = a2a("log", *args, "--json", cwd=repo)
-    assert js.code != 0 and js.json["error"]["code"] == code
+    for args, code, words in REFUSALS:
+        r = a2a("log", *args, cwd=repo)
+        assert r.code != 0 and r.out == "", args
+        assert r.err.count("\n") == 1 and words in r.err and f"[{code}]" in r.err, r.err
+        js = a2a("log", *args, "--json", cwd=repo)
+        assert js.code != 0 and js.json["error"]["code"] == code, args
 
 
 def test_a2a_log_before_any_verify_says_so(repo):

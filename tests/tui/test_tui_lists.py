@@ -6,10 +6,14 @@ from __future__ import annotations
 import pytest
 
 from a2a_tui.collab import board, inbox
+from a2a_tui.gate.cards_ops import add_card, ready_card
+from a2a_tui.gate.context import GateContext
+from a2a_tui.repo import Repo
+from a2a_tui.store import Store
 from a2a_tui.tui.panels.base import Panel
 from a2a_tui.tui.panels.events import EventsPanel
 from a2a_tui.tui.panels.sessions import SessionsPanel
-from tests.support import add_ready_card, register_session, rows
+from tests.support import register_session, rows, write_card
 from tests.tui.tui_support import run, until, workbench
 
 
@@ -23,8 +27,12 @@ def lists(repo, as_):
         board.ask(exe, t, ["a=yes", "b=no"], "a", "because")
     for t in ("one", "two", "three", "four", "zeta entry"):
         inbox.post(exe, "report", t, status="PASS")
-    for card in ("T-1", "T-2", "T-3", "T-4", "T-5"):
-        add_ready_card(repo, card)
+    # in-process, as the snapshots seed theirs: five CLI runs would cost seconds per test
+    with Store(repo / ".a2a/a2a.db") as s:
+        g = GateContext(Repo(repo), s)
+        for card in ("T-1", "T-2", "T-3", "T-4", "T-5"):
+            add_card(g, write_card(repo, card))
+            ready_card(g, card)
     return repo
 
 
