@@ -156,6 +156,12 @@ class Git:
                 deleted += int(d)
         return added, deleted
 
+    def diff_text(self, base: str, head: str) -> str:
+        """The unified diff from `base` to `head` as git prints it for a person (renames found,
+        no colour, no external diff or textconv driver: the same text on every machine)."""
+        return self._run("diff", "--no-color", "--no-ext-diff", "--no-textconv",
+                         "--find-renames", base, head).stdout
+
     def commits_between(self, base: str, head: str) -> list[str]:
         out = self._out("rev-list", "--reverse", f"{base}..{head}")
         return out.split() if out else []

@@ -114,6 +114,19 @@ class Tmux:
                 # Another spawn created it a moment ago: add a window to it instead.
         raise TmuxError(f"tmux could not create a pane in session {session!r}")
 
+    def open_window(self, session: str, cwd: str, name: str) -> str:
+        """A new window named `name` in `session` (created if missing) running the user's own
+        shell (tmux's default-command) in `cwd`; returns its pane id. Nothing watches it: it
+        is the user's window, not an agent's."""
+        fmt = ["-P", "-F", "#{pane_id}"]
+        if self.has_session(session):
+            out = self._cmd("new-window", "-d", "-t", f"={session}:", "-c", cwd, "-n", name,
+                            *fmt)
+        else:
+            out = self._cmd("new-session", "-d", "-s", session, "-x", "200", "-y", "50",
+                            "-c", cwd, "-n", name, *fmt)
+        return out[0]
+
     def set_pane_option(self, pane_id: str, name: str, value: str) -> None:
         self._cmd("set-option", "-p", "-t", pane_id, name, value)
 

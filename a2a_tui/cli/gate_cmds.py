@@ -1,4 +1,4 @@
-"""The gate's commands: card add|show|ready|list, claim, submit, verify, integrate, abandon,
+"""The gate's commands: card add|show|ready|list, claim, submit, verify, log, integrate, abandon,
 reclaim."""
 
 from __future__ import annotations
@@ -8,7 +8,9 @@ from pathlib import Path
 
 from a2a_tui import gate
 from a2a_tui.cli.output import Result
+from a2a_tui.gate.logs import find_log, read_log
 from a2a_tui.gate.model import parse_scores
+from a2a_tui.gate.views import output_tail
 
 
 def register(sub, common) -> None:
@@ -58,6 +60,14 @@ def register(sub, common) -> None:
     p.add_argument("--score", action="append", metavar='DIM=N:"REASON"')
     p.add_argument("--reason", default="")
     p.set_defaults(func=cmd_abandon)
+
+    p = sub.add_parser("log", parents=[common],
+                       help="print the full log of a check of an attempt's verify")
+    p.add_argument("attempt", help="the attempt (T-1-a1)")
+    p.add_argument("check", nargs="?", help="the check's name (default: the first that failed"
+                   " and wrote a log, else the last that wrote one)")
+    p.add_argument("--run", type=int, metavar="N", help="the verify run (default: the last)")
+    p.set_defaults(func=cmd_log)
 
     p = sub.add_parser("review", parents=[common],
                        help="(reviewer sessions) an advisory verdict bound to the candidate SHA")
@@ -148,14 +158,39 @@ def cmd_verify(ctx, args) -> Result:
                                               "FAIL" if res.blocking else "warn")
             print(f"  {mark} {name} ({res.duration_s:.2f}s) {res.detail}", file=sys.stderr,
                   flush=True)
+            if not res.passed and not res.skipped:
+                print(failure_text(res.stdout_tail, res.stderr_tail, res.log_path),
+                      file=sys.stderr, flush=True)
 
     v = gate.verify(ctx.gate, args.attempt, progress=None if quiet else progress)
     data = {"attempt": v.attempt, "run": v.run, "sha": v.sha, "card_version": v.card_version,
             "passed": v.passed, "checks": [r.to_json() for r in v.results]}
     first = v.first_failure()
     text = (f"{'PASSED' if v.passed else 'REJECTED'}: {v.attempt} at {v.sha[:12]} (run {v.run})"
-            + (f"; first failure: {first.name}: {first.detail}" if first else ""))
+            + (f"; first failure: {first.name}: {first.detail}" if first else "")
+            + (f"\n  log: {first.log_path} (`a2a log {v.attempt} {first.name}`)"
+               if first and first.log_path else ""))
     return Result(data, text, rules="verify", exit_code=0 if v.passed else 1)
+
+
+def failure_text(stdout: str, stderr: str, log_path: str | None, lines: int = 10) -> str:
+    """A failed check's last output lines and where its whole log is, indented under it."""
+    out = [f"       | {ln}" for ln in output_tail(stdout, stderr, lines)]
+    out.append(f"       log: {log_path}" if log_path else "       (no log: a structural check)")
+    return "\n".join(out)
+
+
+def cmd_log(ctx, args) -> Result:
+    found = find_log(ctx.store, args.attempt, args.check, args.run)
+    text, cut = read_log(found.path)
+    data = {"attempt": found.attempt, "run": found.run, "check": found.check,
+            "passed": found.passed, "log": str(found.path), "truncated": cut, "text": text}
+    if not getattr(args, "json", False):
+        # Which log this is goes to stderr: stdout stays the log itself, for a pipe.
+        print(f"# {found.attempt} run {found.run} · {found.check}"
+              f" ({'passed' if found.passed else 'failed'}) · {found.path}"
+              + (" · cut to its end" if cut else ""), file=sys.stderr, flush=True)
+    return Result(data, text.rstrip("\n"))
 
 
 def cmd_integrate(ctx, args) -> Result:

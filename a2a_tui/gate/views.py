@@ -7,6 +7,7 @@ transaction (anything with `one` and `all`).
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -49,6 +50,43 @@ class CheckView:
     exit_code: int | None
     duration_s: float | None
     detail: str
+    log_path: str | None = None    # the full output of a command check (None: structural)
+
+
+@dataclass(frozen=True)
+class CheckOutput:
+    """What one check printed: the tails the gate kept, and where its full log is."""
+
+    name: str
+    stdout_tail: str
+    stderr_tail: str
+    log_path: str | None
+
+
+@dataclass(frozen=True)
+class AttemptPlace:
+    """Where an attempt's work is: its start commit, branch, worktree and candidate."""
+
+    id: str
+    card_id: str
+    state: str
+    start_commit: str
+    branch: str
+    worktree: str
+    worktree_state: str
+    target_branch: str
+    card_version: int
+    submission_n: int
+    submitted_sha: str | None
+
+
+@dataclass(frozen=True)
+class CardDetail:
+    """A card's current version in full (its TOML fields) and its attempts."""
+
+    card: CardView
+    body: dict[str, Any]
+    attempts: tuple[AttemptView, ...]
 
 
 @dataclass(frozen=True)
@@ -93,7 +131,48 @@ def last_verify(db, attempt_id: str) -> VerifyView | None:
     checks = tuple(
         CheckView(name=x["name"], kind=x["kind"], blocking=bool(x["blocking"]),
                   passed=bool(x["passed"]), exit_code=x["exit_code"],
-                  duration_s=x["duration_s"], detail=x["detail"])
+                  duration_s=x["duration_s"], detail=x["detail"], log_path=x["log_path"])
         for x in db.all("SELECT * FROM check_results WHERE attempt_id = ? AND run = ?"
                         " ORDER BY id", (attempt_id, v["run"])))
     return VerifyView(run=v["run"], state=v["state"], checks=checks)
+
+
+def check_outputs(db, attempt_id: str, run: int) -> list[CheckOutput]:
+    """What each check of a verify run printed (tails) and where its log is, in chain order."""
+    return [CheckOutput(r["name"], r["stdout_tail"], r["stderr_tail"], r["log_path"])
+            for r in db.all("SELECT name, stdout_tail, stderr_tail, log_path FROM check_results"
+                            " WHERE attempt_id = ? AND run = ? ORDER BY id", (attempt_id, run))]
+
+
+def attempt_place(db, attempt_id: str) -> AttemptPlace | None:
+    """Where the attempt's work is, if there is such an attempt."""
+    r = db.one("SELECT id, card_id, state, start_commit, branch, worktree, worktree_state,"
+               " target_branch, card_version, submission_n, submitted_sha FROM attempts"
+               " WHERE id = ?", (attempt_id,))
+    return None if r is None else AttemptPlace(**r)
+
+
+def card_detail(db, card_id: str) -> CardDetail | None:
+    """The card's current version in full, with its attempts in the order they were claimed."""
+    r = db.one("SELECT id, title, version, state, fence, body FROM cards WHERE id = ?",
+               (card_id,))
+    if r is None:
+        return None
+    atts = db.all(f"{_ATTEMPT} WHERE card_id = ? ORDER BY n", (card_id,))
+    return CardDetail(CardView(r["id"], r["title"], r["version"], r["state"], r["fence"]),
+                      json.loads(r["body"]), tuple(AttemptView(**a) for a in atts))
+
+
+def output_tail(stdout: str, stderr: str, lines: int = 10) -> list[str]:
+    """The last `lines` lines a check printed, stdout's then stderr's (the order its log keeps
+    them in), each side labelled when both printed something."""
+    outs = [(name, text.rstrip().splitlines())
+            for name, text in (("stdout", stdout), ("stderr", stderr)) if text.strip()]
+    if not outs:
+        return []
+    if len(outs) == 1:
+        return outs[0][1][-lines:]
+    out: list[str] = []
+    for name, text_lines in outs:
+        out += [f"[{name}]", *text_lines[-max(1, lines // 2):]]
+    return out

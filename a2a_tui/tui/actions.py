@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from textual.binding import Binding
 
 SCOPES = {"app": "Everywhere", "panel": "Any panel", "sessions": "Sessions",
-          "board": "Board", "inbox": "Inbox", "events": "Events", "gate": "Gate"}
+          "board": "Board", "inbox": "Inbox", "events": "Events", "gate": "Gate",
+          "checks": "Gate checks", "diff": "Diff"}
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,8 @@ class Action:
 
 
 _KEY_NAMES = {"question_mark": "?", "tab": "Tab", "shift+tab": "Shift-Tab", "enter": "Enter",
-              "down": "↓", "up": "↑", "escape": "Esc", "ctrl+s": "Ctrl-S", "ctrl+p": "Ctrl-P"}
+              "down": "↓", "up": "↑", "escape": "Esc", "ctrl+s": "Ctrl-S", "ctrl+p": "Ctrl-P",
+              "slash": "/", "home": "Home", "end": "End"}
 
 ACTIONS: tuple[Action, ...] = (
     # --- everywhere ---
@@ -68,6 +70,14 @@ ACTIONS: tuple[Action, ...] = (
            show=False, key_display="j ↓"),
     Action("panel.up", "panel", "k", "cursor_up", "Up", "Move up (also ↑).", show=False,
            key_display="k ↑"),
+    # priority: the table's own Home/End scroll sideways
+    Action("panel.top", "panel", "home", "cursor_top", "Top", "Move to the first row.",
+           show=False, priority=True),
+    Action("panel.bottom", "panel", "end", "cursor_bottom", "Bottom", "Move to the last row.",
+           show=False, priority=True),
+    Action("panel.filter", "panel", "slash", "filter", "Filter",
+           "Show only the rows that contain what you type (Enter keeps it, Esc clears it).",
+           show=False),
     # --- sessions ---
     Action("sessions.jump", "sessions", "enter", "jump", "Jump",
            "Show this session's pane in tmux.", priority=True),
@@ -98,9 +108,29 @@ ACTIONS: tuple[Action, ...] = (
            priority=True),
     # --- gate ---
     Action("gate.open", "gate", "enter", "open", "Checks",
-           "The per-check results of the attempt's last verify.", priority=True),
+           "The per-check results of the attempt's last verify, each check's output and log.",
+           priority=True),
+    Action("gate.card", "gate", "c", "card", "Card",
+           "The task card in full: goal, non-goals, allowed paths, acceptance, checks."),
+    Action("gate.diff", "gate", "d", "diff", "Diff",
+           "The attempt's diff against its start commit (its candidate, else its branch)."),
+    Action("gate.log", "gate", "l", "log", "Log",
+           "The full log of the last verify's first failed check (else its last one)."),
     Action("gate.verify", "gate", "v", "verify", "Verify",
            "Run the check chain on the attempt's submitted commit."),
+    Action("gate.integrate", "gate", "I", "integrate", "Integrate",
+           "Move the target branch to the verified candidate, with both scores and reasons."),
+    Action("gate.abandon", "gate", "A", "abandon", "Abandon",
+           "End the attempt without integrating it, with a score and a reason (confirmed)."),
+    Action("gate.worktree", "gate", "w", "worktree", "Shell",
+           "Open a shell in the attempt's worktree, in a new tmux window."),
+    # --- the screens the Gate panel opens ---
+    Action("checks.log", "checks", "enter,l", "log", "Log",
+           "The highlighted check's full log.", priority=True),
+    Action("diff.next_file", "diff", "n", "next_file", "Next file",
+           "Move to the next file of the diff."),
+    Action("diff.previous_file", "diff", "p", "previous_file", "Previous file",
+           "Move to the previous file of the diff."),
 )
 
 BY_ID = {a.id: a for a in ACTIONS}
@@ -121,3 +151,11 @@ def find(scope: str, method: str) -> Action | None:
         if a.scope == scope and (a.method == method or a.name == method):
             return a
     return None
+
+
+def check(node, action: str, params: tuple[object, ...]) -> bool | None:
+    """`check_action` for a screen whose keys are the registry scope `node.SCOPE`: True when it
+    can run, None (dimmed; pressing it says why) when `node.why_disabled` gives a reason."""
+    if find(node.SCOPE, action) is None:
+        return True
+    return None if node.why_disabled(action, params) else True

@@ -19,16 +19,16 @@ from rich.text import Text
 from textual import on, work
 from textual.actions import parse as parse_action
 from textual.app import App, ComposeResult, SystemCommand
-from textual.containers import Grid
 from textual.css.query import NoMatches
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from a2a_tui.errors import A2AError
 from a2a_tui.repo import Repo
 from a2a_tui.store.watch import store_changes
 from a2a_tui.tui import actions, queries
+from a2a_tui.tui.chrome import NarrationLine, PanelGrid, WorkbenchFooter
 from a2a_tui.tui.messages import (
     ACTED,
     ActionRequested,
@@ -82,6 +82,7 @@ class WorkbenchApp(App[None]):
         grid-gutter: 0;
     }
     #main > EventsPanel { column-span: 2; }
+    #main.-short Panel > .detail { max-height: 2; }
     """
 
     def __init__(self, services: Workbench, *, host: OrchestratorHost | None = None,
@@ -99,13 +100,14 @@ class WorkbenchApp(App[None]):
     # --- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield StatusLine(self._status_text(), id="status")
-        with Grid(id="main"):
+        yield NarrationLine(id="narration")
+        with PanelGrid(id="main"):
             yield SessionsPanel(now=self.now, id="sessions")
             yield BoardPanel(id="board")
             yield InboxPanel(id="inbox")
-            yield GatePanel(id="gate")
+            yield GatePanel(reads=self.services, id="gate")
             yield EventsPanel(id="events")
-        yield Footer(compact=True)
+        yield WorkbenchFooter(compact=True)
 
     def on_mount(self) -> None:
         # The first read happens here, before the first frame is painted (its queries are
@@ -128,7 +130,8 @@ class WorkbenchApp(App[None]):
         self.query_one(SessionsPanel).table.focus()
 
     def panel(self, scope: str) -> Panel:
-        return self.query_one(f"#{scope}", Panel)
+        # The panels live on the first screen, whichever screen (help, palette) is on top.
+        return self.screen_stack[0].query_one(f"#{scope}", Panel)
 
     def _status_text(self) -> Text:
         t = Text()
@@ -225,6 +228,8 @@ class WorkbenchApp(App[None]):
                     self.panel(scope).show_rows(rows)
             if snap.events or snap.reset_events:
                 self.query_one(EventsPanel).append(snap.events, reset=snap.reset_events)
+            if snap.narration is not None:
+                self.query_one(NarrationLine).show_step(*snap.narration)
         except NoMatches:
             # A read that lands while the app closes finds its panels already taken apart.
             return
@@ -276,13 +281,21 @@ class WorkbenchApp(App[None]):
     def why_disabled(self, action: str, params: tuple[object, ...]) -> str | None:
         return None
 
-    def why(self, scope: str, action: str, params: tuple[object, ...]) -> str | None:
-        """Why an action of the registry cannot run now (None: it can)."""
+    def why(self, scope: str, action: str, params: tuple[object, ...],
+            screen: Screen | None = None) -> str | None:
+        """Why an action of the registry cannot run now (None: it can); `screen` is the one the
+        user looks at (under the palette or the help)."""
         if scope == "app":
             return self.why_disabled(action, params)
         if scope == "panel":
             return None
-        return self.panel(scope).why_disabled(action, params)
+        screen = screen or self.screen
+        if getattr(screen, "SCOPE", None) == scope:   # a screen's own keys (checks, diff)
+            return screen.why_disabled(action, params)  # type: ignore[attr-defined]
+        try:
+            return self.panel(scope).why_disabled(action, params)
+        except NoMatches:   # the keys of a screen that is not open: nothing to say
+            return None
 
     async def run_action(self, action, default_namespace=None, namespaces=None) -> bool:
         """As Textual's, but a disabled action says why instead of doing nothing."""
@@ -292,6 +305,8 @@ class WorkbenchApp(App[None]):
         target = default_namespace if default_namespace is not None else self
         why = getattr(target, "why_disabled", None)
         _, name, params = parse_action(action)
+        if target.check_action(name, params) is not None:
+            return done   # not dimmed but hidden (a filter box has the keys): no word to say
         reason = why(name, params) if why is not None else None
         if reason:
             self.notify(reason, title="not now", severity="warning", timeout=5)
@@ -301,7 +316,7 @@ class WorkbenchApp(App[None]):
     def action_help(self) -> None:
         note = ("Quitting detaches from tmux; the agents keep running and `a2a up` comes back to"
                 " them. tmux's own keys work as usual (prefix + w lists the agents' windows).")
-        self.push_screen(HelpScreen(self.why, note))
+        self.push_screen(HelpScreen(self.why, note, legend=True))
 
     def action_message(self) -> None:
         # lazy: the editor's TextArea adds ~30 ms to the first frame, and most runs never open it
@@ -329,22 +344,43 @@ class WorkbenchApp(App[None]):
         self.leave()
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        """The command palette lists the registry's actions for the app and the focused panel,
-        each with why it is unavailable right now."""
+        """The command palette lists every action of the registry, whichever panel has the
+        focus, each with why it is unavailable right now; a panel's action runs on that panel
+        (which takes the focus, so you see what it acted on)."""
         yield from super().get_system_commands(screen)
-        focused = screen.focused
-        panel = next((n for n in (focused.ancestors_with_self if focused else [])
-                      if isinstance(n, Panel)), None)
-        scopes = ["app"] + ([panel.SCOPE] if panel is not None else [])
-        for scope in scopes:
-            target = self if scope == "app" else panel
+        for scope in actions.SCOPES:
+            target = self._palette_target(scope, screen)
+            if target is None:
+                continue
             for a in actions.for_scope(scope):
                 if a.name == "pick" and a.method != "pick(1)":
                     continue
-                reason = self.why(scope, a.name, (1,) if a.name == "pick" else ())
+                reason = self.why(scope, a.name, (1,) if a.name == "pick" else (), screen)
                 title = f"{actions.SCOPES[scope]}: {a.label} ({a.keys_shown})"
                 help_ = f"unavailable: {reason}" if reason else a.help
-                yield SystemCommand(title, help_, partial(self.run_action, a.method, target))
+                yield SystemCommand(title, help_, partial(self._run_from_palette, a.method,
+                                                          target))
+
+    def _palette_target(self, scope: str, screen: Screen) -> object | None:
+        """Who runs a scope's actions from the palette: the app, a panel, or the screen the
+        palette was opened over (for the keys of that screen); None: not here."""
+        if scope == "app":
+            return self
+        if scope == "panel":
+            focused = screen.focused
+            return next((n for n in (focused.ancestors_with_self if focused else [])
+                         if isinstance(n, Panel)), None)
+        if getattr(screen, "SCOPE", None) == scope:
+            return screen
+        try:
+            return self.panel(scope) if screen is self.screen_stack[0] else None
+        except NoMatches:
+            return None
+
+    async def _run_from_palette(self, method: str, target: object) -> None:
+        if isinstance(target, Panel):
+            target.table.focus()
+        await self.run_action(method, target)  # type: ignore[arg-type]
 
 
 def make_app(repo: Repo, *, tmux_socket: str | None = None, host_orchestrator: bool = True,

@@ -110,8 +110,27 @@ class VerifyFinished(UserActed):
     kind = "verify_finished"
 
 
+class AttemptIntegrated(UserActed):
+    """The user integrated an attempt from the workbench (integrated)."""
+
+    kind = "integrated"
+
+
+class AttemptAbandoned(UserActed):
+    """The user abandoned an attempt from the workbench (abandoned)."""
+
+    kind = "abandoned"
+
+
+class WorktreeOpened(UserActed):
+    """A tmux window with a shell in an attempt's worktree was opened."""
+
+    kind = "worktree_opened"
+
+
 ACTED = (InjectionQueued, PanesPaused, PaneReleased, PaneJumped, BoardItemAnswered,
-         BoardAnswersSent, UserSaid, VerifyFinished)
+         BoardAnswersSent, UserSaid, VerifyFinished, AttemptIntegrated, AttemptAbandoned,
+         WorktreeOpened)
 
 
 class UserActionRefused(Message):

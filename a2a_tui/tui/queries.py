@@ -74,6 +74,7 @@ class GateRow:
     writer: str | None
     sha: str | None
     rejections: int
+    worktree_state: str | None      # pending | present | reclaimed | ...
     verify_state: str | None        # running | passed | rejected | interrupted
     verify_run: int | None
     checks: list[CheckRow] = field(default_factory=list)
@@ -90,6 +91,7 @@ class Snapshot:
     gate: list[GateRow] | None = None
     events: list[Event] = field(default_factory=list)
     reset_events: bool = False      # events is a fresh tail, not an increment
+    narration: tuple[int, str] | None = None   # the demo director's latest step, if new
 
 
 def board(store) -> list[BoardItem]:
@@ -144,9 +146,25 @@ def gate(store) -> list[GateRow]:
             card=c.id, title=c.title, card_state=c.state, version=c.version,
             attempt=a.id if a else None, attempt_state=a.state if a else None,
             writer=a.writer if a else None, sha=a.submitted_sha if a else None,
-            rejections=a.rejections if a else 0, verify_state=v.state if v else None,
+            rejections=a.rejections if a else 0,
+            worktree_state=a.worktree_state if a else None, verify_state=v.state if v else None,
             verify_run=v.run if v else None, checks=list(v.checks) if v else []))
     return out
+
+
+NARRATION = "demo_step"     # the demo director's events (a2a_tui/demo/director.py)
+
+
+def narration(store, events: list[Event] | None = None) -> tuple[int, str] | None:
+    """The demo's latest step: among `events` when given, else the last one in the store (an
+    index lookup by kind)."""
+    if events is not None:
+        steps = [e for e in events if e.kind == NARRATION]
+        last = steps[-1].payload if steps else None
+    else:
+        found = store.events(kinds=[NARRATION], limit=1, newest_first=True)
+        last = found[0].payload if found else None
+    return None if last is None else (int(last.get("step", 0)), str(last.get("text", "")))
 
 
 def events_tail(store, limit: int = EVENTS_TAIL) -> list[Event]:
@@ -193,9 +211,11 @@ def load(store, panels: set[str] | None = None, *, after: int | None = None) -> 
         snap = Snapshot(last_seq=last)
         if after is None or last - after > EVENTS_BATCH:
             snap.events, snap.reset_events = events_tail(store), True
+            snap.narration = narration(store)
             panels = set(PANELS)
         elif last > after:
             snap.events = store.events(after=after, limit=EVENTS_BATCH)
+            snap.narration = narration(store, snap.events)
             if panels is None:
                 panels = panels_touched(snap.events)
         for name in panels or ():

@@ -12,7 +12,7 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from a2a_tui.errors import A2AError
 from a2a_tui.identity import Caller
@@ -21,6 +21,11 @@ from a2a_tui.store import Store
 
 # The core areas (collab, panes, gate, tmux) are imported inside the methods that use them: the
 # first frame needs none of them (the gate alone, with pydantic, costs ~0.1 s).
+if TYPE_CHECKING:
+    from a2a_tui.gate.diff import AttemptDiff
+    from a2a_tui.gate.logs import CheckLog
+    from a2a_tui.gate.model import Score
+    from a2a_tui.gate.views import CardDetail, CheckOutput
 
 SOURCE = "tui"
 USER = "user"
@@ -185,6 +190,80 @@ class Workbench:
         verdict = "PASSED" if v.passed else f"REJECTED at {first.name}" if first else "REJECTED"
         return Done(f"verify {attempt}: {verdict} (run {v.run}) · {uid}",
                     {"attempt": attempt, "passed": v.passed, "run": v.run, "user_input": uid})
+
+
+    def integrate(self, attempt: str, score: Score) -> Done:
+        """Move the target branch to the attempt's verified candidate, with the user's scores
+        (the gate's compare-and-swap; slow: a worker's job)."""
+        from a2a_tui.gate import GateContext, integrate
+
+        with self.store() as s:
+            uid = self._record(s, "action", f"integrate {attempt} (boundary {score.boundary},"
+                               f" taste {score.taste})", attempt=attempt)
+            r = integrate(GateContext(self.repo, s, Caller()), attempt, score)
+        synced = "" if r["worktree_synced"] in (None, True) else \
+            f" (main worktree: {r['worktree_synced']})"
+        return Done(f"integrated {attempt}: {r['target']} {r['old'][:12]} → {r['new'][:12]}"
+                    f"{synced} · {uid}", {**r, "user_input": uid})
+
+    def abandon(self, attempt: str, score: Score, reason: str) -> Done:
+        """End the attempt without integrating it; its commits and evidence stay."""
+        from a2a_tui.gate import GateContext, abandon
+
+        with self.store() as s:
+            uid = self._record(s, "action", f"abandon {attempt}: {reason}", attempt=attempt)
+            r = abandon(GateContext(self.repo, s, Caller()), attempt, score, reason)
+        return Done(f"abandoned {attempt} · {uid}", {**r, "user_input": uid})
+
+    def open_worktree(self, attempt: str) -> Done:
+        """A shell in the attempt's worktree, in a new window of the repository's tmux session
+        (navigation: not a user input)."""
+        from a2a_tui.gate.views import attempt_place
+        from a2a_tui.tmux import Tmux
+
+        with self.store() as s:
+            place = attempt_place(s, attempt)
+        if place is None:
+            raise A2AError("unknown_attempt", f"no attempt {attempt!r}")
+        if place.worktree_state != "present" or not os.path.isdir(place.worktree):
+            raise A2AError("no_worktree", f"{attempt}'s worktree is {place.worktree_state}"
+                           f" ({place.worktree})")
+        tmux = Tmux(self.tmux_socket)
+        pane = tmux.open_window(self.repo.config().tmux_session, place.worktree, attempt)
+        where = "" if tmux.show_pane(pane) else " (attach to tmux to see it)"
+        return Done(f"a shell in {attempt}'s worktree: tmux window {attempt}, pane {pane}{where}",
+                    {"attempt": attempt, "pane": pane, "worktree": place.worktree})
+
+    # --- reading (no user input: what a screen shows) ---------------------------------------
+    def card_detail(self, card: str) -> CardDetail:
+        from a2a_tui.gate.views import card_detail
+
+        with self.store() as s:
+            found = card_detail(s, card)
+        if found is None:
+            raise A2AError("unknown_card", f"no card {card!r}")
+        return found
+
+    def diff(self, attempt: str) -> AttemptDiff:
+        from a2a_tui.gate.diff import attempt_diff
+
+        with self.store() as s:
+            return attempt_diff(self.repo, s, attempt)
+
+    def check_outputs(self, attempt: str, run: int) -> list[CheckOutput]:
+        from a2a_tui.gate.views import check_outputs
+
+        with self.store() as s:
+            return check_outputs(s, attempt, run)
+
+    def check_log(self, attempt: str, check: str | None = None, run: int | None = None
+                  ) -> tuple[CheckLog, str, bool]:
+        """Which log (the first failed check's by default), its text, and whether it was cut."""
+        from a2a_tui.gate.logs import find_log, read_log
+
+        with self.store() as s:
+            found = find_log(s, attempt, check, run)
+        return (found, *read_log(found.path))
 
 
 class OrchestratorHost:

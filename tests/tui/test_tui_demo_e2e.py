@@ -32,6 +32,9 @@ def test_demo_answer_by_keyboard_reaches_the_asking_agent_as_one_prompt(tmp_path
     wait_until(lambda: len(questions()) == 2, timeout=90, what="exec1's two questions")
     wait_until(lambda: "Q-2" in screen(tmux_socket, pane), timeout=20,
                what="the questions on the Board")
+    # The director's narration is on the workbench's own screen, under the status line.
+    wait_until(lambda: screen(tmux_socket, pane).splitlines()[1].startswith(" demo "),
+               what="the narration line")
     tmux(tmux_socket, "send-keys", "-t", pane, "Tab")
     # The focused panel shows the highlighted item's options: the Board has the keys now.
     wait_until(lambda: "Q-1 question" in screen(tmux_socket, pane), what="the Board focused")

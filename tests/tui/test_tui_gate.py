@@ -9,7 +9,7 @@ from textual.notifications import Notify
 from textual.widgets import DataTable
 
 from a2a_tui.tui.panels.gate import GatePanel
-from a2a_tui.tui.screens.detail import ChecksScreen
+from a2a_tui.tui.screens.gate import ChecksScreen
 from tests.support import a2a, commit_in, rows, write_card
 from tests.tui.tui_support import of_type, run, until, workbench
 

@@ -12,13 +12,14 @@ from a2a_tui.tui.app import PANEL_TYPES, WorkbenchApp
 from a2a_tui.tui.panels.sessions import SessionsPanel
 from a2a_tui.tui.screens.help import HelpScreen
 from tests.support import register_session
-from tests.tui.tui_support import run, until, workbench
+from tests.tui.tui_support import of_type, run, until, workbench
 
 ISSUE_KEYS = {
     "app": {"question_mark", "tab", "shift+tab", "m", "M", "q"},
-    "panel": {"j", "k"},
+    "panel": {"j", "k", "home", "end", "slash"},
     "sessions": {"enter", "p", "r", "i", "P"},
     "board": {"enter", "a", "t", "s", *map(str, range(1, 10))},
+    "gate": {"enter", "c", "d", "l", "v", "I", "A", "w"},
 }
 
 
@@ -87,14 +88,53 @@ def test_help_lists_every_action_and_why_it_is_unavailable_now(repo):
     run(scenario())
 
 
-def test_the_palette_offers_the_focused_panels_actions_with_reasons(repo):
+def test_the_palette_lists_every_action_whichever_panel_has_the_focus(repo):
     register_session(repo, "w1", state="idle")
 
     async def scenario():
         async with workbench(repo) as (app, _pilot, _seen):
+            assert app.focused.parent.id == "sessions"
             commands = {c.title: c.help for c in app.get_system_commands(app.screen)}
             assert commands["Sessions: Release (r)"] == "unavailable: w1 is already idle"
             assert commands["Sessions: Inject (i)"] == actions.BY_ID["sessions.inject"].help
             assert "Everywhere: Message (m)" in commands
+            # Not only the focused panel's: every panel's, each with its own reason.
+            assert commands["Board: Adopt (a)"] == "unavailable: the Board panel is empty"
+            assert commands["Gate: Verify (v)"] == "unavailable: the Gate panel is empty"
+            assert commands["Events: Open (Enter)"] == actions.BY_ID["events.open"].help
+            for a in actions.ACTIONS:
+                if a.scope in ("checks", "diff") or a.name == "pick" and a.method != "pick(1)":
+                    continue
+                assert f"{actions.SCOPES[a.scope]}: {a.label} ({a.keys_shown})" in commands
 
     run(scenario())
+
+
+def test_a_palette_action_runs_on_its_own_panel_which_takes_the_focus(repo, as_):
+    from textual.command import CommandPalette
+    from textual.widgets import Input
+
+    from a2a_tui.collab import board
+    from a2a_tui.tui.messages import BoardItemAnswered
+    from a2a_tui.tui.panels.board import BoardPanel
+
+    register_session(repo, "w1", state="idle")
+    board.ask(as_("exec1", "executive"), "Cache?", ["a=yes", "b=no"], "b", "it is slow")
+
+    async def scenario():
+        async with workbench(repo) as (app, pilot, seen):
+            assert app.focused.parent.id == "sessions"
+            await pilot.press("ctrl+p")
+            await until(pilot, lambda: isinstance(app.screen, CommandPalette)
+                        and app.screen.query(Input), what="the palette")
+            await pilot.press(*"Board: Adopt")
+            await pilot.pause(0.3)
+            await pilot.press("enter")
+            await until(pilot, lambda: of_type(seen, BoardItemAnswered), what="the answer")
+            assert app.focused is app.query_one(BoardPanel).table
+
+    run(scenario())
+    from tests.support import rows
+
+    assert rows(repo, "SELECT kind, text FROM user_inputs") == [
+        {"kind": "choice", "text": "b: no (the recommendation)"}]

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from a2a_tui.tui import actions
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 WHERE = {"app": "everywhere", "panel": "any panel", "sessions": "sessions", "board": "board",
-         "inbox": "inbox", "events": "events", "gate": "gate"}
+         "inbox": "inbox", "events": "events", "gate": "gate", "checks": "gate checks",
+         "diff": "diff"}
 
 
 def key_rows() -> list[tuple[str, set[str]]]:
@@ -18,7 +20,8 @@ def key_rows() -> list[tuple[str, set[str]]]:
     for line in part.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) == 3 and cells[0] not in ("where", "---"):
-            keys = set(cells[1].replace("`", " ").replace("/", " ").split())
+            # the keys are what the cell puts in backticks (`/` is a key, / between them not)
+            keys = {k for quoted in re.findall(r"`([^`]+)`", cells[1]) for k in quoted.split()}
             rows.append((cells[0].lower(), keys))
     return rows
 

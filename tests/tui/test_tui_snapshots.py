@@ -70,6 +70,19 @@ def test_workbench_at_140x40(seeded, snap_compare):
     assert snap_compare(app_of(seeded), terminal_size=(140, 40), run_before=loaded)
 
 
+def test_workbench_at_250x60(seeded, snap_compare):
+    assert snap_compare(app_of(seeded), terminal_size=(250, 60), run_before=loaded)
+
+
+def test_the_gate_panel_focused_at_80x24(seeded, snap_compare):
+    async def gate(pilot):
+        await loaded(pilot)
+        await pilot.press("tab", "tab", "tab")
+        await pilot.pause()
+
+    assert snap_compare(app_of(seeded), terminal_size=(80, 24), run_before=gate)
+
+
 def test_a_board_question_opened(seeded, snap_compare):
     async def open_question(pilot):
         await loaded(pilot)

@@ -1,8 +1,9 @@
 """The one base class of the side panels: a titled box with a table of rows and a detail line.
 
-A panel keeps the rows it shows (plain data from `queries`), keeps the cursor on the same row
-across reloads, and answers `why_disabled` for its actions; `check_action` turns that answer into
-a dimmed footer key, and the app explains a dimmed key when it is pressed anyway.
+A panel keeps the rows it was given (plain data from `queries`) and shows those that match its
+`/` filter; it keeps the cursor on the same row across reloads, and answers `why_disabled` for
+its actions; `check_action` turns that answer into a dimmed footer key, and the app explains a
+dimmed key when it is pressed anyway.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from typing import Any, ClassVar, Generic, TypeVar
 from rich.text import Text
 from textual.actions import parse as parse_action
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Input, Static
 
 from a2a_tui.tui import actions
 
@@ -29,6 +31,24 @@ class PanelTable(DataTable):
     PanelTable { height: 1fr; scrollbar-size-vertical: 1; scrollbar-size-horizontal: 0; }
     PanelTable > .datatable--header { text-style: bold; background: $panel; }
     """
+
+
+class FilterInput(Input):
+    """The panel's `/` box: what is typed filters the rows at once; Enter keeps the filter and
+    goes back to the rows, Esc clears it."""
+
+    BINDINGS = [Binding("escape", "clear", "Clear the filter", show=False)]
+    DEFAULT_CSS = """
+    FilterInput { height: 1; border: none; padding: 0 1; display: none; }
+    """
+
+    def action_clear(self) -> None:
+        self.value = ""
+        self.post_message(self.Submitted(self, ""))
+
+
+def plain(cell: Cell) -> str:
+    return cell.plain if isinstance(cell, Text) else str(cell)
 
 
 class Panel(Vertical, Generic[RowT]):
@@ -60,7 +80,9 @@ class Panel(Vertical, Generic[RowT]):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.rows: dict[str, RowT] = {}
+        self.rows: dict[str, RowT] = {}      # every row given, by key (shown or filtered out)
+        self.shown: set[str] = set()         # the keys the table shows
+        self.filter_text = ""
         self.loaded = False
         self._detail: tuple[str | Text, int] | None = None   # what the detail box shows, lines
         self._enabled: tuple[bool, ...] | None = None        # the footer's last word on our keys
@@ -73,6 +95,8 @@ class Panel(Vertical, Generic[RowT]):
 
     def compose(self) -> ComposeResult:
         yield PanelTable(cursor_type="row", zebra_stripes=False, id=f"{self.SCOPE}-table")
+        yield FilterInput(placeholder="filter: type to narrow, Enter keeps, Esc clears",
+                          compact=True, id=f"{self.SCOPE}-filter")
         yield Static("", classes="detail -empty")
 
     def on_mount(self) -> None:
@@ -100,18 +124,46 @@ class Panel(Vertical, Generic[RowT]):
 
     def show_rows(self, rows: Sequence[RowT]) -> None:
         """Replace the rows, keeping the cursor on the row it was on (by key)."""
-        current = self.selected_key
         self.rows = {self.key_of(r): r for r in rows}
-        table = self.table
-        table.clear()
-        for key, row in self.rows.items():
-            table.add_row(*self.cells(row), key=key)
-        if current in self.rows:
-            table.move_cursor(row=table.get_row_index(current), animate=False)
+        self._fill()
         self.loaded = True
-        self.border_subtitle = self.subtitle() if self.rows else self.EMPTY
         self.show_detail()
         self.refresh_keys()
+
+    def _fill(self) -> None:
+        """Show the rows that match the filter, the cursor on the same row as before."""
+        current = self.selected_key
+        table = self.table
+        table.clear()
+        self.shown = set()
+        for key, row in self.rows.items():
+            self.add_shown(key, row)
+        if current in self.shown:
+            table.move_cursor(row=table.get_row_index(current), animate=False)
+        self.show_subtitle()
+
+    def add_shown(self, key: str, row: RowT) -> None:
+        """Add a row at the bottom of the table if it matches the filter."""
+        cells = self.cells(row)
+        if self.matches(key, cells):
+            self.table.add_row(*cells, key=key)
+            self.shown.add(key)
+
+    def matches(self, key: str, cells: Sequence[Cell]) -> bool:
+        """Whether a row shows under the filter: every word typed is in one of its cells."""
+        if not self.filter_text:
+            return True
+        text = " ".join([key, *map(plain, cells)]).lower()
+        return all(word in text for word in self.filter_text.lower().split())
+
+    def show_subtitle(self) -> None:
+        if not self.rows:
+            text = self.EMPTY
+        elif self.filter_text:
+            text = f"/{self.filter_text}: {len(self.shown)} of {len(self.rows)}"
+        else:
+            text = self.subtitle()
+        self.border_subtitle = text
 
     @property
     def selected_key(self) -> str | None:
@@ -129,6 +181,41 @@ class Panel(Vertical, Generic[RowT]):
     def select(self, key: Hashable) -> None:
         """Put the cursor on the row with this key (tests and jumps)."""
         self.table.move_cursor(row=self.table.get_row_index(str(key)), animate=False)
+
+    # --- the filter -----------------------------------------------------------------------
+    @property
+    def filter_box(self) -> FilterInput:
+        return self.query_one(FilterInput)
+
+    def set_filter(self, text: str) -> None:
+        """Show only the rows that contain every word of `text` (all of them when empty)."""
+        if text == self.filter_text:
+            return
+        self.filter_text = text
+        self._fill()
+        self.show_detail()
+        self.refresh_keys()
+
+    def action_filter(self) -> None:
+        box = self.filter_box
+        box.display = True
+        # At once, not after a refresh as `focus()` does: the next key typed is the filter's.
+        self.screen.set_focus(box)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.set_filter(event.value.strip())
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.set_filter(event.value.strip())
+        self.filter_box.display = bool(self.filter_text)
+        self.screen.set_focus(self.table)
+
+    @property
+    def filtering(self) -> bool:
+        """Whether the filter box has the keyboard (the panel's keys are then its letters)."""
+        return self.filter_box.has_focus
 
     def show_detail(self) -> None:
         """Show the highlighted row's detail. The screen is laid out again only when the box's
@@ -149,7 +236,9 @@ class Panel(Vertical, Generic[RowT]):
         if not text or width <= 0:
             return 0
         t = text if isinstance(text, Text) else Text(str(text))
-        return min(len(t.wrap(self.app.console, width)), 5)   # max-height: 5
+        cap = box.styles.max_height
+        return min(len(t.wrap(self.app.console, width)),
+                   int(cap.value) if cap is not None and cap.is_cells else 5)
 
     def refresh_keys(self) -> None:
         """Have the footer redrawn when one of this panel's keys became (un)available; it is
@@ -172,10 +261,19 @@ class Panel(Vertical, Generic[RowT]):
     def nothing_selected(self) -> str | None:
         if not self.loaded:
             return f"the {self.TITLE} panel is still loading"
-        return None if self.selected is not None else f"the {self.TITLE} panel is empty"
+        if self.selected is not None:
+            return None
+        if self.rows and self.filter_text:
+            return f"no row of the {self.TITLE} panel matches /{self.filter_text}"
+        return f"the {self.TITLE} panel is empty"
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if actions.find(self.SCOPE, action) is None:
+        own = actions.find(self.SCOPE, action) or actions.find("panel", action)
+        if own is None:
+            return True
+        if self.filtering:
+            return False   # hidden, and the key goes to the filter box (Enter, Home, letters)
+        if own.scope == "panel":
             return True
         # None: shown dimmed in the footer; pressing it makes the app say why.
         return None if self.why_disabled(action, parameters) else True
@@ -185,3 +283,11 @@ class Panel(Vertical, Generic[RowT]):
 
     def action_cursor_up(self) -> None:
         self.table.action_cursor_up()
+
+    def action_cursor_top(self) -> None:
+        if self.table.row_count:
+            self.table.move_cursor(row=0, animate=False)
+
+    def action_cursor_bottom(self) -> None:
+        if self.table.row_count:
+            self.table.move_cursor(row=self.table.row_count - 1, animate=False)

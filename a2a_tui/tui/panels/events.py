@@ -56,16 +56,18 @@ class EventsPanel(Panel[Event]):
                 if key in self.rows:
                     continue
                 self.rows[key] = e
-                table.add_row(*self.cells(e), key=key)
+                self.add_shown(key, e)
             while len(self.rows) > EVENTS_TAIL:
                 oldest = next(iter(self.rows))
                 del self.rows[oldest]
-                table.remove_row(oldest)
+                if oldest in self.shown:
+                    self.shown.discard(oldest)
+                    table.remove_row(oldest)
             self.loaded = True
-            self.border_subtitle = self.subtitle() if self.rows else self.EMPTY
+            self.show_subtitle()
         if follow and table.row_count:
             table.move_cursor(row=table.row_count - 1, animate=False)
-        elif held in self.rows:  # rows trimmed above it: stay on the same event
+        elif held in self.shown:  # rows trimmed above it: stay on the same event
             table.move_cursor(row=table.get_row_index(held), animate=False)
 
     def why_disabled(self, action: str, params: tuple[object, ...]) -> str | None:

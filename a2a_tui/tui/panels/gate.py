@@ -1,19 +1,32 @@
 """Gate: task cards, their latest attempt and its state, and the per-check results of the last
-verify."""
+verify; from here the card, the attempt's diff, the checks' output and logs, and the gate's
+decisions (verify, integrate, abandon), and a shell in the attempt's worktree."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
+from a2a_tui.gate.model import ACTIVE
 from a2a_tui.tui import fmt
-from a2a_tui.tui.messages import ActionRequested, VerifyFinished
+from a2a_tui.tui.messages import (
+    ActionRequested,
+    AttemptAbandoned,
+    AttemptIntegrated,
+    VerifyFinished,
+    WorktreeOpened,
+)
 from a2a_tui.tui.panels.base import Cell, Panel
 from a2a_tui.tui.queries import GateRow
-from a2a_tui.tui.screens.detail import ChecksScreen
+
+if TYPE_CHECKING:
+    from a2a_tui.tui.screens.gate_forms import Scored
+    from a2a_tui.tui.services import Workbench
 
 VERIFIABLE = ("submitted", "rejected", "verified")
+ABANDONABLE = tuple(s for s in ACTIVE if s not in ("integrating", "unknown"))
 
 
 def checks_line(g: GateRow) -> Text:
@@ -25,6 +38,8 @@ def checks_line(g: GateRow) -> Text:
     failed = next((c for c in g.checks if c.blocking and not c.passed), None)
     if failed is not None:
         t.append(f"\n{failed.name}: {fmt.one_line(failed.detail, 200)}", style="red")
+        if failed.log_path:
+            t.append("  (l: its log)", style="dim")
     return t
 
 
@@ -45,6 +60,10 @@ class GatePanel(Panel[GateRow]):
     EMPTY = "no task cards: `a2a card add FILE`"
     COLUMNS = (("card", "Card"), ("attempt", "Attempt"), ("state", "State"),
                ("verify", "Verify"), ("title", "Title"))
+
+    def __init__(self, reads: Workbench, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.reads = reads   # what the screens opened from here read through (in workers)
 
     def key_of(self, g: GateRow) -> str:
         return g.card
@@ -75,24 +94,125 @@ class GatePanel(Panel[GateRow]):
         g = self.selected
         if g is None:
             return self.nothing_selected()
+        if action == "card":
+            return None
         if g.attempt is None:
             return f"{g.card} has no attempt yet (claim it first)"
+        state = g.attempt_state
         if action == "open" and not g.checks:
             return f"{g.attempt} has not been verified yet"
-        if action == "verify" and g.attempt_state not in VERIFIABLE:
-            return (f"{g.attempt} is {g.attempt_state}: only a submitted candidate can be"
-                    " verified")
+        if action == "log":
+            if not g.checks:
+                return f"{g.attempt} has not been verified yet: no logs"
+            if not any(c.log_path for c in g.checks):
+                return (f"no check of {g.attempt}'s run {g.verify_run} wrote a log (structural"
+                        " checks keep only their detail: Enter shows them)")
+        if action == "verify" and state not in VERIFIABLE:
+            return f"{g.attempt} is {state}: only a submitted candidate can be verified"
+        if action == "integrate" and state != "verified":
+            return (f"{g.attempt} is {state}: only a verified candidate can be integrated"
+                    + (" (v verifies it)" if state in VERIFIABLE else ""))
+        if action == "abandon" and state not in ABANDONABLE:
+            return f"{g.attempt} is {state}: it cannot be abandoned"
+        if action == "worktree" and g.worktree_state != "present":
+            return f"{g.attempt}'s worktree is {g.worktree_state}"
         return None
 
-    def action_open(self) -> None:
-        self.app.push_screen(ChecksScreen(self.selected))  # type: ignore[arg-type]
-
-    def action_verify(self) -> None:
+    @property
+    def attempt(self) -> str:
         att = self.selected.attempt  # type: ignore[union-attr]
         assert att is not None
+        return att
+
+    # The screens are imported when first opened (lazy): the first frame needs none of them.
+    def action_open(self) -> None:
+        from a2a_tui.tui.screens.gate import ChecksScreen
+
+        g = self.selected
+        assert g is not None and g.attempt is not None and g.verify_run is not None
+        att, run, reads = g.attempt, g.verify_run, self.reads
+        self.app.push_screen(ChecksScreen(g, lambda: reads.check_outputs(att, run),
+                                          lambda check: reads.check_log(att, check, run)))
+
+    def action_card(self) -> None:
+        from a2a_tui.tui.screens.gate import CardScreen
+
+        card, reads = self.selected.card, self.reads  # type: ignore[union-attr]
+        self.app.push_screen(CardScreen(card, lambda: reads.card_detail(card)))
+
+    def action_diff(self) -> None:
+        from a2a_tui.tui.screens.diff import DiffScreen
+
+        att, reads = self.attempt, self.reads
+        self.app.push_screen(DiffScreen(att, lambda: reads.diff(att)))
+
+    def action_log(self) -> None:
+        from a2a_tui.tui.screens.log import LogScreen
+
+        g = self.selected
+        assert g is not None
+        att, run, reads = self.attempt, g.verify_run, self.reads
+        self.app.push_screen(LogScreen(f"{att} · run {run}",
+                                       lambda: reads.check_log(att, None, run)))
+
+    def action_verify(self) -> None:
+        att = self.attempt
         self.post_message(ActionRequested(f"verify {att}", lambda w: w.verify(att),
                                           VerifyFinished, slow=True))
 
+    def action_integrate(self) -> None:
+        from a2a_tui.tui.screens.gate_forms import ScoreScreen
+
+        g = self.selected
+        assert g is not None
+        att = self.attempt
+
+        def then(s: Scored | None) -> None:
+            if s is not None:
+                self.post_message(ActionRequested(
+                    f"integrate {att}", lambda w: w.integrate(att, _score(s)),
+                    AttemptIntegrated, slow=True))
+
+        self.app.push_screen(ScoreScreen(
+            f"Integrate {att}", f"{g.card}: {g.title}. The target branch moves to the verified"
+            f" candidate {(g.sha or '')[:12]} (compare-and-swap). Score it 0-3, each with why."),
+            then)
+
+    def action_abandon(self) -> None:
+        from a2a_tui.tui.screens.gate_forms import ConfirmScreen, ScoreScreen
+
+        g = self.selected
+        assert g is not None
+        att = self.attempt
+
+        def confirmed(s: Scored, yes: bool | None) -> None:
+            if yes:
+                self.post_message(ActionRequested(
+                    f"abandon {att}", lambda w: w.abandon(att, _score(s), s.reason),
+                    AttemptAbandoned))
+
+        def then(s: Scored | None) -> None:
+            if s is not None:
+                self.app.push_screen(ConfirmScreen(
+                    f"Abandon {att}?", f"{att} ends ({g.attempt_state} now) and is not"
+                    f" integrated. Its commits, worktree and evidence stay; {g.card} can be"
+                    f" claimed again.\nreason: {s.reason}"),
+                    lambda yes: confirmed(s, yes))
+
+        self.app.push_screen(ScoreScreen(
+            f"Abandon {att}", f"{g.card}: {g.title}. Score the attempt 0-3, each with why, and"
+            " say why it ends.", ask_reason=True), then)
+
+    def action_worktree(self) -> None:
+        att = self.attempt
+        self.post_message(ActionRequested(f"open {att}'s worktree",
+                                          lambda w: w.open_worktree(att), WorktreeOpened))
+
+
+def _score(s: Scored) -> Any:
+    from a2a_tui.gate.model import Score
+
+    return Score(s.boundary, s.boundary_reason, s.taste, s.taste_reason)
 
 def _style(state: str) -> str:
     return {"integrated": "green", "verified": "green", "rejected": "red", "verifying": "yellow",

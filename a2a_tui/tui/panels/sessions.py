@@ -85,7 +85,8 @@ class SessionsPanel(Panel[SessionRow]):
             text = self._state(r)
             if self._ages.get(key) != text.plain:
                 self._ages[key] = text.plain
-                self.table.update_cell(key, "state", text)
+                if key in self.shown:
+                    self.table.update_cell(key, "state", text)
         self.show_detail()
 
     def show_rows(self, rows: Sequence[SessionRow]) -> None:

@@ -1,5 +1,5 @@
-"""Read-only detail screens: a board question (answerable from here), an entry or event, and
-the per-check results of a verify."""
+"""Read-only detail screens: a board question (answerable from here), an entry or event (the
+Gate panel's screens are in gate.py)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from a2a_tui.tui import actions
-from a2a_tui.tui.fmt import check_mark
-from a2a_tui.tui.queries import GateRow
 
 CLOSE = [Binding("escape,q,enter", "close", "Close", priority=True)]
 
@@ -101,26 +99,3 @@ class QuestionScreen(DetailScreen):
 
     def action_write_answer(self) -> None:
         self.dismiss("write_answer")
-
-
-class ChecksScreen(DetailScreen):
-    """Every check of the attempt's last verify: verdict, kind, blocking, exit, time, detail."""
-
-    def __init__(self, row: GateRow) -> None:
-        super().__init__(f"{row.attempt} · verify run {row.verify_run} · {row.verify_state}")
-        self.row = row
-
-    def body(self) -> ComposeResult:
-        table: DataTable = DataTable(cursor_type="row", id="checks")
-        table.styles.height = "auto"
-        table.styles.max_height = 20
-        yield table
-
-    def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        table.add_columns("", "Check", "Kind", "Blocking", "Exit", "Time", "Detail")
-        for c in self.row.checks:
-            table.add_row(check_mark(c), c.name, c.kind, "yes" if c.blocking else "no",
-                          "" if c.exit_code is None else str(c.exit_code),
-                          "" if c.duration_s is None else f"{c.duration_s:.2f}s", c.detail)
-        table.focus()

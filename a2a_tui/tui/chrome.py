@@ -1,0 +1,89 @@
+"""What frames the panels: the footer that fits its width, the demo's narration line, and how
+the grid shares the height between the panels and the Events tail (80x24 up to 250x60)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import Grid
+from textual.widgets import Footer, Static
+from textual.widgets._footer import FooterKey, FooterLabel
+
+PALETTE_CELLS = 12          # "▏^p palette" docked at the right, with its border
+
+
+def grid_rows(height: int) -> tuple[str, str, str]:
+    """The heights of the grid's three rows (Sessions|Board, Inbox|Gate, Events) for a grid of
+    `height` lines: Events takes about a quarter, at least 6 lines (3 events) and at most 16;
+    the two rows of panels share the rest."""
+    events = max(6, min(16, height // 4))
+    return ("1fr", "1fr", str(events))
+
+
+def short(height: int) -> bool:
+    """A terminal too short for a five-line detail under the focused panel's rows."""
+    return height < 32
+
+
+class PanelGrid(Grid):
+    """The panels' grid: on each resize it shares its height out again (`grid_rows`), and a
+    short terminal keeps the focused panel's detail to two lines (class -short)."""
+
+    rows: tuple[str, str, str] | None = None
+
+    def on_resize(self, event: events.Resize) -> None:
+        rows = grid_rows(event.size.height)
+        if rows != self.rows:   # setting them lays the grid out again
+            self.rows = rows
+            self.styles.grid_rows = " ".join(rows)
+        self.set_class(short(self.app.size.height), "-short")
+
+
+class WorkbenchFooter(Footer):
+    """Textual's footer, except that keys that do not fit are left out from the end (the app's
+    own keys come last; `?` and the palette list them all), with `…` saying so."""
+
+    def compose(self) -> ComposeResult:
+        widgets = list(super().compose())
+        keys = [w for w in widgets if isinstance(w, FooterKey)
+                and not w.has_class("-command-palette")]
+        room = (self.size.width or self.app.size.width) - PALETTE_CELLS
+        used, kept = 0, []
+        for w in keys:
+            need = _cells(w)
+            if used + need > room - 2:   # keep two cells for the "…"
+                break
+            used += need
+            kept.append(w)
+        for w in widgets:
+            if w in kept or w not in keys:
+                yield w
+        if len(kept) < len(keys):
+            yield FooterLabel("…")
+
+    def on_resize(self) -> None:
+        if self._bindings_ready:
+            self.call_after_refresh(self.recompose)
+
+
+def _cells(key: FooterKey) -> int:
+    """The cells a compact footer key takes: key, space, description, margin."""
+    return Text(key.key_display).cell_len + 1 + Text(key.description).cell_len + 1
+
+
+class NarrationLine(Static):
+    """The demo director's latest step, under the status line (hidden outside the demo)."""
+
+    DEFAULT_CSS = """
+    NarrationLine { height: auto; max-height: 3; padding: 0 1;
+                    background: $boost; color: $text; display: none; }
+    NarrationLine.-shown { display: block; }
+    """
+
+    def show_step(self, step: int, text: str) -> None:
+        t = Text()
+        t.append(f"demo {step} ", style="bold reverse")
+        t.append(" " + text)
+        self.update(t)
+        self.add_class("-shown")

@@ -1,0 +1,128 @@
+"""The gate's decisions from the workbench: both scores with their reasons (integrate, abandon)
+and a yes/no confirmation (abandon)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, Static
+
+
+@dataclass(frozen=True)
+class Scored:
+    """What the user entered: each score 0-3 with its reason, and (abandon) why."""
+
+    boundary: int
+    boundary_reason: str
+    taste: int
+    taste_reason: str
+    reason: str = ""
+
+
+class ScoreScreen(ModalScreen[Scored | None]):
+    """Both scores with reasons (and, with `ask_reason`, why): Tab moves, Ctrl-S sends, Esc
+    cancels. Nothing is sent until every field is filled."""
+
+    BINDINGS = [Binding("ctrl+s", "send", "Send", priority=True),
+                Binding("escape", "cancel", "Cancel", priority=True)]
+    DEFAULT_CSS = """
+    ScoreScreen { align: center middle; }
+    ScoreScreen > Vertical {
+        width: 90%; max-width: 90; height: auto; max-height: 90%;
+        border: round $accent; background: $surface; padding: 0 1;
+    }
+    ScoreScreen .hint { color: $text-muted; }
+    ScoreScreen .problem { color: $error; height: auto; }
+    ScoreScreen Grid { grid-size: 3; grid-columns: 10 7 1fr; height: auto; grid-rows: 1; }
+    ScoreScreen Input { border: none; height: 1; padding: 0 1; }
+    """
+
+    def __init__(self, title: str, hint: str, *, ask_reason: bool = False) -> None:
+        super().__init__()
+        self.title_text = title
+        self.hint = hint
+        self.ask_reason = ask_reason
+
+    def compose(self) -> ComposeResult:
+        with Vertical() as box:
+            box.border_title = self.title_text
+            box.border_subtitle = "Tab next field · Ctrl-S send · Esc cancel"
+            yield Label(self.hint, classes="hint")
+            with Grid():
+                for dim, what in (("boundary", "stayed inside the card's scope"),
+                                  ("taste", "engineering taste")):
+                    yield Label(dim)
+                    yield Input(placeholder="0-3", restrict="[0-3]", max_length=1,
+                                id=f"{dim}", compact=True)
+                    yield Input(placeholder=f"why ({what})", id=f"{dim}-reason",
+                                compact=True)
+                if self.ask_reason:
+                    yield Label("reason")
+                    yield Static("")
+                    yield Input(placeholder="why end this attempt", id="reason", compact=True)
+            yield Static("", classes="problem")
+
+    def on_mount(self) -> None:
+        self.query_one("#boundary", Input).focus()
+
+    def value(self, field: str) -> str:
+        return self.query_one(f"#{field}", Input).value.strip()
+
+    def action_send(self) -> None:
+        fields = ["boundary", "boundary-reason", "taste", "taste-reason"]
+        if self.ask_reason:
+            fields.append("reason")
+        missing = [f for f in fields if not self.value(f)]
+        if missing:
+            self.query_one(".problem", Static).update(
+                Text("still empty: " + ", ".join(m.replace("-", " ") for m in missing)))
+            self.query_one(f"#{missing[0]}", Input).focus()
+            return
+        self.dismiss(Scored(int(self.value("boundary")), self.value("boundary-reason"),
+                            int(self.value("taste")), self.value("taste-reason"),
+                            self.value("reason") if self.ask_reason else ""))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        # Enter moves on, like Tab; on the last field it sends.
+        event.stop()
+        inputs = list(self.query(Input))
+        if event.input is inputs[-1]:
+            self.action_send()
+        else:
+            self.focus_next()
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question: y confirms; n or Esc declines."""
+
+    BINDINGS = [Binding("y", "answer(True)", "Yes", priority=True),
+                Binding("n,escape", "answer(False)", "No", priority=True)]
+    DEFAULT_CSS = """
+    ConfirmScreen { align: center middle; }
+    ConfirmScreen > Vertical {
+        width: 80%; max-width: 80; height: auto;
+        border: round $warning; background: $surface; padding: 0 1;
+    }
+    """
+
+    def __init__(self, title: str, question: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical() as box:
+            box.border_title = self.title_text
+            box.border_subtitle = "y yes · n or Esc no"
+            yield Static(self.question)
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
