@@ -124,8 +124,11 @@ def init(repo: Repo, target: str | None = None) -> dict[str, Any]:
     try:
         if not existed:
             with store.write() as tx:
+                # target_head: the gate's view of its target before its first advance.
                 tx.append("initialized", actor="user",
-                          payload={"root": str(repo.root), "target_branch": cfg.target_branch})
+                          payload={"root": str(repo.root), "target_branch": cfg.target_branch,
+                                   "target_head": git.resolve_commit(
+                                       f"refs/heads/{cfg.target_branch}")})
     finally:
         store.close()
     return {"root": str(repo.root), "a2a_dir": str(repo.a2a_dir),

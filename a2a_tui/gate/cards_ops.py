@@ -9,10 +9,12 @@ from typing import Any
 from a2a_tui.errors import A2AError
 from a2a_tui.gate.cards import Card, load_card
 from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.roles import require_role
 
 
 def add_card(g: GateContext, path: Path) -> dict[str, Any]:
     """Validate a card file and store it: a new card, a new version, or no change at all."""
+    require_role(g, "card add")
     card = load_card(path)
     with g.store.write() as tx:
         if not card.id:
@@ -58,6 +60,8 @@ def add_card(g: GateContext, path: Path) -> dict[str, Any]:
 
 
 def ready_card(g: GateContext, card_id: str) -> dict[str, Any]:
+    """Confirm the card's current version as ready to be claimed."""
+    require_role(g, "card ready")
     with g.store.write() as tx:
         row = tx.one("SELECT * FROM cards WHERE id = ?", (card_id,))
         if row is None:

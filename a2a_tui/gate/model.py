@@ -13,6 +13,10 @@ from a2a_tui.errors import A2AError
 ACTIVE = ("claimed", "submitted", "verifying", "rejected", "verified", "integrating", "unknown")
 ENDED = ("integrated", "abandoned", "superseded", "failed")
 
+# Active, but no gate command may act on them until their outcome is read: `integrating` by
+# recovery (from the target ref), `unknown` by the user (`a2a resolve`).
+UNRESOLVED = ("integrating", "unknown")
+
 ATTEMPT_ID = re.compile(r"^(?P<card>[A-Za-z][A-Za-z0-9_.-]*)-a(?P<n>[0-9]+)$")
 SCORE = re.compile(r"^(?P<dim>boundary|taste)=(?P<n>-?[0-9]+):(?P<reason>.*)$", re.S)
 
@@ -62,3 +66,13 @@ def attempt_row_json(row: Any) -> dict[str, Any]:
 
 def card_body(row: Any) -> dict[str, Any]:
     return json.loads(row["body"])
+
+
+def way_out(attempt_id: str, state: str) -> str:
+    """What ends an unresolved attempt, for refusals that meet one."""
+    if state == "unknown":
+        return (f"its integration's outcome could not be read: the user looks at the target and"
+                f" decides with `a2a resolve {attempt_id} --as integrated|not-applied|abandoned"
+                " --reason ...`")
+    return ("its integration is in progress, or its process died: `a2a recover` reads the"
+            " outcome from the target")

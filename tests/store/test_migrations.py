@@ -102,7 +102,9 @@ def test_a_store_made_before_migrations_is_adopted_and_upgraded(tmp_path):
     assert "index dispatches_state" in migrate.schema_objects(s.conn)
     plan = s.all("EXPLAIN QUERY PLAN SELECT n, session FROM dispatches WHERE state = 'sending'")
     assert "dispatches_state" in " ".join(r["detail"] for r in plan)
-    assert dump(path) == rows
+    after = dump(path)
+    assert {t: after[t] for t in rows} == rows  # tables added by later migrations start empty
+    assert not any(after[t] for t in after.keys() - rows.keys())
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
         s.conn.execute("UPDATE events SET kind = 'changed' WHERE seq = 1")
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
