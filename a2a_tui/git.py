@@ -18,17 +18,24 @@ FULL_SHA = re.compile(r"^[0-9a-f]{40}$")
 ZERO_SHA = "0" * 40
 
 
+def error_line(stderr: str) -> str:
+    """The line of git's output that says what went wrong: its first `fatal:` or `error:` line
+    (progress such as "Preparing worktree" may come first), else its first line."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    return next((line for line in lines if line.startswith(("fatal:", "error:"))),
+                lines[0] if lines else "")
+
+
 class GitError(A2AError):
     """A git operation failed. `operation` names it (`worktree add`, `read-tree`, ...), `stderr`
-    is git's own message; the one-line message quotes its first line. `code` is `git_failed`
+    is git's own message; the one-line message quotes its error line. `code` is `git_failed`
     unless the cause is known (`ref_locked`, `ref_moved`: see `Git.update_ref`)."""
 
     def __init__(self, operation: str, stderr: str, returncode: int | None = None, *,
                  code: str = "git_failed", message: str | None = None,
                  details: dict | None = None):
-        first = stderr.strip().splitlines()
         super().__init__(code, message or f"git {operation} failed:"
-                         f" {first[0] if first else returncode}", details=details)
+                         f" {error_line(stderr) or returncode}", details=details)
         self.operation = operation
         self.stderr = stderr
         self.returncode = returncode
@@ -261,7 +268,7 @@ _MOVED = re.compile(r"is at [0-9a-f]+ but expected|reference already exists"
 
 def _ref_update_error(ref: str, res: _Result) -> GitError:
     stderr = res.stderr.strip() or res.stdout.strip()
-    first = next((line for line in stderr.splitlines() if line.strip()), "")
+    first = error_line(stderr)
     locked = _LOCKED.search(stderr)
     if locked:
         return GitError("update-ref", stderr, res.returncode, code="ref_locked",

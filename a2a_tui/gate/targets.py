@@ -34,7 +34,7 @@ from a2a_tui.gate.mainworktree import (
     sync_worktree,
 )
 from a2a_tui.gate.roles import require_role
-from a2a_tui.git import GitError
+from a2a_tui.git import GitError, error_line
 
 # The target lock is held for a compare and a move (and a worktree sync): briefly. A claim or an
 # integration waits this long for another one into the same target rather than failing at once.
@@ -189,7 +189,7 @@ def _decided_in_tx(tx, t: TargetView, sha: str, source: str, seq: int, reason: s
 
 def git_refusal(exc: GitError, branch: str) -> A2AError:
     """What a refused move of `branch` means for the user, with git's own words."""
-    first = next((line for line in exc.stderr.splitlines() if line.strip()), exc.message)
+    first = error_line(exc.stderr) or exc.message
     details = {"git": exc.stderr, **exc.details}
     if exc.code == "ref_locked":
         return A2AError(
