@@ -24,7 +24,7 @@ drawn like any rule, takes a copy of the state and there ends every attempt with
 commands alone, then claims every card again; the run goes on from the original.
 
 In the suite: a bounded run (12 sequences of up to 30 steps, new ones each run; a failure is
-replayed from `.hypothesis/`). At depth (300 sequences of up to 60 steps):
+replayed from `.hypothesis/`). At depth (100 sequences of up to 50 steps):
 `A2A_HYPOTHESIS_PROFILE=long .venv/bin/python -m pytest -q -n 0 tests/gate/test_gate_machine.py`.
 """
 
@@ -69,7 +69,7 @@ from helpers import commit_in, git, make_repo, write_card
 PROFILES = {
     "default": settings(max_examples=12, stateful_step_count=30, deadline=None,
                         suppress_health_check=[HealthCheck.too_slow]),
-    "long": settings(max_examples=300, stateful_step_count=60, deadline=None,
+    "long": settings(max_examples=100, stateful_step_count=50, deadline=None,
                      suppress_health_check=[HealthCheck.too_slow]),
 }
 PROFILE = os.environ.get("A2A_HYPOTHESIS_PROFILE", "default")
