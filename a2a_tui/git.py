@@ -18,15 +18,24 @@ FULL_SHA = re.compile(r"^[0-9a-f]{40}$")
 ZERO_SHA = "0" * 40
 
 
+def error_line(stderr: str) -> str:
+    """The line of git's output that says what went wrong: its first `fatal:` or `error:` line
+    (progress such as "Preparing worktree" may come first), else its first line."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    return next((line for line in lines if line.startswith(("fatal:", "error:"))),
+                lines[0] if lines else "")
+
+
 class GitError(A2AError):
     """A git operation failed. `operation` names it (`worktree add`, `read-tree`, ...), `stderr`
-    is git's own message; the one-line message quotes its first line."""
+    is git's own message; the one-line message quotes its error line. `code` is `git_failed`
+    unless the cause is known (`ref_locked`, `ref_moved`: see `Git.update_ref`)."""
 
     def __init__(self, operation: str, stderr: str, returncode: int | None = None, *,
-                 code: str = "git_failed", message: str | None = None):
-        first = stderr.strip().splitlines()
+                 code: str = "git_failed", message: str | None = None,
+                 details: dict | None = None):
         super().__init__(code, message or f"git {operation} failed:"
-                         f" {first[0] if first else returncode}")
+                         f" {error_line(stderr) or returncode}", details=details)
         self.operation = operation
         self.stderr = stderr
         self.returncode = returncode
@@ -126,8 +135,21 @@ class Git:
         return res.ok and res.stdout.strip() == "commit"
 
     def ref_value(self, ref: str) -> str | None:
+        """The SHA `ref` holds; None when it does not exist. A ref git cannot read (a broken
+        file) is not "missing": that raises `GitError` with git's message."""
         res = self._run("rev-parse", "--verify", "--quiet", ref, check=False)
-        return res.stdout.strip() if res.ok else None
+        if res.ok:
+            return res.stdout.strip()
+        if res.stderr.strip():
+            raise GitError("rev-parse", f"{ref}: {res.stderr.strip()}", res.returncode)
+        return None
+
+    def reflog(self, ref: str, limit: int = 10) -> list[str]:
+        """The newest `limit` reflog entries of `ref`, newest first, as `<sha> <selector>
+        <subject>` lines; empty when git keeps no reflog for it."""
+        res = self._run("reflog", "show", "--no-abbrev", "--format=%H %gd %gs", f"-n{limit}",
+                        ref, "--", check=False)
+        return res.stdout.splitlines() if res.ok else []
 
     def is_ancestor(self, ancestor: str, descendant: str) -> bool:
         res = self._run("merge-base", "--is-ancestor", ancestor, descendant, check=False)
@@ -204,10 +226,25 @@ class Git:
                 if line.startswith("worktree ")]
 
     # --- changes -------------------------------------------------------------
-    def update_ref(self, ref: str, new: str, old: str, message: str = "a2a") -> bool:
-        """Compare-and-swap: move `ref` to `new` only if it still equals `old`."""
+    def update_ref(self, ref: str, new: str, old: str, message: str = "a2a") -> None:
+        """Compare-and-swap: move `ref` to `new` only if it still equals `old`.
+
+        A refusal raises `GitError` with git's message and its cause as the code: `ref_locked`
+        (another process holds `<ref>.lock`; `details["lock"]` names the file, which a2a never
+        removes), `ref_moved` (the ref is not `old`), or `git_failed`.
+        """
         res = self._run("update-ref", "-m", message, ref, new, old, check=False)
-        return res.ok
+        if not res.ok:
+            raise _ref_update_error(ref, res)
+
+    def check_ref_update(self, ref: str, new: str, old: str) -> None:
+        """Whether `update_ref(ref, new, old)` would apply now, asked of git itself: a ref
+        transaction is prepared (taking the lock and checking `old`) and aborted, so nothing
+        moves. Raises exactly what `update_ref` would."""
+        res = self._run("update-ref", "--stdin", check=False,
+                        input=f"start\nupdate {ref} {new} {old}\nprepare\nabort\n")
+        if not res.ok:
+            raise _ref_update_error(ref, res)
 
     def worktree_add(self, path: Path, branch: str, start: str) -> None:
         self._run("worktree", "add", "-b", branch, str(path), start)
@@ -236,3 +273,23 @@ class Git:
         """Bring the index and the files at `cwd` from tree `old` to tree `new` (a two-tree
         merge, `read-tree -m -u`: refused when it would lose a local change)."""
         self._run("read-tree", "-m", "-u", old, new, cwd=cwd)
+
+
+# git's words for the two refusals of a ref update that are not failures of git itself.
+_LOCKED = re.compile(r"Unable to create '(?P<lock>[^']+\.lock)': File exists")
+_MOVED = re.compile(r"is at [0-9a-f]+ but expected|reference already exists"
+                    r"|unable to resolve reference")
+
+
+def _ref_update_error(ref: str, res: _Result) -> GitError:
+    stderr = res.stderr.strip() or res.stdout.strip()
+    first = error_line(stderr)
+    locked = _LOCKED.search(stderr)
+    if locked:
+        return GitError("update-ref", stderr, res.returncode, code="ref_locked",
+                        message=f"{ref} is locked: {locked['lock']} exists (git: {first})",
+                        details={"lock": locked["lock"]})
+    if _MOVED.search(stderr):
+        return GitError("update-ref", stderr, res.returncode, code="ref_moved",
+                        message=f"{ref} is not where it was expected (git: {first})")
+    return GitError("update-ref", stderr, res.returncode)

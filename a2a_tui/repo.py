@@ -134,9 +134,12 @@ def init(repo: Repo, target: str | None = None, *, adopt_namespace: bool = False
     try:
         if not existed:
             with store.write() as tx:
+                # target_head: the gate's view of its target before its first advance.
                 tx.append("initialized", actor="user",
                           payload={"root": str(repo.root), "target_branch": cfg.target_branch,
-                                   "pid_namespace": here})
+                                   "pid_namespace": here,
+                                   "target_head": git.resolve_commit(
+                                       f"refs/heads/{cfg.target_branch}")})
         namespace = _record_namespace(store, here, adopt_namespace)
     finally:
         store.close()

@@ -113,6 +113,7 @@ def cmd_recover(ctx, args) -> Result:
     data = {"resolved": ctx.recovered, "unknown": [dict(r) for r in unknown],
             "at": time.time()}
     lines = [f"resolved: {json.dumps(r)}" for r in ctx.recovered] or ["nothing to resolve"]
-    lines += [f"UNKNOWN: attempt {r['id']}: its outcome could not be read; look and decide"
+    lines += [f"UNKNOWN: attempt {r['id']}: its outcome could not be read; look at the target,"
+              f" then `a2a resolve {r['id']} --as integrated|not-applied|abandoned --reason ...`"
               for r in unknown]
     return Result(data, "\n".join(lines), rules="recover")

@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from a2a_tui.cli.output import Result
-from a2a_tui.cli.rules import COMMAND_RULES
+from a2a_tui.cli.rules import COMMAND_RULES, rules_for
 from a2a_tui.collab import board, inbox
 from a2a_tui.collab.context import Collab
 from a2a_tui.collab.roles import ROLES, role_rules
 from a2a_tui.collab.user_input import SAY_KINDS, get_user_input, list_user_inputs, say
 from a2a_tui.errors import A2AError
+from a2a_tui.gate import roles as gate_roles
 
 
 def register(sub, common) -> None:
@@ -263,18 +264,37 @@ def cmd_rules(ctx, args) -> Result:
     topic = args.topic
     if topic is None:
         caller = ctx.identity
+        if caller.is_user:
+            return all_rules()
         if caller.role is None:
             raise A2AError("usage", f"name a role ({', '.join(ROLES)}) or a command", exit_code=2)
         topic = caller.role
     if topic in ROLES:
         rules = role_rules(topic)
     elif topic in COMMAND_RULES:
-        rules = COMMAND_RULES[topic]
+        rules = rules_for(topic)
     else:
         raise A2AError("unknown_topic", f"no rules for {topic!r}: name a role ({', '.join(ROLES)})"
                        " or a command (" + ", ".join(sorted(COMMAND_RULES)) + ")", exit_code=2)
     return Result({"topic": topic, "rules": rules},
                   f"rules for {topic}:\n" + "\n".join(f"  - {r}" for r in rules))
+
+
+def all_rules() -> Result:
+    """Everything, for the user: who may run each gate command, each role's rules, each
+    command's rules."""
+    table = gate_roles.table()
+    roles = {r: role_rules(r) for r in ROLES}
+    commands = {c: rules_for(c) for c in sorted(COMMAND_RULES)}
+    width = max(len(row["command"]) for row in table)
+    lines = ["who may run each gate command (others get role_forbidden):",
+             *[f"  {row['command']:<{width}}  {row['text']}" for row in table]]
+    for title, group in (("role", roles), ("command", commands)):
+        for name, rules in group.items():
+            lines.append(f"rules for {title} {name}:")
+            lines += [f"  - {r}" for r in rules]
+    return Result({"topic": "all", "gate_roles": table, "roles": roles, "commands": commands},
+                  "\n".join(lines))
 
 
 def cmd_whoami(ctx, args) -> Result:

@@ -10,6 +10,7 @@ from a2a_tui import gate
 from a2a_tui.cli.output import Result
 from a2a_tui.gate.logs import find_log, read_log
 from a2a_tui.gate.model import parse_scores
+from a2a_tui.gate.roles import require_role
 from a2a_tui.gate.views import output_tail
 
 
@@ -148,6 +149,8 @@ def cmd_submit(ctx, args) -> Result:
 
 
 def cmd_verify(ctx, args) -> Result:
+    # Checked here, at the command's entry: verify.py runs the chain for whoever may start it.
+    require_role(ctx.gate, "verify", attempt=ctx.gate.attempt(args.attempt))
     quiet = getattr(args, "json", False)
 
     def progress(name, res):

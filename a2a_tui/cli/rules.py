@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from a2a_tui.gate.roles import GATE_ROLES, who_may
+
 COMMAND_RULES: dict[str, list[str]] = {
     "init": [
         ".a2a/ holds the store, config, spool and worktrees; it is listed in .git/info/exclude,"
@@ -70,6 +72,23 @@ COMMAND_RULES: dict[str, list[str]] = {
     "recover": [
         "Half-finished operations are resolved by reading facts (the target ref), never by"
         " guessing; when the facts do not tell, the attempt is 'unknown' for a person to decide.",
+        "An unknown attempt is never retried: the user looks and runs `a2a resolve`.",
+    ],
+    "resolve": [
+        "Only an attempt whose outcome is unknown is resolved, by the user, after looking at the"
+        " target: integrated (the target must contain the candidate), not-applied (it must not;"
+        " the attempt is a verified candidate again) or abandoned.",
+        "The decision is a user input record; resolve moves nothing.",
+    ],
+    "target adopt": [
+        "The gate records where it last left each target; a target moved outside the gate stops"
+        " claims from it and integrations into it until the user decides.",
+        "Adopt makes the current head the gate's baseline; attempts that started from a commit"
+        " the target no longer contains cannot be integrated.",
+    ],
+    "target restore": [
+        "Restore moves the target back to the gate's baseline by compare-and-swap (intent, move,"
+        " outcome), bringing a clean checked-out worktree along; a dirty one is never touched.",
     ],
     "spawn": [
         "A session is launched with per-session arguments and environment only; no global"
@@ -133,4 +152,8 @@ COMMAND_RULES: dict[str, list[str]] = {
 
 
 def rules_for(command: str) -> list[str]:
-    return COMMAND_RULES.get(command, [])
+    """The rules `command` prints; a gate command's first says who may run it."""
+    rules = COMMAND_RULES.get(command, [])
+    if command in GATE_ROLES:
+        rules = [f"Who may run it: {who_may(command)}.", *rules]
+    return rules

@@ -140,15 +140,24 @@ def close(c: Collab, item_id: str, reason: str) -> dict[str, Any]:
                                f"{item_id} is {why}: only the user can close it (rule: blocking"
                                " items and those about permission, scope, acceptance, security"
                                " or irreversible operations are the user's)", item=item_id)
-        if _status(tx, item_id) == "closed":
+        if not close_in_tx(tx, item_id, reason, actor=c.caller.actor, session=c.caller.session,
+                           role=c.role):
             raise A2AError("already_closed", f"{item_id} is already closed")
-        seq = tx.append("board_item_closed", actor=c.caller.actor, session=c.caller.session,
-                        payload={"id": item_id, "reason": reason, "role": c.role or "user"})
-        tx.execute("INSERT INTO board_records(seq, item_id, kind, reason, actor, session, role,"
-                   " ts_ns) VALUES (?,?,'close',?,?,?,?,?)",
-                   (seq, item_id, reason, c.caller.actor, c.caller.session, c.role or "user",
-                    time.time_ns()))
         return item_dict(tx, item)
+
+
+def close_in_tx(tx, item_id: str, reason: str, *, actor: str, session: str | None,
+                role: str | None) -> bool:
+    """Record the closure of an item inside an open write transaction (the caller has checked
+    the right to close it); False when it was already closed."""
+    if _status(tx, item_id) == "closed":
+        return False
+    seq = tx.append("board_item_closed", actor=actor, session=session,
+                    payload={"id": item_id, "reason": reason, "role": role or "user"})
+    tx.execute("INSERT INTO board_records(seq, item_id, kind, reason, actor, session, role,"
+               " ts_ns) VALUES (?,?,'close',?,?,?,?,?)",
+               (seq, item_id, reason, actor, session, role or "user", time.time_ns()))
+    return True
 
 
 @records_refusals

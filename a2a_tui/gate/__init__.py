@@ -15,10 +15,12 @@ _WHERE = {
     "abandon": "attempts", "bind_writer": "attempts", "claim": "attempts", "submit": "attempts",
     "add_card": "cards_ops", "list_cards": "cards_ops", "ready_card": "cards_ops",
     "show_card": "cards_ops", "GateContext": "context", "integrate": "integrate",
-    "reclaim": "reclaim", "recover": "recover", "review": "review", "verify": "verify",
+    "reclaim": "reclaim", "recover": "recover", "resolve": "resolve", "review": "review",
+    "verify": "verify",
 }
 __all__ = ["GateContext", "abandon", "add_card", "bind_writer", "claim", "integrate", "list_cards",
-           "ready_card", "reclaim", "recover", "review", "show_card", "submit", "verify"]
+           "ready_card", "reclaim", "recover", "resolve", "review", "show_card", "submit",
+           "verify"]
 
 if TYPE_CHECKING:
     from a2a_tui.gate.attempts import abandon, bind_writer, claim, submit
@@ -27,6 +29,7 @@ if TYPE_CHECKING:
     from a2a_tui.gate.integrate import integrate
     from a2a_tui.gate.reclaim import reclaim
     from a2a_tui.gate.recover import recover
+    from a2a_tui.gate.resolve import resolve
     from a2a_tui.gate.review import review
     from a2a_tui.gate.verify import verify
 
@@ -40,8 +43,8 @@ def __getattr__(name: str) -> Any:
 
 
 class _Gate(types.ModuleType):
-    """`gate.verify` (and integrate, reclaim, recover, review) stays the function even when its
-    submodule is imported first, which binds the submodule under the same name."""
+    """`gate.verify` (and integrate, reclaim, recover, resolve, review) stays the function even
+    when its submodule is imported first, which binds the submodule under the same name."""
 
     def __setattr__(self, name: str, value: Any) -> None:
         if isinstance(value, types.ModuleType) and _WHERE.get(name) == name:

@@ -10,7 +10,9 @@ from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.locks import op_lock
-from a2a_tui.gate.model import ACTIVE, Score
+from a2a_tui.gate.model import ACTIVE, UNRESOLVED, Score, way_out
+from a2a_tui.gate.roles import require_role
+from a2a_tui.gate.targets import observe, target_lock
 from a2a_tui.git import FULL_SHA
 
 
@@ -18,36 +20,21 @@ def claim(g: GateContext, card_id: str, *, writer: str | None = None,
           supersede: bool = False) -> dict[str, Any]:
     """Atomically allocate attempt n, a new fence, a branch and a worktree from the target head.
 
-    The store transaction decides the winner; git runs only after it commits.
+    The target must be where the gate last left it (targets.observe). The store transaction
+    decides the winner; git runs only after it commits.
     """
+    require_role(g, "claim")
     cfg = g.config
     g.card(card_id)  # unknown card: a clear error before anything else
     ledger.require_intact(g, card_id)
-    start = g.git.resolve_commit(f"refs/heads/{cfg.target_branch}")
-    if start is None:
-        raise A2AError("no_target", f"target branch {cfg.target_branch!r} does not exist")
     writer = writer or g.caller.actor
     with op_lock(g.repo.locks_dir, f"card-{card_id}", what=f"a claim of {card_id}"):
+        with g.store.snapshot() as tx:  # what needs no git is refused before the target is read
+            _claim_refusal(tx, card_id, supersede)
+        with target_lock(g, cfg.target_branch):
+            start = observe(g, cfg.target_branch, task=card_id)
         with g.store.write() as tx:
-            card = tx.one("SELECT * FROM cards WHERE id = ?", (card_id,))
-            if card["state"] != "ready":
-                raise A2AError("card_not_ready",
-                               f"card {card_id} is {card['state']}: mark it ready first"
-                               f" (`a2a card ready {card_id}`)")
-            _check_authorization(tx, card_id)
-            active = tx.all(
-                f"SELECT id, state FROM attempts WHERE card_id = ? AND state IN"
-                f" ({','.join('?' * len(ACTIVE))})", (card_id, *ACTIVE))
-            if active and not supersede:
-                raise A2AError(
-                    "already_claimed",
-                    f"card {card_id} is already claimed by attempt {active[0]['id']}"
-                    f" ({active[0]['state']}); use --supersede to take it over")
-            for old in active:
-                if old["state"] in ("integrating", "unknown"):
-                    raise A2AError("attempt_unresolved",
-                                   f"attempt {old['id']} is {old['state']}: resolve it first"
-                                   " (`a2a recover`)")
+            card, active = _claim_refusal(tx, card_id, supersede)
             n = 1 + (tx.one("SELECT COALESCE(MAX(n), 0) FROM attempts WHERE card_id=?",
                             (card_id,))[0])
             fence = card["fence"] + 1
@@ -81,7 +68,8 @@ def claim(g: GateContext, card_id: str, *, writer: str | None = None,
         except A2AError as exc:
             with g.store.write() as tx:
                 s = tx.append("worktree_failed", actor="gate", task=card_id, attempt=attempt_id,
-                              payload={"error": exc.message})
+                              payload={"error": exc.message,
+                                       "git": getattr(exc, "stderr", None)})
                 tx.execute("UPDATE attempts SET state='failed', worktree_state='unknown',"
                            " ended_ns=?, updated_seq=? WHERE id=?", (time.time_ns(), s, attempt_id))
             raise A2AError("worktree_failed",
@@ -95,6 +83,29 @@ def claim(g: GateContext, card_id: str, *, writer: str | None = None,
     return {"attempt": attempt_id, "card": card_id, "fence": fence, "branch": branch,
             "worktree": str(worktree), "start_commit": start, "card_version": card["version"],
             "writer": writer, "superseded": [a["id"] for a in active]}
+
+
+def _claim_refusal(tx, card_id: str, supersede: bool):
+    """The card and its active attempts, if `card_id` may be claimed now; else the refusal."""
+    card = tx.one("SELECT * FROM cards WHERE id = ?", (card_id,))
+    if card["state"] != "ready":
+        raise A2AError("card_not_ready",
+                       f"card {card_id} is {card['state']}: mark it ready first"
+                       f" (`a2a card ready {card_id}`)")
+    _check_authorization(tx, card_id)
+    active = tx.all(
+        f"SELECT id, state FROM attempts WHERE card_id = ? AND state IN"
+        f" ({','.join('?' * len(ACTIVE))})", (card_id, *ACTIVE))
+    if active and not supersede:
+        raise A2AError(
+            "already_claimed",
+            f"card {card_id} is already claimed by attempt {active[0]['id']}"
+            f" ({active[0]['state']}); use --supersede to take it over")
+    for old in active:
+        if old["state"] in UNRESOLVED:
+            raise A2AError("attempt_unresolved", f"attempt {old['id']} is {old['state']}:"
+                           f" {way_out(old['id'], old['state'])}")
+    return card, active
 
 
 def _check_authorization(tx, card_id: str) -> None:
@@ -116,6 +127,7 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
     """
     att = g.attempt(attempt_id)
     ledger.require_intact(g, att["card_id"])
+    require_role(g, "submit", attempt=att)
     sha_in = sha
     sha = sha.strip().lower()
 
@@ -152,8 +164,9 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
         elif card["state"] != "ready":
             problem = ("card_not_ready", f"card {card['id']} changed and is not confirmed ready")
         elif not g.caller.is_user and g.caller.actor != att["writer"]:
-            problem = ("not_writer", f"{g.caller.describe()} is not the writer of {attempt_id}"
-                       f" ({att['writer']})")
+            # The writer changed since the role check (a2a spawn --attempt hands it over).
+            problem = ("role_forbidden", f"submit {attempt_id} is for its writer"
+                       f" ({att['writer']}) or the user: {g.caller.describe()} may not")
         if problem is None:
             n = att["submission_n"] + 1
             seq = tx.append("submitted", actor=g.caller.actor, task=att["card_id"],
@@ -173,14 +186,18 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
 
 def abandon(g: GateContext, attempt_id: str, score: Score, reason: str = "") -> dict[str, Any]:
     """End an attempt without integrating it, with a score; its evidence stays."""
+    require_role(g, "abandon")
     att = g.attempt(attempt_id)
     ledger.require_intact(g, att["card_id"])
     with op_lock(g.repo.locks_dir, attempt_id, what=f"an operation on {attempt_id}"):
         with g.store.write() as tx:
             att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
-            if att["state"] not in ACTIVE or att["state"] in ("integrating", "unknown"):
+            if att["state"] in UNRESOLVED:
+                raise A2AError("attempt_not_open", f"attempt {attempt_id} is {att['state']}"
+                               f" and cannot be abandoned: {way_out(attempt_id, att['state'])}")
+            if att["state"] not in ACTIVE:
                 raise A2AError("attempt_not_open", f"attempt {attempt_id} is {att['state']}:"
-                               " it cannot be abandoned")
+                               " it has ended")
             now = time.time_ns()
             facts = score_facts(tx, att, now)
             seq = tx.append("abandoned", actor=g.caller.actor, task=att["card_id"],
@@ -220,8 +237,9 @@ def bind_writer(g: GateContext, attempt_id: str, session_id: str) -> dict[str, A
         att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
         if att is None:
             raise A2AError("unknown_attempt", f"no attempt {attempt_id!r} (see `a2a status`)")
-        if att["state"] not in ACTIVE or att["state"] in ("integrating", "unknown"):
-            raise A2AError("attempt_not_open", f"attempt {attempt_id} is {att['state']}")
+        if att["state"] not in ACTIVE or att["state"] in UNRESOLVED:
+            hint = f": {way_out(attempt_id, att['state'])}" if att["state"] in UNRESOLVED else ""
+            raise A2AError("attempt_not_open", f"attempt {attempt_id} is {att['state']}{hint}")
         if not g.caller.is_user and g.caller.actor != att["writer"]:
             raise A2AError("not_writer", f"{g.caller.describe()} is not the writer of {attempt_id}"
                            f" ({att['writer']}) and cannot hand it over")

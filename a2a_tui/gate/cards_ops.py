@@ -11,10 +11,12 @@ from a2a_tui.gate import ledger
 from a2a_tui.gate.cards import Card, load_card
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.model import card_body
+from a2a_tui.gate.roles import require_role
 
 
 def add_card(g: GateContext, path: Path) -> dict[str, Any]:
     """Validate a card file and store it: a new card, a new version, or no change at all."""
+    require_role(g, "card add")
     card = load_card(path)
     ledger.require_intact(g, card.id or None)
     with g.store.write() as tx:
@@ -61,6 +63,8 @@ def add_card(g: GateContext, path: Path) -> dict[str, Any]:
 
 
 def ready_card(g: GateContext, card_id: str) -> dict[str, Any]:
+    """Confirm the card's current version as ready to be claimed."""
+    require_role(g, "card ready")
     ledger.require_intact(g, card_id)
     with g.store.write() as tx:
         row = tx.one("SELECT * FROM cards WHERE id = ?", (card_id,))

@@ -2,7 +2,8 @@
 
 Intent first (in the store), then `git update-ref <ref> <new> <old>`, then an independent
 read-back, then the outcome. A crash anywhere in between is resolved by reading the ref,
-never by guessing (see recover.py).
+never by guessing (see recover.py); what nobody can read is `unknown`, for the user to
+resolve (resolve.py). The outcome `integrated` is also the target's new baseline (targets.py).
 """
 
 from __future__ import annotations
@@ -18,83 +19,143 @@ from a2a_tui.gate import ledger
 from a2a_tui.gate.attempts import insert_score, score_facts
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.locks import op_lock
-from a2a_tui.gate.model import Score
+from a2a_tui.gate.mainworktree import (
+    blocking_changes,
+    checked_out_here,
+    dirty_error,
+    sync_worktree,
+)
+from a2a_tui.gate.model import UNRESOLVED, Score, way_out
 from a2a_tui.gate.review import blocking_review
+from a2a_tui.gate.roles import require_role
+from a2a_tui.gate.targets import (
+    git_refusal,
+    observe,
+    record_advance_in_tx,
+    ref_of,
+    target_lock,
+)
 from a2a_tui.git import GitError
 
 
 def integrate(g: GateContext, attempt_id: str, score: Score) -> dict[str, Any]:
+    """Move the attempt's target to its verified SHA, by compare-and-swap, and record it.
+
+    Under the attempt's lock and then its target's: the target must be where the gate last left
+    it (targets.observe), contain the attempt's start and be contained in the candidate; git is
+    asked first whether the move would apply, then the intent is recorded, the ref moved, read
+    back, and the outcome recorded.
+    """
+    require_role(g, "integrate")
     g.attempt(attempt_id)
     with op_lock(g.repo.locks_dir, attempt_id, what=f"an operation on {attempt_id}"):
         facts = ledger.before_integrate(g, g.attempt(attempt_id)["card_id"])  # the log decides
         att = g.attempt(attempt_id)
-        if att["state"] != "verified":
-            raise A2AError("not_verified",
-                           f"attempt {attempt_id} is {att['state']}: only a verified"
-                           " candidate can be integrated (`a2a verify` first)")
-        if not g.caller.is_user and g.caller.actor == att["writer"]:
-            raise A2AError("writer_cannot_integrate",
-                           f"{g.caller.describe()} wrote {attempt_id}; integration is for the"
-                           " executive controller or the user")
-        sha = att["submitted_sha"]
-        card = g.card(att["card_id"])
-        last = facts.last_verification(attempt_id)
-        if (last is None or last["state"] != "passed" or last["sha"] != sha
-                or last["submission_n"] != att["submission_n"]):
-            raise A2AError("not_verified",
-                           f"no passing verification of {sha[:12]} for {attempt_id}")
-        if last["card_version"] != card["version"] or card["state"] != "ready":
-            raise A2AError("stale_card_version",
-                           f"{attempt_id} was verified against card version {last['card_version']};"
-                           f" the card is now version {card['version']} ({card['state']}):"
-                           " confirm the card, resubmit and verify again")
-        failed = facts.failed_blocking_check(attempt_id, last["run"])
-        if failed is not None:
-            raise A2AError("not_verified", f"blocking check {failed['name']} did not pass")
-        blocked = blocking_review(g, attempt_id, sha)
-        if blocked is not None:
-            raise A2AError("review_blocked", f"reviewer session {blocked['session']} blocked"
-                           f" {sha[:12]}: {blocked['notes'][:200]}")
-        ref = f"refs/heads/{att['target_branch']}"
-        old = g.git.ref_value(ref)
-        if old is None:
-            raise A2AError("no_target", f"target branch {att['target_branch']} does not exist")
-        if not g.git.is_ancestor(old, sha):
-            _diagnose(g, att, "target_moved", old)
-            raise A2AError("target_moved",
-                           f"{att['target_branch']} moved to {old[:12]} since the claim and the"
-                           f" verified candidate {sha[:12]} does not contain it; integrating would"
-                           " land an unverified tree. Start a new attempt from the new head.")
-        sync = None
-        if g.git.current_branch(g.repo.root) == att["target_branch"]:
-            dirty = _blocking_changes(g, g.repo.root, old, sha)
-            if dirty:
-                _diagnose(g, att, "main_worktree_dirty", old, files=dirty[:20])
-                raise A2AError(
-                    "main_worktree_dirty",
-                    f"{att['target_branch']} is checked out in {g.repo.root} with uncommitted"
-                    f" changes ({len(dirty)} path(s)); commit or stash them, then integrate again."
-                    " Nothing was changed.")
-            sync = str(g.repo.root)
-        with g.store.write() as tx:
-            seq = tx.append("integration_intent", actor=g.caller.actor, task=att["card_id"],
-                            attempt=attempt_id, session=g.caller.session,
-                            payload={"ref": ref, "old": old, "new": sha, "sync_worktree": sync,
-                                     "score": score.to_json(), "actor": g.caller.actor})
-            tx.execute("INSERT OR REPLACE INTO integrations(attempt_id, state, ref, old_sha,"
-                       " new_sha, sync_worktree, intent_seq) VALUES (?,?,?,?,?,?,?)",
-                       (attempt_id, "intent", ref, old, sha, sync, seq))
-            tx.execute("UPDATE attempts SET state='integrating', updated_seq=? WHERE id=?",
-                       (seq, attempt_id))
-        crashpoint("integrate:after_intent")
-        g.git.update_ref(ref, sha, old, message=f"a2a integrate {attempt_id}")
-        crashpoint("integrate:after_update_ref")
-        return resolve_intent(g, attempt_id, actor=g.caller.actor)
+        sha = _check_candidate(g, att, facts)
+        branch = att["target_branch"]
+        ref = ref_of(branch)
+        with target_lock(g, branch):
+            try:
+                old = observe(g, branch, task=att["card_id"], attempt=attempt_id)
+            except A2AError as exc:
+                if exc.code == "target_diverged":
+                    _diagnose(g, att, exc.code, exc.details["observed"],
+                              expected=exc.details["expected"], observed=exc.details["observed"])
+                raise
+            _check_lineage(g, att, old, sha)
+            sync = None
+            root = checked_out_here(g, branch)
+            if root is not None:
+                dirty = blocking_changes(g, root, old, sha)
+                if dirty:
+                    _diagnose(g, att, "main_worktree_dirty", old, files=dirty[:20])
+                    raise dirty_error(branch, root, dirty, "integrate")
+                sync = str(root)
+            try:
+                g.git.check_ref_update(ref, sha, old)
+            except GitError as exc:
+                refusal = git_refusal(exc, branch)
+                _diagnose(g, att, refusal.code, old, git=exc.stderr, **exc.details)
+                raise refusal from exc
+            with g.store.write() as tx:
+                seq = tx.append("integration_intent", actor=g.caller.actor, task=att["card_id"],
+                                attempt=attempt_id, session=g.caller.session,
+                                payload={"ref": ref, "old": old, "new": sha,
+                                         "sync_worktree": sync, "score": score.to_json(),
+                                         "actor": g.caller.actor})
+                tx.execute("INSERT OR REPLACE INTO integrations(attempt_id, state, ref, old_sha,"
+                           " new_sha, sync_worktree, intent_seq) VALUES (?,?,?,?,?,?,?)",
+                           (attempt_id, "intent", ref, old, sha, sync, seq))
+                tx.execute("UPDATE attempts SET state='integrating', updated_seq=? WHERE id=?",
+                           (seq, attempt_id))
+            crashpoint("integrate:after_intent")
+            failure = None
+            try:
+                g.git.update_ref(ref, sha, old, message=f"a2a integrate {attempt_id}")
+            except GitError as exc:
+                failure = exc  # the read-back below decides what happened; git says why
+            crashpoint("integrate:after_update_ref")
+            return resolve_intent(g, attempt_id, actor=g.caller.actor, failure=failure)
 
 
-def resolve_intent(g: GateContext, attempt_id: str, *, actor: str, recovering: bool = False
-                   ) -> dict[str, Any]:
-    """Read the ref back and record what it shows. Called with the attempt's lock held."""
+def _check_candidate(g: GateContext, att, facts: ledger.Ledger) -> str:
+    """The verified SHA, if everything the gate decided about it still holds (read from the
+    log's view `facts`, not from the tables)."""
+    attempt_id = att["id"]
+    if att["state"] != "verified":
+        hint = f": {way_out(attempt_id, att['state'])}" if att["state"] in UNRESOLVED else \
+            " (`a2a verify` first)"
+        raise A2AError("not_verified", f"attempt {attempt_id} is {att['state']}: only a verified"
+                       f" candidate can be integrated{hint}")
+    if not g.caller.is_user and g.caller.actor == att["writer"]:
+        raise A2AError("writer_cannot_integrate",
+                       f"{g.caller.describe()} wrote {attempt_id}; integration is for the"
+                       " executive controller or the user")
+    sha = att["submitted_sha"]
+    card = g.card(att["card_id"])
+    last = facts.last_verification(attempt_id)
+    if (last is None or last["state"] != "passed" or last["sha"] != sha
+            or last["submission_n"] != att["submission_n"]):
+        raise A2AError("not_verified", f"no passing verification of {sha[:12]} for {attempt_id}")
+    if last["card_version"] != card["version"] or card["state"] != "ready":
+        raise A2AError("stale_card_version",
+                       f"{attempt_id} was verified against card version {last['card_version']};"
+                       f" the card is now version {card['version']} ({card['state']}):"
+                       " confirm the card, resubmit and verify again")
+    failed = facts.failed_blocking_check(attempt_id, last["run"])
+    if failed is not None:
+        raise A2AError("not_verified", f"blocking check {failed['name']} did not pass")
+    blocked = blocking_review(g, attempt_id, sha)
+    if blocked is not None:
+        raise A2AError("review_blocked", f"reviewer session {blocked['session']} blocked"
+                       f" {sha[:12]}: {blocked['notes'][:200]}")
+    return sha
+
+
+def _check_lineage(g: GateContext, att, old: str, sha: str) -> None:
+    """Moving `old` to `sha` lands exactly the commits verify judged (start..sha): the target
+    must contain the attempt's start, and the candidate must contain the target."""
+    branch, start = att["target_branch"], att["start_commit"]
+    if not g.git.is_ancestor(old, sha):
+        _diagnose(g, att, "target_moved", old)
+        raise A2AError("target_moved",
+                       f"{branch} moved to {old[:12]} since the claim and the verified candidate"
+                       f" {sha[:12]} does not contain it; integrating would land an unverified"
+                       " tree. Start a new attempt from the new head.")
+    if not g.git.is_ancestor(start, old):
+        _diagnose(g, att, "target_moved", old, start=start)
+        raise A2AError("target_moved",
+                       f"{branch} at {old[:12]} no longer contains {start[:12]}, the commit"
+                       f" {att['id']} started from (the user moved {branch} back); integrating"
+                       " would bring back what was undone. Start a new attempt from the new head.")
+
+
+def resolve_intent(g: GateContext, attempt_id: str, *, actor: str, recovering: bool = False,
+                   failure: GitError | None = None) -> dict[str, Any]:
+    """Read the ref back and record what it shows. Called with the attempt's lock held.
+
+    `failure` is git's refusal of the move, if it refused: recorded with the outcome, and the
+    answer names its cause (`ref_locked`, `cas_failed`, `git_failed`)."""
     it = g.store.one("SELECT * FROM integrations WHERE attempt_id=?", (attempt_id,))
     att = g.attempt(attempt_id)
     intent = g.store.one("SELECT payload FROM events WHERE seq=?", (it["intent_seq"],))
@@ -103,12 +164,14 @@ def resolve_intent(g: GateContext, attempt_id: str, *, actor: str, recovering: b
     observed = g.git.ref_value(it["ref"])
     synced = None
     if observed == it["new_sha"] and it["sync_worktree"]:
-        synced = _sync_worktree(g, Path(it["sync_worktree"]), it["old_sha"], it["new_sha"],
-                                att["target_branch"])
+        synced = sync_worktree(g, Path(it["sync_worktree"]), it["old_sha"], it["new_sha"],
+                               att["target_branch"])
     now = time.time_ns()
     with g.store.write() as tx:
         base = {"ref": it["ref"], "old": it["old_sha"], "new": it["new_sha"], "observed": observed,
                 "recovered": recovering}
+        if failure is not None:
+            base["error"] = {"code": failure.code, "git": failure.stderr, **failure.details}
         if observed == it["new_sha"]:
             facts = score_facts(tx, att, now)
             seq = tx.append("integrated", actor=actor, task=att["card_id"], attempt=attempt_id,
@@ -119,6 +182,7 @@ def resolve_intent(g: GateContext, attempt_id: str, *, actor: str, recovering: b
             tx.execute("UPDATE attempts SET state='integrated', ended_ns=?, updated_seq=?"
                        " WHERE id=?", (now, seq, attempt_id))
             insert_score(tx, attempt_id, "integrated", score, facts, actor, seq)
+            record_advance_in_tx(tx, att["target_branch"], it["new_sha"], "integrated", seq)
             state = "integrated"
         else:
             # Not moved (the CAS did not apply: the candidate stays verified) or moved elsewhere
@@ -135,38 +199,19 @@ def resolve_intent(g: GateContext, attempt_id: str, *, actor: str, recovering: b
               "old": it["old_sha"], "new": it["new_sha"], "observed": observed,
               "worktree_synced": synced, "recovered": recovering}
     if state == "not_applied" and not recovering:
+        if failure is not None:
+            refusal = git_refusal(failure, att["target_branch"])
+            raise A2AError(refusal.code, refusal.message + "; nothing was integrated",
+                           details={**result, **refusal.details})
         raise A2AError("cas_failed", f"{att['target_branch']} did not move: it changed under us"
                        f" (still {observed[:12] if observed else 'missing'});"
                        " nothing was integrated",
                        details=result)
     if state == "unknown" and not recovering:
         raise A2AError("outcome_unknown", f"{it['ref']} is {observed or 'missing'}, neither the old"
-                       " nor the new commit: the outcome is unknown; look and decide",
+                       f" nor the new commit: the outcome is unknown; {way_out(attempt_id, state)}",
                        details=result)
     return result
-
-
-def _sync_worktree(g: GateContext, root: Path, old: str, new: str, branch: str) -> bool | str:
-    """Bring the main worktree from `old` to `new` if it still shows `old` and is clean."""
-    if g.git.current_branch(root) != branch:
-        return "not checked out"
-    index_tree = g.git.write_tree(root)
-    if index_tree == g.git.tree_of(new) and not g.git.differs_from(new, root):
-        return True
-    if index_tree != g.git.tree_of(old) or g.git.differs_from(old, root):
-        return "left alone: the worktree changed"
-    try:
-        g.git.read_tree(old, new, root)
-    except GitError as exc:
-        return f"{exc.operation} failed: {exc.stderr.strip()[:200]}"
-    return True
-
-
-def _blocking_changes(g: GateContext, root: Path, old: str, new: str) -> list[str]:
-    """Uncommitted changes to tracked files, and untracked files the new tree would overwrite."""
-    out = g.git.status(root, untracked=False)
-    incoming = set(g.git.changed_paths(old, new))
-    return out + [f"?? {p}" for p in g.git.untracked_files(root) if p in incoming]
 
 
 def _diagnose(g: GateContext, att, code: str, head: str, **extra: Any) -> None:

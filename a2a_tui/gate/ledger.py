@@ -260,6 +260,20 @@ def _integration(state: str, attempt_state: str | None) -> Callable[[Ledger, Eve
     return handle
 
 
+def _resolved(ledger: Ledger, ev: Event) -> None:
+    """The user's resolution of an `unknown` attempt (gate/resolve.py)."""
+    as_ = ev.payload["as"]
+    if as_ == "integrated":
+        ledger.set("integrations", (ev.attempt,), state="integrated", outcome_seq=ev.seq)
+        _ended("integrated")(ledger, ev)
+        _score(ledger, ev, "integrated")
+    elif as_ == "not-applied":
+        ledger.set("integrations", (ev.attempt,), state="not_applied", outcome_seq=ev.seq)
+        ledger.set("attempts", (ev.attempt,), state="verified", updated_seq=ev.seq)
+    else:
+        _ended("abandoned")(ledger, ev)
+
+
 def _reviewed(ledger: Ledger, ev: Event) -> None:
     p = ev.payload
     ledger.put("reviews", {"id": None, "attempt_id": ev.attempt, "submission_n": p["submission"],
@@ -292,6 +306,7 @@ HANDLERS: dict[str, Callable[[Ledger, Event], None]] = {
     "worktree_kept": _attempt(worktree_state="kept_dirty"),
     "worktree_unknown": _attempt(worktree_state="unknown"),
     "reviewed": _reviewed,
+    "attempt_resolved": _resolved,
 }
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,15 +18,22 @@ from a2a_tui.errors import A2AError
 
 
 @contextmanager
-def op_lock(locks_dir: Path, name: str, *, what: str = "") -> Iterator[None]:
-    """Hold the lock `name` or refuse at once (never wait behind a running verify)."""
+def op_lock(locks_dir: Path, name: str, *, what: str = "", wait_s: float = 0.0
+            ) -> Iterator[None]:
+    """Hold the lock `name` or refuse: at once by default (never wait behind a running verify),
+    or after `wait_s` seconds for locks that are only ever held briefly."""
     fd = _open(locks_dir, name)
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError as exc:
-            raise A2AError("busy", f"{what or name} is in progress in another process;"
-                           " try again later") from exc
+        deadline = time.monotonic() + wait_s
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError as exc:
+                if time.monotonic() >= deadline:
+                    raise A2AError("busy", f"{what or name} is in progress in another process;"
+                                   " try again later") from exc
+                time.sleep(0.02)
         yield
     finally:
         os.close(fd)

@@ -14,6 +14,10 @@ from a2a_tui.errors import A2AError
 ACTIVE = ("claimed", "submitted", "verifying", "rejected", "verified", "integrating", "unknown")
 ENDED = ("integrated", "abandoned", "superseded", "failed")
 
+# Active, but no gate command may act on them until their outcome is read: `integrating` by
+# recovery (from the target ref), `unknown` by the user (`a2a resolve`).
+UNRESOLVED = ("integrating", "unknown")
+
 ATTEMPT_ID = re.compile(r"^(?P<card>[A-Za-z][A-Za-z0-9_.-]*)-a(?P<n>[0-9]+)$")
 SCORE = re.compile(r"^(?P<dim>boundary|taste)=(?P<n>-?[0-9]+):(?P<reason>.*)$", re.S)
 
@@ -82,3 +86,14 @@ def card_body(row: Any) -> dict[str, Any]:
     """A card's fields: parsed from a table row's JSON, or as the log's row (ledger) holds them."""
     body = row["body"]
     return body if isinstance(body, dict) else json.loads(body)
+
+
+
+def way_out(attempt_id: str, state: str) -> str:
+    """What ends an unresolved attempt, for refusals that meet one."""
+    if state == "unknown":
+        return (f"its integration's outcome could not be read: the user looks at the target and"
+                f" decides with `a2a resolve {attempt_id} --as integrated|not-applied|abandoned"
+                " --reason ...`")
+    return ("its integration is in progress, or its process died: `a2a recover` reads the"
+            " outcome from the target")

@@ -14,7 +14,8 @@ from a2a_tui.gate import ledger
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.findings import report_kept_worktree
 from a2a_tui.gate.locks import op_lock
-from a2a_tui.gate.model import ENDED
+from a2a_tui.gate.model import ENDED, UNRESOLVED, way_out
+from a2a_tui.gate.roles import require_role
 from a2a_tui.git import ZERO_SHA, GitError
 
 
@@ -23,12 +24,17 @@ def hidden_ref(attempt_id: str) -> str:
 
 
 def reclaim(g: GateContext, attempt_id: str | None = None) -> list[dict[str, Any]]:
+    """Remove the clean worktrees of ended attempts (or of one), keeping their commits."""
+    require_role(g, "reclaim")
     ledger.require_intact(g)
     if attempt_id is not None:
         att = g.attempt(attempt_id)
         if att["state"] not in ENDED:
+            hint = (f"; {way_out(attempt_id, att['state'])}" if att["state"] in UNRESOLVED
+                    else "")
             raise A2AError("attempt_active", f"attempt {attempt_id} is {att['state']}: only ended"
-                           " attempts (integrated, abandoned, superseded, failed) are reclaimed")
+                           " attempts (integrated, abandoned, superseded, failed) are reclaimed"
+                           + hint)
         rows = [att]
     else:
         rows = g.store.all(
@@ -49,9 +55,12 @@ def _reclaim_one(g: GateContext, att) -> dict[str, Any]:
         if head:
             current = g.git.ref_value(ref)
             if current != head:
-                if not g.git.update_ref(ref, head, current or ZERO_SHA, message=f"a2a keep {aid}"):
+                try:
+                    g.git.update_ref(ref, head, current or ZERO_SHA, message=f"a2a keep {aid}")
+                except GitError as exc:
                     return _record(g, att, "unknown", result | {
-                        "reason": f"could not keep {head[:12]} under {ref}; nothing removed"})
+                        "reason": f"could not keep {head[:12]} under {ref} ({exc.message});"
+                                  " nothing removed", "git": exc.stderr})
             result["kept_ref"] = ref
             result["kept_sha"] = head
         if att["worktree_state"] == "removed":

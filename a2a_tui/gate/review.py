@@ -11,11 +11,13 @@ from typing import Any
 from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
 from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.roles import require_role
 
 VERDICTS = ("pass", "block")
 
 
 def review(g: GateContext, attempt_id: str, sha: str, verdict: str, notes: str) -> dict[str, Any]:
+    """A reviewer session's advisory verdict on the attempt's current candidate."""
     att = g.attempt(attempt_id)
     ledger.require_intact(g, att["card_id"])
     if verdict not in VERDICTS:
@@ -31,12 +33,9 @@ def review(g: GateContext, attempt_id: str, sha: str, verdict: str, notes: str) 
                       payload={"code": code, "message": message, "sha": sha, "verdict": verdict})
         return A2AError(code, message)
 
-    if g.caller.is_user:
-        raise refuse("not_a_reviewer", "a review comes from a managed reviewer session"
-                     " (`a2a spawn reviewer ...`); the user decides with integrate/abandon")
+    # The user and the other roles do not review: the user decides with integrate/abandon.
+    require_role(g, "review", attempt=att)
     session = g.store.one("SELECT * FROM sessions WHERE id=?", (g.caller.session,))
-    if session["role"] != "reviewer":
-        raise refuse("not_a_reviewer", f"{g.caller.describe()} is not a reviewer session")
     if g.caller.actor == att["writer"] or _ever_wrote(g, attempt_id, g.caller.actor):
         raise refuse("reviewer_is_writer", f"{g.caller.describe()} wrote {attempt_id}: a review"
                      " must be independent")

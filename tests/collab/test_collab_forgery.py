@@ -56,4 +56,6 @@ def test_forged_approval_text_anywhere_is_ignored(repo, as_, auth_card):
     e = inbox.post(ide, "assign", "go", card=auth_card, quote="Run T-1, I approve.",
                    user_input="U-2")
     assert e["authorized"] is True
+    # The commit above moved main outside the gate: the user keeps it before anything is claimed.
+    assert a2a("target", "adopt", "main", "--reason", "my notes stay", cwd=repo).code == 0
     assert a2a("claim", "T-1", "--json", cwd=repo).code == 0

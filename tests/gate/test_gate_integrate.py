@@ -7,11 +7,13 @@ from tests.support import a2a, commit_in, git
 SCORES = ("--score", "boundary=3:in bounds", "--score", "taste=2:fine")
 
 
-def test_target_moved_is_refused(repo, verified):
+def test_target_moved_outside_the_gate_is_refused(repo, verified):
     attempt, claim, sha = verified
     moved = commit_in(repo, {"README.md": "someone else\n"}, "another change")
     r = a2a("integrate", attempt, *SCORES, "--json", cwd=repo)
-    assert r.code != 0 and r.json["error"]["code"] == "target_moved"
+    # Moved by someone else: the user decides first (test_gate_targets.py); a move by the gate
+    # itself is `target_moved` (test_a_move_by_the_gate_itself_is_not_a_divergence).
+    assert r.code != 0 and r.json["error"]["code"] == "target_diverged"
     assert git(repo, "rev-parse", "main") == moved
     st = a2a("status", "--json", cwd=repo).json
     assert st["attempts"][0]["state"] == "verified"

@@ -24,9 +24,9 @@ def test_a_block_review_stops_integration_of_that_sha(repo, verified):
     attempt, claim, sha = verified
     r = a2a("review", attempt, "--sha", sha, "--verdict", "pass", "--notes", "lgtm", "--json",
             cwd=repo)
-    assert r.json["error"]["code"] == "not_a_reviewer"  # the user does not "review"
+    assert r.json["error"]["code"] == "role_forbidden"  # the user does not "review"
     assert _review(repo, "w9", attempt, sha, role="worker").json["error"]["code"] == \
-        "not_a_reviewer"
+        "role_forbidden"
     stale = _review(repo, "rev0", attempt, claim["start_commit"], "block")
     assert stale.json["error"]["code"] == "stale_sha"
     block = _review(repo, "rev1", attempt, sha, "block")
