@@ -34,7 +34,6 @@ import json
 import os
 import shutil
 import sqlite3
-import subprocess
 import sys
 from pathlib import Path
 
@@ -63,7 +62,7 @@ from a2a_tui.gate.verify import verify
 from a2a_tui.identity import Caller
 from a2a_tui.repo import Repo, init
 from tests.gate.gate_support import end_everything, replay_target
-from tests.support import commit_in, git, make_repo, write_card
+from tests.support import at_terminal, commit_in, git, make_repo, write_card
 
 PROFILES = {
     "default": settings(max_examples=12, stateful_step_count=30, deadline=None,
@@ -270,7 +269,7 @@ class GateMachine(RuleBasedStateMachine):
         self.begin(outsider=then is not None)
         aid = data.draw(st.sampled_from([a["id"] for a in self.landable()]), label="attempt")
         att = self.store.one("SELECT * FROM attempts WHERE id = ?", (aid,))
-        proc = subprocess.run(
+        proc = at_terminal(
             [sys.executable, "-m", "a2a_tui", "integrate", att["id"], "--score", "boundary=3:x",
              "--score", "taste=2:y", "--json", "--repo", str(self.repo.root)],
             cwd=self.repo.root, env={**os.environ, CRASH_ENV: point}, capture_output=True,
