@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -14,3 +16,8 @@ class Config(BaseModel):
     tmux_session: str = Field(default="", description="tmux session for this repository's panes")
     feedback_limit: int = Field(default=3, ge=0,
                                 description="auto feedback stops after N rejections")
+    # The repository's overrides of the user's settings, validated by a2a_tui.settings.
+    roles: dict[str, Any] | None = None
+    notify: dict[str, Any] | None = None
+    stall: dict[str, Any] | None = None
+    layout: dict[str, Any] | None = None

@@ -1,8 +1,9 @@
 """The import contracts in pyproject.toml hold: `lint-imports` (import-linter) passes.
 
-The layers, top to bottom: `__main__` > `cli` > `demo` > `tui` > `spawn` > `gate | panes` >
-`collab | metrics` > `repo` > `queue | store` > adapters (`demo_agent | dirwatch | git |
-profiles | tmux`) > `config | faults | identity | resources` > `errors`. A module imports only
+The layers, top to bottom: `__main__` > `cli` > `demo` > `tui` > `lifecycle` > `spawn` >
+`gate | panes` > `collab | metrics` > `repo | settings` > `queue | store` > adapters
+(`demo_agent | dirwatch | git | profiles | tmux`) > `config | faults | identity | resources` >
+`errors`. A module imports only
 from layers below its own (function-level imports count too); peers split by `|` never import
 each other, so the gate and the panes stay apart. Every top-level module must be placed
 (`exhaustive`). A second contract keeps textual and rich out of the core.

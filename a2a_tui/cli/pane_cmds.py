@@ -30,7 +30,7 @@ def register(sub, common) -> None:
     p.add_argument("--session", metavar="ID", help="the session id (default: from the role)")
     p.add_argument("--tmux-socket", metavar="NAME")
     p.epilog = "Options after `--` are passed to the CLI as they are."
-    p.__class__ = _split_at_dashes(type(p))
+    p.__class__ = split_at_dashes(type(p))
     p.set_defaults(func=cmd_spawn, extra=[])
 
     p = sub.add_parser("inject", parents=[common], help="queue a prompt for a session's pane")
@@ -136,19 +136,20 @@ def cmd_sessions(ctx, args) -> Result:
     return Result([s.to_json(now) for s in views], "\n".join(lines) or "(no sessions)")
 
 
-def _split_at_dashes(base: type) -> type:
+def split_at_dashes(base: type) -> type:
     """A parser class that hands everything after the first `--` to `extra` untouched (argparse
     alone cannot have a positional ROLE and pass-through options after it)."""
 
     class SplitParser(base):  # type: ignore[misc, valid-type]
         def parse_known_args(self, args=None, namespace=None):
             args = list(sys.argv[1:] if args is None else args)
-            extra: list[str] = []
+            extra: list[str] | None = None
             if "--" in args:
                 i = args.index("--")
                 args, extra = args[:i], args[i + 1:]
             ns, rest = super().parse_known_args(args, namespace)
-            ns.extra = extra
+            if extra is not None:  # else the parser's default (`session new`: the config's)
+                ns.extra = extra
             return ns, rest
 
     return SplitParser

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from functools import partial
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.actions import parse as parse_action
 from textual.app import App, ComposeResult, SystemCommand
 from textual.containers import Grid
@@ -32,6 +32,7 @@ from a2a_tui.tui import actions, queries
 from a2a_tui.tui.messages import (
     ACTED,
     ActionRequested,
+    OrchestratorSeen,
     OrchestratorStarted,
     OrchestratorStopped,
     OrchestratorUnavailable,
@@ -39,6 +40,7 @@ from a2a_tui.tui.messages import (
     UserActed,
     UserActionRefused,
     UserSaid,
+    WaitingSeen,
 )
 from a2a_tui.tui.panels.base import Panel
 from a2a_tui.tui.panels.board import BoardPanel
@@ -91,8 +93,9 @@ class WorkbenchApp(App[None]):
         self.host = host
         self.now = now
         self.tick_s = tick_s
-        self.orchestrator = "not hosted" if host is None else "starting…"
+        self.orchestrator = "…" if host is None else "starting…"
         self.last_seq = 0
+        self.waiting: list = []           # what waits for the user (panes.calls.Waiting)
         self._stop = threading.Event()
         self._actions: queue.SimpleQueue[ActionRequested | None] = queue.SimpleQueue()
 
@@ -135,6 +138,8 @@ class WorkbenchApp(App[None]):
         t.append("a2a ", style="bold")
         t.append(self.services.repo.root.name, style="bold cyan")
         t.append(f" · orchestrator: {self.orchestrator} · event #{self.last_seq}", style="dim")
+        if self.waiting:
+            t.append(f" · ⚑ {len(self.waiting)} waiting for you (!)", style="bold reverse")
         t.append(" · ? help", style="dim")
         return t
 
@@ -152,13 +157,34 @@ class WorkbenchApp(App[None]):
     # --- workers --------------------------------------------------------------------------
     @work(thread=True, exclusive=True, exit_on_error=False, group="store", name="store reader")
     def read_store(self, last: int | None = None) -> None:
+        self._settings_read()
         with self.services.store() as store:
-            for _ in store_changes(self.services.repo.db_path, self._stop):
+            for i, _ in enumerate(store_changes(self.services.repo.db_path, self._stop)):
                 snap = queries.load(store, after=last)
+                if self.host is None and (i == 0 or any(e.kind.startswith("orchestrator_")
+                                                        for e in snap.events)):
+                    self.post_message(OrchestratorSeen(OrchestratorHost.holder(
+                        self.services.repo)))
                 if last is not None and snap.last_seq == last:
                     continue
                 last = snap.last_seq
                 self.post_message(StoreRead(snap))
+
+    def _settings_read(self) -> None:
+        """The layout from the user's settings (read after the first frame: pydantic)."""
+        try:
+            rows = self.services.settings().events_rows
+        except A2AError as err:
+            self.call_from_thread(self.notify, err.message, title="settings",
+                                  severity="error", timeout=30)
+            return
+        self.call_from_thread(self._layout, rows)
+
+    def _layout(self, events_rows: int) -> None:
+        try:
+            self.query_one("#main", Grid).styles.grid_rows = f"1fr 1fr {events_rows}"
+        except NoMatches:
+            return
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="actions", name="user actions")
     def run_actions(self) -> None:
@@ -187,8 +213,24 @@ class WorkbenchApp(App[None]):
         self.post_message(OrchestratorStarted(pid))
         self.post_message(OrchestratorStopped(self.host.wait()))
 
-    @work(thread=True, exit_on_error=False, group="leave", name="leave")
-    def leave(self) -> None:
+    @work(thread=True, exit_on_error=False, group="leave", name="detach")
+    def detach(self) -> None:
+        """`q`: the tmux client detaches; this app, the orchestrator and the agents run on.
+        Outside the repository's tmux session there is nothing to detach: quit instead."""
+        if not leave_tmux(self.services.repo, self.services.tmux_socket):
+            self.call_from_thread(self.action_quit)
+
+    @work(thread=True, exit_on_error=False, group="leave", name="quit")
+    def quit_for_good(self) -> None:
+        """After the user confirmed: stop the orchestrator (hosted here: on the way out), leave
+        tmux, exit."""
+        try:
+            if self.host is None:
+                self.services.stop_orchestrator()
+        except A2AError as err:
+            self.call_from_thread(self.notify, err.message, title="quit", severity="error",
+                                  timeout=30)
+            return
         try:
             leave_tmux(self.services.repo, self.services.tmux_socket)
         finally:
@@ -229,7 +271,20 @@ class WorkbenchApp(App[None]):
             # A read that lands while the app closes finds its panels already taken apart.
             return
         self.last_seq = snap.last_seq
+        self.waiting = snap.waiting
         self._show_status()
+        if not snap.reset_events:
+            self._called([e for e in snap.events if e.kind == "user_called"])
+
+    def _called(self, calls: list) -> None:
+        """The orchestrator called the user: ring this window's bell (tmux flags the window
+        while the user is in another one) and say what is new, once per call."""
+        for e in calls:
+            self.bell()
+            new = e.payload.get("new") or []
+            text = "\n".join(t.get("text", "") for t in new[:5])
+            self.notify(text or "something waits for you", title="a2a calls you (! lists it)",
+                        severity="warning", timeout=15)
 
     @on(ActionRequested)
     def _action_requested(self, message: ActionRequested) -> None:
@@ -253,6 +308,12 @@ class WorkbenchApp(App[None]):
     @on(OrchestratorStarted)
     def _orch_started(self, message: OrchestratorStarted) -> None:
         self.orchestrator = f"hosted here (pid {message.pid})"
+        self._show_status()
+
+    @on(OrchestratorSeen)
+    def _orch_seen(self, message: OrchestratorSeen) -> None:
+        self.orchestrator = (f"pid {message.pid}" if message.pid is not None else
+                             "not running — nothing is delivered (`a2a up` starts it)")
         self._show_status()
 
     @on(OrchestratorUnavailable)
@@ -296,9 +357,20 @@ class WorkbenchApp(App[None]):
         return done
 
     def action_help(self) -> None:
-        note = ("Quitting detaches from tmux; the agents keep running and `a2a up` comes back to"
-                " them. tmux's own keys work as usual (prefix + w lists the agents' windows).")
+        note = ("q detaches from tmux: the workbench, the orchestrator and the agents keep"
+                " running, and `a2a up` comes back to them. Q quits for good (it asks first)."
+                " tmux's own keys work as usual (prefix + w lists the agents' windows).")
         self.push_screen(HelpScreen(self.why, note))
+
+    def action_waiting(self) -> None:
+        """`!`: what waits for the user; the rejections and stops shown count as seen."""
+        from a2a_tui.tui.screens.detail import TextScreen
+
+        lines = [f"{t.kind:<9} {t.text}" for t in self.waiting] or ["nothing waits for you"]
+        self.push_screen(TextScreen(f"{len(self.waiting)} waiting for you",
+                                    "\n".join(lines)))
+        if any(t.kind in ("rejection", "stop") for t in self.waiting):
+            self.post_message(ActionRequested("seen", lambda w: w.waiting_seen(), WaitingSeen))
 
     def action_message(self) -> None:
         # lazy: the editor's TextArea adds ~30 ms to the first frame, and most runs never open it
@@ -314,8 +386,41 @@ class WorkbenchApp(App[None]):
                                       "recorded as your input, then queued to its pane",
                                       kinds=("message", "approval", "refusal")), then)
 
+    def action_detach(self) -> None:
+        self.detach()
+
     async def action_quit(self) -> None:
-        self.leave()
+        """Quit for good, once the user has read what stops and said yes."""
+        from a2a_tui.tui.screens.confirm import ConfirmScreen
+
+        what = ("the orchestrator hosted here" if self.host is not None else
+                f"the orchestrator ({self.orchestrator})")
+        text = (f"Stops: this workbench and {what}. Nothing is delivered to the agents — no"
+                " queued prompt, gate feedback or board answer — until `a2a up` starts it"
+                " again.\nKeeps running: the agents in their tmux windows.\nKept: the store"
+                " and the worktrees.\n\n(q alone detaches and leaves everything running;"
+                " `a2a down` ends the agents too.)")
+
+        def then(yes: bool | None) -> None:
+            if yes:
+                self.quit_for_good()
+
+        self.push_screen(ConfirmScreen("Quit a2a for this repository?", text,
+                                       yes="y: quit"), then)
+
+    async def on_event(self, event: events.Event) -> None:
+        # tmux holds a lone Esc for its escape-time (a server-wide option, 500 ms unless the
+        # user set it) and sends Esc + a key typed within it as one Alt-key. An Alt-key nothing
+        # here binds is read as what was typed: Esc, then the key.
+        if (isinstance(event, events.Key) and event.key.startswith("alt+")
+                and not event.is_forwarded and len(event.key) > 4
+                and event.key not in self.active_bindings):
+            key = event.key[4:]
+            for k, ch in (("escape", "\x1b"), (key, event.character[-1:]
+                                                if event.character else None)):
+                self.post_message(events.Key(k, ch))
+            return
+        await super().on_event(event)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """The command palette lists the registry's actions for the app and the focused panel,
