@@ -11,6 +11,7 @@ import pytest
 
 from a2a_tui.panes.orchestrator import lock_holder
 from a2a_tui.repo import Repo
+from a2a_tui.tmux import Tmux
 from tests.support import (
     A2A,
     Terminal,
@@ -93,5 +94,5 @@ def test_demo_goes_on_while_detached_and_up_shows_it_then_quit_and_down(
     done = a2a("down", "--repo", str(root), "--yes", "--json", cwd=tmp_path)
     assert done.code == 0, done.out + done.err
     assert {e["session"] for e in done.json["ended"]} == {"idea1", "exec1", "w1"}
-    assert tmux(tmux_socket, "has-session", "-t", f"={session}", check=False) == ""
+    assert not Tmux(tmux_socket).has_session(session)
     assert not root.exists()
