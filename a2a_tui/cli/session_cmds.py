@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from a2a_tui.cli.output import Result, ask
-from a2a_tui.cli.pane_cmds import split_at_dashes
+from a2a_tui.cli.pane_cmds import TMUX_SOCKET_HELP, split_at_dashes
 from a2a_tui.errors import A2AError
 
 
@@ -21,8 +21,7 @@ def register(sub, common) -> None:
     n.add_argument("--effort", help="reasoning effort (default: roles.ROLE.effort)")
     n.add_argument("--attempt", metavar="A", help="work in the attempt's worktree, as its writer")
     n.add_argument("--session", metavar="ID", help="the session id (default: from the role)")
-    n.add_argument("--tmux-socket", metavar="NAME", help="tmux server (-L NAME); default:"
-                   " $A2A_TMUX_SOCKET, else your normal server")
+    n.add_argument("--tmux-socket", metavar="NAME", help=TMUX_SOCKET_HELP)
     n.epilog = ("Options after `--` are passed to the CLI as they are (default:"
                 " roles.ROLE.options).")
     n.__class__ = split_at_dashes(type(n))

@@ -9,9 +9,8 @@ from __future__ import annotations
 import sys
 
 from a2a_tui.cli.output import Result, ask
+from a2a_tui.cli.pane_cmds import TMUX_SOCKET_HELP
 from a2a_tui.errors import A2AError
-
-TMUX_SOCKET_HELP = "tmux server (-L NAME); default: $A2A_TMUX_SOCKET, else your normal server"
 
 
 def register(sub, common) -> None:
