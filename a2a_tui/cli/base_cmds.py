@@ -67,7 +67,7 @@ def cmd_status(ctx, args) -> Result:
     lines = [f"target {data['target_branch']} at {(data['target_head'] or '?')[:12]}"
              f" · {data['last_event']} events"]
     lines.append(f"cards ({len(cards)}):")
-    lines += [f"  {c.id:<12} v{c.version} {c.state:<6} {c.title}" for c in cards]
+    lines += [f"  {c.id:<12} v{c.version} {c.status:<11} {c.title}" for c in cards]
     lines.append(f"attempts ({len(attempts)}):")
     lines += [f"  {a.id:<14} {a.state:<12} fence {a.fence} worktree {a.worktree_state}"
               f"{'  sha ' + a.submitted_sha[:12] if a.submitted_sha else ''}"

@@ -120,7 +120,7 @@ def cmd_card_ready(ctx, args) -> Result:
 
 def cmd_card_list(ctx, args) -> Result:
     rows = gate.list_cards(ctx.gate)
-    lines = [f"{c['id']:<12} v{c['version']} {c['state']:<6} "
+    lines = [f"{c['id']:<12} v{c['version']} {c['status']:<11} "
              f"{(c['attempt'] or '-'):<14} {(c['attempt_state'] or ''):<11} {c['title']}"
              for c in rows]
     return Result(rows, "\n".join(lines) or "(no cards)")
