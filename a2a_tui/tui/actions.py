@@ -91,10 +91,10 @@ ACTIONS: tuple[Action, ...] = (
            " attempt's worktree (defaults from your config)."),
     Action("sessions.restart", "sessions", "R", "restart", "Restart",
            "Start this exited session again: same role, attempt, CLI and options, a new"
-           " launch; the prompts queued for it are delivered to the new pane."),
+           " launch; the prompts queued for it are delivered to the new pane.", show=False),
     Action("sessions.end", "sessions", "x", "end_session", "End",
            "End this session (asks first): its pane is closed, it is recorded as ended by"
-           " you; its queue is kept for a restart."),
+           " you; its queue is kept for a restart.", show=False),
     # --- board ---
     Action("board.open", "board", "enter", "open", "Open",
            "Read the item: options, the recommendation and why.", priority=True),

@@ -137,9 +137,10 @@ class WorkbenchApp(App[None]):
         t = Text()
         t.append("a2a ", style="bold")
         t.append(self.services.repo.root.name, style="bold cyan")
-        t.append(f" · orchestrator: {self.orchestrator} · event #{self.last_seq}", style="dim")
         if self.waiting:
-            t.append(f" · ⚑ {len(self.waiting)} waiting for you (!)", style="bold reverse")
+            t.append(" · ")
+            t.append(f"⚑ {len(self.waiting)} waiting for you (!)", style="bold reverse")
+        t.append(f" · orchestrator: {self.orchestrator} · event #{self.last_seq}", style="dim")
         t.append(" · ? help", style="dim")
         return t
 
@@ -313,7 +314,7 @@ class WorkbenchApp(App[None]):
     @on(OrchestratorSeen)
     def _orch_seen(self, message: OrchestratorSeen) -> None:
         self.orchestrator = (f"pid {message.pid}" if message.pid is not None else
-                             "not running — nothing is delivered (`a2a up` starts it)")
+                             "not running: nothing is delivered (`a2a up`)")
         self._show_status()
 
     @on(OrchestratorUnavailable)
