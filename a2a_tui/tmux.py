@@ -256,7 +256,8 @@ class Tmux:
         return self._argv("kill-session", "-t", session)
 
     def attach(self, target: str, *, nested: bool = False) -> None:
-        """Hand this terminal to tmux, attached to `target`: replaces the current process.
+        """Hand this terminal to tmux, attached to `target`, until the client detaches (or the
+        session ends); then return, so the caller can say what runs on.
 
         `nested` attaches from inside another tmux server's pane (tmux refuses unless $TMUX is
         cleared for it)."""
@@ -264,7 +265,9 @@ class Tmux:
         env = dict(os.environ)
         if nested:
             env.pop("TMUX", None)
-        os.execvpe(argv[0], argv, env)
+        proc = subprocess.run(argv, env=env)
+        if proc.returncode != 0:
+            raise TmuxError(f"tmux attach-session failed: exit {proc.returncode}")
 
 
 def _tmux_quote(s: str) -> str:

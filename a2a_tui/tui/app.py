@@ -159,13 +159,16 @@ class WorkbenchApp(App[None]):
     @work(thread=True, exclusive=True, exit_on_error=False, group="store", name="store reader")
     def read_store(self, last: int | None = None) -> None:
         self._settings_read()
+        holder: tuple[int | None] | None = None
         with self.services.store() as store:
-            for i, _ in enumerate(store_changes(self.services.repo.db_path, self._stop)):
+            for _ in store_changes(self.services.repo.db_path, self._stop):
                 snap = queries.load(store, after=last)
-                if self.host is None and (i == 0 or any(e.kind.startswith("orchestrator_")
-                                                        for e in snap.events)):
-                    self.post_message(OrchestratorSeen(OrchestratorHost.holder(
-                        self.services.repo)))
+                # Not hosted here: who serves the repository (a flock and a read: cheap), said
+                # when it changes; a killed one leaves no event, the store's safety net sees it.
+                if self.host is None and holder != (
+                        now := (OrchestratorHost.holder(self.services.repo),)):
+                    holder = now
+                    self.post_message(OrchestratorSeen(now[0]))
                 if last is not None and snap.last_seq == last:
                     continue
                 last = snap.last_seq

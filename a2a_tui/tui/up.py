@@ -14,11 +14,13 @@ import os
 import shlex
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from a2a_tui.errors import A2AError
 from a2a_tui.panes.orchestrator import lock_holder
 from a2a_tui.repo import Repo
+from a2a_tui.spawn import SESSION_TAG
 from a2a_tui.tmux import Tmux
 
 WORKBENCH_TAG = "@a2a_workbench"   # pane option: the repository root the workbench serves
@@ -135,12 +137,27 @@ def elsewhere(err: A2AError, tmux: Tmux) -> A2AError:
 
 def attach_to(tmux: Tmux, session: str, pane: str, result: dict[str, Any]) -> dict[str, Any]:
     """Show the workbench pane to this terminal: switch our client when we already run inside
-    this tmux server, else attach (nested when inside another server). Attaching replaces this
-    process with tmux."""
+    this tmux server, else attach (nested when inside another server) until the user detaches,
+    then say what runs on."""
     inside = os.environ.get("TMUX", "")
     here = tmux.socket_path()
     if tmux.show_pane(pane) or (inside and here and inside.split(",")[0] == here):
         result["text"] = f"switched to the workbench in tmux session {session}"
         return result
-    tmux.attach(session, nested=bool(inside))  # does not return
+    tmux.attach(session, nested=bool(inside))
+    result["text"] = after_detach(tmux, session, result["root"])
     return result
+
+
+def after_detach(tmux: Tmux, session: str, root: str) -> str:
+    """What the user is told once tmux gives the terminal back (tmux itself says only
+    `[detached ...]`): what runs on, how to come back, how to end it."""
+    if not tmux.has_session(session):
+        return f"tmux session {session} has ended"
+    pid = lock_holder(Repo(Path(root)))
+    agents = [p for p, v in tmux.panes_tagged(SESSION_TAG).items()
+              if tmux.session_of(p) == session and v]
+    runs = (f"the orchestrator (pid {pid}) delivers" if pid is not None else
+            "no orchestrator runs: nothing is delivered until `a2a up`")
+    return (f"a2a: you left tmux session {session}: {len(agents)} agent(s) keep running and"
+            f" {runs}. `a2a up` comes back; `a2a down` ends them.")

@@ -25,7 +25,8 @@ class Terminal:
         return self.target
 
     def screen(self) -> str:
-        return tmux(self.sock, "capture-pane", "-p", "-t", self.target, env=self.env)
+        """What it shows, a line wrapped by the terminal's width joined again (-J)."""
+        return tmux(self.sock, "capture-pane", "-p", "-J", "-t", self.target, env=self.env)
 
     def keys(self, *keys: str) -> None:
         tmux(self.sock, "send-keys", "-t", self.target, *keys, env=self.env)

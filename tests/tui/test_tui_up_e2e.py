@@ -50,6 +50,9 @@ def test_up_from_outside_tmux_q_detaches_and_delivery_goes_on(repo, tmux_socket,
     terminal.keys("q")
     wait_until(lambda: "UP-RETURNED" in terminal.screen(), what="the terminal back from tmux")
     assert clients(tmux_socket) == []
+    told = terminal.screen()
+    assert f"you left tmux session {session}: 1 agent(s) keep running and the orchestrator" \
+           f" (pid {orchestrator}) delivers" in told, told
     # Detached: the workbench and the orchestrator run on, and deliver.
     live = tmux(tmux_socket, "list-panes", "-a", "-F", "#{pane_id} #{pane_dead}").split("\n")
     assert f"{agent_pane} 0" in live
