@@ -69,24 +69,25 @@ def waiting(db) -> list[Waiting]:
         elif r["since"] and stalled_since(db, r["id"]) == r["since"]:
             out.append(Waiting(f"stalled:{r['id']}:{r['since']}", "stalled", r["id"],
                                f"{r['id']}: {r['hint'] or 'busy with no signal'}"))
-    seen = seen_upto(db)
-    for r in db.all("SELECT seq, kind, attempt, payload FROM events WHERE seq > ?"
-                    " AND (kind IN ('rejected', 'feedback_stopped') OR (kind = 'gate_feedback'"
-                    " AND json_extract(payload, '$.sent') = 0"
-                    " AND json_extract(payload, '$.why') LIKE '%consecutive rejections%'))"
-                    " ORDER BY seq LIMIT ?", (seen, LIMIT)):
+    # By kind, then by seq: these kinds are a sliver of the log, which may hold 100k events.
+    for r in db.all("SELECT seq, kind, attempt, payload FROM events INDEXED BY events_kind"
+                    " WHERE kind IN ('rejected', 'feedback_stopped', 'gate_feedback')"
+                    " AND seq > ? ORDER BY seq LIMIT ?", (seen_upto(db), LIMIT)):
+        p = json.loads(r["payload"])
         if r["kind"] == "rejected":
+            first = p.get("first_failure")
             out.append(Waiting(f"rejected:{r['seq']}", "rejection", r["attempt"] or "",
-                               f"{r['attempt']} rejected{_first_failure(r['payload'])}"))
-        else:
+                               f"{r['attempt']} rejected" + (f" at {first}" if first else "")))
+        elif r["kind"] == "feedback_stopped" or _three_strikes(p):
             out.append(Waiting(f"stopped:{r['seq']}", "stop", r["attempt"] or "",
                                f"{r['attempt']}: automatic feedback stopped; you decide"))
     return out
 
 
-def _first_failure(payload: str) -> str:
-    first = json.loads(payload).get("first_failure")
-    return f" at {first}" if isinstance(first, str) and first else ""
+def _three_strikes(feedback: dict) -> bool:
+    """A `gate_feedback` that was not sent because the rejections passed the limit (until the
+    gate records `feedback_stopped` for it)."""
+    return feedback.get("sent") is False and "consecutive rejections" in str(feedback.get("why"))
 
 
 def called_keys(db) -> set[str]:
@@ -114,6 +115,7 @@ class Calls:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._shown: tuple[str, int] | None = None    # (tmux session, count) last shown
+        self.tmux_session = repo.config().tmux_session
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._run, name="a2a-calls", daemon=True)
@@ -153,7 +155,7 @@ class Calls:
         return keys
 
     def _show(self, count: int, on: bool) -> None:
-        session = self.repo.config().tmux_session
+        session = self.tmux_session
         want = (session, count if on else -1)
         if want == self._shown or not self.tmux.has_session(session):
             return
