@@ -4,11 +4,14 @@ and takes the queue kept while it was down; an end closes the pane and records w
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.support import (
     a2a,
     a2a_as,
+    barrier,
     dispatch,
     events,
     inject,
@@ -78,6 +81,17 @@ def test_new_end_restart_a_session_from_the_cli(world, repo, tmux_socket, serve)
     assert session(repo, sid)["launch_seq"] == new["seq"]
     wait_until(lambda: dispatch(repo, kept)["state"] == "done", timeout=30,
                what="the kept prompt delivered to the restarted session")
+
+    # The old process's exit, ingested late (its orchestrator was down), is the earlier life's:
+    # it leaves the new one alone.
+    stale = {"v": 1, "ts_ns": ended.ts_ns, "session": sid, "pane": pane, "source": "process",
+             "payload": {"hook_event_name": "process-exited", "pid": pid}}
+    (repo / ".a2a/spool" / f"{ended.ts_ns}-{sid}-exit{pid}.json").write_text(json.dumps(stale))
+    barrier(repo)
+    [late] = [e for e in events(repo, "signal", session=sid)
+              if e.payload["event"] == "process-exited" and e.payload["ts_ns"] == ended.ts_ns]
+    assert late.payload["ignored"] == "from before this launch of the session"
+    assert session(repo, sid)["state"] == "idle"
 
 
 def test_restart_and_end_refuse_what_they_cannot_do(repo, tmux_socket, serve):
