@@ -114,7 +114,7 @@ class Director:
             Tmux(self.tmux_socket).name_window(row["pane_id"], sid)
 
     def run(self) -> None:
-        self.wait("the workbench's orchestrator", lambda: lock_holder(self.repo) is not None
+        self.wait("the orchestrator", lambda: lock_holder(self.repo) is not None
                   or self.one("SELECT 1 FROM events WHERE kind = 'orchestrator_started'"))
         self.say("Two demo agents start: idea1 (ideation controller) and exec1 (executive"
                  " controller). Their state comes only from their hook signals.")
