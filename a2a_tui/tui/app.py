@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from functools import partial
 
 from rich.text import Text
-from textual import events, on, work
+from textual import on, work
 from textual.actions import parse as parse_action
 from textual.app import App, ComposeResult, SystemCommand
 from textual.containers import Grid
@@ -29,6 +29,7 @@ from a2a_tui.errors import A2AError
 from a2a_tui.repo import Repo
 from a2a_tui.store.watch import store_changes
 from a2a_tui.tui import actions, queries
+from a2a_tui.tui.away import Away
 from a2a_tui.tui.messages import (
     ACTED,
     ActionRequested,
@@ -40,7 +41,6 @@ from a2a_tui.tui.messages import (
     UserActed,
     UserActionRefused,
     UserSaid,
-    WaitingSeen,
 )
 from a2a_tui.tui.panels.base import Panel
 from a2a_tui.tui.panels.board import BoardPanel
@@ -49,7 +49,7 @@ from a2a_tui.tui.panels.gate import GatePanel
 from a2a_tui.tui.panels.inbox import InboxPanel
 from a2a_tui.tui.panels.sessions import SessionsPanel
 from a2a_tui.tui.screens.help import HelpScreen
-from a2a_tui.tui.services import OrchestratorHost, Workbench, leave_tmux
+from a2a_tui.tui.services import OrchestratorHost, Workbench
 
 log = logging.getLogger(__name__)
 PANEL_TYPES: tuple[type[Panel], ...] = (SessionsPanel, BoardPanel, InboxPanel, GatePanel,
@@ -71,7 +71,7 @@ class StatusLine(Static):
     """
 
 
-class WorkbenchApp(App[None]):
+class WorkbenchApp(Away, App[None]):
     """Sessions, Board, Inbox, Gate and Events around the agents' tmux panes."""
 
     TITLE = "a2a"
@@ -217,29 +217,6 @@ class WorkbenchApp(App[None]):
         self.post_message(OrchestratorStarted(pid))
         self.post_message(OrchestratorStopped(self.host.wait()))
 
-    @work(thread=True, exit_on_error=False, group="leave", name="detach")
-    def detach(self) -> None:
-        """`q`: the tmux client detaches; this app, the orchestrator and the agents run on.
-        Outside the repository's tmux session there is nothing to detach: quit instead."""
-        if not leave_tmux(self.services.repo, self.services.tmux_socket):
-            self.call_from_thread(self.action_quit)
-
-    @work(thread=True, exit_on_error=False, group="leave", name="quit")
-    def quit_for_good(self) -> None:
-        """After the user confirmed: stop the orchestrator (hosted here: on the way out), leave
-        tmux, exit."""
-        try:
-            if self.host is None:
-                self.services.stop_orchestrator()
-        except A2AError as err:
-            self.call_from_thread(self.notify, err.message, title="quit", severity="error",
-                                  timeout=30)
-            return
-        try:
-            leave_tmux(self.services.repo, self.services.tmux_socket)
-        finally:
-            self.call_from_thread(self.exit)
-
     def on_unmount(self) -> None:
         # The workers run in asyncio's executor, which the app waits for on its way out: each
         # must be told to end, and the hosted orchestrator stopped (that ends host_orchestrator).
@@ -278,17 +255,7 @@ class WorkbenchApp(App[None]):
         self.waiting = snap.waiting
         self._show_status()
         if not snap.reset_events:
-            self._called([e for e in snap.events if e.kind == "user_called"])
-
-    def _called(self, calls: list) -> None:
-        """The orchestrator called the user: ring this window's bell (tmux flags the window
-        while the user is in another one) and say what is new, once per call."""
-        for e in calls:
-            self.bell()
-            new = e.payload.get("new") or []
-            text = "\n".join(t.get("text", "") for t in new[:5])
-            self.notify(text or "something waits for you", title="a2a calls you (! lists it)",
-                        severity="warning", timeout=15)
+            self.called([e for e in snap.events if e.kind == "user_called"])
 
     @on(ActionRequested)
     def _action_requested(self, message: ActionRequested) -> None:
@@ -366,16 +333,6 @@ class WorkbenchApp(App[None]):
                 " tmux's own keys work as usual (prefix + w lists the agents' windows).")
         self.push_screen(HelpScreen(self.why, note))
 
-    def action_waiting(self) -> None:
-        """`!`: what waits for the user; the rejections and stops shown count as seen."""
-        from a2a_tui.tui.screens.detail import TextScreen
-
-        lines = [f"{t.kind:<9} {t.text}" for t in self.waiting] or ["nothing waits for you"]
-        self.push_screen(TextScreen(f"{len(self.waiting)} waiting for you",
-                                    "\n".join(lines)))
-        if any(t.kind in ("rejection", "stop") for t in self.waiting):
-            self.post_message(ActionRequested("seen", lambda w: w.waiting_seen(), WaitingSeen))
-
     def action_message(self) -> None:
         # lazy: the editor's TextArea adds ~30 ms to the first frame, and most runs never open it
         from a2a_tui.tui.screens.editor import Draft, EditorScreen
@@ -389,42 +346,6 @@ class WorkbenchApp(App[None]):
         self.push_screen(EditorScreen("To the ideation controller",
                                       "recorded as your input, then queued to its pane",
                                       kinds=("message", "approval", "refusal")), then)
-
-    def action_detach(self) -> None:
-        self.detach()
-
-    async def action_quit(self) -> None:
-        """Quit for good, once the user has read what stops and said yes."""
-        from a2a_tui.tui.screens.confirm import ConfirmScreen
-
-        what = ("the orchestrator hosted here" if self.host is not None else
-                f"the orchestrator ({self.orchestrator})")
-        text = (f"Stops: this workbench and {what}. Nothing is delivered to the agents — no"
-                " queued prompt, gate feedback or board answer — until `a2a up` starts it"
-                " again.\nKeeps running: the agents in their tmux windows.\nKept: the store"
-                " and the worktrees.\n\n(q alone detaches and leaves everything running;"
-                " `a2a down` ends the agents too.)")
-
-        def then(yes: bool | None) -> None:
-            if yes:
-                self.quit_for_good()
-
-        self.push_screen(ConfirmScreen("Quit a2a for this repository?", text,
-                                       yes="y: quit"), then)
-
-    async def on_event(self, event: events.Event) -> None:
-        # tmux holds a lone Esc for its escape-time (a server-wide option, 500 ms unless the
-        # user set it) and sends Esc + a key typed within it as one Alt-key. An Alt-key nothing
-        # here binds is read as what was typed: Esc, then the key.
-        if (isinstance(event, events.Key) and event.key.startswith("alt+")
-                and not event.is_forwarded and len(event.key) > 4
-                and event.key not in self.active_bindings):
-            key = event.key[4:]
-            for k, ch in (("escape", "\x1b"), (key, event.character[-1:]
-                                                if event.character else None)):
-                self.post_message(events.Key(k, ch))
-            return
-        await super().on_event(event)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """The command palette lists the registry's actions for the app and the focused panel,
