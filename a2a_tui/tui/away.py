@@ -103,4 +103,4 @@ class Away(_Base):
             new = e.payload.get("new") or []
             text = "\n".join(t.get("text", "") for t in new[:5])
             self.notify(text or "something waits for you", title="a2a calls you (! lists it)",
-                        severity="warning", timeout=15)
+                        severity="warning", timeout=10)
