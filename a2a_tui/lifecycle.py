@@ -134,10 +134,11 @@ def end(g, session_id: str, *, source: str = "cli", user_input: str | None = Non
 
 
 def down(g, tmux_socket: str | None, *, confirm: Callable[[list[str]], bool],
-         source: str = "cli") -> dict[str, Any]:
+         source: str = "cli", then: Callable[[], Any] | None = None) -> dict[str, Any]:
     """End the repository's a2a tmux session: its orchestrator stops, every live session there
     ends (as `end` does), the tmux session goes. Worktrees and the store stay. `confirm` is
-    asked, with the busy sessions, when agents are at work; no means nothing is done."""
+    asked, with the busy sessions, when agents are at work; no means nothing is done. `then`
+    runs last before the tmux session goes (which ends this process too when it runs in it)."""
     _require_user(g, "`a2a down`")
     tmux_session = g.repo.config().tmux_session
     live = g.store.all("SELECT id, state FROM sessions WHERE state != 'exited'"
@@ -150,12 +151,14 @@ def down(g, tmux_socket: str | None, *, confirm: Callable[[list[str]], bool],
     uid = _decided(g, f"down: end tmux session {tmux_session}", source=source)
     stopped = stop_running(g.repo)
     ended = [end(g, r["id"], user_input=uid) for r in live]
+    done = {"tmux_session": tmux_session, "tmux_socket": tmux_socket,
+            "orchestrator_stopped": stopped, "ended": ended, "user_input": uid,
+            "then": then() if then is not None else None}
     tmux = Tmux(tmux_socket)
-    had = tmux.has_session(tmux_session)
-    if had:
+    done["killed"] = tmux.has_session(tmux_session)
+    if done["killed"]:
         tmux.kill_session(tmux_session)
-    return {"tmux_session": tmux_session, "tmux_socket": tmux_socket, "killed": had,
-            "orchestrator_stopped": stopped, "ended": ended, "user_input": uid}
+    return done
 
 
 # --- helpers ----------------------------------------------------------------------------------

@@ -76,8 +76,16 @@ def cmd_down(ctx, args) -> Result:
 
     demo = demo_of(ctx.repo)
     socket = socket_from_env(args.tmux_socket) or (demo or {}).get("tmux_socket")
+
+    def remove() -> str:
+        # Before the tmux session goes: `a2a down` may be typed in one of its panes.
+        ctx.close()
+        return remove_demo(ctx.repo, demo)
+
     r = lifecycle.down(ctx.gate, socket, confirm=lambda busy: args.yes or ask(
-        f"{', '.join(busy)} still at work. End them and the tmux session? [y/N] "))
+        f"{', '.join(busy)} still at work. End them and the tmux session? [y/N] "),
+        then=remove if demo is not None else None)
+    r["removed"] = r.pop("then")
     lines = [f"ended {e['session']}" + ("" if e["process_gone"] else " (its process may linger)")
              for e in r["ended"]]
     if r["orchestrator_stopped"]:
@@ -85,8 +93,6 @@ def cmd_down(ctx, args) -> Result:
     lines.append(f"tmux session {r['tmux_session']} "
                  + ("ended" if r["killed"] else "was not running"))
     if demo is not None:
-        ctx.close()
-        r["removed"] = remove_demo(ctx.repo, demo)
         lines.append(f"removed the demo repository {r['removed']}")
     else:
         lines.append(f"kept: the store and the worktrees of {ctx.repo.root} (`a2a up` starts"
