@@ -145,7 +145,10 @@ class WorkbenchApp(Away, App[None]):
         return t
 
     def _show_status(self) -> None:
-        self.query_one(StatusLine).update(self._status_text())
+        try:
+            self.query_one(StatusLine).update(self._status_text())
+        except NoMatches:  # a worker's news landing while the app closes: nothing to show it on
+            return
 
     def _tick(self) -> None:
         try:
