@@ -27,6 +27,11 @@ class Config:
     tmux_session: str = ""      # tmux session for this repository's panes
     feedback_limit: int = 3     # auto feedback stops after N rejections
     retro_every: str = ""       # propose a retrospective on the board this often (7d, 2w)
+    # The repository's overrides of the user's settings (tables), validated by a2a_tui.settings.
+    roles: dict[str, Any] | None = None
+    notify: dict[str, Any] | None = None
+    stall: dict[str, Any] | None = None
+    layout: dict[str, Any] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -47,6 +52,12 @@ def model() -> Any:
                                     description="auto feedback stops after N rejections")
         retro_every: str = Field(default="", description="propose a retrospective on the board"
                                  " this often (e.g. 7d, 2w); empty: never")
+
+        # The repository's overrides of the user's settings, validated by a2a_tui.settings.
+        roles: dict[str, Any] | None = None
+        notify: dict[str, Any] | None = None
+        stall: dict[str, Any] | None = None
+        layout: dict[str, Any] | None = None
 
         @field_validator("retro_every")
         @classmethod

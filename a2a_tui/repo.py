@@ -92,6 +92,7 @@ class Repo:
 
         data = validate(cfg.as_dict()).as_dict()  # pydantic in, tomli-w out
         tmp = self.config_path.with_suffix(".toml.tmp")
+        data = {k: v for k, v in data.items() if v is not None}
         tmp.write_text(tomli_w.dumps(data), encoding="utf-8")
         os.replace(tmp, self.config_path)
 

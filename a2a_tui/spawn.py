@@ -40,9 +40,14 @@ SESSION_TAG = "@a2a_session"
 def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
           attempt: str | None = None, session: str | None = None,
           tmux_socket: str | None = None, extra: tuple[str, ...] = (),
-          continues: str | None = None, fork: bool = False) -> dict[str, Any]:
+          continues: str | None = None, fork: bool = False, restarts: int | None = None,
+          user_input: str | None = None) -> dict[str, Any]:
     """Launch one session; `g` is the GateContext (repo, store, caller) of the command.
-    `continues`: the CLI's own conversation to resume (or, with `fork`, to copy)."""
+
+    `continues`: the CLI's own conversation to resume (or, with `fork`, to copy). `restarts`:
+    the launch seq of the exited session `session` that this launch brings back (same id, a
+    new launch record; see `a2a_tui.lifecycle.restart`). `user_input`: the U-<n> that asked
+    for it, kept in the launch record."""
     if role not in ROLES:
         raise A2AError("unknown_role", f"unknown role {role!r} (one of {', '.join(ROLES)})",
                        exit_code=2)
@@ -60,8 +65,10 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
 
     with store.write() as tx:
         sid = sid or _new_id(tx, role)
-        if tx.one("SELECT 1 FROM sessions WHERE id = ?", (sid,)):
-            raise A2AError("session_exists", f"session {sid} already exists")
+        old = tx.one("SELECT state, launch_seq FROM sessions WHERE id = ?", (sid,))
+        if old is not None and (restarts, "exited") != (old["launch_seq"], old["state"]):
+            raise A2AError("session_exists", f"session {sid} already exists" + (
+                " and has not exited (or was restarted meanwhile)" if restarts else ""))
         run_dir = repo.runs_dir / sid
         ctx = profiles.LaunchContext(
             session=sid, role=role, cwd=cwd, run_dir=run_dir, spool_dir=repo.spool_dir,
@@ -78,11 +85,15 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
                   "cwd": str(cwd), "tmux_socket": tmux_socket, "tmux_session": tmux_session,
                   "thread_id": launch.thread_id, "prompt_signal": launch.prompt_signal,
                   "env_passed": sorted(travel), "permissions": launch.permissions,
-                  **({"continues": continues, "fork": fork} if continues else {})}
+                  "extra": list(extra),
+                  **({"continues": continues, "fork": fork} if continues else {}),
+                  **({"restarts": restarts} if restarts is not None else {}),
+                  **({"user_input": user_input} if user_input else {})}
         seq = record_launching(
             tx, sid, actor=g.caller.actor, role=role, cli=cli, cwd=str(cwd), record=record,
             cli_version=version, model=model, effort=effort, attempt=attempt,
-            tmux_socket=tmux_socket, tmux_session=tmux_session, thread_id=launch.thread_id)
+            tmux_socket=tmux_socket, tmux_session=tmux_session, thread_id=launch.thread_id,
+            replace=restarts is not None)
     if attempt:
         try:
             bind_writer(g, attempt, sid)

@@ -157,6 +157,32 @@ class Tmux:
     def kill_pane(self, pane_id: str) -> None:
         self._cmd("kill-pane", "-t", pane_id)
 
+    def kill_session(self, session: str) -> None:
+        """End `session` and every pane in it (tmux hangs their processes up)."""
+        self._cmd("kill-session", "-t", f"={session}")
+
+    # --- a2a's own session: options set on it alone, never globally ------------------------
+    def set_session_option(self, session: str, name: str, value: str | None) -> None:
+        """Set an option of `session` only (None unsets it, so the global value shows again)."""
+        if value is None:
+            self._cmd("set-option", "-u", "-t", f"={session}:", name)
+        else:
+            self._cmd("set-option", "-t", f"={session}:", name, value)
+
+    def session_option(self, session: str, name: str) -> str | None:
+        """The value `session` itself sets for `name` (None when it inherits the global one)."""
+        proc = self.server.cmd("show-options", "-q", "-v", "-t", f"={session}:", name)
+        return proc.stdout[0] if proc.returncode == 0 and proc.stdout else None
+
+    def global_option(self, name: str) -> str:
+        """The global (server-wide default) value of a session option, e.g. status-right."""
+        proc = self.server.cmd("show-options", "-g", "-q", "-v", name)
+        return proc.stdout[0] if proc.returncode == 0 and proc.stdout else ""
+
+    def set_window_option(self, pane_id: str, name: str, value: str) -> None:
+        """Set an option of the window holding `pane_id` only."""
+        self._cmd("set-option", "-w", "-t", pane_id, name, value)
+
     # --- input --------------------------------------------------------------------------
     def paste(self, pane_id: str, text: str, buffer: str) -> None:
         """One bracketed paste of `text` into the pane (a multi-line text stays one prompt).
@@ -180,6 +206,10 @@ class Tmux:
         self._cmd("send-keys", "-l", "-t", pane_id, "--", text)
 
     # --- the workbench (a2a up): showing panes, attaching, detaching ----------------------
+    def select_window(self, pane_id: str) -> None:
+        """Make the pane's window the current one of its session (what an attach shows)."""
+        self._cmd("select-window", "-t", pane_id)
+
     def show_pane(self, pane_id: str) -> bool:
         """Make the pane the current one of its window, and its window the current one of its
         session. Returns whether the tmux client running us followed it there (False when we
@@ -239,7 +269,8 @@ class Tmux:
         return self._argv("kill-session", "-t", session)
 
     def attach(self, target: str, *, nested: bool = False) -> None:
-        """Hand this terminal to tmux, attached to `target`: replaces the current process.
+        """Hand this terminal to tmux, attached to `target`, until the client detaches (or the
+        session ends); then return, so the caller can say what runs on.
 
         `nested` attaches from inside another tmux server's pane (tmux refuses unless $TMUX is
         cleared for it)."""
@@ -247,7 +278,9 @@ class Tmux:
         env = dict(os.environ)
         if nested:
             env.pop("TMUX", None)
-        os.execvpe(argv[0], argv, env)
+        proc = subprocess.run(argv, env=env)
+        if proc.returncode != 0:
+            raise TmuxError(f"tmux attach-session failed: exit {proc.returncode}")
 
 
 def _tmux_quote(s: str) -> str:

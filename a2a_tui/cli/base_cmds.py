@@ -25,12 +25,14 @@ def register(sub, common) -> None:
     p.set_defaults(func=cmd_status)
 
     p = sub.add_parser("events", parents=[common], help="the event log")
-    p.add_argument("--after", type=int, default=0, metavar="SEQ")
-    p.add_argument("--limit", type=int, default=None)
-    p.add_argument("--kind", action="append", metavar="KIND")
-    p.add_argument("--task")
-    p.add_argument("--attempt")
-    p.add_argument("--session")
+    p.add_argument("--after", type=int, default=0, metavar="SEQ",
+                   help="only events after this sequence number")
+    p.add_argument("--limit", type=int, default=None, help="at most this many events")
+    p.add_argument("--kind", action="append", metavar="KIND",
+                   help="only events of this kind (repeatable)")
+    p.add_argument("--task", help="only events of this card")
+    p.add_argument("--attempt", help="only events of this attempt")
+    p.add_argument("--session", help="only events of this session")
     p.add_argument("--tail", type=int, metavar="N", help="only the last N events")
     p.set_defaults(func=cmd_events)
 
@@ -71,7 +73,7 @@ def cmd_status(ctx, args) -> Result:
     lines = [f"target {data['target_branch']} at {(data['target_head'] or '?')[:12]}"
              f" · {data['last_event']} events"]
     lines.append(f"cards ({len(cards)}):")
-    lines += [f"  {c.id:<12} v{c.version} {c.state:<6} {c.title}" for c in cards]
+    lines += [f"  {c.id:<12} v{c.version} {c.status:<11} {c.title}" for c in cards]
     lines.append(f"attempts ({len(attempts)}):")
     lines += [f"  {a.id:<14} {a.state:<12} fence {a.fence} worktree {a.worktree_state}"
               f"{'  sha ' + a.submitted_sha[:12] if a.submitted_sha else ''}"

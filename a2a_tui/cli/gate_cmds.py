@@ -13,25 +13,28 @@ from a2a_tui.gate.model import parse_scores
 from a2a_tui.gate.roles import require_role
 from a2a_tui.gate.views import output_tail
 
+SCORE_HELP = ("boundary=N:\"reason\" and taste=N:\"reason\", each 0-3 with a reason; both"
+              " required")
+
 
 def register(sub, common) -> None:
     card = sub.add_parser("card", parents=[common], help="task cards")
     csub = card.add_subparsers(dest="card_cmd", metavar="CMD", required=True)
     p = csub.add_parser("add", parents=[common], help="add or update a card from a TOML file")
-    p.add_argument("file", type=Path)
+    p.add_argument("file", type=Path, help="the card's TOML file")
     p.set_defaults(func=cmd_card_add)
     p = csub.add_parser("show", parents=[common], help="show a card")
-    p.add_argument("card")
+    p.add_argument("card", help="the card's id, e.g. T-1")
     p.set_defaults(func=cmd_card_show)
     p = csub.add_parser("ready", parents=[common], help="confirm a card's current version as ready")
-    p.add_argument("card")
+    p.add_argument("card", help="the card's id, e.g. T-1")
     p.set_defaults(func=cmd_card_ready)
     p = csub.add_parser("list", parents=[common], help="list cards")
     p.set_defaults(func=cmd_card_list)
 
     p = sub.add_parser("claim", parents=[common],
                        help="claim a ready card: attempt, fence, worktree")
-    p.add_argument("card")
+    p.add_argument("card", help="the ready card's id")
     p.add_argument("--writer", metavar="SESSION",
                    help="the session that will write (default: the caller)")
     p.add_argument("--supersede", action="store_true",
@@ -40,26 +43,28 @@ def register(sub, common) -> None:
 
     p = sub.add_parser("submit", parents=[common],
                        help="submit a commit as the attempt's candidate")
-    p.add_argument("attempt")
-    p.add_argument("--sha", required=True)
-    p.add_argument("--card-version", type=int, required=True)
-    p.add_argument("--fence", type=int, required=True)
+    p.add_argument("attempt", help="the attempt's id, e.g. T-1-a1")
+    p.add_argument("--sha", required=True, help="the candidate commit (full SHA)")
+    p.add_argument("--card-version", type=int, required=True,
+                   help="the card version you worked to (stale: refused)")
+    p.add_argument("--fence", type=int, required=True,
+                   help="the attempt's fence from `a2a claim` (superseded: refused)")
     p.set_defaults(func=cmd_submit)
 
     p = sub.add_parser("verify", parents=[common], help="run the check chain on the submitted SHA")
-    p.add_argument("attempt")
+    p.add_argument("attempt", help="the attempt's id, e.g. T-1-a1")
     p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser("integrate", parents=[common],
                        help="advance the target branch to the verified SHA (compare-and-swap)")
-    p.add_argument("attempt")
-    p.add_argument("--score", action="append", metavar='DIM=N:"REASON"')
+    p.add_argument("attempt", help="the verified attempt's id")
+    p.add_argument("--score", action="append", metavar='DIM=N:"REASON"', help=SCORE_HELP)
     p.set_defaults(func=cmd_integrate)
 
     p = sub.add_parser("abandon", parents=[common], help="end an attempt without integrating it")
-    p.add_argument("attempt")
-    p.add_argument("--score", action="append", metavar='DIM=N:"REASON"')
-    p.add_argument("--reason", default="")
+    p.add_argument("attempt", help="the attempt's id")
+    p.add_argument("--score", action="append", metavar='DIM=N:"REASON"', help=SCORE_HELP)
+    p.add_argument("--reason", default="", help="why it is abandoned (kept in the record)")
     p.set_defaults(func=cmd_abandon)
 
     p = sub.add_parser("log", parents=[common],
@@ -72,15 +77,16 @@ def register(sub, common) -> None:
 
     p = sub.add_parser("review", parents=[common],
                        help="(reviewer sessions) an advisory verdict bound to the candidate SHA")
-    p.add_argument("attempt")
-    p.add_argument("--sha", required=True)
-    p.add_argument("--verdict", required=True, choices=["pass", "block"])
-    p.add_argument("--notes", required=True)
+    p.add_argument("attempt", help="the attempt under review")
+    p.add_argument("--sha", required=True, help="the candidate SHA the verdict is bound to")
+    p.add_argument("--verdict", required=True, choices=["pass", "block"],
+                   help="pass, or block (a review can block, never approve)")
+    p.add_argument("--notes", required=True, help="what you found, for the writer")
     p.set_defaults(func=cmd_review)
 
     p = sub.add_parser("reclaim", parents=[common],
                        help="remove clean worktrees of ended attempts, keeping their commits")
-    p.add_argument("attempt", nargs="?")
+    p.add_argument("attempt", nargs="?", help="only this attempt (default: every ended one)")
     p.set_defaults(func=cmd_reclaim)
 
 
@@ -125,7 +131,7 @@ def cmd_card_ready(ctx, args) -> Result:
 
 def cmd_card_list(ctx, args) -> Result:
     rows = gate.list_cards(ctx.gate)
-    lines = [f"{c['id']:<12} v{c['version']} {c['state']:<6} "
+    lines = [f"{c['id']:<12} v{c['version']} {c['status']:<11} "
              f"{(c['attempt'] or '-'):<14} {(c['attempt_state'] or ''):<11} {c['title']}"
              for c in rows]
     return Result(rows, "\n".join(lines) or "(no cards)")

@@ -44,3 +44,13 @@ def emit_error(err: A2AError, as_json: bool) -> int:
     else:
         print(f"a2a: error: {err.message} [{err.code}]", file=sys.stderr)
     return err.exit_code
+
+
+def ask(question: str) -> bool:
+    """Ask the user a yes/no question on the terminal; without a terminal the answer is no."""
+    if not sys.stdin.isatty():
+        return False
+    try:
+        return input(question).strip().lower() in ("y", "yes")
+    except EOFError:
+        return False

@@ -11,46 +11,47 @@ from a2a_tui.panes.views import sessions
 from a2a_tui.profiles import CLIS
 from a2a_tui.queue import wake
 
+TMUX_SOCKET_HELP = "tmux server (-L NAME); default: $A2A_TMUX_SOCKET, else your normal server"
+
 
 def register(sub, common) -> None:
     p = sub.add_parser("serve", parents=[common],
                        help="run the orchestrator headless: ingest signals, deliver the queue")
-    p.add_argument("--tmux-socket", metavar="NAME", help="tmux server (-L NAME); default:"
-                   " $A2A_TMUX_SOCKET, else your normal server")
+    p.add_argument("--tmux-socket", metavar="NAME", help=TMUX_SOCKET_HELP)
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("spawn", parents=[common],
                        help="start a managed agent session in a new tmux pane")
     p.add_argument("role", help="ideation | executive | worker | reviewer")
-    p.add_argument("--cli", required=True, choices=CLIS)
-    p.add_argument("--model", default="")
-    p.add_argument("--effort", default="")
+    p.add_argument("--cli", required=True, choices=CLIS, help="the agent CLI to start")
+    p.add_argument("--model", default="", help="the model (default: the CLI's)")
+    p.add_argument("--effort", default="", help="reasoning effort (default: the CLI's)")
     p.add_argument("--attempt", metavar="A", help="work in the attempt's worktree, as its writer")
     p.add_argument("--session", metavar="ID", help="the session id (default: from the role)")
-    p.add_argument("--tmux-socket", metavar="NAME")
+    p.add_argument("--tmux-socket", metavar="NAME", help=TMUX_SOCKET_HELP)
     how = p.add_mutually_exclusive_group()
     how.add_argument("--resume", metavar="CONVERSATION",
                      help="go on with the CLI's own conversation (its session or thread id)")
     how.add_argument("--fork", metavar="CONVERSATION",
                      help="go on with a copy of the CLI's conversation, under a new id")
     p.epilog = "Options after `--` are passed to the CLI as they are."
-    p.__class__ = _split_at_dashes(type(p))
+    p.__class__ = split_at_dashes(type(p))
     p.set_defaults(func=cmd_spawn, extra=[])
 
     p = sub.add_parser("inject", parents=[common], help="queue a prompt for a session's pane")
-    p.add_argument("session")
+    p.add_argument("session", help="the session's id")
     p.add_argument("text", help="the prompt, or - to read it from stdin")
     p.set_defaults(func=cmd_inject)
 
     for name, help_ in (("pause", "hold deliveries to a pane"), ("resume", "deliver again")):
         p = sub.add_parser(name, parents=[common], help=help_)
-        p.add_argument("session", nargs="?")
+        p.add_argument("session", nargs="?", help="the session's id (or --all)")
         p.add_argument("--all", action="store_true", help="every session that has not exited")
         p.set_defaults(func=cmd_pause if name == "pause" else cmd_resume)
 
     p = sub.add_parser("release", parents=[common],
                        help="declare a busy pane idle (after Esc, which sends no signal)")
-    p.add_argument("session")
+    p.add_argument("session", help="the session's id")
     p.set_defaults(func=cmd_release)
 
     p = sub.add_parser("sessions", parents=[common], help="managed sessions and their panes")
@@ -149,19 +150,20 @@ def cmd_sessions(ctx, args) -> Result:
     return Result([s.to_json(now) for s in views], "\n".join(lines) or "(no sessions)")
 
 
-def _split_at_dashes(base: type) -> type:
+def split_at_dashes(base: type) -> type:
     """A parser class that hands everything after the first `--` to `extra` untouched (argparse
     alone cannot have a positional ROLE and pass-through options after it)."""
 
     class SplitParser(base):  # type: ignore[misc, valid-type]
         def parse_known_args(self, args=None, namespace=None):
             args = list(sys.argv[1:] if args is None else args)
-            extra: list[str] = []
+            extra: list[str] | None = None
             if "--" in args:
                 i = args.index("--")
                 args, extra = args[:i], args[i + 1:]
             ns, rest = super().parse_known_args(args, namespace)
-            ns.extra = extra
+            if extra is not None:  # else the parser's default (`session new`: the config's)
+                ns.extra = extra
             return ns, rest
 
     return SplitParser

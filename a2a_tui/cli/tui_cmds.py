@@ -1,4 +1,5 @@
-"""up, workbench, demo: the workbench app in tmux, in this terminal, and the guided demo.
+"""up, down, workbench, demo: the repository's tmux session, the workbench app in this
+terminal, and the guided demo.
 
 Textual is imported only when the app runs, so the rest of the CLI stays free of it.
 """
@@ -7,30 +8,40 @@ from __future__ import annotations
 
 import sys
 
-from a2a_tui.cli.output import Result
+from a2a_tui.cli.output import Result, ask
+from a2a_tui.cli.pane_cmds import TMUX_SOCKET_HELP
+from a2a_tui.errors import A2AError
 
 
 def register(sub, common) -> None:
     p = sub.add_parser("up", parents=[common],
                        help="open (or re-attach to) the repository's tmux session: the workbench"
                             " beside the agents")
-    p.add_argument("--tmux-socket", metavar="NAME", help="tmux server (-L NAME); default:"
-                   " $A2A_TMUX_SOCKET, else your normal server")
+    p.add_argument("--tmux-socket", metavar="NAME", help=TMUX_SOCKET_HELP)
     p.add_argument("--no-attach", action="store_true",
                    help="start what is missing, print how to attach, and return")
     p.set_defaults(func=cmd_up)
 
+    p = sub.add_parser("down", parents=[common],
+                       help="end the repository's a2a tmux session: the orchestrator, the"
+                            " agents, the workbench (worktrees and the store stay)")
+    p.add_argument("--tmux-socket", metavar="NAME", help=TMUX_SOCKET_HELP)
+    p.add_argument("--yes", action="store_true",
+                   help="do not ask, even when agents are at work (for scripts)")
+    p.set_defaults(func=cmd_down)
+
     p = sub.add_parser("workbench", parents=[common],
                        help="the workbench app in this terminal (`a2a up` runs it in tmux)")
-    p.add_argument("--tmux-socket", metavar="NAME")
+    p.add_argument("--tmux-socket", metavar="NAME", help=TMUX_SOCKET_HELP)
     p.add_argument("--no-orchestrator", action="store_true",
-                   help="show the store only; do not host the orchestrator")
+                   help="a view only: do not host the orchestrator (`a2a up` runs it in a"
+                        " window of its own)")
     p.set_defaults(func=cmd_workbench)
 
     p = sub.add_parser("demo", parents=[common],
                        help="a guided demo in a temporary repository: no agent CLI or API key"
                             " needed")
-    p.add_argument("--tmux-socket", metavar="NAME")
+    p.add_argument("--tmux-socket", metavar="NAME", help=TMUX_SOCKET_HELP)
     p.add_argument("--no-attach", action="store_true",
                    help="set everything up and return (for scripts); attach later")
     p.add_argument("--dir", metavar="PATH", help="where to build the sample repository"
@@ -39,17 +50,54 @@ def register(sub, common) -> None:
 
     p = sub.add_parser("demo-director", parents=[common],
                        help="(internal) plays the demo's scenario in its tmux window")
-    p.add_argument("--tmux-socket", metavar="NAME")
+    p.add_argument("--tmux-socket", metavar="NAME", help=TMUX_SOCKET_HELP)
     p.set_defaults(func=cmd_demo_director)
 
 
 def cmd_up(ctx, args) -> Result:
     # lazy: each command imports only what it runs (a2a's start-up cost is paid per call)
-    from a2a_tui.tmux import socket_from_env
-    from a2a_tui.tui.up import up
+    from a2a_tui.tmux import Tmux, socket_from_env
+    from a2a_tui.tui.up import elsewhere, up
 
-    r = up(ctx.repo, socket_from_env(args.tmux_socket), attach=not args.no_attach)
+    socket = socket_from_env(args.tmux_socket)
+    try:
+        repo = ctx.repo
+    except A2AError as err:
+        raise elsewhere(err, Tmux(socket)) from None
+    r = up(repo, socket, attach=not args.no_attach)
     return Result(r, r["text"])
+
+
+def cmd_down(ctx, args) -> Result:
+    # lazy: each command imports only what it runs (a2a's start-up cost is paid per call)
+    from a2a_tui import lifecycle
+    from a2a_tui.demo.start import demo_of, remove_demo
+    from a2a_tui.tmux import socket_from_env
+
+    demo = demo_of(ctx.repo)
+    socket = socket_from_env(args.tmux_socket) or (demo or {}).get("tmux_socket")
+
+    def remove() -> str:
+        # Before the tmux session goes: `a2a down` may be typed in one of its panes.
+        ctx.close()
+        return remove_demo(ctx.repo, demo)
+
+    r = lifecycle.down(ctx.gate, socket, confirm=lambda busy: args.yes or ask(
+        f"{', '.join(busy)} still at work. End them and the tmux session? [y/N] "),
+        then=remove if demo is not None else None)
+    r["removed"] = r.pop("then")
+    lines = [f"ended {e['session']}" + ("" if e["process_gone"] else " (its process may linger)")
+             for e in r["ended"]]
+    if r["orchestrator_stopped"]:
+        lines.append(f"stopped the orchestrator (pid {r['orchestrator_stopped']})")
+    lines.append(f"tmux session {r['tmux_session']} "
+                 + ("ended" if r["killed"] else "was not running"))
+    if demo is not None:
+        lines.append(f"removed the demo repository {r['removed']}")
+    else:
+        lines.append(f"kept: the store and the worktrees of {ctx.repo.root} (`a2a up` starts"
+                     " again)")
+    return Result(r, "\n".join(lines))
 
 
 def cmd_workbench(ctx, args) -> Result:

@@ -114,7 +114,7 @@ class Director:
             Tmux(self.tmux_socket).name_window(row["pane_id"], sid)
 
     def run(self) -> None:
-        self.wait("the workbench's orchestrator", lambda: lock_holder(self.repo) is not None
+        self.wait("the orchestrator", lambda: lock_holder(self.repo) is not None
                   or self.one("SELECT 1 FROM events WHERE kind = 'orchestrator_started'"))
         self.say("Two demo agents start: idea1 (ideation controller) and exec1 (executive"
                  " controller). Their state comes only from their hook signals.")
@@ -191,8 +191,9 @@ class Director:
         answered = self.wait("your answers on the Board", self._answers_delivered,
                              timeout=ANSWER_TIMEOUT)
         self.say(f"exec1 received your {answered[1]} answers as one prompt (#{answered[0]})."
-                 " The demo is over: explore with the keys (? shows them); q leaves the"
-                 " workbench and the agents keep running.")
+                 " The demo is over: explore with the keys (? shows them); q detaches and"
+                 " everything keeps running; `a2a down --repo .` in the sample repository ends"
+                 " the demo and removes it.")
 
     def _answers_delivered(self) -> tuple[int, int] | None:
         """(dispatch, count) once every question's answer reached exec1 and was taken in."""

@@ -1,21 +1,27 @@
 """`a2a demo`: build the sample repository, open the workbench in tmux, start the director.
 
-The workbench (which hosts the orchestrator) runs in one window, the director in another; the
+The orchestrator runs in one window, the workbench in another, the director in a third; the
 demo agents the director starts get their own windows. `--no-attach` returns once all of it
-runs, for scripts; otherwise this terminal attaches to the workbench.
+runs, for scripts; otherwise this terminal attaches to the workbench. `a2a down` ends it and
+removes the sample repository (the demo leaves `.a2a/demo.json` to say it is one).
 """
 
 from __future__ import annotations
 
+import json
 import shlex
+import shutil
 import sys
+from pathlib import Path
 from typing import Any
 
 from a2a_tui.demo import sample
+from a2a_tui.repo import Repo
 from a2a_tui.tmux import Tmux
-from a2a_tui.tui.up import attach_to, ensure_workbench
+from a2a_tui.tui.up import attach_to, ensure_orchestrator, ensure_workbench
 
 DIRECTOR_WINDOW = "demo"
+MARKER = "demo.json"
 
 
 def director_command(root: str, tmux_socket: str | None) -> list[str]:
@@ -31,9 +37,13 @@ def start(tmux_socket: str | None, *, attach: bool = True, where: str | None = N
           ) -> dict[str, Any]:
     """Set the demo up; returns where everything is (and attaches unless told not to)."""
     tmux = Tmux(tmux_socket)  # no tmux: one clear error before anything is built
+    made = where is None or not Path(where).exists()
     root = sample.new_folder(where)
     session = root.name if root.name.startswith("a2a-") else f"a2a-demo-{root.name}"
     repo = sample.build(root, session)
+    (repo.a2a_dir / MARKER).write_text(json.dumps(
+        {"root": str(root), "made_folder": made, "tmux_socket": tmux_socket}), encoding="utf-8")
+    ensure_orchestrator(repo, tmux, tmux_socket)
     pane, _ = ensure_workbench(repo, tmux, tmux_socket)
     director = tmux.new_pane(session, director_command(str(root), tmux_socket), str(root))
     tmux.name_window(director.pane_id, DIRECTOR_WINDOW)
@@ -42,10 +52,38 @@ def start(tmux_socket: str | None, *, attach: bool = True, where: str | None = N
         "director_pane": director.pane_id, "tmux_socket": tmux_socket,
         "attach": shlex.join(tmux.attach_argv(session)),
     }
+    down = ["a2a", "down", "--repo", str(root), *(["--tmux-socket", tmux_socket]
+                                                   if tmux_socket else [])]
+    result["down"] = shlex.join(down)
     result["text"] = (f"demo repository: {root}\nworkbench: tmux session {session}"
                       f" (pane {pane}); the director narrates in window '{DIRECTOR_WINDOW}'\n"
                       f"attach with: {result['attach']}\n"
-                      f"end it with: {shlex.join(tmux.kill_session_argv(session))}")
+                      f"q in the workbench detaches, and the demo goes on; end it (agents,"
+                      f" tmux session, sample repository) with: {result['down']}")
     if attach:
         attach_to(tmux, session, pane, result)
     return result
+
+
+def demo_of(repo: Repo) -> dict[str, Any] | None:
+    """What `a2a demo` recorded about the repository it built, or None for any other."""
+    try:
+        data = json.loads((repo.a2a_dir / MARKER).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and data.get("root") == str(repo.root) else None
+
+
+def remove_demo(repo: Repo, demo: dict[str, Any]) -> str:
+    """Remove the sample repository `a2a demo` built (the folder itself when the demo made it,
+    else what the demo put in it); returns its path."""
+    root = repo.root
+    if demo.get("made_folder"):
+        shutil.rmtree(root, ignore_errors=True)
+    else:
+        for child in root.iterdir():
+            if child.is_dir() and not child.is_symlink():
+                shutil.rmtree(child, ignore_errors=True)
+            else:
+                child.unlink(missing_ok=True)
+    return str(root)

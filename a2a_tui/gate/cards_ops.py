@@ -12,6 +12,7 @@ from a2a_tui.gate.cards import Card, load_card
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.model import card_body
 from a2a_tui.gate.roles import require_role
+from a2a_tui.gate.views import card_status
 
 
 def add_card(g: GateContext, path: Path) -> dict[str, Any]:
@@ -97,8 +98,8 @@ def list_cards(g: GateContext) -> list[dict[str, Any]]:
         " AS attempt,"
         " (SELECT a.state FROM attempts a WHERE a.card_id = c.id ORDER BY a.n DESC LIMIT 1)"
         "   AS attempt_state"
-        " FROM cards c ORDER BY c.id")
-    return [dict(r) for r in rows]
+        " FROM cards c ORDER BY c.id COLLATE natural_ids")
+    return [{**r, "status": card_status(r["state"], r["attempt_state"])} for r in map(dict, rows)]
 
 
 def card_at_version(g: GateContext, card_id: str, version: int) -> Card:

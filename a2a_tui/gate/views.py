@@ -11,6 +11,18 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from a2a_tui.gate.model import ACTIVE
+
+
+def card_status(card_state: str, attempt_state: str | None) -> str:
+    """What a card's status reads as, following its latest attempt: integrated once that is,
+    in progress while it is open, else the card's own state (draft | ready)."""
+    if attempt_state == "integrated":
+        return "integrated"
+    if attempt_state in ACTIVE:
+        return "in progress"
+    return card_state
+
 
 @dataclass(frozen=True)
 class CardView:
@@ -19,6 +31,7 @@ class CardView:
     version: int
     state: str                     # draft | ready
     fence: int
+    status: str = ""               # `card_status`: follows the latest attempt
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -98,17 +111,19 @@ class VerifyView:
     checks: tuple[CheckView, ...]
 
 
-_CARD = "SELECT id, title, version, state, fence FROM cards"
+_CARD = ("SELECT id, title, version, state, fence, (SELECT a.state FROM attempts a"
+         " WHERE a.card_id = cards.id ORDER BY a.n DESC LIMIT 1) AS attempt_state FROM cards")
 _ATTEMPT = ("SELECT id, card_id, state, fence, worktree_state, submitted_sha, rejections, writer"
             " FROM attempts")
 
 
 def cards(db, limit: int | None = None) -> list[CardView]:
-    """Cards by id (the first `limit`)."""
-    sql, params = f"{_CARD} ORDER BY id", ()
+    """Cards by id, T-2 before T-16 (the first `limit`)."""
+    sql, params = f"{_CARD} ORDER BY id COLLATE natural_ids", ()
     if limit is not None:
         sql, params = f"{sql} LIMIT ?", (limit,)
-    return [CardView(**r) for r in db.all(sql, params)]
+    return [CardView(r["id"], r["title"], r["version"], r["state"], r["fence"],
+                     card_status(r["state"], r["attempt_state"])) for r in db.all(sql, params)]
 
 
 def attempts(db) -> list[AttemptView]:

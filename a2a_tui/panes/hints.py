@@ -46,7 +46,7 @@ def silent_starts(store, tmux_socket: str | None, now_ns: int) -> int | None:
                            (r["id"],))
             if fresh["state"] != "unknown" or fresh["hint"] or fresh["last_signal_ns"]:
                 continue
-            _record(tx, r["id"], prof.silent_start_hint, why=NO_SIGNAL_SINCE_LAUNCH,
+            record_hint(tx, r["id"], prof.silent_start_hint, why=NO_SIGNAL_SINCE_LAUNCH,
                     after_s=prof.silent_start_s)
     return next_due
 
@@ -79,11 +79,11 @@ def unconfirmed_prompts(store, tmux_socket: str | None, now_ns: int) -> int | No
             if (fresh["state"], fresh["hint"], fresh["in_flight"], fresh["dstate"]) \
                     != ("busy", None, r["n"], "sent"):
                 continue
-            _record(tx, r["session"], hint, why=NO_PROMPT_SIGNAL, n=r["n"], after_s=after_s)
+            record_hint(tx, r["session"], hint, why=NO_PROMPT_SIGNAL, n=r["n"], after_s=after_s)
     return next_due
 
 
-def _record(tx, session: str, hint: str, **why) -> None:
+def record_hint(tx, session: str, hint: str, **why) -> None:
     """The hint on the pane, with the event that explains it, in one transaction."""
     tx.append("pane_hint", actor="orchestrator", session=session, payload={"hint": hint, **why})
     tx.execute("UPDATE sessions SET hint = ? WHERE id = ?", (hint, session))

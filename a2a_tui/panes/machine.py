@@ -72,13 +72,11 @@ def apply(p: Pane, sig: Signal, ours: Container[int]) -> Outcome:
         elif sig.thread_id != p.thread_id:
             return Outcome(p, ignored=f"another codex thread ({sig.thread_id})")
     if kind == "exited":
-        return Outcome(replace(p, state="exited", in_flight=None, busy_since_ns=None, hint=None),
-                       ended=p.in_flight)
+        return Outcome(exited(p), ended=p.in_flight)
     if kind == "end":
         if sig.detail.get("reason") in _CONTINUING_ENDS:
             return Outcome(p, ignored="the session goes on in the same process")
-        return Outcome(replace(p, state="exited", in_flight=None, busy_since_ns=None, hint=None),
-                       ended=p.in_flight)
+        return Outcome(exited(p), ended=p.in_flight)
     if kind == "start":
         if sig.detail.get("source") not in _FRESH_STARTS:
             return Outcome(p, ignored=f"SessionStart source {sig.detail.get('source')!r}")
@@ -116,6 +114,11 @@ def sent(p: Pane, n: int, enter_ns: int) -> Pane:
     """Enter was written for dispatch n: busy from that instant."""
     return replace(p, state="busy", busy_since_ns=enter_ns, in_flight=n, hint=None,
                    needs_clear=False)
+
+
+def exited(p: Pane) -> Pane:
+    """The process is gone (it exited, or the user ended the session): final."""
+    return replace(p, state="exited", in_flight=None, busy_since_ns=None, hint=None)
 
 
 def release(p: Pane) -> Pane:

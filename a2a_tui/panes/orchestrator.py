@@ -21,9 +21,11 @@ from pathlib import Path
 from watchfiles import watch
 
 from a2a_tui import queue
+from a2a_tui import settings as user_settings
 from a2a_tui.dirwatch import DirWatch
 from a2a_tui.errors import A2AError
-from a2a_tui.panes import delivery, hints, recovery, spool
+from a2a_tui.panes import delivery, hints, recovery, spool, stalls
+from a2a_tui.panes.calls import Calls
 from a2a_tui.panes.exits import ExitWatcher
 from a2a_tui.tmux import Tmux
 
@@ -54,6 +56,28 @@ def lock_holder(repo) -> int | None:
         return None
 
 
+def stop_running(repo, timeout_s: float = 15.0) -> int | None:
+    """Ask the orchestrator serving `repo` to stop (SIGTERM: it records its stop and releases
+    its lock) and wait until it has; returns its pid, or None when none ran."""
+    pid = lock_holder(repo)
+    if pid is None:
+        return None
+    if pid <= 0 or pid == os.getpid():
+        raise A2AError("orchestrator_not_stopped", f"the orchestrator of {repo.root} runs in"
+                       " this process or names no pid: stop it where it runs")
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        pass
+    deadline = time.monotonic() + timeout_s
+    while lock_holder(repo) is not None:
+        if time.monotonic() > deadline:
+            raise A2AError("orchestrator_not_stopped", f"the orchestrator (pid {pid}) still runs"
+                           f" {timeout_s:g} s after SIGTERM")
+        time.sleep(0.05)
+    return pid
+
+
 class Orchestrator:
     """Ingestion and delivery for one repository and one tmux server."""
 
@@ -67,6 +91,9 @@ class Orchestrator:
         self.exits: ExitWatcher | None = None
         self._hint_timer: threading.Timer | None = None   # wakes a cycle when a hint falls due
         self._hint_due: int | None = None
+        self.settings = user_settings.load(repo.config_path)  # a bad file: refused at start
+        self._settings_seen = self._settings_stamp()
+        self.calls: Calls | None = None
 
     # --- life cycle ---------------------------------------------------------------------
     def start(self) -> None:
@@ -85,6 +112,8 @@ class Orchestrator:
             self.exits = ExitWatcher(self.repo.spool_dir)
             self.exits.start()
             self._cycle()
+            self.calls = Calls(self.repo, self.tmux, lambda: self.settings)
+            self.calls.start()
         except BaseException:
             if self.exits is not None:
                 self.exits.stop()
@@ -105,6 +134,9 @@ class Orchestrator:
         if self.exits is not None:
             self.exits.stop()
             self.exits = None
+        if self.calls is not None:
+            self.calls.stop()
+            self.calls = None
         if getattr(self, "store", None) is not None:
             with self.store.write() as tx:
                 tx.append("orchestrator_stopped", actor="orchestrator",
@@ -115,9 +147,10 @@ class Orchestrator:
         self._release_lock()
 
     def run_forever(self) -> None:
-        """`a2a serve`: start, then run until SIGINT/SIGTERM or the worker fails."""
+        """`a2a serve`: start, then run until SIGINT/SIGTERM/SIGHUP (its tmux window or
+        session closed) or the worker fails."""
         done = threading.Event()
-        for sig in (signal.SIGINT, signal.SIGTERM):
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             signal.signal(sig, lambda *_: done.set())
         self.start()
         try:
@@ -182,10 +215,14 @@ class Orchestrator:
 
     def _watch_exits(self) -> None:
         """Hand every live pane process on this tmux server to the exit watcher (new ones only),
-        and point out panes whose expected signal has not come (`hints.py`)."""
+        and point out panes whose expected signal has not come (`hints.py`) or that have been
+        busy and silent too long (`stalls.py`)."""
+        self._reload_settings()
         now = time.time_ns()
         dues = [d for d in (hints.silent_starts(self.store, self.tmux_socket, now),
-                            hints.unconfirmed_prompts(self.store, self.tmux_socket, now))
+                            hints.unconfirmed_prompts(self.store, self.tmux_socket, now),
+                            stalls.silent_panes(self.store, self.tmux_socket, now,
+                                                self.settings.stall_for))
                 if d is not None]
         self._look_again_at(min(dues) if dues else None)
         rows = self.store.all(
@@ -209,6 +246,29 @@ class Orchestrator:
         t.daemon = True
         t.start()
         self._hint_timer, self._hint_due = t, due_ns
+
+    # --- the user's settings ----------------------------------------------------------------
+    def _settings_stamp(self) -> tuple:
+        paths = (user_settings.user_config_path(), self.repo.config_path)
+        return tuple(p.stat().st_mtime_ns if p.exists() else None for p in paths)
+
+    def _reload_settings(self) -> None:
+        """Take an edited settings file in; a bad edit keeps the settings in force (recorded,
+        never fatal: the file is outside input)."""
+        stamp = self._settings_stamp()
+        if stamp == self._settings_seen:
+            return
+        self._settings_seen = stamp
+        try:
+            self.settings = user_settings.load(self.repo.config_path)
+        except A2AError as err:
+            with self.store.write() as tx:
+                tx.append("settings_refused", actor="orchestrator",
+                          payload={"code": err.code, "message": err.message})
+            return
+        with self.store.write() as tx:
+            tx.append("settings_loaded", actor="orchestrator",
+                      payload={"files": self.settings.files})
 
     # --- the lock ------------------------------------------------------------------------------
     def _take_lock(self) -> None:

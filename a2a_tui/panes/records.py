@@ -25,18 +25,25 @@ def check_session_id(sid: str) -> str:
 def record_launching(tx, sid: str, *, actor: str, role: str, cli: str, cwd: str,
                      record: dict[str, Any], cli_version: str = "", model: str = "",
                      effort: str = "", attempt: str | None = None, tmux_socket: str | None = None,
-                     tmux_session: str | None = None, thread_id: str | None = None) -> int:
+                     tmux_session: str | None = None, thread_id: str | None = None,
+                     replace: bool = False) -> int:
     """A launch's intent: the `session_launching` event carrying `record` and the session's row
-    (state unknown, no pane yet), in the caller's transaction. Returns the launch's seq."""
+    (state unknown, no pane yet), in the caller's transaction. Returns the launch's seq.
+
+    `replace`: the session exists and has exited; its row starts afresh (its dispatches, the
+    queue among them, stay), and a signal timestamped before this launch moves nothing."""
     now = time.time_ns()
     seq = tx.append("session_launching", actor=actor, attempt=attempt, session=sid,
                     payload=record, ts_ns=now)
     tx.execute(
-        "INSERT INTO sessions(id, role, cli, cli_version, model, effort, attempt_id, cwd,"
+        f"INSERT {'OR REPLACE ' if replace else ''}INTO sessions(id, role, cli, cli_version, model,"
+        " effort, attempt_id, cwd,"
         " tmux_socket, tmux_session, state, state_since_ns, thread_id, launch_seq, created_ns)"
         " VALUES (?,?,?,?,?,?,?,?,?,?, 'unknown', ?,?,?,?)",
         (sid, role, cli, cli_version, model, effort, attempt, cwd, tmux_socket, tmux_session,
          now, thread_id, seq, now))
+    if replace:
+        tx.execute("UPDATE sessions SET last_write_ns = ? WHERE id = ?", (now, sid))
     return seq
 
 

@@ -79,7 +79,12 @@ def record(store, sig: Signal, name: str, size: int | None = None) -> dict[str, 
 def _apply(tx, row, sig: Signal, name: str) -> dict[str, Any]:
     sid = row["id"]
     old = pane_of(row)
-    out = machine.apply(old, sig, ours(tx, sid))
+    if sig.ts_ns < row["created_ns"]:
+        # Taken before this launch: the session's earlier life (it was restarted since), e.g.
+        # the exit of the process a restart replaced, ingested late. It says nothing of this one.
+        out = machine.Outcome(old, ignored="from before this launch of the session")
+    else:
+        out = machine.apply(old, sig, ours(tx, sid))
     payload: dict[str, Any] = {
         "file": name, "source": sig.source, "event": sig.event, "kind": sig.kind,
         "ts_ns": sig.ts_ns, "pane": sig.pane, "from": old.state, "to": out.pane.state,

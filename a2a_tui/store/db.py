@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from a2a_tui import ids
 from a2a_tui.errors import A2AError
 from a2a_tui.store import chain, migrate
 
@@ -116,6 +117,7 @@ class Store:
         except sqlite3.Error as exc:
             raise A2AError("store_unavailable", f"cannot open {self.path}: {exc}") from exc
         self.conn.row_factory = sqlite3.Row
+        self.conn.create_collation("natural_ids", ids.collate)  # T-2 before T-16
         self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         mode = self.conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if mode.lower() != "wal":

@@ -47,7 +47,7 @@ class Action:
 
 _KEY_NAMES = {"question_mark": "?", "tab": "Tab", "shift+tab": "Shift-Tab", "enter": "Enter",
               "down": "↓", "up": "↑", "escape": "Esc", "ctrl+s": "Ctrl-S", "ctrl+p": "Ctrl-P",
-              "slash": "/", "home": "Home", "end": "End"}
+              "slash": "/", "home": "Home", "end": "End", "exclamation_mark": "!"}
 
 ACTIONS: tuple[Action, ...] = (
     # --- everywhere ---
@@ -63,8 +63,17 @@ ACTIONS: tuple[Action, ...] = (
     Action("app.metrics", "app", "M", "metrics", "Metrics",
            "The metrics, live: first-pass rate, rejections, attention, scores, per task, and the"
            " retrospectives (M again or Esc goes back)."),
-    Action("app.quit", "app", "q", "quit", "Quit",
-           "Leave the workbench: tmux detaches, the agents keep running; `a2a up` resumes."),
+    Action("app.detach", "app", "q", "detach", "Detach",
+           "Leave the workbench: tmux detaches this terminal; the workbench, the orchestrator"
+           " and the agents keep running (deliveries go on); `a2a up` comes back."),
+    Action("app.quit", "app", "Q", "quit", "Quit",
+           "Quit for good (asks first, and says what stops): the workbench and the"
+           " orchestrator stop, nothing is delivered until `a2a up`; the agents keep running.",
+           show=False),
+    Action("app.waiting", "app", "exclamation_mark", "waiting", "Waiting",
+           "What waits for you: open questions, waiting and stalled panes, rejections and"
+           " feedback stops (the rejections and stops count as seen once shown here).",
+           show=False),
     # --- every panel ---
     Action("panel.down", "panel", "j", "cursor_down", "Down", "Move down (also ↓).",
            show=False, key_display="j ↓"),
@@ -89,6 +98,15 @@ ACTIONS: tuple[Action, ...] = (
            "Write a prompt (several lines) for this pane; it is queued behind the others."),
     Action("sessions.pause_all", "sessions", "P", "toggle_pause_all", "Pause all",
            "Pause every pane, or resume them all when all are paused."),
+    Action("sessions.new", "sessions", "n", "new_session", "New",
+           "Start a new session: role, CLI, model and effort, options, optionally in an"
+           " attempt's worktree (defaults from your config)."),
+    Action("sessions.restart", "sessions", "R", "restart", "Restart",
+           "Start this exited session again: same role, attempt, CLI and options, a new"
+           " launch; the prompts queued for it are delivered to the new pane.", show=False),
+    Action("sessions.end", "sessions", "x", "end_session", "End",
+           "End this session (asks first): its pane is closed, it is recorded as ended by"
+           " you; its queue is kept for a restart.", show=False),
     # --- board ---
     Action("board.open", "board", "enter", "open", "Open",
            "Read the item: options, the recommendation and why.", priority=True),

@@ -28,10 +28,12 @@ from a2a_tui.errors import A2AError
 from a2a_tui.repo import Repo
 from a2a_tui.store.watch import store_changes
 from a2a_tui.tui import actions, queries
+from a2a_tui.tui.away import Away
 from a2a_tui.tui.chrome import NarrationLine, PanelGrid, WorkbenchFooter
 from a2a_tui.tui.messages import (
     ACTED,
     ActionRequested,
+    OrchestratorSeen,
     OrchestratorStarted,
     OrchestratorStopped,
     OrchestratorUnavailable,
@@ -47,7 +49,7 @@ from a2a_tui.tui.panels.gate import GatePanel
 from a2a_tui.tui.panels.inbox import InboxPanel
 from a2a_tui.tui.panels.sessions import SessionsPanel
 from a2a_tui.tui.screens.help import HelpScreen
-from a2a_tui.tui.services import OrchestratorHost, Workbench, leave_tmux
+from a2a_tui.tui.services import OrchestratorHost, Workbench
 
 log = logging.getLogger(__name__)
 PANEL_TYPES: tuple[type[Panel], ...] = (SessionsPanel, BoardPanel, InboxPanel, GatePanel,
@@ -69,7 +71,7 @@ class StatusLine(Static):
     """
 
 
-class WorkbenchApp(App[None]):
+class WorkbenchApp(Away, App[None]):
     """Sessions, Board, Inbox, Gate and Events around the agents' tmux panes."""
 
     TITLE = "a2a"
@@ -92,8 +94,9 @@ class WorkbenchApp(App[None]):
         self.host = host
         self.now = now
         self.tick_s = tick_s
-        self.orchestrator = "not hosted" if host is None else "starting…"
+        self.orchestrator = "…" if host is None else "starting…"
         self.last_seq = 0
+        self.waiting: list = []           # what waits for the user (panes.calls.Waiting)
         self._stop = threading.Event()
         self._actions: queue.SimpleQueue[ActionRequested | None] = queue.SimpleQueue()
 
@@ -137,12 +140,18 @@ class WorkbenchApp(App[None]):
         t = Text()
         t.append("a2a ", style="bold")
         t.append(self.services.repo.root.name, style="bold cyan")
+        if self.waiting:
+            t.append(" · ")
+            t.append(f"⚑ {len(self.waiting)} waiting for you (!)", style="bold reverse")
         t.append(f" · orchestrator: {self.orchestrator} · event #{self.last_seq}", style="dim")
         t.append(" · ? help", style="dim")
         return t
 
     def _show_status(self) -> None:
-        self.query_one(StatusLine).update(self._status_text())
+        try:
+            self.query_one(StatusLine).update(self._status_text())
+        except NoMatches:  # a worker's news landing while the app closes: nothing to show it on
+            return
 
     def _tick(self) -> None:
         try:
@@ -155,13 +164,39 @@ class WorkbenchApp(App[None]):
     # --- workers --------------------------------------------------------------------------
     @work(thread=True, exclusive=True, exit_on_error=False, group="store", name="store reader")
     def read_store(self, last: int | None = None) -> None:
+        self._settings_read()
+        holder: tuple[int | None] | None = None
         with self.services.store() as store:
             for _ in store_changes(self.services.repo.db_path, self._stop):
                 snap = queries.load(store, after=last)
+                # Not hosted here: who serves the repository (a flock and a read: cheap), said
+                # when it changes; a killed one leaves no event, the store's safety net sees it.
+                if self.host is None and holder != (
+                        now := (OrchestratorHost.holder(self.services.repo),)):
+                    holder = now
+                    self.post_message(OrchestratorSeen(now[0]))
                 if last is not None and snap.last_seq == last:
                     continue
                 last = snap.last_seq
                 self.post_message(StoreRead(snap))
+
+    def _settings_read(self) -> None:
+        """The layout from the user's settings (read after the first frame: pydantic)."""
+        try:
+            rows = self.services.settings().events_rows
+        except A2AError as err:
+            self.call_from_thread(self.notify, err.message, title="settings",
+                                  severity="error", timeout=30)
+            return
+        self.call_from_thread(self._layout, rows)
+
+    def _layout(self, events_rows: int) -> None:
+        try:
+            grid = self.query_one("#main", PanelGrid)
+        except NoMatches:
+            return
+        grid.events_rows = events_rows
+        grid.share(grid.size.height)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="actions", name="user actions")
     def run_actions(self) -> None:
@@ -189,13 +224,6 @@ class WorkbenchApp(App[None]):
             return
         self.post_message(OrchestratorStarted(pid))
         self.post_message(OrchestratorStopped(self.host.wait()))
-
-    @work(thread=True, exit_on_error=False, group="leave", name="leave")
-    def leave(self) -> None:
-        try:
-            leave_tmux(self.services.repo, self.services.tmux_socket)
-        finally:
-            self.call_from_thread(self.exit)
 
     def on_unmount(self) -> None:
         # The workers run in asyncio's executor, which the app waits for on its way out: each
@@ -234,10 +262,13 @@ class WorkbenchApp(App[None]):
             # A read that lands while the app closes finds its panels already taken apart.
             return
         self.last_seq = snap.last_seq
+        self.waiting = snap.waiting
         self._show_status()
         follow = getattr(self.screen, "follow_store", None)   # the metrics screen, when shown
         if follow is not None:
             follow(snap.last_seq)
+        if not snap.reset_events:
+            self.called([e for e in snap.events if e.kind == "user_called"])
 
     @on(ActionRequested)
     def _action_requested(self, message: ActionRequested) -> None:
@@ -261,6 +292,12 @@ class WorkbenchApp(App[None]):
     @on(OrchestratorStarted)
     def _orch_started(self, message: OrchestratorStarted) -> None:
         self.orchestrator = f"hosted here (pid {message.pid})"
+        self._show_status()
+
+    @on(OrchestratorSeen)
+    def _orch_seen(self, message: OrchestratorSeen) -> None:
+        self.orchestrator = (f"pid {message.pid}" if message.pid is not None else
+                             "not running: nothing is delivered (`a2a up`)")
         self._show_status()
 
     @on(OrchestratorUnavailable)
@@ -314,8 +351,9 @@ class WorkbenchApp(App[None]):
         return done
 
     def action_help(self) -> None:
-        note = ("Quitting detaches from tmux; the agents keep running and `a2a up` comes back to"
-                " them. tmux's own keys work as usual (prefix + w lists the agents' windows).")
+        note = ("q detaches from tmux: the workbench, the orchestrator and the agents keep"
+                " running, and `a2a up` comes back to them. Q quits for good (it asks first)."
+                " tmux's own keys work as usual (prefix + w lists the agents' windows).")
         self.push_screen(HelpScreen(self.why, note, legend=True))
 
     def action_message(self) -> None:
@@ -339,9 +377,6 @@ class WorkbenchApp(App[None]):
             self.pop_screen()
         else:
             self.push_screen(MetricsScreen(self.services))
-
-    async def action_quit(self) -> None:
-        self.leave()
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """The command palette lists every action of the registry, whichever panel has the

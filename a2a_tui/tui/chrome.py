@@ -13,11 +13,12 @@ from textual.widgets._footer import FooterKey, FooterLabel
 PALETTE_CELLS = 12          # "▏^p palette" docked at the right, with its border
 
 
-def grid_rows(height: int) -> tuple[str, str, str]:
+def grid_rows(height: int, events_rows: int = 0) -> tuple[str, str, str]:
     """The heights of the grid's three rows (Sessions|Board, Inbox|Gate, Events) for a grid of
-    `height` lines: Events takes about a quarter, at least 6 lines (3 events) and at most 16;
-    the two rows of panels share the rest."""
-    events = max(6, min(16, height // 4))
+    `height` lines: Events takes `events_rows` lines when the user's settings say so (layout),
+    else about a quarter, at least 6 lines (3 events) and at most 16; the two rows of panels
+    share the rest."""
+    events = events_rows or max(6, min(16, height // 4))
     return ("1fr", "1fr", str(events))
 
 
@@ -31,13 +32,17 @@ class PanelGrid(Grid):
     short terminal keeps the focused panel's detail to two lines (class -short)."""
 
     rows: tuple[str, str, str] | None = None
+    events_rows = 0   # from the user's settings (layout.events_rows); 0: automatic
 
     def on_resize(self, event: events.Resize) -> None:
-        rows = grid_rows(event.size.height)
+        self.share(event.size.height)
+        self.set_class(short(self.app.size.height), "-short")
+
+    def share(self, height: int) -> None:
+        rows = grid_rows(height, self.events_rows)
         if rows != self.rows:   # setting them lays the grid out again
             self.rows = rows
             self.styles.grid_rows = " ".join(rows)
-        self.set_class(short(self.app.size.height), "-short")
 
 
 class WorkbenchFooter(Footer):

@@ -50,6 +50,15 @@ class OrchestratorStopped(Message):
         self.error = error
 
 
+class OrchestratorSeen(Message):
+    """The repository's orchestrator, run by another process (`a2a serve`, the tmux window
+    `a2a up` starts): its pid, or None when none runs."""
+
+    def __init__(self, pid: int | None) -> None:
+        super().__init__()
+        self.pid = pid
+
+
 class UserActed(Message):
     """A user action was carried out and recorded as a user input; subclasses name the effect
     after the store event it produced."""
@@ -128,9 +137,33 @@ class WorktreeOpened(UserActed):
     kind = "worktree_opened"
 
 
+class SessionStarted(UserActed):
+    """A session the user asked for was launched (session_launched)."""
+
+    kind = "session_launched"
+
+
+class SessionRestarted(UserActed):
+    """An exited session was launched again (session_launched, `restarts` in its record)."""
+
+    kind = "session_launched"
+
+
+class SessionEnded(UserActed):
+    """The user ended a session (session_ended)."""
+
+    kind = "session_ended"
+
+
+class WaitingSeen(UserActed):
+    """The user looked at what waits for them (attention_seen)."""
+
+    kind = "attention_seen"
+
+
 ACTED = (InjectionQueued, PanesPaused, PaneReleased, PaneJumped, BoardItemAnswered,
          BoardAnswersSent, UserSaid, VerifyFinished, AttemptIntegrated, AttemptAbandoned,
-         WorktreeOpened)
+         WorktreeOpened, SessionStarted, SessionRestarted, SessionEnded, WaitingSeen)
 
 
 class UserActionRefused(Message):

@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from a2a_tui.gate import views as gate_views
+from a2a_tui.panes import calls
 from a2a_tui.panes import views as pane_views
+from a2a_tui.panes.calls import Waiting
 from a2a_tui.store.db import Event
 
 # The panels' row types that are the core's read models, under the names the panels use: the
@@ -92,6 +94,7 @@ class Snapshot:
     events: list[Event] = field(default_factory=list)
     reset_events: bool = False      # events is a fresh tail, not an increment
     narration: tuple[int, str] | None = None   # the demo director's latest step, if new
+    waiting: list[Waiting] = field(default_factory=list)   # what waits for the user
 
 
 def board(store) -> list[BoardItem]:
@@ -220,6 +223,7 @@ def load(store, panels: set[str] | None = None, *, after: int | None = None) -> 
                 panels = panels_touched(snap.events)
         for name in panels or ():
             setattr(snap, name, READERS[name](store))
+        snap.waiting = calls.waiting(store)
     return snap
 
 

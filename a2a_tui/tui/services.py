@@ -111,20 +111,80 @@ class Workbench:
         return Done(f"released {sid} (was {r['from']}) · {uid}", {**r, "user_input": uid})
 
     def jump(self, sid: str) -> Done:
-        """Show the session's pane in tmux (its window becomes the current one)."""
+        """Show the session's pane in tmux (its window becomes the current one). Navigation,
+        not a decision: nothing is recorded."""
         from a2a_tui.tmux import Tmux
 
         with self.store() as s:
             row = s.one("SELECT pane_id, tmux_socket, state FROM sessions WHERE id = ?", (sid,))
-            if row is None or not row["pane_id"]:
-                raise A2AError("no_pane", f"session {sid} has no pane")
-            followed = Tmux(row["tmux_socket"]).show_pane(row["pane_id"])
-            uid = self._record(s, "action", f"jump to {sid}'s pane {row['pane_id']}",
-                               to_session=sid)
+        if row is None or not row["pane_id"]:
+            raise A2AError("no_pane", f"session {sid} has no pane")
+        followed = Tmux(row["tmux_socket"]).show_pane(row["pane_id"])
         where = "" if followed else " (attach to tmux to see it)"
-        return Done(f"tmux shows {sid} in pane {row['pane_id']}{where} · {uid}",
-                    {"session": sid, "pane": row["pane_id"], "client_followed": followed,
-                     "user_input": uid})
+        return Done(f"tmux shows {sid} in pane {row['pane_id']}{where}",
+                    {"session": sid, "pane": row["pane_id"], "client_followed": followed})
+
+    def _gate(self, store: Store):
+        from a2a_tui.gate.context import GateContext
+
+        return GateContext(self.repo, store, Caller())
+
+    def settings(self):
+        """The user's settings merged with the repository's (a bad file: one clear error)."""
+        from a2a_tui import settings
+
+        return settings.load(self.repo.config_path)
+
+    def open_attempts(self) -> list[str]:
+        """Attempts a new session can work in: open, with their worktree present."""
+        from a2a_tui.gate.model import ACTIVE
+
+        marks = ",".join("?" * len(ACTIVE))
+        with self.store() as s:
+            rows = s.all(f"SELECT id FROM attempts WHERE state IN ({marks})"
+                         " AND worktree_state = 'present' ORDER BY claimed_ns", ACTIVE)
+        return [r["id"] for r in rows]
+
+    def new_session(self, spec) -> Done:
+        """Start a session (`a2a session new`), recorded as the user's input."""
+        from a2a_tui import lifecycle
+
+        with self.store() as s:
+            r = lifecycle.new(self._gate(s), self.settings(), role=spec.role, cli=spec.cli,
+                              model=spec.model, effort=spec.effort, options=spec.options,
+                              attempt=spec.attempt, tmux_socket=self.tmux_socket, source=SOURCE)
+        return Done(f"started {lifecycle.describe(r)} · {r['user_input']}", r)
+
+    def restart(self, sid: str) -> Done:
+        """Start an exited session again (`a2a session restart`)."""
+        from a2a_tui import lifecycle
+
+        with self.store() as s:
+            r = lifecycle.restart(self._gate(s), sid, source=SOURCE)
+        return Done(f"restarted {lifecycle.describe(r)} · {r['user_input']}", r)
+
+    def end_session(self, sid: str) -> Done:
+        """End a session (`a2a session end`): its pane is closed, its queue kept."""
+        from a2a_tui import lifecycle
+
+        with self.store() as s:
+            r = lifecycle.end(self._gate(s), sid, source=SOURCE)
+        return Done(f"ended {sid} (pane {r['pane']} closed) · {r['user_input']}", r)
+
+    # --- what waits for the user -----------------------------------------------------------
+    def waiting_seen(self) -> Done:
+        """The user has looked at what waits: rejections and stops so far count as seen."""
+        from a2a_tui.panes.calls import mark_seen
+
+        with self.store() as s:
+            r = mark_seen(s)
+        return Done(f"rejections and stops up to event #{r['upto']} seen", r)
+
+    def stop_orchestrator(self) -> int | None:
+        """Stop the repository's orchestrator running in another process (quitting for good)."""
+        from a2a_tui.panes.orchestrator import stop_running
+
+        return stop_running(self.repo)
 
     # --- board ------------------------------------------------------------------------------
     def answer(self, item_id: str, *, option: str | None = None, adopt: bool = False,

@@ -1,6 +1,11 @@
-"""`a2a up`: the repository's tmux session with the workbench in one window and the agents in
-the others. Idempotent: a live workbench is reused, a missing one is started; then this terminal
-attaches (or, inside tmux, switches) to it. No textual here: the workbench runs in its window.
+"""`a2a up`: the repository's tmux session with the orchestrator in one window, the workbench in
+another, and the agents in the others. Idempotent: a running orchestrator or workbench is reused,
+a missing one is started; then this terminal attaches (or, inside tmux, switches) to the
+workbench. No textual here: the workbench runs in its window.
+
+The orchestrator is its own process (`a2a serve`, window `orchestrator`), not the workbench's:
+the workbench is a view, and work goes on whatever happens to it — detached (`q`, the tmux
+detach key), closed, or crashed. Only a confirmed quit (`Q`) or `a2a down` stops it.
 """
 
 from __future__ import annotations
@@ -8,19 +13,59 @@ from __future__ import annotations
 import os
 import shlex
 import sys
+import time
+from pathlib import Path
 from typing import Any
 
+from a2a_tui.errors import A2AError
+from a2a_tui.panes.orchestrator import lock_holder
 from a2a_tui.repo import Repo
+from a2a_tui.spawn import SESSION_TAG
 from a2a_tui.tmux import Tmux
 
 WORKBENCH_TAG = "@a2a_workbench"   # pane option: the repository root the workbench serves
+ORCHESTRATOR_TAG = "@a2a_orchestrator"
 WINDOW_NAME = "workbench"
+ORCHESTRATOR_WINDOW = "orchestrator"
+START_TIMEOUT_S = 20.0
 
 
 def workbench_argv(repo: Repo, tmux_socket: str | None) -> list[str]:
-    """The command the workbench window runs."""
+    """The command the workbench window runs: a view; the orchestrator runs beside it."""
     return [sys.executable, "-m", "a2a_tui", "workbench", "--repo", str(repo.root),
+            "--no-orchestrator", *(["--tmux-socket", tmux_socket] if tmux_socket else [])]
+
+
+def serve_command(repo: Repo, tmux_socket: str | None) -> list[str]:
+    """`a2a serve` for the orchestrator window; if it fails, the window stays with its reason."""
+    argv = [sys.executable, "-m", "a2a_tui", "serve", "--repo", str(repo.root),
             *(["--tmux-socket", tmux_socket] if tmux_socket else [])]
+    script = (shlex.join(argv) + '; s=$?; [ "$s" -eq 0 ] || { echo; echo "(the orchestrator'
+              ' stopped with exit $s: press Enter to close this window)"; read _; }')
+    return ["/bin/sh", "-c", script]
+
+
+def ensure_orchestrator(repo: Repo, tmux: Tmux, tmux_socket: str | None
+                        ) -> tuple[int, str | None, bool]:
+    """The orchestrator serving this repository, started in its own window if none runs;
+    returns (its pid, its pane when it runs in a2a's window, whether it was started now)."""
+    root = str(repo.root)
+    pane = next((p for p, v in tmux.panes_tagged(ORCHESTRATOR_TAG).items() if v == root), None)
+    pid = lock_holder(repo)
+    if pid is not None:
+        return pid, pane, False
+    facts = tmux.new_pane(repo.config().tmux_session, serve_command(repo, tmux_socket), root)
+    tmux.set_pane_option(facts.pane_id, ORCHESTRATOR_TAG, root)
+    tmux.name_window(facts.pane_id, ORCHESTRATOR_WINDOW)
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while (pid := lock_holder(repo)) is None:
+        alive = tmux.panes().get(facts.pane_id)
+        if alive is None or alive.dead or time.monotonic() > deadline:
+            raise A2AError("orchestrator_failed", "the orchestrator did not start: its window"
+                           f" '{ORCHESTRATOR_WINDOW}' in tmux session"
+                           f" {repo.config().tmux_session} says why (or run `a2a serve`)")
+        time.sleep(0.05)
+    return pid, facts.pane_id, True
 
 
 def ensure_workbench(repo: Repo, tmux: Tmux, tmux_socket: str | None) -> tuple[str, bool]:
@@ -33,35 +78,86 @@ def ensure_workbench(repo: Repo, tmux: Tmux, tmux_socket: str | None) -> tuple[s
     facts = tmux.new_pane(repo.config().tmux_session, workbench_argv(repo, tmux_socket), root)
     tmux.set_pane_option(facts.pane_id, WORKBENCH_TAG, root)
     tmux.name_window(facts.pane_id, WINDOW_NAME)
+    # The workbench rings its bell when something waits for the user: tmux flags its window.
+    tmux.set_window_option(facts.pane_id, "monitor-bell", "on")
+    tmux.select_window(facts.pane_id)  # a plain `tmux attach -t <session>` shows it
     return facts.pane_id, True
 
 
 def up(repo: Repo, tmux_socket: str | None, *, attach: bool = True) -> dict[str, Any]:
     """Start what is missing, then attach this terminal to the workbench (unless `attach` is
     False). Attaching from outside tmux replaces this process with tmux."""
-    repo.store().close()  # not initialised or unreadable: one clear error, nothing started
-    session = repo.config().tmux_session
     tmux = Tmux(tmux_socket)
+    try:
+        repo.store().close()  # not initialised or unreadable: one clear error, nothing started
+    except A2AError as err:
+        raise elsewhere(err, tmux) from None
+    session = repo.config().tmux_session
+    pid, _, served = ensure_orchestrator(repo, tmux, tmux_socket)
     pane, started = ensure_workbench(repo, tmux, tmux_socket)
     attach_cmd = shlex.join(tmux.attach_argv(session))
     result = {"session": session, "pane": pane, "started": started, "tmux_socket": tmux_socket,
-              "attach": attach_cmd, "root": str(repo.root)}
+              "attach": attach_cmd, "root": str(repo.root), "orchestrator_pid": pid,
+              "orchestrator_started": served}
     verb = "started" if started else "running"
-    result["text"] = (f"workbench {verb} in tmux session {session} (pane {pane});"
-                      f" attach with: {attach_cmd}")
+    result["text"] = (f"workbench {verb} in tmux session {session} (pane {pane}), orchestrator"
+                      f" pid {pid}; attach with: {attach_cmd}")
     if not attach:
         return result
     return attach_to(tmux, session, pane, result)
 
 
+def running(tmux: Tmux) -> list[dict[str, str]]:
+    """The a2a sessions on this tmux server: each repository with a workbench or an
+    orchestrator window, and its tmux session."""
+    found: dict[str, dict[str, str]] = {}
+    for tag in (WORKBENCH_TAG, ORCHESTRATOR_TAG):
+        for pane, root in tmux.panes_tagged(tag).items():
+            if root not in found:
+                found[root] = {"root": root, "session": tmux.session_of(pane) or "?"}
+    return sorted(found.values(), key=lambda r: r["root"])
+
+
+def elsewhere(err: A2AError, tmux: Tmux) -> A2AError:
+    """`a2a up` where there is no a2a repository: say how to get one, and which a2a sessions
+    run on this tmux server and how to reach them."""
+    if err.code not in ("not_initialized", "not_a_repo"):
+        return err
+    there = running(tmux)
+    hint = " Run `a2a init` in a git repository, or name one with `--repo PATH`."
+    if there:
+        hint += " Running on this tmux server: " + "; ".join(
+            f"{r['session']} ({r['root']}: `a2a up --repo {shlex.quote(r['root'])}`)"
+            for r in there)
+    else:
+        hint += " No a2a session runs on this tmux server (`a2a demo` shows one)."
+    return A2AError(err.code, err.message.split("; run")[0] + "." + hint,
+                    exit_code=err.exit_code, details={"running": there})
+
+
 def attach_to(tmux: Tmux, session: str, pane: str, result: dict[str, Any]) -> dict[str, Any]:
     """Show the workbench pane to this terminal: switch our client when we already run inside
-    this tmux server, else attach (nested when inside another server). Attaching replaces this
-    process with tmux."""
+    this tmux server, else attach (nested when inside another server) until the user detaches,
+    then say what runs on."""
     inside = os.environ.get("TMUX", "")
     here = tmux.socket_path()
     if tmux.show_pane(pane) or (inside and here and inside.split(",")[0] == here):
         result["text"] = f"switched to the workbench in tmux session {session}"
         return result
-    tmux.attach(session, nested=bool(inside))  # does not return
+    tmux.attach(session, nested=bool(inside))
+    result["text"] = after_detach(tmux, session, result["root"])
     return result
+
+
+def after_detach(tmux: Tmux, session: str, root: str) -> str:
+    """What the user is told once tmux gives the terminal back (tmux itself says only
+    `[detached ...]`): what runs on, how to come back, how to end it."""
+    if not tmux.has_session(session):
+        return f"tmux session {session} has ended"
+    pid = lock_holder(Repo(Path(root)))
+    agents = [p for p, v in tmux.panes_tagged(SESSION_TAG).items()
+              if tmux.session_of(p) == session and v]
+    runs = (f"the orchestrator (pid {pid}) delivers" if pid is not None else
+            "no orchestrator runs: nothing is delivered until `a2a up`")
+    return (f"a2a: you left tmux session {session}: {len(agents)} agent(s) keep running and"
+            f" {runs}. `a2a up` comes back; `a2a down` ends them.")

@@ -3,8 +3,10 @@
 - `World` (world.py): throwaway HOME with a git identity, a private tmux server, a repository
   with `a2a init`, `a2a serve`; the `world` fixture gives one to every test.
 - The real CLI: `a2a`, `a2a_as`, `add_ready_card` (cli.py). Git: `git`, `make_repo`,
-  `commit_in`, `write_card` (gitrepo.py). tmux: `tmux` (tmux.py). Waiting: `wait_until`,
-  `holds_for` (wait.py).
+  `commit_in`, `write_card` (gitrepo.py). tmux: `tmux` (tmux.py); the user's own terminal,
+  attached to a2a's tmux session from outside it: `Terminal`, `attach_command` (terminal.py).
+  Waiting: `wait_until`, `holds_for` (wait.py). The user's config file: `write_user_config`
+  (userconfig.py).
 - The store: `store`, `rows`, `session`, `dispatch`, `events`, `signals`, `wait_state`
   (records.py); sessions without a CLI, recorded as a launch records them: `register_session`,
   `repoint_session`, `set_session` (sessions.py); `a2a serve` and the commands around it (serve.py).
@@ -33,7 +35,9 @@ from tests.support.sessions import (
     repoint_session,
     set_session,
 )
+from tests.support.terminal import Terminal, attach_command
 from tests.support.tmux import tmux
+from tests.support.userconfig import write_user_config
 from tests.support.wait import holds_for, wait_until
 from tests.support.world import World
 
@@ -43,4 +47,5 @@ __all__ = [
     "make_repo", "proc_start", "process_alive", "prompts", "register_session",
     "repoint_session", "rows", "Run", "Served", "session", "sessions_json", "set_session",
     "signals", "spawn", "store", "tmux", "wait_state", "wait_until", "World", "write_card",
+    "Terminal", "attach_command", "write_user_config",
 ]

@@ -56,7 +56,8 @@ class World:
         self.sock = f"a2a-test-{uuid.uuid4().hex[:10]}"
         self.setenv: dict[str, str] = {
             "HOME": str(self.home), "GIT_CONFIG_GLOBAL": str(self.home / ".gitconfig"),
-            "GIT_CONFIG_NOSYSTEM": "1", "TMUX_TMPDIR": str(self.tmux_tmp)}
+            "GIT_CONFIG_NOSYSTEM": "1", "TMUX_TMPDIR": str(self.tmux_tmp),
+            "XDG_CONFIG_HOME": str(self.home / ".config")}
         self.repo: Path | None = None
         self.served: list[Served] = []
         if repo:

@@ -15,9 +15,9 @@ from tests.support import register_session
 from tests.tui.tui_support import of_type, run, until, workbench
 
 ISSUE_KEYS = {
-    "app": {"question_mark", "tab", "shift+tab", "m", "M", "q"},
+    "app": {"question_mark", "tab", "shift+tab", "m", "M", "q", "Q", "exclamation_mark"},
     "panel": {"j", "k", "home", "end", "slash"},
-    "sessions": {"enter", "p", "r", "i", "P"},
+    "sessions": {"enter", "p", "r", "i", "P", "n", "R", "x"},
     "board": {"enter", "a", "t", "s", *map(str, range(1, 10))},
     "gate": {"enter", "c", "d", "l", "v", "I", "A", "w"},
 }

@@ -57,8 +57,8 @@ def app_of(repo):
 
 
 async def loaded(pilot) -> None:
-    await until(pilot, lambda: all(p.loaded for p in pilot.app.query("Panel")),
-                what="every panel loaded")
+    await until(pilot, lambda: all(p.loaded for p in pilot.app.query("Panel"))
+                and pilot.app.orchestrator != "…", what="every panel and the status loaded")
     await pilot.pause()
 
 

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 
 from rich.text import Text
 
+from a2a_tui.errors import A2AError
 from a2a_tui.tui import fmt
 from a2a_tui.tui.messages import (
     ActionRequested,
@@ -14,6 +15,9 @@ from a2a_tui.tui.messages import (
     PaneJumped,
     PaneReleased,
     PanesPaused,
+    SessionEnded,
+    SessionRestarted,
+    SessionStarted,
 )
 from a2a_tui.tui.panels.base import Cell, Panel
 from a2a_tui.tui.queries import SessionRow
@@ -22,7 +26,7 @@ from a2a_tui.tui.queries import SessionRow
 class SessionsPanel(Panel[SessionRow]):
     SCOPE = "sessions"
     TITLE = "Sessions"
-    EMPTY = "no sessions: `a2a spawn ROLE --cli ...`"
+    EMPTY = "no sessions: n starts one (or `a2a session new ROLE`)"
     COLUMNS = (("id", "Session"), ("role", "Role"), ("state", "State"), ("flags", "Q"),
                ("attempt", "Attempt"), ("cli", "CLI"))
 
@@ -95,6 +99,8 @@ class SessionsPanel(Panel[SessionRow]):
 
     # --- actions --------------------------------------------------------------------------
     def why_disabled(self, action: str, params: tuple[object, ...]) -> str | None:
+        if action == "new_session":
+            return None
         if action == "toggle_pause_all":
             if not any(r.state != "exited" for r in self.rows.values()):
                 return "no session is running"
@@ -102,8 +108,11 @@ class SessionsPanel(Panel[SessionRow]):
         r = self.selected
         if r is None:
             return self.nothing_selected()
+        if action == "restart":
+            return None if r.state == "exited" else (
+                f"{r.id} is {r.state}: only an exited session restarts (x ends it first)")
         if r.state == "exited":
-            return f"{r.id} has exited"
+            return f"{r.id} has exited (R restarts it)"
         if action == "jump" and not r.pane_id:
             return f"{r.id} has no pane yet"
         if action == "release" and r.state == "idle":
@@ -148,3 +157,45 @@ class SessionsPanel(Panel[SessionRow]):
         self.app.push_screen(EditorScreen(f"Prompt for {r.id} ({r.role}, {r.state})",
                                           "queued behind its other prompts; delivered when the"
                                           " pane is idle and not paused"), send)
+
+    def action_new_session(self) -> None:
+        # lazy: the form (and the settings' pydantic) load when it first opens
+        from a2a_tui.profiles import CLIS
+        from a2a_tui.tui.screens.session_form import NewSessionScreen, SessionSpec
+
+        services = self.app.services  # type: ignore[attr-defined]
+        try:
+            defaults = services.settings().roles
+            attempts = services.open_attempts()
+        except A2AError as err:
+            self.app.notify(f"{err.message} [{err.code}]", title="new session", severity="error")
+            return
+
+        def start(spec: SessionSpec | None) -> None:
+            if spec is not None:
+                self.post_message(ActionRequested(f"new {spec.role} session",
+                                                  lambda w: w.new_session(spec), SessionStarted))
+
+        self.app.push_screen(NewSessionScreen(defaults, CLIS, attempts), start)
+
+    def action_restart(self) -> None:
+        sid = self.selected.id  # type: ignore[union-attr]
+        self.post_message(ActionRequested(f"restart {sid}", lambda w: w.restart(sid),
+                                          SessionRestarted))
+
+    def action_end_session(self) -> None:
+        from a2a_tui.tui.screens.confirm import ConfirmScreen
+
+        r = self.selected
+        assert r is not None
+        queued = f" The {r.queue} prompt(s) queued for it are kept." if r.queue else ""
+        text = (f"End {r.id} ({r.role}, {r.cli}, {r.state})?\n\nIts pane {r.pane_id or ''} is"
+                " closed: the CLI is hung up, whatever it is doing." + queued
+                + " It is recorded as ended by you; R restarts it later.")
+
+        def then(yes: bool | None) -> None:
+            if yes:
+                self.post_message(ActionRequested(f"end {r.id}", lambda w: w.end_session(r.id),
+                                                  SessionEnded))
+
+        self.app.push_screen(ConfirmScreen(f"End session {r.id}", text, yes="y: end it"), then)

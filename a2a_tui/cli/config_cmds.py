@@ -1,0 +1,73 @@
+"""config show: the merged settings and where each value came from."""
+
+from __future__ import annotations
+
+import json
+
+from a2a_tui.cli.output import Result
+from a2a_tui.errors import A2AError
+
+
+def register(sub, common) -> None:
+    p = sub.add_parser("config", parents=[common],
+                       help="the settings in force: defaults, your file, the repository's")
+    cfg = p.add_subparsers(dest="config_command", metavar="SUBCOMMAND")
+    s = cfg.add_parser("show", parents=[common],
+                       help="print every setting with the file it came from (default, your"
+                            " ~/.config/a2a/config.toml, or the repository's .a2a/config.toml)")
+    s.set_defaults(func=cmd_config_show)
+    p.set_defaults(func=cmd_config_show)
+
+
+def cmd_config_show(ctx, args) -> Result:
+    # lazy: each command imports only what it runs (a2a's start-up cost is paid per call)
+    from a2a_tui import settings
+
+    repo = _repo_or_none(ctx)
+    own: dict[str, object] = {}
+    own_sources: dict[str, str] = {}
+    if repo is not None and repo.initialized:
+        cfg = repo.config()
+        explicit = settings.read(repo.config_path, own=False) | _top_level(repo.config_path)
+        for key in ("target_branch", "tmux_session", "feedback_limit"):
+            own[key] = getattr(cfg, key)
+            own_sources[key] = str(repo.config_path) if key in explicit else settings.DEFAULT
+    s = settings.load(repo.config_path if repo is not None and repo.initialized else None)
+    values = {**own, **s.values}
+    flat = {**own, **settings.flatten(s.values)}
+    sources = {**own_sources, **s.sources}
+    shown = {k: json.dumps(v, ensure_ascii=False) for k, v in flat.items()}
+    kw, vw = max(map(len, shown)), max(map(len, shown.values()))
+    lines = [f"{k:<{kw}} = {v:<{vw}}  # {sources.get(k, settings.DEFAULT)}"
+             for k, v in shown.items()]
+    lines.append(f"# your file: {s.files['user']}"
+                 + ("" if _exists(s.files["user"]) else " (not present)"))
+    if "repo" in s.files:
+        lines.append(f"# the repository's: {s.files['repo']}")
+    return Result({"values": values, "sources": {k: sources.get(k, settings.DEFAULT)
+                                                 for k in flat}, "files": s.files},
+                  "\n".join(lines))
+
+
+def _repo_or_none(ctx):
+    try:
+        return ctx.repo
+    except A2AError as err:
+        if err.code == "not_a_repo":
+            return None
+        raise
+
+
+def _top_level(path) -> dict[str, object]:
+    import tomllib
+
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return {}
+
+
+def _exists(path: str) -> bool:
+    from pathlib import Path
+
+    return Path(path).is_file()

@@ -1,0 +1,222 @@
+"""A session's life, as the user drives it: a new one, a restart of one that exited, the end of
+one, and `a2a down` (every session of the repository, its orchestrator and its tmux session).
+
+Each is the user's decision, recorded as a user input (U-<n>) before anything moves; a managed
+session may start and restart sessions as `a2a spawn` lets it (recorded as its own act), but
+only the user ends them. a2a never ends or restarts a pane on its own.
+
+`restart` is the core others build on: it relaunches the session under the same id (its kept
+queue is delivered to the new pane) with the same role, attempt, CLI and options, as a new
+launch record whose payload names the launch it `restarts`. Resuming the CLI's own conversation
+is the extension point marked in `_resume_args`.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from a2a_tui.collab.user_input import record_user_input_in_tx
+from a2a_tui.errors import A2AError
+from a2a_tui.gate.model import ENDED
+from a2a_tui.identity import process_alive
+from a2a_tui.panes import machine
+from a2a_tui.panes.orchestrator import stop_running
+from a2a_tui.panes.records import pane_of, save_pane, session_row, set_dispatch
+from a2a_tui.queue import wake
+from a2a_tui.settings import Settings
+from a2a_tui.spawn import ROLES, spawn
+from a2a_tui.tmux import Tmux
+
+ACTOR = "user"
+PROCESS_GONE_S = 3.0        # how long `end` waits to see the pane's process gone
+
+
+def new(g, settings: Settings, *, role: str, cli: str | None = None, model: str | None = None,
+        effort: str | None = None, options: Sequence[str] | None = None,
+        attempt: str | None = None, session: str | None = None,
+        tmux_socket: str | None = None, source: str = "cli") -> dict[str, Any]:
+    """A new session of `role`; what is not given comes from the settings' defaults for the
+    role (`[roles.<role>]`)."""
+    if role not in ROLES:
+        raise A2AError("unknown_role", f"unknown role {role!r} (one of {', '.join(ROLES)})",
+                       exit_code=2)
+    d = settings.role(role)
+    cli = cli or d.cli
+    if not cli:
+        raise A2AError("no_cli", f"no CLI for a {role}: give --cli, or set roles.{role}.cli in"
+                       f" {settings.files['user']}", exit_code=2)
+    model = d.model if model is None else model
+    effort = d.effort if effort is None else effort
+    extra = tuple(d.options if options is None else options)
+    what = (f"new {role} session ({cli}" + "".join(f" {x}" for x in (model, effort) if x)
+            + (f", in {attempt}" if attempt else "") + ")")
+    uid = _decided(g, what, source=source, attempt=attempt)
+    r = spawn(g, role=role, cli=cli, model=model, effort=effort, attempt=attempt,
+              session=session, tmux_socket=tmux_socket, extra=extra, user_input=uid)
+    wake(g.repo)
+    return {**r, "options": list(extra), "user_input": uid}
+
+
+def restart(g, session_id: str, *, resume: bool = False, source: str = "cli") -> dict[str, Any]:
+    """Start an exited session again: same id, role, attempt, CLI, model, effort and options,
+    on the same tmux server; a new launch record with `restarts: <old launch seq>`.
+
+    `resume`: continue the CLI's own conversation instead of a fresh one (not yet: see
+    `_resume_args`)."""
+    row = session_row(g.store, session_id)
+    if row["state"] != "exited":
+        raise A2AError("session_running", f"session {session_id} is {row['state']}, not exited:"
+                       " end it first to restart it")
+    old = g.store.one("SELECT payload FROM events WHERE seq = ?", (row["launch_seq"],))
+    record = json.loads(old["payload"]) if old else {}
+    extra = list(record.get("extra") or []) + _resume_args(row, record, resume)
+    attempt = row["attempt_id"]
+    if attempt is not None:
+        state = g.attempt(attempt)["state"]
+        if state in ENDED:
+            raise A2AError("attempt_not_open", f"{session_id} worked in {attempt}, which is"
+                           f" {state}: start a new session instead")
+    uid = _decided(g, f"restart {session_id}", source=source, to_session=session_id,
+                   attempt=attempt)
+    closed = _close_dead_pane(row)
+    r = spawn(g, role=row["role"], cli=row["cli"], model=row["model"], effort=row["effort"],
+              attempt=attempt, session=session_id, tmux_socket=row["tmux_socket"],
+              extra=tuple(extra), restarts=row["launch_seq"], user_input=uid)
+    wake(g.repo)
+    return {**r, "restarts": row["launch_seq"], "old_pane": row["pane_id"],
+            "old_pane_closed": closed, "options": extra,
+            "options_known": "extra" in record, "user_input": uid}
+
+
+def _resume_args(row, record: dict[str, Any], resume: bool) -> list[str]:
+    """Extension point: the CLI options that continue the session's own conversation
+    (`row["thread_id"]`, the launch `record`), for `restart(..., resume=True)`. A profile will
+    answer this; until one does, a resume is refused rather than silently started afresh."""
+    if resume:
+        raise A2AError("resume_unsupported", f"resuming {row['cli']}'s conversation is not"
+                       " supported yet: restart without it starts a fresh conversation")
+    return []
+
+
+def end(g, session_id: str, *, source: str = "cli", user_input: str | None = None
+        ) -> dict[str, Any]:
+    """The user ends a session: its pane is closed, the session recorded `exited` with
+    `ended_by: user` (a dispatch in flight as `ended`); its queue is kept for a restart."""
+    _require_user(g, "ending a session")
+    row = session_row(g.store, session_id)
+    if row["state"] == "exited":
+        raise A2AError("session_exited", f"session {session_id} has already exited")
+    uid = user_input or _decided(g, f"end {session_id}", source=source,
+                                 to_session=session_id, attempt=row["attempt_id"])
+    closed = False
+    if row["pane_id"]:
+        tmux = Tmux(row["tmux_socket"])
+        if row["pane_id"] in tmux.panes():
+            tmux.kill_pane(row["pane_id"])
+            closed = True
+    gone = _wait_gone(row["pane_pid"], row["pane_pid_start"])
+    with g.store.write() as tx:
+        fresh = session_row(tx, session_id)
+        p = pane_of(fresh)
+        tx.append("session_ended", actor=ACTOR, attempt=fresh["attempt_id"], session=session_id,
+                  payload={"ended_by": "user", "user_input": uid, "pane": fresh["pane_id"],
+                           "pane_closed": closed, "process_gone": gone, "from": p.state,
+                           "in_flight": p.in_flight})
+        if p.state != "exited":
+            _end_in_flight(tx, fresh, p.in_flight)
+            save_pane(tx, session_id, p, machine.exited(p))
+    return {"session": session_id, "pane": row["pane_id"], "pane_closed": closed,
+            "process_gone": gone, "user_input": uid}
+
+
+def down(g, tmux_socket: str | None, *, confirm: Callable[[list[str]], bool],
+         source: str = "cli", then: Callable[[], Any] | None = None) -> dict[str, Any]:
+    """End the repository's a2a tmux session: its orchestrator stops, every live session there
+    ends (as `end` does), the tmux session goes. Worktrees and the store stay. `confirm` is
+    asked, with the busy sessions, when agents are at work; no means nothing is done. `then`
+    runs last before the tmux session goes (which ends this process too when it runs in it)."""
+    _require_user(g, "`a2a down`")
+    tmux_session = g.repo.config().tmux_session
+    live = g.store.all("SELECT id, state FROM sessions WHERE state != 'exited'"
+                       " AND tmux_socket IS ? AND tmux_session IS ? ORDER BY created_ns",
+                       (tmux_socket, tmux_session))
+    busy = [f"{r['id']} ({r['state']})" for r in live if r["state"] in ("busy", "waiting")]
+    if busy and not confirm(busy):
+        raise A2AError("agents_busy", f"{', '.join(busy)} still at work: nothing was stopped"
+                       " (`a2a down --yes` ends them anyway)")
+    uid = _decided(g, f"down: end tmux session {tmux_session}", source=source)
+    stopped = stop_running(g.repo)
+    ended = [end(g, r["id"], user_input=uid) for r in live]
+    done = {"tmux_session": tmux_session, "tmux_socket": tmux_socket,
+            "orchestrator_stopped": stopped, "ended": ended, "user_input": uid,
+            "then": then() if then is not None else None}
+    tmux = Tmux(tmux_socket)
+    done["killed"] = tmux.has_session(tmux_session)
+    if done["killed"]:
+        tmux.kill_session(tmux_session)
+    return done
+
+
+# --- helpers ----------------------------------------------------------------------------------
+def _decided(g, what: str, *, source: str, to_session: str | None = None,
+             attempt: str | None = None) -> str | None:
+    """The user's decision as a user input; None when a managed session acts (its own act is
+    in the launch record's actor)."""
+    if not g.caller.is_user:
+        return None
+    with g.store.write() as tx:
+        return record_user_input_in_tx(tx, "action", what, source=source,
+                                       to_session=to_session, attempt=attempt)
+
+
+def _require_user(g, what: str) -> None:
+    if not g.caller.is_user:
+        raise A2AError("user_only", f"{what} is the user's alone; {g.caller.describe()} is a"
+                       " managed session")
+
+
+def _close_dead_pane(row) -> bool:
+    """The exited session's pane, if tmux still shows it dead (remain-on-exit), goes: the new
+    launch opens its own window. A live one is never touched."""
+    if not row["pane_id"]:
+        return False
+    tmux = Tmux(row["tmux_socket"])
+    facts = tmux.panes().get(row["pane_id"])
+    if facts is None or not facts.dead:
+        return False
+    tmux.kill_pane(row["pane_id"])
+    return True
+
+
+def _wait_gone(pid: int | None, start: int | None) -> bool:
+    """Whether the pane's process is gone (tmux hung it up), waiting a moment for it."""
+    if pid is None:
+        return True
+    deadline = time.monotonic() + PROCESS_GONE_S
+    while process_alive(pid, start):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def _end_in_flight(tx, row, n: int | None) -> None:
+    if n is None:
+        return
+    d = tx.one("SELECT state FROM dispatches WHERE n = ?", (n,))
+    if d is not None and d["state"] in ("sent", "delivered"):
+        set_dispatch(tx, n, "ended", ended_ns=time.time_ns())
+        tx.append("dispatch_ended", actor=ACTOR, attempt=row["attempt_id"], session=row["id"],
+                  payload={"n": n, "why": "the user ended the session"})
+
+
+def describe(r: dict[str, Any]) -> str:
+    """One line for a launch made here (the CLI and the workbench say the same)."""
+    opts = f" -- {shlex.join(r['options'])}" if r.get("options") else ""
+    return (f"{r['session']} ({r['role']}, {r['cli']} {r.get('cli_version', '')}".rstrip()
+            + f") in pane {r['pane']}" + (f", writer of {r['attempt']}" if r.get("attempt")
+                                          else "") + opts)

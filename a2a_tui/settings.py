@@ -1,0 +1,282 @@
+"""The user's settings: what a new session of each role runs by default, when a silent pane is
+pointed out, whether a2a calls the user, the workbench's layout.
+
+Three layers, later ones winning value by value: the defaults here, the user's file
+(`$XDG_CONFIG_HOME/a2a/config.toml`, by default `~/.config/a2a/config.toml`) and the
+repository's `.a2a/config.toml` (its `[roles]`, `[notify]`, `[stall]` and `[layout]` tables; the
+rest of that file is the repository's own config, `a2a_tui.config`). Every value remembers where
+it came from, for `a2a config show`.
+
+pydantic is imported only when a file is validated: the agent-facing commands never load this.
+
+```toml
+[roles.worker]            # `a2a session new worker` and the workbench's form start from these
+cli = "codex"
+model = "gpt-5-codex"
+effort = "high"
+options = ["-c", "model_verbosity=low"]   # passed to the CLI as they are
+
+[notify]
+bell = true               # ring the workbench window when something starts waiting for you
+status = true             # the count of what waits for you in a2a's tmux status line
+
+[stall.codex]             # a busy pane silent this long: a hint, then a board item
+hint_after_s = 900
+board_after_s = 2700
+
+[layout]
+events_rows = 0           # rows of the Events panel; 0: about a quarter of the screen
+```
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from a2a_tui.errors import A2AError
+from a2a_tui.profiles import CLIS
+
+SECTIONS = ("roles", "notify", "stall", "layout")
+# The roles of a2a_tui/collab/roles.py (a layer above this one; tests/test_settings.py keeps
+# the two equal).
+ROLE_NAMES = ("ideation", "executive", "worker", "reviewer")
+DEFAULT = "default"
+
+# A busy pane is silent while a tool runs: Claude Code and Gemini signal each tool call, Codex
+# only the tools its hooks see, so it gets longer before a2a points at it.
+_STALL = {"claude": (600.0, 1800.0), "codex": (900.0, 2700.0), "gemini": (600.0, 1800.0),
+          "demo": (600.0, 1800.0)}
+DEFAULTS: dict[str, Any] = {
+    "roles": {role: {"cli": "", "model": "", "effort": "", "options": []} for role in ROLE_NAMES},
+    "notify": {"bell": True, "status": True},
+    "stall": {cli: {"hint_after_s": h, "board_after_s": b} for cli, (h, b) in _STALL.items()},
+    "layout": {"events_rows": 0},
+}
+
+
+def user_config_path() -> Path:
+    """`$XDG_CONFIG_HOME/a2a/config.toml`, or `~/.config/a2a/config.toml`."""
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "a2a" / "config.toml"
+
+
+@dataclass(frozen=True)
+class RoleDefaults:
+    cli: str
+    model: str
+    effort: str
+    options: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class StallTimes:
+    hint_after_s: float
+    board_after_s: float
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The merged settings, and for every value (dotted path) the file it came from."""
+
+    roles: dict[str, RoleDefaults]
+    bell: bool
+    status: bool
+    stall: dict[str, StallTimes]
+    events_rows: int
+    values: dict[str, Any] = field(repr=False)
+    sources: dict[str, str] = field(repr=False)
+    files: dict[str, str] = field(repr=False)
+
+    def stall_for(self, cli: str) -> StallTimes:
+        return self.stall.get(cli) or self.stall["claude"]
+
+    def role(self, role: str) -> RoleDefaults:
+        return self.roles[role]
+
+
+def load(repo_config: Path | None = None, user_config: Path | None = None) -> Settings:
+    """The defaults, the user's file, then the repository's config file (when given), merged and
+    validated. A bad file is one `bad_config` error naming the file and the field."""
+    user = user_config or user_config_path()
+    values: dict[str, Any] = _copy(DEFAULTS)
+    sources: dict[str, str] = {}
+    _leaves(values, "", lambda path: sources.__setitem__(path, DEFAULT))
+    files = {"user": str(user)}
+    for path, own in ((user, True), (repo_config, False)):
+        if path is None:
+            continue
+        data = read(path, own=own)
+        if not own:
+            files["repo"] = str(path)
+        _validate_partial(data, path)
+        _merge(values, data, str(path), sources, "")
+    return _build(values, sources, files)
+
+
+def read(path: Path, *, own: bool) -> dict[str, Any]:
+    """The settings tables of one file ({} when it does not exist). `own`: the user's file,
+    which holds nothing else (an unknown table there is a mistake worth naming)."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise A2AError("bad_config", f"{path}: {exc}") from exc
+    except OSError as exc:
+        raise A2AError("bad_config", f"{path}: {exc.strerror}") from exc
+    if own:
+        unknown = sorted(set(data) - set(SECTIONS))
+        if unknown:
+            raise A2AError("bad_config", f"{path}: {unknown[0]}: unknown setting (the file holds"
+                           f" {', '.join(f'[{s}]' for s in SECTIONS)})")
+    return {k: v for k, v in data.items() if k in SECTIONS}
+
+
+# --- validation ------------------------------------------------------------------------------
+def _models():
+    """The pydantic models, built on first use (pydantic costs ~0.1 s to import)."""
+    global _MODELS
+    if _MODELS is not None:
+        return _MODELS
+    from typing import Literal
+
+    from pydantic import (
+        BaseModel,
+        ConfigDict,
+        Field,
+        ValidationInfo,
+        create_model,
+        field_validator,
+        model_validator,
+    )
+
+    strict = ConfigDict(extra="forbid")
+
+    class Role(BaseModel):
+        model_config = strict
+        cli: Literal["", *CLIS] = Field(default="", description="the agent CLI")  # type: ignore
+        model: str = ""
+        effort: str = ""
+        options: list[str] = Field(default_factory=list)
+
+    class Stall(BaseModel):
+        model_config = strict
+        hint_after_s: float = Field(default=600.0, gt=0)
+        board_after_s: float = Field(default=1800.0, gt=0)
+
+        @model_validator(mode="after")
+        def _board_after_hint(self, info: ValidationInfo):
+            # One file may set one of the two: the rule holds for the merged values only.
+            if not (info.context or {}).get("partial") and self.board_after_s < self.hint_after_s:
+                raise ValueError("board_after_s must not be shorter than hint_after_s")
+            return self
+
+    class Notify(BaseModel):
+        model_config = strict
+        bell: bool = True
+        status: bool = True
+
+    class Layout(BaseModel):
+        model_config = strict
+        events_rows: int = Field(default=0, ge=0, le=60,
+                                 description="0: about a quarter of the screen, else 3 to 60")
+
+        @field_validator("events_rows")
+        @classmethod
+        def _enough(cls, v: int) -> int:
+            if 0 < v < 3:
+                raise ValueError("0 (about a quarter of the screen) or 3 to 60")
+            return v
+
+    roles = create_model("Roles", __config__=strict,
+                         **{r: (Role, Role()) for r in ROLE_NAMES})  # type: ignore[call-overload]
+    stall = create_model("Stalls", __config__=strict,
+                         **{c: (Stall, Stall()) for c in CLIS})  # type: ignore[call-overload]
+    whole = create_model("Settings", __config__=strict, roles=(roles, roles()),
+                         notify=(Notify, Notify()), stall=(stall, stall()),
+                         layout=(Layout, Layout()))  # type: ignore[call-overload]
+    _MODELS = whole
+    return whole
+
+
+_MODELS = None
+
+
+def _validate_partial(data: dict[str, Any], path: Path) -> None:
+    """Check one file's tables alone (types, names), so an error names the file it is in."""
+    from pydantic import ValidationError
+
+    try:
+        _models().model_validate(data, context={"partial": True})
+    except ValidationError as exc:
+        raise _bad(exc, lambda _field: str(path)) from None
+
+
+def _build(values: dict[str, Any], sources: dict[str, str], files: dict[str, str]) -> Settings:
+    from pydantic import ValidationError
+
+    try:
+        m = _models().model_validate(values)
+    except ValidationError as exc:  # a rule across values that two files set together
+        raise _bad(exc, lambda f: sources.get(f, DEFAULT)) from None
+    roles = {r: RoleDefaults(v.cli, v.model, v.effort, tuple(v.options))
+             for r, v in m.roles}
+    stall = {c: StallTimes(v.hint_after_s, v.board_after_s) for c, v in m.stall}
+    return Settings(roles=roles, bell=m.notify.bell, status=m.notify.status, stall=stall,
+                    events_rows=m.layout.events_rows, values=m.model_dump(), sources=sources,
+                    files=files)
+
+
+def _bad(exc, where: Callable[[str], str]) -> A2AError:
+    """One line: the file, the field, what is wrong with it. For a rule across fields (the
+    error is on their table), the file is the one that set any of them."""
+    err = exc.errors()[0]
+    field_ = ".".join(str(p) for p in err["loc"])
+    sub = (f"{field_}.{k}" for k in ("board_after_s", "hint_after_s"))
+    file_ = next((w for w in (where(field_), *map(where, sub)) if w != DEFAULT), DEFAULT)
+    msg = err["msg"].removeprefix("Value error, ")
+    return A2AError("bad_config", f"{file_}: {field_}: {msg}")
+
+
+# --- merging -----------------------------------------------------------------------------------
+def _merge(into: dict[str, Any], over: dict[str, Any], source: str, sources: dict[str, str],
+           prefix: str) -> None:
+    for key, value in over.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, dict) and isinstance(into.get(key), dict):
+            _merge(into[key], value, source, sources, path + ".")
+        else:
+            into[key] = _copy(value)
+            _leaves({key: value}, prefix, lambda p: sources.__setitem__(p, source))
+
+
+def _leaves(d: dict[str, Any], prefix: str, visit) -> None:
+    for key, value in d.items():
+        if isinstance(value, dict) and value:
+            _leaves(value, f"{prefix}{key}.", visit)
+        else:
+            visit(f"{prefix}{key}")
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return list(value)
+    return value
+
+
+def flatten(values: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """Dotted path -> leaf value (for `a2a config show`)."""
+    out: dict[str, Any] = {}
+    for key, value in values.items():
+        if isinstance(value, dict) and value:
+            out.update(flatten(value, f"{prefix}{key}."))
+        else:
+            out[f"{prefix}{key}"] = value
+    return out

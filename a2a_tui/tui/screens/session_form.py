@@ -1,0 +1,111 @@
+"""The new-session form: role, CLI, model and effort, options, and optionally the attempt whose
+worktree the session works in. Each role's fields start from the user's config
+(`[roles.<role>]`); Ctrl-S starts it, Esc cancels."""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, Select
+
+from a2a_tui.settings import RoleDefaults
+
+
+@dataclass(frozen=True)
+class SessionSpec:
+    """What the form asks for: the arguments of `a2a session new`."""
+
+    role: str
+    cli: str
+    model: str
+    effort: str
+    options: tuple[str, ...]
+    attempt: str | None
+
+
+class NewSessionScreen(ModalScreen[SessionSpec | None]):
+    """Returns the session to start, or None when cancelled."""
+
+    BINDINGS = [Binding("ctrl+s", "start", "Start", priority=True),
+                Binding("escape", "cancel", "Cancel", priority=True)]
+    DEFAULT_CSS = """
+    NewSessionScreen { align: center middle; }
+    NewSessionScreen > Vertical {
+        width: 90%; max-width: 90; height: auto; max-height: 95%;
+        border: round $accent; background: $surface; padding: 0 1;
+    }
+    NewSessionScreen Grid { grid-size: 2; grid-columns: 12 1fr; grid-rows: 3; height: auto; }
+    NewSessionScreen Label { padding: 1 0 0 0; }
+    NewSessionScreen .hint { color: $text-muted; padding: 0; }
+    """
+
+    def __init__(self, defaults: Mapping[str, RoleDefaults], clis: Sequence[str],
+                 attempts: Sequence[str], role: str = "worker") -> None:
+        super().__init__()
+        self.defaults = defaults
+        self.clis = clis
+        self.attempts = attempts
+        self.role = role
+
+    def compose(self) -> ComposeResult:
+        d = self.defaults[self.role]
+        with Vertical() as box:
+            box.border_title = "New session"
+            box.border_subtitle = "Ctrl-S start · Esc cancel"
+            with Grid():
+                yield Label("Role")
+                yield Select([(r, r) for r in self.defaults], value=self.role,
+                             allow_blank=False, id="role")
+                yield Label("CLI")
+                yield Select([(c, c) for c in self.clis], value=d.cli or Select.NULL,
+                             prompt="choose a CLI", id="cli")
+                yield Label("Model")
+                yield Input(d.model, placeholder="the CLI's default", id="model")
+                yield Label("Effort")
+                yield Input(d.effort, placeholder="the CLI's default", id="effort")
+                yield Label("Options")
+                yield Input(shlex.join(d.options), placeholder="passed to the CLI as they are",
+                            id="options")
+                yield Label("Attempt")
+                yield Select([(a, a) for a in self.attempts], prompt="none: the repository",
+                             id="attempt")
+            yield Label("recorded as your input; the session opens in a new tmux window",
+                        classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#role", Select).focus()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id != "role" or event.value == self.role:
+            return
+        self.role = str(event.value)
+        d = self.defaults[self.role]
+        self.query_one("#cli", Select).value = d.cli or Select.NULL
+        self.query_one("#model", Input).value = d.model
+        self.query_one("#effort", Input).value = d.effort
+        self.query_one("#options", Input).value = shlex.join(d.options)
+
+    def action_start(self) -> None:
+        cli = self.query_one("#cli", Select).value
+        if cli is Select.NULL:
+            self.notify("choose a CLI first", severity="warning")
+            return
+        try:
+            options = tuple(shlex.split(self.query_one("#options", Input).value))
+        except ValueError as exc:
+            self.notify(f"options: {exc}", severity="warning")
+            return
+        attempt = self.query_one("#attempt", Select).value
+        self.dismiss(SessionSpec(
+            role=self.role, cli=str(cli), model=self.query_one("#model", Input).value.strip(),
+            effort=self.query_one("#effort", Input).value.strip(), options=options,
+            attempt=None if attempt is Select.NULL else str(attempt)))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,15 @@
+"""The user's a2a config file (`$XDG_CONFIG_HOME/a2a/config.toml`) inside a World's HOME."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.support.world import World
+
+
+def write_user_config(world: World, text: str) -> Path:
+    """Write the world's user config file (TOML text); its path."""
+    path = Path(world.setenv["XDG_CONFIG_HOME"]) / "a2a" / "config.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
