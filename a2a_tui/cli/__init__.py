@@ -42,6 +42,9 @@ COMMANDS = {
     "abandon": "gate_cmds",
     "review": "gate_cmds",
     "reclaim": "gate_cmds",
+    "log": "gate_cmds",
+    "resolve": "target_cmds",
+    "target": "target_cmds",
     "say": "collab_cmds",
     "input": "collab_cmds",
     "inbox": "collab_cmds",
@@ -56,9 +59,13 @@ COMMANDS = {
     "resume": "pane_cmds",
     "release": "pane_cmds",
     "sessions": "pane_cmds",
+    "session": "session_cmds",
+    "attention": "session_cmds",
+    "config": "config_cmds",
     "up": "tui_cmds",
     "workbench": "tui_cmds",
     "demo": "tui_cmds",
+    "down": "tui_cmds",
     "demo-director": "tui_cmds",
 }
 

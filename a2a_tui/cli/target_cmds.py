@@ -11,8 +11,10 @@ from a2a_tui.gate.resolve import RESOLUTIONS
 def register(sub, common) -> None:
     p = sub.add_parser("resolve", parents=[common],
                        help="(user) decide what an attempt whose outcome is unknown was")
-    p.add_argument("attempt")
-    p.add_argument("--as", dest="as_", required=True, choices=RESOLUTIONS)
+    p.add_argument("attempt", help="the `unknown` attempt (e.g. T-1-a2)")
+    p.add_argument("--as", dest="as_", required=True, choices=RESOLUTIONS,
+                   help="what you found: the target holds the SHA (integrated), does not"
+                        " (not-applied), or end the attempt without counting it (abandoned)")
     p.add_argument("--reason", required=True, help="what you looked at and saw")
     p.set_defaults(func=cmd_resolve)
 
@@ -25,13 +27,13 @@ def register(sub, common) -> None:
     p.set_defaults(func=cmd_target_show)
     p = tsub.add_parser("adopt", parents=[common],
                         help="(user) make a moved branch's current head the gate's baseline")
-    p.add_argument("branch")
-    p.add_argument("--reason", required=True)
+    p.add_argument("branch", help="the target branch (e.g. main)")
+    p.add_argument("--reason", required=True, help="why: recorded with your decision")
     p.set_defaults(func=cmd_target_adopt)
     p = tsub.add_parser("restore", parents=[common],
                         help="(user) move a moved branch back to the gate's baseline")
-    p.add_argument("branch")
-    p.add_argument("--reason", required=True)
+    p.add_argument("branch", help="the target branch (e.g. main)")
+    p.add_argument("--reason", required=True, help="why: recorded with your decision")
     p.set_defaults(func=cmd_target_restore)
 
 

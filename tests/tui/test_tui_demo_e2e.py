@@ -83,7 +83,10 @@ def test_demo_answer_by_keyboard_reaches_the_asking_agent_as_one_prompt(tmp_path
                 " AND session = 'w1'") == [{"n": 1}]
     # And the screen says so, at 80x24.
     wait_until(lambda: "integrated" in screen(tmux_socket, pane), what="Gate shows it")
-    text = screen(tmux_socket, pane)
+    # A call's toast (bottom right, for a few seconds) may cover a panel's title meanwhile.
+    text = wait_until(lambda: all(t in (s := screen(tmux_socket, pane)) for t in (
+        "Sessions", "Board", "Inbox", "Gate", "Events")) and s, timeout=20,
+        what="every panel's title, once the toasts are gone")
     assert len(text.splitlines()) <= 24 and all(len(line) <= 80 for line in text.splitlines())
     for title in ("Sessions", "Board", "Inbox", "Gate", "Events"):
         assert title in text
