@@ -12,5 +12,7 @@ class Config(BaseModel):
 
     target_branch: str = Field(min_length=1)
     tmux_session: str = Field(default="", description="tmux session for this repository's panes")
-    feedback_limit: int = Field(default=3, ge=0,
-                                description="auto feedback stops after N rejections")
+    # Deprecated: the gate rules (.a2a/gate.toml feedback_rounds) decide; still read as their
+    # fallback when gate.toml does not say (gate/gate_rules.py).
+    feedback_limit: int | None = Field(default=None, ge=0,
+                                       description="deprecated: gate.toml feedback_rounds")

@@ -88,7 +88,7 @@ class Repo:
         import tomli_w
 
         tmp = self.config_path.with_suffix(".toml.tmp")
-        tmp.write_text(tomli_w.dumps(cfg.model_dump()), encoding="utf-8")
+        tmp.write_text(tomli_w.dumps(cfg.model_dump(exclude_none=True)), encoding="utf-8")
         os.replace(tmp, self.config_path)
 
     def store(self):  # -> Store (import kept lazy: tiny CLIs that never touch the store stay fast)

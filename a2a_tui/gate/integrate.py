@@ -19,6 +19,7 @@ from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.locks import op_lock
 from a2a_tui.gate.model import Score
 from a2a_tui.gate.review import blocking_review
+from a2a_tui.gate.verdicts import last_verdict
 from a2a_tui.git import GitError
 
 
@@ -36,8 +37,7 @@ def integrate(g: GateContext, attempt_id: str, score: Score) -> dict[str, Any]:
                            " executive controller or the user")
         sha = att["submitted_sha"]
         card = g.card(att["card_id"])
-        last = g.store.one("SELECT * FROM verifications WHERE attempt_id=?"
-                           " ORDER BY run DESC LIMIT 1", (attempt_id,))
+        last = last_verdict(g.store, attempt_id)  # an interrupted run decided nothing
         if (last is None or last["state"] != "passed" or last["sha"] != sha
                 or last["submission_n"] != att["submission_n"]):
             raise A2AError("not_verified",
