@@ -65,7 +65,7 @@ def rejection_text(att, v, *, last: bool = False) -> str:
     return plain("\n".join(lines + tail))[:MAX_CHARS]
 
 
-def queue_rejection_feedback(g, tx, att, v, rejections: int, max_rounds: int) -> dict[str, Any]:
+def queue_rejection_feedback(tx, att, v, rejections: int, max_rounds: int) -> dict[str, Any]:
     """Queue the feedback to the writer's pane, or record why it was not sent."""
     writer = att["writer"]
     payload: dict[str, Any] = {"run": v.run, "sha": v.sha, "consecutive_rejections": rejections,

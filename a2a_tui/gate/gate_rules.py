@@ -170,7 +170,8 @@ def load(g: GateContext) -> LoadedRules:
 
 
 def current(g: GateContext) -> LoadedRules:
-    """The rules in force, their change (if any) recorded as `gate_rules_changed` first."""
+    """The rules in force, their change (if any) recorded as `gate_rules_changed` first. Until
+    a first change is recorded, the rules in force were the defaults."""
     loaded = load(g)
     last = _last_digest(g.store)
     if last != loaded.digest:
@@ -185,7 +186,7 @@ def current(g: GateContext) -> LoadedRules:
     return loaded
 
 
-def _last_digest(db) -> str | None:
+def _last_digest(db) -> str:
     row = db.one("SELECT json_extract(payload, '$.digest') FROM events"
                  " WHERE kind = 'gate_rules_changed' ORDER BY seq DESC LIMIT 1")
-    return row[0] if row else None
+    return row[0] if row else GateRules().digest()

@@ -74,7 +74,7 @@ def conclude(g: GateContext, att, v: Verification, rules: GateRules) -> bool:
                    (ATTEMPT_STATE.get(verdict, "submitted"), rejections, seq, v.attempt))
         if verdict == "rejected":
             most = limit(tx, att, rules.feedback_rounds)
-            queued |= bool(queue_rejection_feedback(g, tx, att, v, rejections, most)["sent"])
+            queued |= bool(queue_rejection_feedback(tx, att, v, rejections, most)["sent"])
             queued |= escalate.test_suspects(tx, att, v)
             if rejections == most:
                 queued |= escalate.feedback_stopped(tx, att, v, rejections, most)
