@@ -8,7 +8,7 @@ import os
 import pytest
 
 from helpers import git
-from verify_support import claim, result, submit_verify
+from verify_support import claim, gate_toml, result, submit_verify
 
 
 def _commit_symlink(wt, path: str, target: str) -> str:
@@ -50,8 +50,11 @@ def test_a_symlink_inside_the_repository_passes(repo):
     assert v.json["verdict"] == "passed", v.out
 
 
-def test_a_path_git_would_refuse_to_check_out_rejects(repo):
-    c, wt = claim(repo)
+@pytest.mark.parametrize("stop", [True, False])
+def test_a_path_git_would_refuse_to_check_out_rejects(repo, stop):
+    if not stop:  # the checks are tried: the checkout fails, and says so
+        gate_toml(repo, "stop_at_first_blocking_failure = false\n")
+    c, wt = claim(repo, "true", "true")
     blob = git(wt, "hash-object", "-w", "src/app.py")
     inner = git_mktree(wt, f"100644 blob {blob}\tconfig\n")
     src = git_mktree(wt, f"100644 blob {blob}\tapp.py\n040000 tree {inner}\t.GIT\n")
@@ -62,6 +65,9 @@ def test_a_path_git_would_refuse_to_check_out_rejects(repo):
     assert v.code == 1 and v.json["verdict"] == "rejected", v.out + v.err
     b = result(v, "boundary")
     assert b["code"] == "path_refused" and "src/.GIT/config" in b["detail"]
+    tests = result(v, "tests")
+    assert tests["skipped"] if stop else tests["code"] == "checkout_failed", tests
+    assert result(v, "check1")["skipped"]
 
 
 def git_mktree(wt, listing: str) -> str:

@@ -37,7 +37,8 @@ def _pids(pids):
     return [int(p) for p in text.split()] if len(text.split()) >= 2 else None
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP],
+                         ids=lambda s: s.name)
 def test_a_signal_ends_every_check_process_and_keeps_the_earlier_verdict(repo, tmp_path, sig):
     check, flag, pids = _hanging_check(tmp_path)
     c, _ = claim(repo, check, card_id="T-1")

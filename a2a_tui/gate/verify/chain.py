@@ -62,14 +62,17 @@ class Chain:
         self.progress(name, None)
         return True
 
-    def skip(self, name: str) -> CheckResult:
-        _, kind, blocking = next(p for p in self.pending if p[0] == name)
-        return self.add(skipped(name, kind, blocking, self.halted or ""))
+    def skip(self, name: str) -> Iterator[CheckResult]:
+        """The step reported `skipped`, unless it was reported already."""
+        for pending, kind, blocking in self.pending:
+            if pending == name:
+                yield self.add(skipped(name, kind, blocking, self.halted or ""))
+                return
 
     def skip_rest(self, why: str) -> Iterator[CheckResult]:
         self.halted = self.halted or why
         for name, _, _ in list(self.pending):
-            yield self.skip(name)
+            yield from self.skip(name)
 
 
 def run_chain(c: Chain) -> Iterator[CheckResult]:
@@ -97,12 +100,15 @@ def run_chain(c: Chain) -> Iterator[CheckResult]:
              "provenance": lambda: structural.provenance(c.g, c.att, card, own,
                                                          rules.blocks("provenance"))}
     for name, step in steps.items():
-        yield c.add(step()) if c.start(name) else c.skip(name)
+        if c.start(name):
+            yield c.add(step())
+        else:
+            yield from c.skip(name)
     ws = Workspace(c.g, v.sha, f"{v.attempt}-r{v.run}")
     try:
         if card.red_command:
             if not c.start("red"):
-                yield c.skip("red")
+                yield from c.skip("red")
             else:
                 tree = yield from _checkout(c, ws, "red", "red")
                 if tree is not None:
@@ -112,13 +118,16 @@ def run_chain(c: Chain) -> Iterator[CheckResult]:
                     yield from _tree_result(c, ws, "red", ws.changed())
         for check in card.checks:
             if not c.start(check.name):
-                yield c.skip(check.name)
+                yield from c.skip(check.name)
                 continue
             yield from _command(c, ws, check)
     finally:
         ws.close()
     if card.artifacts:
-        yield c.add(_artifacts(c)) if c.start("artifacts") else c.skip("artifacts")
+        if c.start("artifacts"):
+            yield c.add(_artifacts(c))
+        else:
+            yield from c.skip("artifacts")
 
 
 def _checkout(c: Chain, ws: Workspace, name: str, kind: str):
