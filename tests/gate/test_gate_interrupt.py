@@ -59,16 +59,22 @@ def test_a_signal_ends_every_check_process_and_keeps_the_earlier_verdict(repo, t
     assert r.code == 0, r.err
 
 
-def test_a_closed_output_pipe_interrupts_verify(repo, tmp_path):
+@pytest.mark.parametrize("merged", [False, True], ids=["stdout", "2>&1 | head -3"])
+def test_a_closed_output_pipe_interrupts_verify(repo, tmp_path, merged):
     check, flag, pids = _hanging_check(tmp_path)
     c, _ = claim(repo, check)
     assert submit_verify(repo, c).json["verdict"] == "passed"
     flag.touch()
-    proc = _start_verify(repo, c["attempt"], stdout=subprocess.PIPE)
+    proc = subprocess.Popen([sys.executable, "-m", "a2a_tui", "verify", c["attempt"]], cwd=repo,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT if merged else subprocess.DEVNULL,
+                            text=True)
+    if merged:  # head has had its three lines (the first progress lines) and goes
+        assert len([proc.stdout.readline() for _ in range(3)]) == 3
     started = wait_until(lambda: _pids(pids), timeout=30, what="the check's processes")
-    proc.stdout.close()  # `a2a verify X | head -3` once head has had its lines
+    proc.stdout.close()
     proc.wait(timeout=30)
-    assert proc.returncode != 0
+    assert proc.returncode == 128 + signal.SIGPIPE
     for pid in started:
         assert not alive(pid), f"{pid} outlived the interrupted verify"
     (ev,) = events(repo, "verify_interrupted")
