@@ -10,6 +10,7 @@ from typing import Any
 from a2a_tui.errors import A2AError
 from a2a_tui.gate.cards import Card, load_card
 from a2a_tui.gate.context import GateContext
+from a2a_tui.queue import wake
 
 
 def add_card(g: GateContext, path: Path) -> dict[str, Any]:
@@ -77,7 +78,7 @@ def contract_precheck(g: GateContext, row) -> None:
     """Refuse (contract_invalid, recorded) a card whose checks cannot hold against the commit a
     claim would start from: a program missing or not allowed, a named file absent, a timeout
     above the gate's maximum (gate/verify/precheck.py)."""
-    from a2a_tui.gate import gate_rules
+    from a2a_tui.gate import escalate, gate_rules
     from a2a_tui.gate.verify import precheck
     from a2a_tui.gate.verify.run import environment
 
@@ -91,10 +92,13 @@ def contract_precheck(g: GateContext, row) -> None:
     if not found:
         return
     with g.store.write() as tx:
+        item, queued = escalate.card_contract_invalid(tx, row["id"], row["version"], found)
         tx.append("contract_invalid", actor=g.caller.actor, task=row["id"],
                   session=g.caller.session,
                   payload={"where": "card ready", "card": row["id"], "version": row["version"],
-                           "start_commit": head, "problems": found})
+                           "start_commit": head, "problems": found, "item": item})
+    if queued:
+        wake(g.repo)
     raise A2AError("contract_invalid", f"card {row['id']} v{row['version']} cannot be ready:"
                    f" its contract does not hold at {head[:12]}: " + "; ".join(found),
                    details={"problems": found})

@@ -2,7 +2,8 @@
 controller and the user (a protected one: only the user closes it), with a line in the
 executive controller's pane when one is live.
 
-- `contract_invalid`: the card's contract does not hold (a program missing, a file absent);
+- `contract_invalid`: the card's contract does not hold (a program missing, a file absent), at
+  `card ready` or at a verify;
 - `verify_flaky`: a check passed and failed on the same candidate;
 - `test_suspect`: the same test failed in two consecutive verifies: is the test itself wrong?
 - `feedback_stopped`: the rejection that ends automatic feedback, with the attempt's history.
@@ -22,18 +23,37 @@ CATEGORY = "acceptance"
 VERDICT_EVENTS = ("verified", "rejected", "verify_flaky", "contract_invalid")
 
 
-def raise_item(tx, att, title: str, body: str, *, blocking: bool = False) -> tuple[str, bool]:
-    """Post the item and tell the live executive controller; (item id, whether a dispatch was
-    queued)."""
+def raise_item(tx, att, title: str, body: str, *, blocking: bool = False,
+               task: str | None = None) -> tuple[str, bool]:
+    """Post the item (about an attempt, or a card when `att` is None) and tell the live executive
+    controller; (item id, whether a dispatch was queued)."""
+    attempt = att["id"] if att is not None else None
     item = post_finding_in_tx(tx, title=title, body=body, category=CATEGORY, blocking=blocking,
-                              actor="gate", session=None, task=att["card_id"],
-                              attempt=att["id"])
+                              actor="gate", session=None,
+                              task=att["card_id"] if att is not None else task, attempt=attempt)
     executive = live_session(tx, "executive")
     if executive:
         enqueue_in_tx(tx, executive, f"Board {item}, for you and the user: {title}"
-                      f" (a2a board show {item})", source="gate", actor="gate",
-                      attempt=att["id"])
+                      f" (a2a board show {item})", source="gate", actor="gate", attempt=attempt)
     return item, executive is not None
+
+
+def card_contract_invalid(tx, card_id: str, version: int, problems: list[str]
+                          ) -> tuple[str | None, bool]:
+    """`card ready` refused a card's contract: one item per card version while it stays open
+    (a second try of the same card does not repeat it)."""
+    title = f"{card_id} v{version}: the card's contract does not hold"
+    open_item = tx.one("SELECT i.id FROM board_items i WHERE i.task = ? AND i.title = ? AND"
+                       " NOT EXISTS (SELECT 1 FROM board_records r WHERE r.item_id = i.id AND"
+                       " r.kind = 'close')", (card_id, title))
+    if open_item is not None:
+        return open_item["id"], False
+    lines = "\n".join(f"- {p}" for p in problems)
+    return raise_item(tx, None, title,
+                      f"`a2a card ready {card_id}` was refused: the card's contract does not"
+                      f" hold against the target's head.\n{lines}\nFix the card (`a2a card add`)"
+                      " or the gate rules (.a2a/gate.toml), then mark it ready again.",
+                      task=card_id)
 
 
 def contract_invalid(tx, att, v) -> tuple[str, bool]:

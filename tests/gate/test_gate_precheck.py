@@ -33,6 +33,9 @@ def test_a_missing_program_is_refused_at_card_ready(repo):
     assert a2a("claim", "T-1", cwd=repo).code != 0  # still a draft: nobody can claim it
     (ev,) = events(repo, "contract_invalid")
     assert ev["task"] == "T-1" and ev["payload"]["where"] == "card ready"
+    (item,) = board(repo)  # for the executive controller and the user, once per card version
+    assert item["protected"] and "nonexistent-cmd-xyz" in item["body"]
+    assert a2a("card", "ready", "T-1", cwd=repo).code == 1 and len(board(repo)) == 1
     # The passing case: a program that exists.
     assert ready(repo, "true && grep -q name src/app.py").code == 0
 
@@ -59,7 +62,7 @@ def test_a_program_missing_at_verify_is_the_cards_problem_not_the_workers(repo, 
     assert a2a("metrics", "--json", cwd=repo).json["first_pass"]["rejection_reasons"] == {}
     assert not events(repo, "rejected") and not dispatches(repo)
     (item,) = [i for i in board(repo) if i["attempt"] == c["attempt"]]
-    assert item["protected"] and "lintnames" in item["body"]
+    assert item["protected"] and "lintnames" in item["body"] and "no strike" in item["body"]
     assert [e["payload"]["where"] for e in events(repo, "contract_invalid")] == ["verify"]
     # The same attempt verifies once the program is back: the contract held all along.
     again = a2a("verify", c["attempt"], "--json", cwd=repo, env=with_tool)
