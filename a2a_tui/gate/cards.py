@@ -21,6 +21,8 @@ CONTRACT_FIELDS = (
     "red_timeout_s", "acceptance_files", "needs_user_authorization", "task_type", "artifacts",
     "env", "droppable_tests", "review", "integrate_approval",
 )
+# The verify chain's own steps: a check may not take their names (its results are named).
+STEP_NAMES = ("precheck", "sanity", "boundary", "drift", "provenance", "red", "artifacts")
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # Variables the gate itself sets for every check: a card cannot take them over.
 GATE_ENV = ("HOME", "TMPDIR")
@@ -146,6 +148,10 @@ class Card(BaseModel):
         dup = {n for n in names if names.count(n) > 1}
         if dup:
             raise ValueError(f"checks: duplicate check name {sorted(dup)[0]!r}")
+        taken = sorted(set(names) & set(STEP_NAMES))
+        if taken:
+            raise ValueError(f"checks: {taken[0]!r} names a step of the verify chain;"
+                             " call the check something else")
         if not any(c.blocking for c in self.checks):
             raise ValueError("checks: at least one check must be blocking")
         return self
