@@ -94,3 +94,17 @@ def test_no_pane_feedback_when_the_user_is_the_writer(repo):
         cwd=repo)
     assert a2a("verify", "T-1-a1", cwd=repo).code == 1
     assert _dispatches(repo) == []
+
+
+def test_feedback_from_a_real_pytest_run_starts_with_its_first_e_line(tmp_path):
+    from verify_support import PYTEST, claim, dispatches, pytest_repo, submit_verify
+
+    repo = pytest_repo(tmp_path)
+    c, _ = claim(repo, PYTEST, writer="w1")
+    broken = "def name(n):\n    return n\n\n\ndef shout(n):\n    return n.lower()\n"
+    assert submit_verify(repo, c, {"src/names.py": broken}).json["verdict"] == "rejected"
+    (_, _, text), = dispatches(repo)
+    first, second = text.splitlines()[:2]
+    assert "step checks, check tests" in first
+    assert second.startswith("E ") and "AssertionError" in second and "ADA" in second, text
+    assert text.index("Full log: ") > text.index(second)

@@ -2,7 +2,7 @@
 
 - Environment: only the gate's allow-listed variables (gate.toml `[env] allow`), then the card's
   `env`, then a HOME of its own (empty, removed afterwards) with TMPDIR inside it, and
-  PYTEST_ADDOPTS asking any pytest for a junit report (junit.py).
+  PYTEST_ADDOPTS asking any pytest for a junit report (junit.py), kept beside the log.
 - stdin is /dev/null (a read sees end of file at once); stdout and stderr go to files, kept whole
   in the log beside the command, its cwd, exit status and duration.
 - The timeout is the card's (or the gate's default).
@@ -84,7 +84,9 @@ def run(command: str, cwd: Path, *, timeout_s: int, log: Path, env: dict[str, st
 
 def _run(command: str, cwd: Path, timeout_s: int, log: Path, base_env: dict[str, str],
          cancel: Cancel | None, scratch: Path) -> RunResult:
-    home, report, status = scratch / "home", scratch / "junit.xml", scratch / "status.json"
+    # The junit report is evidence: it stays beside the log.
+    home, report, status = scratch / "home", log.with_suffix(".junit.xml"), scratch / "status.json"
+    report.unlink(missing_ok=True)
     (home / "tmp").mkdir(parents=True)
     env = dict(base_env, HOME=str(home), TMPDIR=str(home / "tmp"))
     env["PYTEST_ADDOPTS"] = (f"{base_env.get('PYTEST_ADDOPTS', '')}"
