@@ -33,7 +33,7 @@ def test_an_honest_candidate_passes_red(tmp_path):
     ("deleted", KEEPS),
     ("xfail", "import pytest\n" + KEEPS + "@pytest.mark.xfail\n" + SHOUTS),
     ("skipped", "import pytest\n" + KEEPS + "@pytest.mark.skip(reason='later')\n" + SHOUTS),
-])
+], ids=["deleted", "xfail", "skipped"])
 def test_a_test_the_candidate_drops_rejects_naming_it(tmp_path, how, tests_file):
     repo = pytest_repo(tmp_path)
     c, _ = claim(repo, PYTEST, extra=RED)
