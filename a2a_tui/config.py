@@ -25,7 +25,7 @@ class Config:
 
     target_branch: str
     tmux_session: str = ""      # tmux session for this repository's panes
-    feedback_limit: int = 3     # auto feedback stops after N rejections
+    feedback_limit: int | None = None  # deprecated: gate.toml's feedback_rounds decide
     retro_every: str = ""       # propose a retrospective on the board this often (7d, 2w)
     # The repository's overrides of the user's settings (tables), validated by a2a_tui.settings.
     roles: dict[str, Any] | None = None
@@ -48,8 +48,10 @@ def model() -> Any:
         target_branch: str = Field(min_length=1)
         tmux_session: str = Field(default="",
                                   description="tmux session for this repository's panes")
-        feedback_limit: int = Field(default=3, ge=0,
-                                    description="auto feedback stops after N rejections")
+        # Deprecated: the gate rules (.a2a/gate.toml feedback_rounds) decide; still read as
+        # their fallback when gate.toml does not say (gate/gate_rules.py).
+        feedback_limit: int | None = Field(default=None, ge=0,
+                                           description="deprecated: gate.toml feedback_rounds")
         retro_every: str = Field(default="", description="propose a retrospective on the board"
                                  " this often (e.g. 7d, 2w); empty: never")
 

@@ -41,6 +41,22 @@ class GitError(A2AError):
         self.returncode = returncode
 
 
+@dataclass(frozen=True)
+class Change:
+    """One path changed between two commits (`git diff --raw`): its status letter (A, M, D, T),
+    its blob before, and its mode and blob after (zeros where there is none)."""
+
+    status: str
+    path: str
+    new_mode: str
+    new_blob: str
+    old_blob: str = ZERO_SHA
+
+    @property
+    def is_symlink(self) -> bool:
+        return self.new_mode == "120000"
+
+
 @dataclass
 class _Result:
     returncode: int
@@ -81,6 +97,13 @@ class Git:
 
     def _out(self, *args: str, cwd: Path | None = None) -> str:
         return self._run(*args, cwd=cwd).stdout.strip()
+
+    def _bytes(self, *args: str) -> bytes:
+        """git's stdout as bytes (blob contents need not be text)."""
+        proc = subprocess.run(["git", *args], cwd=str(self.cwd), capture_output=True)
+        if proc.returncode != 0:
+            raise GitError(args[0], proc.stderr.decode(errors="replace"), proc.returncode)
+        return proc.stdout
 
     # --- repositories --------------------------------------------------------
     def init(self, branch: str) -> None:
@@ -188,6 +211,58 @@ class Git:
         out = self._out("rev-list", "--reverse", f"{base}..{head}")
         return out.split() if out else []
 
+    def commits_not_in(self, head: str, *excluded: str) -> list[str]:
+        """Commits reachable from `head` and from none of `excluded`, oldest first."""
+        out = self._out("rev-list", "--reverse", head, "--not", *excluded, "--")
+        return out.split() if out else []
+
+    def merge_base(self, a: str, b: str) -> str | None:
+        """The best common ancestor of two commits, or None when they share none."""
+        res = self._run("merge-base", a, b, check=False)
+        return res.stdout.strip() if res.ok and res.stdout.strip() else None
+
+    def changes(self, base: str, head: str) -> list[Change]:
+        """Every path changed between two commits, with its new mode and blob (renames count as
+        delete + add)."""
+        out = self._run("diff", "--raw", "-z", "--no-renames", "--no-abbrev", base, head).stdout
+        fields = out.split("\0")
+        found = []
+        for meta, path in zip(fields[0::2], fields[1::2], strict=False):
+            if not meta.startswith(":"):
+                continue
+            _old_mode, new_mode, old_blob, new_blob, status = meta[1:].split(" ")
+            found.append(Change(status[0], path, new_mode, new_blob, old_blob))
+        return found
+
+    def blob(self, sha: str) -> bytes:
+        """The contents of a blob (a file, or a symlink's target)."""
+        return self._bytes("cat-file", "blob", sha)
+
+    def symlinks(self, commit: str) -> dict[str, bytes]:
+        """Every symlink in `commit`'s tree: path -> target."""
+        out = self._run("ls-tree", "-r", "-z", "--full-tree", commit).stdout
+        links = {}
+        for entry in out.split("\0"):
+            if entry.startswith("120000 "):
+                meta, path = entry.split("\t", 1)
+                links[path] = self.blob(meta.split(" ")[2])
+        return links
+
+    def files(self, commit: str) -> list[str]:
+        """Every file path in `commit`'s tree."""
+        out = self._run("ls-tree", "-r", "-z", "--name-only", "--full-tree", commit).stdout
+        return [p for p in out.split("\0") if p]
+
+    def paths_exist(self, commit: str, paths: list[str]) -> dict[str, bool]:
+        """Whether each path (a file or a folder) is in `commit`'s tree."""
+        clean = [p for p in paths if "\n" not in p]
+        if not clean:
+            return {p: False for p in paths}
+        out = self._run("cat-file", "--batch-check",
+                        input="".join(f"{commit}:{p}\n" for p in clean)).stdout.splitlines()
+        found = {p: not line.endswith(" missing") for p, line in zip(clean, out, strict=True)}
+        return {p: found.get(p, False) for p in paths}
+
     def trailers(self, sha: str) -> list[tuple[str, str]]:
         msg = self._run("log", "-1", "--format=%B", sha).stdout
         parsed = self._run("interpret-trailers", "--parse", input=msg).stdout
@@ -214,6 +289,15 @@ class Git:
         """Whether the worktree at `cwd` differs from `commit` in tracked files. A failure to
         compare counts as a difference: callers then leave the worktree alone."""
         return not self._run("diff", "--quiet", commit, "--", cwd=cwd, check=False).ok
+
+    def tracked_changes(self, cwd: Path, commit: str, index: Path) -> list[str]:
+        """Tracked files of `commit` that the files at `cwd` no longer match (changed, deleted,
+        replaced), whatever happened to the worktree's own index or HEAD meanwhile: compared
+        through a fresh index (`index`, a scratch file) read from `commit`."""
+        env = {"GIT_INDEX_FILE": str(index)}
+        self._run("read-tree", commit, cwd=cwd, env=env)
+        out = self._run("diff", "--name-only", "--no-renames", "-z", cwd=cwd, env=env).stdout
+        return [p for p in out.split("\0") if p]
 
     def head_commit(self, cwd: Path | None = None) -> str:
         """The full SHA HEAD points at."""

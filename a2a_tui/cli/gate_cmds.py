@@ -3,6 +3,7 @@ reclaim."""
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 
@@ -49,6 +50,8 @@ def register(sub, common) -> None:
                    help="the card version you worked to (stale: refused)")
     p.add_argument("--fence", type=int, required=True,
                    help="the attempt's fence from `a2a claim` (superseded: refused)")
+    p.add_argument("--unresolved", action="append", metavar="TEXT",
+                   help="something left open, kept with the candidate (repeatable)")
     p.set_defaults(func=cmd_submit)
 
     p = sub.add_parser("verify", parents=[common], help="run the check chain on the submitted SHA")
@@ -113,8 +116,17 @@ def cmd_card_show(ctx, args) -> Result:
              "allowed paths: " + ", ".join(b["allowed_paths"]),
              "acceptance:", *[f"  - {x}" for x in b["acceptance"]],
              "checks:", *[f"  - {c['name']}: {c['command']}"
-                          f" ({'blocking' if c['blocking'] else 'advisory'}, {c['timeout_s']}s)"
+                          f" ({'blocking' if c['blocking'] else 'advisory'},"
+                          f" {c['timeout_s'] or 'the gate default '}s)"
                           for c in b["checks"]]]
+    for key in ("artifacts", "droppable_tests"):
+        if b.get(key):
+            lines.append(f"{key.replace('_', ' ')}: " + ", ".join(b[key]))
+    if b.get("env"):
+        lines.append("env: " + ", ".join(f"{k}={v}" for k, v in b["env"].items()))
+    for key in ("review", "integrate_approval"):
+        if b.get(key, "none") != "none":
+            lines.append(f"{key.replace('_', ' ')}: {b[key]}")
     if b.get("red_command"):
         lines.append(f"red: {b['red_command']}")
     lines.append(f"executor: {b['executor']['cli']} {b['executor']['model']}"
@@ -149,36 +161,54 @@ def cmd_claim(ctx, args) -> Result:
 
 
 def cmd_submit(ctx, args) -> Result:
-    r = gate.submit(ctx.gate, args.attempt, args.sha, args.card_version, args.fence)
-    return Result(r, f"submitted {r['sha']} as candidate {r['submission']} of {r['attempt']}",
-                  rules="submit")
+    r = gate.submit(ctx.gate, args.attempt, args.sha, args.card_version, args.fence,
+                    unresolved=args.unresolved)
+    return Result(r, f"submitted {r['sha']} as candidate {r['submission']} of {r['attempt']}"
+                  + "".join(f"\n  open: {item}" for item in r["unresolved"]), rules="submit")
 
 
 def cmd_verify(ctx, args) -> Result:
+    from a2a_tui.gate.openitems import of_attempt
+    from a2a_tui.gate.verify import VerifyInterrupted, interruptible
+    from a2a_tui.gate.verify.interrupt import output_closed
+
     # Checked here, at the command's entry: verify.py runs the chain for whoever may start it.
     require_role(ctx.gate, "verify", attempt=ctx.gate.attempt(args.attempt))
     quiet = getattr(args, "json", False)
 
     def progress(name, res):
+        if quiet:
+            return
         if res is None:
-            print(f"  … {name}", file=sys.stderr, flush=True)
+            line = f"  … {name}"
         else:
             mark = "ok  " if res.passed else ("skip" if res.skipped else
                                               "FAIL" if res.blocking else "warn")
-            print(f"  {mark} {name} ({res.duration_s:.2f}s) {res.detail}", file=sys.stderr,
-                  flush=True)
+            line = f"  {mark} {name} ({res.duration_s:.2f}s) {res.detail}"
             if not res.passed and not res.skipped:
-                print(failure_text(res.stdout_tail, res.stderr_tail, res.log_path),
-                      file=sys.stderr, flush=True)
+                line += "\n" + failure_text(res.stdout_tail, res.stderr_tail, res.log_path)
+        try:
+            print(line, file=sys.stderr, flush=True)
+        except BrokenPipeError:  # `a2a verify X 2>&1 | head`: the reader is gone
+            raise VerifyInterrupted("output closed", signal.SIGPIPE) from None
 
-    v = gate.verify(ctx.gate, args.attempt, progress=None if quiet else progress)
+    with interruptible():
+        v = gate.verify(ctx.gate, args.attempt, progress=progress, cancel=output_closed)
+    unresolved = of_attempt(ctx.store, v.attempt)
+    for w in v.gate_rules.get("warnings", []):
+        print(f"a2a: warning: {w}", file=sys.stderr)
     data = {"attempt": v.attempt, "run": v.run, "sha": v.sha, "card_version": v.card_version,
-            "passed": v.passed, "checks": [r.to_json() for r in v.results]}
+            "verdict": v.verdict, "passed": v.passed, "gate_rules": v.gate_rules,
+            "unresolved": unresolved, "checks": [r.to_json() for r in v.results]}
     first = v.first_failure()
-    text = (f"{'PASSED' if v.passed else 'REJECTED'}: {v.attempt} at {v.sha[:12]} (run {v.run})"
+    word = {"passed": "PASSED", "rejected": "REJECTED", "flaky": "FLAKY (unknown)",
+            "contract_invalid": "CONTRACT INVALID (the card's problem)"}[v.verdict]
+    text = (f"{word}: {v.attempt} at {v.sha[:12]} (run {v.run})"
             + (f"; first failure: {first.name}: {first.detail}" if first else "")
             + (f"\n  log: {first.log_path} (`a2a log {v.attempt} {first.name}`)"
-               if first and first.log_path else ""))
+               if first and first.log_path else "")
+            + (f"; flaky: {', '.join(v.flaky_checks())}" if v.verdict == "flaky" else "")
+            + "".join(f"\n  open (from the worker): {item}" for item in unresolved))
     return Result(data, text, rules="verify", exit_code=0 if v.passed else 1)
 
 
@@ -203,11 +233,16 @@ def cmd_log(ctx, args) -> Result:
 
 
 def cmd_integrate(ctx, args) -> Result:
+    from a2a_tui.gate.openitems import of_attempt
+
     score = parse_scores(args.score)
     r = gate.integrate(ctx.gate, args.attempt, score)
+    r["unresolved"] = of_attempt(ctx.store, r["attempt"])
     return Result(r, f"integrated {r['attempt']}: {r['target']} {r['old'][:12]} -> {r['new'][:12]}"
                   + ("" if r["worktree_synced"] in (None, True)
-                     else f" (worktree: {r['worktree_synced']})"), rules="integrate")
+                     else f" (worktree: {r['worktree_synced']})")
+                  + "".join(f"\n  open (from the worker): {item}" for item in r["unresolved"]),
+                  rules="integrate")
 
 
 def cmd_abandon(ctx, args) -> Result:

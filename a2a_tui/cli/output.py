@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,10 +40,16 @@ def emit(result: Result, as_json: bool) -> int:
 
 
 def emit_error(err: A2AError, as_json: bool) -> int:
-    if as_json:
-        print(json.dumps(err.to_json(), ensure_ascii=False))
-    else:
-        print(f"a2a: error: {err.message} [{err.code}]", file=sys.stderr)
+    stream = sys.stdout if as_json else sys.stderr
+    try:
+        if as_json:
+            print(json.dumps(err.to_json(), ensure_ascii=False))
+        else:
+            print(f"a2a: error: {err.message} [{err.code}]", file=sys.stderr)
+        stream.flush()
+    except BrokenPipeError:
+        # Nobody reads any more (`a2a verify X 2>&1 | head`); the exit code still says it.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
     return err.exit_code
 
 

@@ -18,7 +18,10 @@ COMMAND_RULES: dict[str, list[str]] = {
         " confirmed ready again; attempts bound to an older version cannot integrate.",
     ],
     "card ready": ["Only a ready card can be claimed.",
-                   "Marking ready confirms the card's current version."],
+                   "Marking ready confirms the card's current version.",
+                   "The contract is checked first (precheck): every program a check runs exists"
+                   " and is allowed by .a2a/gate.toml, every file it names is in the target head"
+                   " or declared in artifacts; otherwise contract_invalid."],
     "claim": [
         "One active attempt per card: a second claim is refused (--supersede takes over and"
         " fences the old attempt out).",
@@ -30,14 +33,23 @@ COMMAND_RULES: dict[str, list[str]] = {
         "'Done' is a submit, not a message: a full 40-hex commit SHA that descends from the"
         " start commit, with the current fence and card version.",
         "A refused submit is kept as a diagnostic record and changes nothing.",
+        "Say what you left open with --unresolved \"...\" (repeatable): it is shown to the"
+        " integrator.",
     ],
     "verify": [
         "Checks run on a clean checkout of exactly the submitted SHA, never the live worktree.",
-        "Chain: sanity, boundary (allowed_paths), drift (acceptance_files), provenance"
-        " (A2A-Attempt trailers), red state, then the card's checks with their timeouts.",
-        "A blocking failure rejects; non-blocking results are recorded only.",
-        "Rejection feedback goes to the writer's pane; after 3 consecutive rejections it stops"
-        " and the executive controller or the user decides.",
+        "Chain: precheck (the card's contract), sanity, boundary (allowed_paths, symlinks,"
+        " paths git refuses), drift (acceptance_files, deleted tests), provenance (A2A-*"
+        " trailers), red state, the card's checks, artifacts; only the candidate's own commits"
+        " are judged.",
+        "Each check runs isolated: allow-listed variables and the card's env, its own HOME,"
+        " stdin closed, its timeout; every process it starts is ended with it; a change to a"
+        " tracked file rejects (tree_modified).",
+        "A blocking failure rejects and skips the rest; a check that passes and fails on one"
+        " candidate is flaky (unknown: never integrable); a contract problem is the card's, not"
+        " a strike.",
+        "Rejection feedback goes to the writer's pane, first error first; after the gate rules'"
+        " feedback_rounds (3) consecutive rejections it stops and a board item asks a person.",
     ],
     "integrate": [
         "Only a candidate whose blocking checks all passed, for this SHA at the current card"

@@ -9,8 +9,10 @@ from a2a_tui.collab.authorization import claim_refusal
 from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
 from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.facts import objective_facts
 from a2a_tui.gate.locks import op_lock
 from a2a_tui.gate.model import ACTIVE, UNRESOLVED, Score, way_out
+from a2a_tui.gate.openitems import clean as clean_open_items
 from a2a_tui.gate.roles import require_role
 from a2a_tui.gate.targets import observe, target_lock
 from a2a_tui.git import FULL_SHA
@@ -120,7 +122,7 @@ def _check_authorization(tx, card_id: str) -> None:
 
 
 def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
-           fence: int) -> dict[str, Any]:
+           fence: int, unresolved: list[str] | None = None) -> dict[str, Any]:
     """Accept a candidate only from the current owner: full SHA, current fence and card version.
 
     A refusal against a real attempt is kept as a diagnostic event and changes no state.
@@ -128,6 +130,7 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
     att = g.attempt(attempt_id)
     ledger.require_intact(g, att["card_id"])
     require_role(g, "submit", attempt=att)
+    open_items = clean_open_items(unresolved)
     sha_in = sha
     sha = sha.strip().lower()
 
@@ -172,7 +175,7 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
             seq = tx.append("submitted", actor=g.caller.actor, task=att["card_id"],
                             attempt=attempt_id, session=g.caller.session,
                             payload={"n": n, "sha": sha, "card_version": card_version,
-                                     "fence": fence})
+                                     "fence": fence, "unresolved": open_items})
             tx.execute("INSERT INTO submissions(attempt_id, n, sha, card_version, fence, actor,"
                        " seq) VALUES (?,?,?,?,?,?,?)",
                        (attempt_id, n, sha, card_version, fence, g.caller.actor, seq))
@@ -180,7 +183,8 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
                        " card_version=?, updated_seq=? WHERE id=?",
                        (n, sha, card_version, seq, attempt_id))
             return {"attempt": attempt_id, "submission": n, "sha": sha,
-                    "card_version": card_version, "fence": fence, "state": "submitted"}
+                    "card_version": card_version, "fence": fence, "state": "submitted",
+                    "unresolved": open_items}
     raise refuse(*problem)
 
 
@@ -215,7 +219,8 @@ def score_facts(tx, att, now_ns: int) -> dict[str, Any]:
     rejections = tx.one("SELECT COUNT(*) FROM verifications"
                         " WHERE attempt_id=? AND state='rejected'", (att["id"],))[0]
     return {"rounds": rounds, "rejections": rejections,
-            "duration_s": round((now_ns - att["claimed_ns"]) / 1e9, 3)}
+            "duration_s": round((now_ns - att["claimed_ns"]) / 1e9, 3),
+            "facts": objective_facts(tx, att, now_ns)}
 
 
 def insert_score(tx, attempt_id: str, outcome: str, score: Score, facts: dict[str, Any],

@@ -14,6 +14,17 @@ from a2a_tui.gate.model import _digest, contract_digest_of
 
 CARD_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$")
 GATE_FILLED = ("version", "digest", "start_commit", "writer", "sole_writer", "state")
+# Fields whose change alters what "done" means: a change bumps the card version.
+CONTRACT_FIELDS = (
+    "goal", "non_goals", "allowed_paths", "acceptance", "checks", "red_command", "red_paths",
+    "red_timeout_s", "acceptance_files", "needs_user_authorization", "task_type", "artifacts",
+    "env", "droppable_tests", "review", "integrate_approval",
+)
+# The verify chain's own steps: a check may not take their names (its results are named).
+STEP_NAMES = ("precheck", "sanity", "boundary", "drift", "provenance", "red", "artifacts")
+ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# Variables the gate itself sets for every check: a card cannot take them over.
+GATE_ENV = ("HOME", "TMPDIR")
 DEFAULT_RED_PATHS = ["tests/**", "test/**", "**/test_*", "**/*_test.*", "**/*.test.*",
                      "**/*_spec.*"]
 
@@ -30,7 +41,8 @@ class Check(BaseModel):
     name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$", max_length=64)
     command: str
     blocking: bool = True
-    timeout_s: int = Field(default=300, ge=1, le=86_400)
+    timeout_s: int | None = Field(default=None, ge=1, le=86_400,
+                                  description="default: the gate's (gate.toml [timeouts])")
 
     _cmd = field_validator("command")(_nonblank)
 
@@ -57,12 +69,23 @@ class Card(BaseModel):
     checks: list[Check] = Field(min_length=1)
     red_command: str | None = None
     red_paths: list[str] = Field(default_factory=lambda: list(DEFAULT_RED_PATHS))
+    red_timeout_s: int | None = Field(default=None, ge=1, le=86_400)
     task_type: Literal["feature", "bugfix", "refactor", "test", "docs", "chore"]
     complexity: Literal["S", "M", "L"]
     executor: Executor
     source_ticket: str
     acceptance_files: list[str] = Field(default_factory=list)
     needs_user_authorization: bool = False
+    # Paths the candidate must contain (checked after its checks ran); a file a check names
+    # that the start commit lacks must be declared here.
+    artifacts: list[str] = Field(default_factory=list)
+    # Variables every check of this card gets, beside the gate's allow-listed ones.
+    env: dict[str, str] = Field(default_factory=dict)
+    # Tests the candidate may delete, skip or mark xfail: pytest node ids (fnmatch patterns)
+    # or repository globs of test files.
+    droppable_tests: list[str] = Field(default_factory=list)
+    review: Literal["none", "required"] = "none"
+    integrate_approval: Literal["none", "user"] = "none"
 
     _text = field_validator("title", "goal", "source_ticket")(_nonblank)
 
@@ -74,7 +97,8 @@ class Card(BaseModel):
                              " '_', '.', '-'")
         return v
 
-    @field_validator("non_goals", "allowed_paths", "acceptance", "acceptance_files", "red_paths")
+    @field_validator("non_goals", "allowed_paths", "acceptance", "acceptance_files", "red_paths",
+                     "artifacts", "droppable_tests")
     @classmethod
     def _items(cls, v: list[str]) -> list[str]:
         for item in v:
@@ -82,7 +106,7 @@ class Card(BaseModel):
                 raise ValueError("items must not be empty")
         return v
 
-    @field_validator("allowed_paths", "acceptance_files", "red_paths")
+    @field_validator("allowed_paths", "acceptance_files", "red_paths", "artifacts")
     @classmethod
     def _relative(cls, v: list[str]) -> list[str]:
         for item in v:
@@ -96,12 +120,37 @@ class Card(BaseModel):
     def _red(cls, v: str | None) -> str | None:
         return _nonblank(v) if v is not None else v
 
+    @field_validator("env")
+    @classmethod
+    def _env(cls, v: dict[str, str]) -> dict[str, str]:
+        for name, value in v.items():
+            if not ENV_NAME.match(name):
+                raise ValueError(f"{name!r} is not a variable name")
+            if name in GATE_ENV:
+                raise ValueError(f"{name} is set by the gate for each check (its own, empty)")
+            if "\0" in value:
+                raise ValueError(f"{name}: a value cannot hold a NUL character")
+        return v
+
+    @model_validator(mode="after")
+    def _artifacts(self) -> Card:
+        # A literal artifact outside allowed_paths could never be delivered without a boundary
+        # rejection: the card contradicts itself.
+        for a in self.artifacts:
+            if not any(ch in a for ch in "*?[") and not path_matches(a, self.allowed_paths):
+                raise ValueError(f"artifacts: {a!r} is outside allowed_paths")
+        return self
+
     @model_validator(mode="after")
     def _checks(self) -> Card:
         names = [c.name for c in self.checks]
         dup = {n for n in names if names.count(n) > 1}
         if dup:
             raise ValueError(f"checks: duplicate check name {sorted(dup)[0]!r}")
+        taken = sorted(set(names) & set(STEP_NAMES))
+        if taken:
+            raise ValueError(f"checks: {taken[0]!r} names a step of the verify chain;"
+                             " call the check something else")
         if not any(c.blocking for c in self.checks):
             raise ValueError("checks: at least one check must be blocking")
         return self

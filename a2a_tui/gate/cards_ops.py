@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.model import card_body
 from a2a_tui.gate.roles import require_role
 from a2a_tui.gate.views import card_status
+from a2a_tui.queue import wake
 
 
 def add_card(g: GateContext, path: Path) -> dict[str, Any]:
@@ -67,16 +69,47 @@ def ready_card(g: GateContext, card_id: str) -> dict[str, Any]:
     """Confirm the card's current version as ready to be claimed."""
     require_role(g, "card ready")
     ledger.require_intact(g, card_id)
+    row = g.card(card_id)
+    if row["state"] != "ready":
+        contract_precheck(g, row)
     with g.store.write() as tx:
         row = tx.one("SELECT * FROM cards WHERE id = ?", (card_id,))
-        if row is None:
-            raise A2AError("unknown_card", f"no card {card_id!r} (see `a2a card list`)")
         if row["state"] == "ready":
             return {"card": card_id, "version": row["version"], "state": "ready", "changed": False}
         seq = tx.append("card_ready", actor=g.caller.actor, task=card_id, session=g.caller.session,
                         payload={"version": row["version"], "digest": row["digest"]})
         tx.execute("UPDATE cards SET state='ready', updated_seq=? WHERE id=?", (seq, card_id))
     return {"card": card_id, "version": row["version"], "state": "ready", "changed": True}
+
+
+def contract_precheck(g: GateContext, row) -> None:
+    """Refuse (contract_invalid, recorded) a card whose checks cannot hold against the commit a
+    claim would start from: a program missing or not allowed, a named file absent, a timeout
+    above the gate's maximum (gate/verify/precheck.py)."""
+    from a2a_tui.gate import escalate, gate_rules
+    from a2a_tui.gate.verify import precheck
+    from a2a_tui.gate.verify.run import environment
+
+    card = Card.model_validate(json.loads(row["body"]))
+    rules = gate_rules.current(g).rules
+    head = g.git.resolve_commit(g.target_ref())
+    if head is None:
+        raise A2AError("no_target", f"target branch {g.config.target_branch!r} does not exist")
+    path = environment(rules.allows_variable, card.env).get("PATH", os.defpath)
+    found = precheck.problems(card, rules, precheck.Runner(g.git, head, path))
+    if not found:
+        return
+    with g.store.write() as tx:
+        item, queued = escalate.card_contract_invalid(tx, row["id"], row["version"], found)
+        tx.append("contract_invalid", actor=g.caller.actor, task=row["id"],
+                  session=g.caller.session,
+                  payload={"where": "card ready", "card": row["id"], "version": row["version"],
+                           "start_commit": head, "problems": found, "item": item})
+    if queued:
+        wake(g.repo)
+    raise A2AError("contract_invalid", f"card {row['id']} v{row['version']} cannot be ready:"
+                   f" its contract does not hold at {head[:12]}: " + "; ".join(found),
+                   details={"problems": found})
 
 
 def show_card(g: GateContext, card_id: str) -> dict[str, Any]:

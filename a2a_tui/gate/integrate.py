@@ -113,7 +113,7 @@ def _check_candidate(g: GateContext, att, facts: ledger.Ledger) -> str:
                        " executive controller or the user")
     sha = att["submitted_sha"]
     card = g.card(att["card_id"])
-    last = facts.last_verification(attempt_id)
+    last = facts.last_verdict(attempt_id)  # an interrupted run decided nothing
     if (last is None or last["state"] != "passed" or last["sha"] != sha
             or last["submission_n"] != att["submission_n"]):
         raise A2AError("not_verified", f"no passing verification of {sha[:12]} for {attempt_id}")

@@ -29,6 +29,8 @@ from typing import Any
 from a2a_tui.collab.board import post_finding_in_tx
 from a2a_tui.errors import A2AError
 from a2a_tui.gate.model import contract_digest_of
+from a2a_tui.gate.verdicts import ATTEMPT_STATE as ATTEMPT_AFTER
+from a2a_tui.gate.verdicts import COMPLETED
 from a2a_tui.store import Event, chain
 from a2a_tui.store.migrate import schema_of
 
@@ -107,6 +109,12 @@ class Ledger:
     def last_verification(self, attempt_id: str) -> Row | None:
         """The attempt's latest verify run."""
         runs = [v for (aid, _), v in self.rows["verifications"].items() if aid == attempt_id]
+        return max(runs, key=lambda v: v["run"], default=None)
+
+    def last_verdict(self, attempt_id: str) -> Row | None:
+        """The attempt's latest completed verify run (an interrupted one decided nothing)."""
+        runs = [v for (aid, _), v in self.rows["verifications"].items()
+                if aid == attempt_id and v["state"] in COMPLETED]
         return max(runs, key=lambda v: v["run"], default=None)
 
     def failed_blocking_check(self, attempt_id: str, run: int) -> Row | None:
@@ -224,20 +232,32 @@ def _check_result(ledger: Ledger, ev: Event) -> None:
         "stdout_tail": "", "stderr_tail": "", "log_path": p.get("log"), "seq": ev.seq})
 
 
-def _verdict(passed: bool) -> Callable[[Ledger, Event], None]:
+def _verdict(verdict: str) -> Callable[[Ledger, Event], None]:
+    """A completed verify's verdict (gate/verify/record.py): passed, rejected, or neither
+    (flaky, contract_invalid: the attempt goes back to `submitted`, no strike)."""
     def handle(ledger: Ledger, ev: Event) -> None:
         p = ev.payload
-        ledger.set("verifications", (ev.attempt, p["run"]),
-                   state="passed" if passed else "rejected", ended_seq=ev.seq)
-        ledger.set("attempts", (ev.attempt,), state="verified" if passed else "rejected",
+        if ev.attempt is None or "run" not in p:
+            return  # a card's contract refused at `card ready`: no verify run, no attempt
+        v = p.get("verdict", verdict)
+        ledger.set("verifications", (ev.attempt, p["run"]), state=v, ended_seq=ev.seq)
+        ledger.set("attempts", (ev.attempt,), state=ATTEMPT_AFTER.get(v, "submitted"),
                    rejections=p["consecutive_rejections"], updated_seq=ev.seq)
     return handle
 
 
 def _verify_interrupted(ledger: Ledger, ev: Event) -> None:
+    """An interrupted run decided nothing: the attempt goes back to what the last completed
+    verdict of its current submission made it (gate/verdicts.py), else `submitted`."""
     ledger.set("verifications", (ev.attempt, ev.payload["run"]), state="interrupted",
                ended_seq=ev.seq)
-    ledger.set("attempts", (ev.attempt,), state="submitted", updated_seq=ev.seq)
+    att = ledger.attempt(ev.attempt)
+    if att is None or att["state"] != "verifying":
+        return
+    last = ledger.last_verdict(ev.attempt)
+    state = ("submitted" if last is None or last["submission_n"] != att["submission_n"]
+             else ATTEMPT_AFTER.get(last["state"], "submitted"))
+    ledger.set("attempts", (ev.attempt,), state=state, updated_seq=ev.seq)
 
 
 def _integration_intent(ledger: Ledger, ev: Event) -> None:
@@ -295,8 +315,10 @@ HANDLERS: dict[str, Callable[[Ledger, Event], None]] = {
     "abandoned": _abandoned,
     "verify_started": _verify_started,
     "check_result": _check_result,
-    "verified": _verdict(True),
-    "rejected": _verdict(False),
+    "verified": _verdict("passed"),
+    "rejected": _verdict("rejected"),
+    "verify_flaky": _verdict("flaky"),
+    "contract_invalid": _verdict("contract_invalid"),
     "verify_interrupted": _verify_interrupted,
     "integration_intent": _integration_intent,
     "integrated": _integration("integrated", None),

@@ -14,6 +14,7 @@ from a2a_tui.errors import A2AError
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.integrate import resolve_intent
 from a2a_tui.gate.locks import lock_is_free, op_lock
+from a2a_tui.gate.verdicts import state_after_interrupt
 
 
 def recover(g: GateContext) -> list[dict[str, Any]]:
@@ -44,8 +45,8 @@ def recover(g: GateContext) -> list[dict[str, Any]]:
                             payload={"run": v["run"], "sha": v["sha"], "recovered": True})
             tx.execute("UPDATE verifications SET state='interrupted', ended_seq=?"
                        " WHERE attempt_id=? AND run=?", (seq, aid, v["run"]))
-            tx.execute("UPDATE attempts SET state='submitted', updated_seq=? WHERE id=?",
-                       (seq, aid))
+            tx.execute("UPDATE attempts SET state=?, updated_seq=? WHERE id=?",
+                       (state_after_interrupt(tx, aid), seq, aid))
             done.append({"kind": "verification", "attempt": aid, "run": v["run"],
                          "state": "interrupted"})
     for att in g.store.all("SELECT * FROM attempts WHERE worktree_state='pending'"):

@@ -57,7 +57,7 @@ class CheckView:
     """One check's result in a verify run."""
 
     name: str
-    kind: str                      # sanity | boundary | drift | provenance | red | command
+    kind: str                      # a step (verify/results.py STEPS) or command
     blocking: bool
     passed: bool
     exit_code: int | None
@@ -107,7 +107,7 @@ class VerifyView:
     """An attempt's verify run and its checks so far, in the order they ran."""
 
     run: int
-    state: str                     # running | passed | rejected | interrupted
+    state: str                     # running | interrupted | a verdict (verify/results.py)
     checks: tuple[CheckView, ...]
 
 

@@ -247,9 +247,12 @@ class Workbench:
             uid = self._record(s, "action", f"verify {attempt}")
             v = verify(GateContext(self.repo, s, Caller()), attempt)
         first = v.first_failure()
-        verdict = "PASSED" if v.passed else f"REJECTED at {first.name}" if first else "REJECTED"
+        verdict = {"passed": "PASSED", "flaky": "FLAKY (unknown)",
+                   "contract_invalid": "CONTRACT INVALID (the card's)"}.get(v.verdict) or (
+            f"REJECTED at {first.name}" if first else "REJECTED")
         return Done(f"verify {attempt}: {verdict} (run {v.run}) · {uid}",
-                    {"attempt": attempt, "passed": v.passed, "run": v.run, "user_input": uid})
+                    {"attempt": attempt, "passed": v.passed, "verdict": v.verdict, "run": v.run,
+                     "user_input": uid})
 
 
     def integrate(self, attempt: str, score: Score) -> Done:

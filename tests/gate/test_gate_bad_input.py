@@ -25,6 +25,14 @@ def _counts(repo):
     (lambda t: t.replace('cli = "codex"', 'cli = "notepad"'), "executor.cli", 12),
     (lambda t: 'colour = "blue"\n' + t, "colour", 1),
     (lambda t: 'version = 3\n' + t, "version", 1),
+    *((lambda t, extra=extra: t.replace('source_ticket = "GH-12"',
+                                        f'source_ticket = "GH-12"\n{extra}'), field, 10)
+      for extra, field in [('review = "maybe"', "review"),
+                           ('integrate_approval = "boss"', "integrate_approval"),
+                           ('env = { HOME = "/tmp/x" }', "env"),
+                           ('env = { "not a name" = "x" }', "env"),
+                           ("red_timeout_s = 0", "red_timeout_s"),
+                           ('artifacts = ["/etc/passwd"]', "artifacts")]),
 ])
 def test_bad_card_names_field_and_line_and_stores_nothing(repo, mutate, field, line):
     card = write_card(repo)
@@ -41,6 +49,17 @@ def test_bad_card_names_field_and_line_and_stores_nothing(repo, mutate, field, l
     human = a2a("card", "add", str(card), cwd=repo)
     assert human.out == "" and len(human.err.strip().splitlines()) == 1
     assert human.err.startswith("a2a: error: ")
+
+
+@pytest.mark.parametrize("extra, words", [
+    ('artifacts = ["docs/report.md"]', ("artifacts", "outside allowed_paths")),
+    ('\n[[checks]]\nname = "red"\ncommand = "true"', ("'red'", "step")),
+])
+def test_a_card_that_contradicts_itself_is_refused(repo, extra, words):
+    card = write_card(repo, extra=extra)
+    r = a2a("card", "add", str(card), "--json", cwd=repo)
+    assert r.json["error"]["code"] == "bad_card", r.out
+    assert all(w in r.json["error"]["message"] for w in words), r.json
 
 
 def test_card_that_is_not_toml(repo):

@@ -115,7 +115,8 @@ def test_own_trailers_pass_provenance(repo):
                 if e["kind"] == "human_intervention"]
 
 
-RED = 'red_command = "sh tests/check_names.sh"\n'
+# The red command runs a test the worker writes: the card declares it.
+RED = 'red_command = "sh tests/check_names.sh"\nartifacts = ["tests/check_names.sh"]\n'
 
 
 def test_red_state_new_test_must_fail_before_and_pass_after(repo):

@@ -1,0 +1,46 @@
+"""The gate's own rules and its escalations: `a2a gate-rules`, `a2a feedback more`."""
+
+from __future__ import annotations
+
+from a2a_tui.cli.output import Result
+
+
+def register(sub, common) -> None:
+    p = sub.add_parser("gate-rules", parents=[common],
+                       help="the gate rules in force (.a2a/gate.toml, validated) and their digest")
+    p.set_defaults(func=cmd_gate_rules)
+    fb = sub.add_parser("feedback", parents=[common], help="automatic rejection feedback")
+    fsub = fb.add_subparsers(dest="feedback_cmd", metavar="CMD", required=True)
+    p = fsub.add_parser("more", parents=[common],
+                        help="(user) grant an attempt more rounds of automatic feedback")
+    p.add_argument("attempt")
+    p.add_argument("--rounds", type=int, required=True)
+    p.set_defaults(func=cmd_feedback_more)
+
+
+def cmd_gate_rules(ctx, args) -> Result:
+    from a2a_tui.gate import gate_rules
+
+    loaded = gate_rules.current(ctx.gate)
+    r = loaded.rules
+    data = {**loaded.to_json(), "rules": r.model_dump(mode="json")}
+    lines = [f"{loaded.path} ({'present' if loaded.path.exists() else 'absent: defaults'})"
+             f"  {loaded.digest[:19]}",
+             f"stop at the first blocking failure: {r.stop_at_first_blocking_failure}",
+             f"feedback rounds: {r.feedback_rounds}   flaky reruns: {r.flaky_reruns}",
+             f"timeouts: default {r.timeouts.default_s}s, max {r.timeouts.max_s}s",
+             "steps that block: " + ", ".join(k for k, on in r.steps.model_dump().items() if on),
+             "programs: " + ", ".join(r.commands.allow)
+             + (" (and the repository's own)" if r.commands.repository else ""),
+             "variables passed: " + ", ".join(r.env.allow)]
+    lines += [f"warning: {w}" for w in loaded.warnings]
+    return Result(data, "\n".join(lines))
+
+
+def cmd_feedback_more(ctx, args) -> Result:
+    from a2a_tui.gate.feedback import more_rounds
+
+    r = more_rounds(ctx.gate, args.attempt, args.rounds)
+    return Result(r, f"{r['attempt']}: {r['added']} more round(s) of automatic feedback"
+                  f" (limit now {r['limit']}, {r['rejections']} rejection(s) so far) ·"
+                  f" {r['user_input']}")

@@ -1,0 +1,94 @@
+"""An interrupted verify — SIGINT (Ctrl-C), SIGTERM, SIGHUP, or its output pipe closed — ends
+every process its check started before it exits, exits non-zero, records `verify_interrupted`,
+and never erases the verdict of an earlier completed run of the same SHA."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from tests.gate.verify_support import PY, alive, attempt_state, claim, events, submit, submit_verify
+from tests.support import a2a, commit_in, wait_until
+
+SCORES = ["--score", "boundary=3:ok", "--score", "taste=3:ok"]
+
+
+def _hanging_check(tmp_path):
+    """Passes at once; once `flag` exists it starts a child and a setsid() grandchild, writes
+    their pids and hangs."""
+    flag, pids = tmp_path / "hang", tmp_path / "pids"
+    escape = (f"{PY} -c \"import os, sys, time; os.setsid(); print(os.getpid(), flush=True);"
+              f" time.sleep(120)\" >> {pids} &")
+    check = (f"if [ -e {flag} ]; then sleep 120 & echo $! >> {pids}; {escape}"
+             f" sleep 120; fi")
+    return check, flag, pids
+
+
+def _start_verify(repo, attempt, **kw):
+    return subprocess.Popen([sys.executable, "-m", "a2a_tui", "verify", attempt], cwd=repo,
+                            stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, **kw)
+
+
+def _pids(pids):
+    text = pids.read_text() if pids.exists() else ""
+    return [int(p) for p in text.split()] if len(text.split()) >= 2 else None
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP],
+                         ids=lambda s: s.name)
+def test_a_signal_ends_every_check_process_and_keeps_the_earlier_verdict(repo, tmp_path, sig):
+    check, flag, pids = _hanging_check(tmp_path)
+    c, _ = claim(repo, check, card_id="T-1")
+    assert submit_verify(repo, c).json["verdict"] == "passed"
+    flag.touch()
+    proc = _start_verify(repo, c["attempt"], stdout=subprocess.DEVNULL)
+    started = wait_until(lambda: _pids(pids), timeout=30, what="the check's processes")
+    proc.send_signal(sig)
+    proc.wait(timeout=30)
+    assert proc.returncode == 128 + sig, proc.stderr.read()
+    for pid in started:
+        assert not alive(pid), f"{pid} outlived the interrupted verify"
+    (ev,) = events(repo, "verify_interrupted")
+    assert ev["payload"]["run"] == 2 and ev["payload"]["why"] == signal.Signals(sig).name
+    assert attempt_state(repo, c["attempt"])["state"] == "verified"
+    flag.unlink()
+    r = a2a("integrate", c["attempt"], *SCORES, cwd=repo)
+    assert r.code == 0, r.err
+
+
+@pytest.mark.parametrize("merged", [False, True], ids=["stdout", "2>&1 | head -3"])
+def test_a_closed_output_pipe_interrupts_verify(repo, tmp_path, merged):
+    check, flag, pids = _hanging_check(tmp_path)
+    c, _ = claim(repo, check)
+    assert submit_verify(repo, c).json["verdict"] == "passed"
+    flag.touch()
+    proc = subprocess.Popen([sys.executable, "-m", "a2a_tui", "verify", c["attempt"]], cwd=repo,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT if merged else subprocess.DEVNULL,
+                            text=True)
+    if merged:  # head has had its three lines (the first progress lines) and goes
+        assert len([proc.stdout.readline() for _ in range(3)]) == 3
+    started = wait_until(lambda: _pids(pids), timeout=30, what="the check's processes")
+    proc.stdout.close()
+    proc.wait(timeout=30)
+    assert proc.returncode == 128 + signal.SIGPIPE
+    for pid in started:
+        assert not alive(pid), f"{pid} outlived the interrupted verify"
+    (ev,) = events(repo, "verify_interrupted")
+    assert ev["payload"]["why"] == "output closed"
+    assert attempt_state(repo, c["attempt"])["state"] == "verified"
+
+
+def test_an_interrupted_first_verify_leaves_the_attempt_submitted(repo, tmp_path):
+    check, flag, pids = _hanging_check(tmp_path)
+    flag.touch()
+    c, _ = claim(repo, check)
+    submit(repo, c, commit_in(repo / ".a2a/worktrees" / c["attempt"], {"src/app.py": "x\n"}))
+    proc = _start_verify(repo, c["attempt"], stdout=subprocess.DEVNULL)
+    wait_until(lambda: _pids(pids), timeout=30, what="the check's processes")
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=30)
+    assert attempt_state(repo, c["attempt"])["state"] == "submitted"
