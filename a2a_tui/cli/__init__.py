@@ -62,6 +62,8 @@ COMMANDS = {
     "session": "session_cmds",
     "attention": "session_cmds",
     "config": "config_cmds",
+    "feedback": "contract_cmds",
+    "gate-rules": "contract_cmds",
     "up": "tui_cmds",
     "workbench": "tui_cmds",
     "demo": "tui_cmds",

@@ -90,7 +90,7 @@ def contract_precheck(g: GateContext, row) -> None:
     from a2a_tui.gate.verify import precheck
     from a2a_tui.gate.verify.run import environment
 
-    card = Card.model_validate(json.loads(row["body"]))
+    card = Card.model_validate(card_body(row))
     rules = gate_rules.current(g).rules
     head = g.git.resolve_commit(g.target_ref())
     if head is None:

@@ -97,7 +97,7 @@ def test_no_pane_feedback_when_the_user_is_the_writer(repo):
 
 
 def test_feedback_from_a_real_pytest_run_starts_with_its_first_e_line(tmp_path):
-    from verify_support import PYTEST, claim, dispatches, pytest_repo, submit_verify
+    from tests.gate.verify_support import PYTEST, claim, dispatches, pytest_repo, submit_verify
 
     repo = pytest_repo(tmp_path)
     c, _ = claim(repo, PYTEST, writer="w1")

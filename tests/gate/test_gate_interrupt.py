@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from tests.gate.verify_support import PY, alive, attempt_state, claim, events, submit, submit_verify
-from tests.support import a2a, commit_in, wait_until
+from tests.support import a2a, at_terminal, commit_in, wait_until
 
 SCORES = ["--score", "boundary=3:ok", "--score", "taste=3:ok"]
 
@@ -28,8 +28,11 @@ def _hanging_check(tmp_path):
 
 
 def _start_verify(repo, attempt, **kw):
-    return subprocess.Popen([sys.executable, "-m", "a2a_tui", "verify", attempt], cwd=repo,
-                            stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, **kw)
+    """`a2a verify ATTEMPT` started as the user starts it: at a terminal of its own (a writing
+    command refuses a caller it cannot identify)."""
+    kw.setdefault("stderr", subprocess.PIPE)
+    return at_terminal([sys.executable, "-m", "a2a_tui", "verify", attempt], runner=subprocess.Popen,
+                       cwd=repo, stdin=subprocess.DEVNULL, text=True, **kw)
 
 
 def _pids(pids):
@@ -65,10 +68,8 @@ def test_a_closed_output_pipe_interrupts_verify(repo, tmp_path, merged):
     c, _ = claim(repo, check)
     assert submit_verify(repo, c).json["verdict"] == "passed"
     flag.touch()
-    proc = subprocess.Popen([sys.executable, "-m", "a2a_tui", "verify", c["attempt"]], cwd=repo,
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT if merged else subprocess.DEVNULL,
-                            text=True)
+    proc = _start_verify(repo, c["attempt"], stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT if merged else subprocess.DEVNULL)
     if merged:  # head has had its three lines (the first progress lines) and goes
         assert len([proc.stdout.readline() for _ in range(3)]) == 3
     started = wait_until(lambda: _pids(pids), timeout=30, what="the check's processes")

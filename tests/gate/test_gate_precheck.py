@@ -59,7 +59,8 @@ def test_a_program_missing_at_verify_is_the_cards_problem_not_the_workers(repo, 
     assert all(ch["skipped"] for ch in v.json["checks"] if ch["name"] != "precheck")
     # No strike, no rejection reason, no feedback to the worker; a board item for the people.
     assert attempt_state(repo, c["attempt"])["rejections"] == 0
-    assert a2a("metrics", "--json", cwd=repo).json["first_pass"]["rejection_reasons"] == {}
+    fp = a2a("metrics", "--json", cwd=repo).json["first_pass"]
+    assert fp["by_step"] == [] and fp["rejections"] == 0 and fp["contract_invalid"] == 1, fp
     assert not events(repo, "rejected") and not dispatches(repo)
     (item,) = [i for i in board(repo) if i["attempt"] == c["attempt"]]
     assert item["protected"] and "lintnames" in item["body"] and "no strike" in item["body"]

@@ -27,7 +27,7 @@ def gate_codes() -> set[str]:
     """Codes raised in the gate: `A2AError("code", ...)` (GitError, refuse) and
     `problem = ("code", ...)`."""
     codes = set()
-    for path in GATE.glob("*.py"):
+    for path in GATE.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call):
                 f = node.func
