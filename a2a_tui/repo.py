@@ -73,6 +73,8 @@ class Repo:
         except FileNotFoundError as exc:
             raise A2AError("not_initialized",
                            f"{self.root} has no a2a state; run `a2a init`") from exc
+        except (OSError, UnicodeDecodeError) as exc:
+            raise A2AError("bad_config", f"{self.config_path}: cannot read: {exc}") from exc
         except tomllib.TOMLDecodeError as exc:
             raise A2AError("bad_config", f"{self.config_path}: {exc}") from exc
         try:
