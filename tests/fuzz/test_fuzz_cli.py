@@ -19,6 +19,7 @@ from tests.fuzz.inputs import toml_docs
 from tests.fuzz.invariants import assert_whole
 from tests.fuzz.parsers import CARD, CONFIG, argvs, read_argv
 from tests.support import a2a, git, store
+from tests.support.cli import A2A, at_terminal
 
 LINE = re.compile(r"a2a: error: [^\n]* \[[a-z_]+\]\n")
 
@@ -36,13 +37,17 @@ def _arg_bytes(b: bytes) -> bytes:
 
 
 raw_args = st.binary(min_size=1, max_size=12).map(_arg_bytes)
-# Commands that read what they are given (ids, paths, periods) and touch only the store.
+# Commands that take what they are given (ids, paths, periods, text) into the store or its
+# queries: the argument comes last.
+TAKING = [("card", "show"), ("card", "add"), ("events", "--after"),
+          ("metrics", "usage", "--since"), ("inbox", "show"), ("board", "show"),
+          ("status", "--repo"), ("inject", "w1"), ("say",),
+          ("inbox", "post", "report", "--status", "PASS", "--text"),
+          ("board", "report", "--title", "t", "--body")]
 commands = st.one_of(
     argvs.filter(refused_by_the_parser),
-    st.tuples(st.sampled_from([("card", "show"), ("card", "add"), ("events", "--after"),
-                               ("metrics", "usage", "--since"), ("inbox", "show"),
-                               ("board", "show"), ("status", "--repo")]), raw_args)
-    .map(lambda t: [*t[0], t[1]]))
+    st.tuples(st.sampled_from(TAKING), raw_args).map(lambda t: [*t[0], t[1]]))
+NOT_UTF8 = b"hi \xff"
 
 
 def check_answer(argv: list, repo: Path, env: dict | None = None) -> None:
@@ -70,7 +75,20 @@ def test_bad_arguments_get_one_error_line_with_a_code(repo):
 
     feed = example(["init", "\n"])(feed)                               # two lines
     feed = example(["card", "add", os.fsencode("/nowhere/\udcff.toml")])(feed)  # not UTF-8
+    for taking in (("inject", "w1"), ("say",), ("inbox", "post", "report", "--status", "PASS",
+                                                    "--text")):                # a traceback
+        feed = example([*taking, NOT_UTF8])(feed)
     feed()
+
+
+def test_a_prompt_on_stdin_that_is_not_utf8_is_refused_in_one_line(repo):
+    r = at_terminal([*A2A, "inject", "w1", "-"], cwd=str(repo), input=NOT_UTF8,
+                    capture_output=True)
+    assert r.returncode != 0
+    assert LINE.fullmatch(r.stderr.decode()), r.stderr.decode()
+    with store(repo) as s:
+        assert s.one("SELECT COUNT(*) FROM dispatches")[0] == 0
+        assert_whole(s)
 
 
 def test_bad_card_files_through_card_add(repo):
