@@ -93,7 +93,7 @@ def test_the_hook_is_silent_and_its_file_speaks_only_for_its_own_session(repo):
     spool_dir = Repo(repo).spool_dir
 
     @budget(40)
-    @given(st.sampled_from(["claude", "gemini", "codex", "codex-stdin"]), payloads,
+    @given(st.sampled_from(["claude", "gemini", "codex", "codex-stdin", "tmux"]), payloads,
            st.lists(text.filter(lambda a: "\x00" not in a), max_size=2))
     def feed(source, data, before_args):
         clear(spool_dir)
@@ -102,6 +102,8 @@ def test_the_hook_is_silent_and_its_file_speaks_only_for_its_own_session(repo):
             if source == "codex":  # notify: the JSON is the last argument
                 arg = data.decode("utf-8", "replace").replace("\x00", "")
                 r = hook(spool_dir, "codex", b"", [*before_args, arg])
+            elif source == "tmux":  # pane-died: the event and the status come from tmux
+                r = hook(spool_dir, "tmux", b"", before_args)
             else:
                 r = hook(spool_dir, source.removesuffix("-stdin"), data, [])
             assert (r.returncode, r.stdout, r.stderr) == (0, b"", b"")
