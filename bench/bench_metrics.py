@@ -141,10 +141,11 @@ def view_times(store: Store, repeat: int) -> dict[str, list[tuple[float, float]]
 
 
 def scan(store: Store) -> float:
-    """Seconds for one pass over every event (all columns, fetched, not decoded): the least a
-    view computed from the whole log reads."""
+    """Seconds for SQLite alone to read every event's payload once (no row reaches Python): a
+    reference for a view over the whole log, not a floor (a view reads its kinds through the
+    indexes, and may read less)."""
     t0 = time.perf_counter()
-    store.conn.execute("SELECT * FROM events").fetchall()
+    store.conn.execute("SELECT COUNT(*), SUM(LENGTH(payload)) FROM events").fetchone()
     return time.perf_counter() - t0
 
 
@@ -181,9 +182,9 @@ def rows(quick: bool) -> list[dict]:
         store.close()
     finally:
         shutil.rmtree(tmp)
-    limit = [("one pass over every event (SELECT *, not decoded)", floor)]
+    ref = [("reference: SQLite reads every payload once, nothing decoded", floor)]
     return [row(f"metrics view {name}, {events:,} events", "s", [w for w, _ in runs],
-                limits=limit if "since" not in name else [],
+                limits=ref if "since" not in name else [], aim=None,
                 note=f"CPU {statistics.median(c for _, c in runs):.2f} s")
             for name, runs in times.items()]
 
