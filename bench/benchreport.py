@@ -10,9 +10,9 @@ from pathlib import Path
 
 from benchlib import ROOT, ratio
 
-QUICK_BANNER = ("**A QUICK RUN** (`--quick`: small counts, a smoke test of the runner on a loaded"
-                " machine). Its figures are not ones to quote: the report to read is a full run"
-                " on a quiet machine.")
+QUICK_BANNER = ("**A QUICK RUN** (`--quick`: small counts, a smoke test of the runner and of every"
+                " benchmark's code path). Its figures are not ones to quote: the report to read"
+                " is a full run (`bench/run_all.py`) on a quiet machine.")
 
 
 def _first_line(argv: list[str]) -> str:
