@@ -82,9 +82,12 @@ class Git:
         if env:
             full_env.update(env)
         try:
+            # git prints bytes: a worker's file name or commit message need not be UTF-8
+            # (nor convertible from the encoding the commit names). An undecodable byte is
+            # read as U+FFFD rather than stopping the gate with a traceback.
             proc = subprocess.run(
                 ["git", *args], cwd=str(cwd or self.cwd), input=input, capture_output=True,
-                text=True, env=full_env,
+                text=True, errors="replace", env=full_env,
             )
         except FileNotFoundError as exc:
             raise GitError(args[0], "", code="git_missing",

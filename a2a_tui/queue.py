@@ -35,6 +35,10 @@ def check_text(text: str) -> str:
     if bad is not None:
         raise A2AError("bad_text", f"the text contains control character {ord(bad):#04x};"
                        " only newlines and tabs are allowed", exit_code=2)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # stdin that was not UTF-8, read with surrogateescape
+        raise A2AError("bad_text", "the text is not UTF-8", exit_code=2) from None
     return text
 
 

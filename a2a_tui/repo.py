@@ -66,6 +66,8 @@ class Repo:
         except FileNotFoundError as exc:
             raise A2AError("not_initialized",
                            f"{self.root} has no a2a state; run `a2a init`") from exc
+        except (OSError, UnicodeDecodeError) as exc:
+            raise A2AError("bad_config", f"{self.config_path}: cannot read: {exc}") from exc
         cfg = read_plain(text) or self._validated(text)
         if not cfg.tmux_session:
             cfg.tmux_session = default_tmux_session(self.root)

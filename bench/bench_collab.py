@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import os
 import statistics
-import time
 
-import benchlib  # noqa: F401  (first: it makes `tests` importable)
+from benchlib import timed
 
 # isort: split
 from a2a_tui.collab import board, inbox
@@ -26,15 +25,6 @@ def stats(name: str, samples: list[float], unit: str = "ms") -> None:
     p95 = s[int(len(s) * 0.95) - 1]
     print(f"{name:<48} median {statistics.median(s) * k:8.2f} {unit}"
           f"   p95 {p95 * k:8.2f} {unit}   n={len(s)}")
-
-
-def timed(fn, n: int) -> list[float]:
-    out = []
-    for _ in range(n):
-        t = time.perf_counter()
-        fn()
-        out.append(time.perf_counter() - t)
-    return out
 
 
 def main() -> None:

@@ -1,23 +1,98 @@
 """Benchmark the gate through the real CLI in a real temporary repository (one run).
 
 Prints the median wall time of each gate command over N cards (claim, submit, verify with one
-trivial check, integrate, reclaim), what verify adds over running the check itself, and the
-store's append rate. `python bench/bench_gate.py [--cards 10]`
+trivial check, integrate, reclaim) and the store's append rate. `rows(quick)` gives
+bench/run_all.py the gate's overhead beyond the check commands on a repository of 10,000 files
+(in-process, so an interpreter's start is not in it: the CLI benchmark has that), beside the
+git work it cannot avoid, timed alone on the same repository: `git worktree add` (claim) and
+`git worktree add --detach` + remove (verify's clean checkout of the exact SHA).
+`python bench/bench_gate.py [--cards 10]`
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-import benchlib  # noqa: F401  (first: it makes `tests` importable)
+from benchlib import row
 
 # isort: split
-from tests.support import World, commit_in, write_card
+from a2a_tui.gate import GateContext, add_card, claim, ready_card, submit, verify
+from a2a_tui.repo import Repo
+from tests.support import World, commit_in, git, write_card
+
+
+def big_world(files: int) -> World:
+    """A World whose repository holds `files` files in folders of 100 (the environment is this
+    process's from now on: the gate runs in-process)."""
+    w = World(repo=False)
+    w.enter()
+    w.init_repo(files={f"src/d{i // 100}/m{i}.py": f"x = {i}\n" for i in range(files)})
+    return w
+
+
+def gate_overhead(w: World, cards: int) -> dict[str, list[float]]:
+    """Seconds, per card: claim; verify minus its card's own check commands; and the bare git
+    operations each needs, on the same repository and commits."""
+    r = Repo(w.repo)
+    store = r.store()
+    g = GateContext(r, store)
+    out: dict[str, list[float]] = {k: [] for k in ("claim", "verify", "bare add -b",
+                                                   "bare checkout")}
+    scratch = Path(tempfile.mkdtemp(prefix="a2a-bench-wt-"))
+    try:
+        for i in range(cards):
+            card = write_card(w.repo, f"G-{i}")
+            add_card(g, card)
+            ready_card(g, f"G-{i}")
+            t0 = time.perf_counter()
+            c = claim(g, f"G-{i}")
+            out["claim"].append(time.perf_counter() - t0)
+            sha = commit_in(Path(c["worktree"]), {"src/app.py": f"x = {i}\n"}, env=w.env)
+            submit(g, c["attempt"], sha, c["card_version"], c["fence"])
+            t0 = time.perf_counter()
+            v = verify(g, c["attempt"])
+            wall = time.perf_counter() - t0
+            assert v.passed, [x.detail for x in v.results if not x.passed]
+            own = sum(x.duration_s for x in v.results if x.name == "tests")
+            out["verify"].append(wall - own)
+            t0 = time.perf_counter()
+            git(w.repo, "worktree", "add", "-q", "-b", f"bare-{i}", str(scratch / f"b{i}"),
+                "HEAD")
+            out["bare add -b"].append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            git(w.repo, "worktree", "add", "-q", "--detach", str(scratch / f"v{i}"), sha)
+            git(w.repo, "worktree", "remove", "--force", str(scratch / f"v{i}"))
+            git(w.repo, "worktree", "prune")
+            out["bare checkout"].append(time.perf_counter() - t0)
+    finally:
+        store.close()
+        shutil.rmtree(scratch, ignore_errors=True)
+    return out
+
+
+def rows(quick: bool) -> list[dict]:
+    files, cards = (1_000, 2) if quick else (10_000, 5)
+    w = big_world(files)
+    try:
+        t = gate_overhead(w, cards)
+    finally:
+        w.close()
+    ms = lambda xs: [x * 1e3 for x in xs]  # noqa: E731
+    return [
+        row(f"verify beyond its check command, {files:,} files", "ms", ms(t["verify"]),
+            limits=[("bare `git worktree add --detach` + `remove` + `prune`",
+                     ms(t["bare checkout"]))],
+            note="in-process; sanity, boundary, drift, provenance and the records included"),
+        row(f"claim, {files:,} files", "ms", ms(t["claim"]),
+            limits=[("bare `git worktree add -b`", ms(t["bare add -b"]))]),
+    ]
 
 
 def main() -> None:

@@ -17,16 +17,15 @@ import os
 import random
 import shutil
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from benchlib import row
 
-from a2a_tui import metrics  # noqa: E402
-from a2a_tui.store import Store  # noqa: E402
+# isort: split
+from a2a_tui import metrics
+from a2a_tui.store import Store, chain
 
 DAY_NS = 86_400 * 10**9
 CHECKS = ("sanity", "boundary", "drift", "provenance", "red", "tests")
@@ -133,16 +132,61 @@ def timed(store: Store, view: str | None, since: int | None = None) -> tuple[flo
     return time.perf_counter() - t0, time.process_time() - c0
 
 
-def run_views(store: Store, repeat: int) -> None:
+def view_times(store: Store, repeat: int) -> dict[str, list[tuple[float, float]]]:
+    """(wall, CPU) seconds of `repeat` cold computations of each view, and of all five."""
     week = time.time_ns() - 7 * DAY_NS
     cases = [(v, None) for v in metrics.VIEWS] + [(None, None), ("tasks", week)]
-    for view, since in cases:
-        runs = [timed(store, view, since) for _ in range(repeat)]
+    return {(view or "all five") + (" --since 7d" if since else ""):
+            [timed(store, view, since) for _ in range(repeat)] for view, since in cases}
+
+
+def scan(store: Store) -> float:
+    """Seconds for SQLite alone to read every event's payload once (no row reaches Python): a
+    reference for a view over the whole log, not a floor (a view reads its kinds through the
+    indexes, and may read less)."""
+    t0 = time.perf_counter()
+    store.conn.execute("SELECT COUNT(*), SUM(LENGTH(payload)) FROM events").fetchone()
+    return time.perf_counter() - t0
+
+
+def run_views(store: Store, repeat: int) -> None:
+    for name, runs in view_times(store, repeat).items():
         wall = [w for w, _ in runs]
-        name = (view or "all five") + (" --since 7d" if since else "")
         print(f"  {name:<22} median {statistics.median(wall):6.3f} s wall,"
               f" {statistics.median(c for _, c in runs):6.3f} s CPU"
               f"  (wall: {', '.join(f'{x:.3f}' for x in wall)})")
+
+
+def build(events: int, where: Path) -> Store:
+    """A store at `where` holding a generated log of `events` events, hash-chained as
+    `Tx.append` chains them (store/chain.py), written in one statement."""
+    store = Store(where)
+    prev, chained = chain.GENESIS, []
+    for seq, r in enumerate(generate(events), start=1):
+        prev = chain.link(prev, seq, *r)
+        chained.append((seq, *r, prev))
+    with store.write() as tx:
+        tx.conn.executemany("INSERT INTO events(seq, ts_ns, kind, actor, task, attempt, session,"
+                            " payload, hash) VALUES (?,?,?,?,?,?,?,?,?)", chained)
+    store.conn.execute("ANALYZE")
+    return store
+
+
+def rows(quick: bool) -> list[dict]:
+    events, repeat = (20_000, 1) if quick else (1_000_000, 3)
+    tmp = Path(tempfile.mkdtemp(prefix="a2a-bench-metrics-"))
+    try:
+        store = build(events, tmp / "a2a.db")
+        times = view_times(store, repeat)
+        floor = [scan(store) for _ in range(repeat)]
+        store.close()
+    finally:
+        shutil.rmtree(tmp)
+    ref = [("reference: SQLite reads every payload once, nothing decoded", floor)]
+    return [row(f"metrics view {name}, {events:,} events", "s", [w for w, _ in runs],
+                limits=ref if "since" not in name else [], aim=None,
+                note=f"CPU {statistics.median(c for _, c in runs):.2f} s")
+            for name, runs in times.items()]
 
 
 def main() -> None:
@@ -152,15 +196,11 @@ def main() -> None:
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="a2a-bench-metrics-"))
     t0 = time.perf_counter()
-    rows = generate(args.events)
-    store = Store(tmp / "a2a.db")
-    with store.write() as tx:
-        tx.conn.executemany("INSERT INTO events(ts_ns, kind, actor, task, attempt, session,"
-                            " payload) VALUES (?,?,?,?,?,?,?)", rows)
-    store.conn.execute("ANALYZE")
+    store = build(args.events, tmp / "a2a.db")
+    n = store.last_seq()
     size = (tmp / "a2a.db").stat().st_size / 2**20
     h = metrics.history(store)
-    print(f"{len(rows):,} events ({len(h.attempts):,} attempts, {len(h.sessions):,} sessions,"
+    print(f"{n:,} events ({len(h.attempts):,} attempts, {len(h.sessions):,} sessions,"
           f" {len(h.attention):,} attention items), {size:.0f} MiB, made in"
           f" {time.perf_counter() - t0:.1f} s; store {tmp / 'a2a.db'}")
     print(f"load average before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")

@@ -27,7 +27,7 @@ import argparse
 import sys
 import time
 
-from benchlib import pct
+from benchlib import Skipped, pct, row
 
 # isort: split
 from tests.real_cli.harness import World
@@ -73,6 +73,35 @@ def measure(world: World, cli: str, turns: int) -> dict[str, list[float]]:
         out["stop->paste"].append((nxt["sending_ns"] - hook_ns) * ms)
         out["stop->enter"].append((nxt["enter_ns"] - hook_ns) * ms)
     return {k: v for k, v in out.items() if v}
+
+
+def run(clis: list[str], turns: int) -> dict[str, dict[str, list[float]]]:
+    """measure() for each CLI, each in a world of its own; Skipped where the real CLIs cannot
+    run here (no npm, tmux, network namespace, or the pinned install)."""
+    why = unavailable()
+    if why is not None:
+        raise Skipped(why)
+    try:
+        bin_dir = ensure_installed()
+    except Exception as exc:  # an install that cannot complete here (offline, no npm cache)
+        raise Skipped(f"the pinned CLIs could not be installed: {exc}") from exc
+    out = {}
+    for cli in clis:
+        world = World(bin_dir)
+        try:
+            world.serve()
+            out[cli] = measure(world, cli, turns)
+        finally:
+            world.close()
+    return out
+
+
+def rows(quick: bool) -> list[dict]:
+    res = run(["claude", "codex"], 3 if quick else 30)
+    return [row(f"{cli}: {name.replace('->', ' → ')}", "ms", vals, aim=None,
+                note="instant fake model; " + ("a2a's part" if name.startswith("stop")
+                                               else "the CLI's own time"))
+            for cli, by in res.items() for name, vals in by.items()]
 
 
 def main() -> int:

@@ -11,12 +11,14 @@ it), appending an event (the chain adds a read of the last hash), the full chain
 from __future__ import annotations
 
 import argparse
+import hashlib
+import sqlite3
 import statistics
 import tempfile
 import time
 from pathlib import Path
 
-import benchlib  # noqa: F401  (first: it makes `tests` importable)
+from benchlib import row, timed
 
 # isort: split
 from a2a_tui.gate import ledger
@@ -73,13 +75,75 @@ def build(path: Path, n: int, cards: int) -> None:
     s.close()
 
 
-def timed(fn, runs: int) -> float:
-    out = []
-    for _ in range(runs):
+def measure(events: int, runs: int, cards: int) -> dict[str, list[float]]:
+    """Seconds of each operation above, `runs` times (appends: 200), with the bare limits:
+    opening the SQLite file with a2a's settings and nothing else, and one pass hashing every
+    event's stored fields with SHA-256 (what the chain check cannot do without)."""
+    out: dict[str, list[float]] = {}
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "a2a.db"
         t0 = time.perf_counter()
-        fn()
-        out.append(time.perf_counter() - t0)
-    return statistics.median(out)
+        build(path, events, cards)
+        out["build"] = [time.perf_counter() - t0]
+        Store(path).close()  # the first open checks everything and sets the checkpoint
+        out["open"] = timed(lambda: Store(path).close(), runs)
+        out["bare open"] = timed(lambda: _bare_open(path), runs)
+        with Store(path) as s:
+            last = s.last_seq()
+            back = last - chain.CHECKPOINT_EVERY + 1
+            h = s.one("SELECT hash FROM events WHERE seq = ?", (back,))[0]
+        out["open behind"] = []
+        for _ in range(runs):
+            with Store(path) as s, s.write() as tx:
+                tx.execute("UPDATE chain_checkpoint SET seq = ?, hash = ?", (back, h))
+            t = time.perf_counter()
+            Store(path).close()
+            out["open behind"].append(time.perf_counter() - t)
+        s = Store(path)
+
+        def append() -> None:
+            with s.write() as tx:
+                tx.append("bench", actor="gate")
+
+        out["append"] = timed(append, 200)
+        out["full check"] = timed(lambda: chain.check(s.conn), runs)
+        out["bare hash pass"] = timed(lambda: _hash_pass(s), runs)
+        out["tables"] = timed(lambda: ledger.compare(s, ledger.load(s)), runs)
+        out["events"] = [float(last)]
+        s.close()
+    return out
+
+
+def _bare_open(path: Path) -> None:
+    conn = sqlite3.connect(str(path), isolation_level=None)
+    conn.execute("PRAGMA journal_mode = WAL").fetchone()
+    conn.execute("PRAGMA synchronous = FULL")
+    conn.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+    conn.close()
+
+
+def _hash_pass(s: Store) -> None:
+    cur = s.conn.cursor()
+    cur.row_factory = None
+    for row_ in cur.execute("SELECT seq, ts_ns, kind, actor, task, attempt, session, payload,"
+                            " hash FROM events ORDER BY seq"):
+        hashlib.sha256(repr(row_).encode()).hexdigest()
+
+
+def rows(quick: bool) -> list[dict]:
+    events, runs, cards = (20_000, 3, 20) if quick else (1_000_000, 5, 500)
+    m = measure(events, runs, cards)
+    ms = lambda xs: [x * 1e3 for x in xs]  # noqa: E731
+    return [
+        row(f"store open, checkpoint at the end, {events:,} events", "ms", ms(m["open"]),
+            limits=[("bare SQLite open, same settings, last event read", ms(m["bare open"]))],
+            note="the open also runs the migrations check"),
+        row(f"store open, {chain.CHECKPOINT_EVERY - 1} events past the checkpoint", "ms",
+            ms(m["open behind"]), limits=[("bare SQLite open", ms(m["bare open"]))]),
+        row(f"event chain full check, {events:,} events", "s", m["full check"],
+            limits=[("one pass hashing every event's fields (SHA-256)", m["bare hash pass"])]),
+        row("append one event (own transaction)", "ms", ms(m["append"]), aim=None),
+    ]
 
 
 def main() -> None:
@@ -88,51 +152,18 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--cards", type=int, default=500)
     args = ap.parse_args()
-    with tempfile.TemporaryDirectory() as d:
-        path = Path(d) / "a2a.db"
-        t0 = time.perf_counter()
-        build(path, args.events, args.cards)
-        print(f"built {args.events} events ({args.cards} cards integrated) in"
-              f" {time.perf_counter() - t0:.1f}s")
-
-        def open_close() -> None:
-            Store(path).close()
-
-        open_close()  # the first open checks everything and sets the checkpoint
-        at_tip = timed(open_close, args.runs)
-        with Store(path) as s:
-            last = s.last_seq()
-            back = last - chain.CHECKPOINT_EVERY + 1
-            h = s.one("SELECT hash FROM events WHERE seq = ?", (back,))[0]
-
-        def open_behind() -> None:
-            with Store(path) as s, s.write() as tx:
-                tx.execute("UPDATE chain_checkpoint SET seq = ?, hash = ?", (back, h))
-            t = time.perf_counter()
-            Store(path).close()
-            behind.append(time.perf_counter() - t)
-
-        behind: list[float] = []
-        for _ in range(args.runs):
-            open_behind()
-        s = Store(path)
-
-        def append() -> None:
-            with s.write() as tx:
-                tx.append("bench", actor="gate")
-
-        app = timed(append, 200)
-        full = timed(lambda: chain.check(s.conn), args.runs)
-        tables = timed(lambda: ledger.compare(s, ledger.load(s)), args.runs)
-        s.close()
-    print(f"open, checkpoint at the end:            {at_tip * 1000:8.1f} ms (median of"
+    m = measure(args.events, args.runs, args.cards)
+    med = {k: statistics.median(v) for k, v in m.items()}
+    last = int(med["events"])
+    print(f"built {args.events} events ({args.cards} cards integrated) in {med['build']:.1f}s")
+    print(f"open, checkpoint at the end:            {med['open'] * 1000:8.1f} ms (median of"
           f" {args.runs})")
     print(f"open, {chain.CHECKPOINT_EVERY - 1} events past the checkpoint:   "
-          f"{statistics.median(behind) * 1000:8.1f} ms")
-    print(f"append one event (own transaction):     {app * 1000:8.3f} ms")
-    print(f"full chain check ({last} events):      {full:8.2f} s"
-          f"  ({full / last * 1e6:.2f} µs per event)")
-    print(f"gate tables against the log ({args.cards} cards): {tables * 1000:8.1f} ms")
+          f"{med['open behind'] * 1000:8.1f} ms")
+    print(f"append one event (own transaction):     {med['append'] * 1000:8.3f} ms")
+    print(f"full chain check ({last} events):      {med['full check']:8.2f} s"
+          f"  ({med['full check'] / last * 1e6:.2f} µs per event)")
+    print(f"gate tables against the log ({args.cards} cards): {med['tables'] * 1000:8.1f} ms")
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-from benchlib import cpu_percent, pct
+from benchlib import cpu_percent, pct, row
 
 # isort: split
 from a2a_tui.collab import board, inbox
@@ -262,6 +262,31 @@ def idle_cpu(w: World, last_seq: int, seconds: float) -> float:
     used = cpu_percent(pid, seconds)
     w.tmux("kill-pane", "-t", pane)
     return used
+
+
+def first_frames(sessions: int, events: int, starts: int) -> tuple[list[float], list[float]]:
+    """Seconds to the first frame in a real terminal: over `sessions` sessions and `events`
+    events, and over an empty store (`a2a init` only), `starts` each."""
+    big, empty = world(), world()
+    big.enter()
+    try:
+        last = seed(big, sessions, events)
+        with empty.store() as s:
+            last_empty = s.one("SELECT MAX(seq) AS m FROM events")["m"] or 0
+        return (first_frame_terminal(big, last, starts),
+                first_frame_terminal(empty, last_empty, starts))
+    finally:
+        big.close()
+        empty.close()
+
+
+def rows(quick: bool) -> list[dict]:
+    sessions, events, starts = (20, 5_000, 1) if quick else (20, 100_000, 7)
+    big, empty = first_frames(sessions, events, starts)
+    ms = lambda xs: [x * 1e3 for x in xs]  # noqa: E731
+    return [row(f"workbench first frame, {sessions} sessions and {events:,} events", "ms",
+                ms(big), limits=[("the same over an empty store", ms(empty))],
+                note="a real terminal (tmux, 140x40): start to the last event on screen")]
 
 
 def main() -> None:

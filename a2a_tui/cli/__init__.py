@@ -100,6 +100,17 @@ class Parser(argparse.ArgumentParser):
         raise A2AError("usage", f"{self.prog}: {message}", exit_code=2)
 
 
+def utf8_only(argv: list[str]) -> None:
+    """Refuse an argument that is not UTF-8 (Python holds its bytes as lone surrogates): what
+    a2a is given is recorded as text, and such a string can be neither stored nor printed."""
+    for arg in argv:
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            raise A2AError("usage", f"a2a: argument {arg!r} is not UTF-8 text",
+                           exit_code=2) from None
+
+
 def common_options() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(add_help=False)
     p.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
@@ -158,6 +169,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in argv
     try:
+        utf8_only(argv)
         parser = build_parser(command_in(argv))
         args = parser.parse_args(argv)
         as_json = bool(getattr(args, "json", False))

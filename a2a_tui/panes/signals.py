@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 SOURCES = ("claude", "codex", "gemini", "tmux", "process")
-MARKER = re.compile(r"⟦(主控|门禁) #(\d+)⟧")
+# A dispatch number is a positive int64 (the store's): ASCII digits, at most 18 of them (\d
+# takes any script's digits, and int() refuses more than 4300).
+MARKER = re.compile(r"⟦(主控|门禁) #([0-9]{1,18})⟧")
 # Codex runs a hidden turn per user turn to title the thread; its notify is not the user's turn.
 CODEX_TITLE_PREFIX = "Generate a concise, single-line task title"
 
@@ -38,6 +40,11 @@ _HOOK_KINDS = {
 _WAITING_NOTIFICATIONS = ("permission_prompt", "agent_needs_input", "elicitation_dialog",
                           "elicitation_url_dialog", "worker_permission_prompt", "ToolPermission")
 _IDLE_NOTIFICATIONS = ("idle_prompt",)
+
+
+# The largest integer SQLite stores: a later timestamp is not one the hook took.
+TS_MAX = 2**63 - 1
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
 
 
 class MalformedSignal(ValueError):
@@ -82,15 +89,12 @@ class Signal:
 
 def parse(raw: bytes) -> Signal:
     """Parse the bytes of a spool file written by `hooks/a2a-hook`."""
-    try:
-        doc = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise MalformedSignal(f"not JSON: {exc}") from exc
+    doc = _json(raw)
     if not isinstance(doc, dict):
         raise MalformedSignal("not a JSON object")
     ts, session, source = doc.get("ts_ns"), doc.get("session"), doc.get("source")
     payload = doc.get("payload")
-    if not isinstance(ts, int) or ts <= 0:
+    if type(ts) is not int or not 0 < ts <= TS_MAX:
         raise MalformedSignal("ts_ns missing or not a positive integer")
     if not isinstance(session, str) or not session:
         raise MalformedSignal("session missing")
@@ -100,6 +104,39 @@ def parse(raw: bytes) -> Signal:
         raise MalformedSignal("payload is not a JSON object")
     pane = doc.get("pane") if isinstance(doc.get("pane"), str) else ""
     return normalize(source, payload, ts_ns=ts, session=session, pane=pane)
+
+
+def _json(raw: bytes) -> Any:
+    """JSON as RFC 8259 has it, or MalformedSignal: UTF-8, no NaN or Infinity, no key twice
+    (the hook writes the CLI's JSON into its envelope unparsed: text after the CLI's value
+    could otherwise repeat `session` and speak for another pane), no lone surrogate (it cannot
+    be stored), nested no deeper than Python can read."""
+    try:
+        text = raw.decode("utf-8")
+        doc = json.loads(text, parse_constant=_not_json, object_pairs_hook=_object)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise MalformedSignal(f"not JSON: {exc}") from exc
+    except RecursionError:
+        raise MalformedSignal("not JSON: nested too deeply") from None
+    if _SURROGATE_ESCAPE.search(text):  # rare: look closer only then
+        try:
+            json.dumps(doc, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise MalformedSignal("not JSON: a lone surrogate (\\ud800-\\udfff)") from None
+    return doc
+
+
+def _not_json(constant: str) -> Any:
+    raise MalformedSignal(f"not JSON: {constant}")
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        twice = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise MalformedSignal(f"not JSON: key {twice!r} appears twice")
+    return obj
 
 
 def normalize(source: str, payload: dict[str, Any], *, ts_ns: int, session: str,
@@ -124,7 +161,7 @@ def normalize(source: str, payload: dict[str, Any], *, ts_ns: int, session: str,
         prompt = p if isinstance(p, str) else ""
     if event == "Notification":
         ntype = payload.get("notification_type")
-        detail["notification_type"] = ntype
+        detail["notification_type"] = ntype if isinstance(ntype, str) else None
         if ntype in _WAITING_NOTIFICATIONS:
             kind = "waiting"
         elif ntype in _IDLE_NOTIFICATIONS:

@@ -21,6 +21,7 @@ from a2a_tui.panes.signals import MalformedSignal, Signal, parse
 
 MAX_BYTES = 2 * 1024 * 1024
 TRIM_CHARS = 4000
+TRIM_DEPTH = 32
 WAKE_SUFFIX = ".wake"
 
 
@@ -36,12 +37,14 @@ def pending(spool_dir: Path) -> list[Path]:
 
 def _order(name: str) -> tuple[int, str]:
     head = name.split("-", 1)[0]
-    return (int(head) if head.isdigit() else 0, name)
+    # ASCII digits only: str.isdigit() is true of '²', which int() refuses.
+    return (int(head) if head.isascii() and head.isdigit() else 0, name)
 
 
 def ingest(store, path: Path) -> dict[str, Any] | None:
     """Ingest one spool file; returns what was recorded (None for a wake file or a vanished one)."""
-    name = path.name
+    # A name that is not UTF-8 (never the hook's) is recorded with its bytes escaped.
+    name = path.name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
     if name.endswith(WAKE_SUFFIX):
         _unlink(path)
         return None
@@ -49,6 +52,8 @@ def ingest(store, path: Path) -> dict[str, Any] | None:
     if done is not None:  # recorded before a crash: finish the file move only
         _finish(path, done["outcome"])
         return {"file": name, "outcome": done["outcome"], "again": True}
+    if name != path.name:
+        return _quarantine(store, path, "file name is not UTF-8", name)
     try:
         size = path.stat().st_size
         if size > MAX_BYTES:
@@ -56,6 +61,8 @@ def ingest(store, path: Path) -> dict[str, Any] | None:
         raw = path.read_bytes()
     except FileNotFoundError:
         return None
+    except OSError as exc:  # not ours to read (permissions, a folder renamed over it)
+        return _quarantine(store, path, f"unreadable: {exc.strerror or exc}")
     try:
         sig = parse(raw)
     except MalformedSignal as exc:
@@ -140,12 +147,16 @@ def _task_of(tx, attempt: str | None) -> str | None:
     return r["card_id"] if r else None
 
 
-def _quarantine(store, path: Path, reason: str) -> dict[str, Any]:
-    size = path.stat().st_size if path.exists() else None
+def _quarantine(store, path: Path, reason: str, name: str | None = None) -> dict[str, Any]:
+    name = name or path.name
+    try:
+        size = path.lstat().st_size
+    except OSError:
+        size = None
     with store.write() as tx:
-        _record_quarantine(tx, path.name, reason, size, None, None)
+        _record_quarantine(tx, name, reason, size, None, None)
     _finish(path, "quarantined")
-    return {"file": path.name, "outcome": "quarantined", "reason": reason}
+    return {"file": name, "outcome": "quarantined", "reason": reason}
 
 
 def _record_quarantine(tx, name: str, reason: str, size: int | None, session: str | None,
@@ -176,13 +187,16 @@ def _unlink(path: Path) -> None:
         pass
 
 
-def _trim(obj: Any) -> Any:
-    """The raw payload as recorded: long strings (tool inputs, transcripts) cut to a head."""
+def _trim(obj: Any, depth: int = 0) -> Any:
+    """The raw payload as recorded: long strings (tool inputs, transcripts) cut to a head, and
+    what is nested deeper than TRIM_DEPTH cut off (JSON can nest deeper than Python recurses)."""
     if isinstance(obj, str):
         return obj if len(obj) <= TRIM_CHARS else obj[:TRIM_CHARS] + f"… [{len(obj)} chars]"
+    if isinstance(obj, dict | list) and depth >= TRIM_DEPTH:
+        return f"… [nested deeper than {TRIM_DEPTH}]"
     if isinstance(obj, dict):
-        return {k: _trim(v) for k, v in obj.items()}
+        return {k: _trim(v, depth + 1) for k, v in obj.items()}
     if isinstance(obj, list):
-        return [_trim(v) for v in obj]
+        return [_trim(v, depth + 1) for v in obj]
     return obj
 
