@@ -13,8 +13,9 @@ def register(sub, common) -> None:
     fsub = fb.add_subparsers(dest="feedback_cmd", metavar="CMD", required=True)
     p = fsub.add_parser("more", parents=[common],
                         help="(user) grant an attempt more rounds of automatic feedback")
-    p.add_argument("attempt")
-    p.add_argument("--rounds", type=int, required=True)
+    p.add_argument("attempt", help="the attempt whose automatic feedback stopped (e.g. T-1-a1)")
+    p.add_argument("--rounds", type=int, required=True, metavar="N",
+                   help="how many more rejections get automatic feedback (1 to 100)")
     p.set_defaults(func=cmd_feedback_more)
 
 

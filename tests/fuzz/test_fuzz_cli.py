@@ -52,6 +52,7 @@ NOT_UTF8 = b"hi \xff"
 
 def check_answer(argv: list, repo: Path, env: dict | None = None) -> None:
     """`a2a ARGV` (and with --json): a refusal is exactly one line, the store stays whole."""
+    argv = [a for a in argv if a != "--json"]  # the human answer first, then the JSON one
     human = a2a(*argv, cwd=repo, env=env)
     assert "Traceback" not in human.err, human.err
     if human.code != 0:

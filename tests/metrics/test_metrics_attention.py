@@ -36,7 +36,7 @@ def test_the_three_strike_stop_waits_for_the_user_until_the_next_submission(repo
         sha = commit_in(Path(c["worktree"]), {"src/app.py": text + "\n"}, message=text)
         submit(g, c["attempt"], sha, 1, c["fence"])
 
-    for n in range(4):
+    for n in range(3):             # gate.toml's feedback_rounds (3): the third rejection stops
         round_(f"broken {n}")
         verify(g, c["attempt"])
     at = metrics.compute(store, "attention")["attention"]
@@ -53,6 +53,6 @@ def test_the_three_strike_stop_waits_for_the_user_until_the_next_submission(repo
     assert stop["state"] == "done"
     assert stop["waited_s"] == round((stop["acted_ns"] - stopped_at) / 1e9, 3) >= 600
     fp = metrics.compute(store, "first-pass")["first_pass"]
-    assert fp["by_step"] == [{"step": "checks", "code": "tests", "count": 4}]
-    assert (fp["rejections"], fp["concluded"], fp["rate"]) == (4, 0, None)
+    assert fp["by_step"] == [{"step": "checks", "code": "tests", "count": 3}]
+    assert (fp["rejections"], fp["concluded"], fp["rate"]) == (3, 0, None)
     store.close()

@@ -57,7 +57,7 @@ def test_a_retrospective_runs_in_a_session_and_is_kept(repo, tmux_socket, serve,
     assert started["retro"] == "R-1" and sid == "retro1"
     text = prompt_file.read_text()
     assert "first-pass rate -: 0 of 0 concluded attempt(s)" in text
-    assert ("T-1-a1 (T-1) at checks / tests: exit 1 — FAILED tests/test_app.py::test_fixed -"
+    assert ("T-1-a1 (T-1) at checks / tests: FAILED tests/test_app.py::test_fixed -"
             " app is not fixed") in text
     assert "T-1 (no session): commit" in text   # the user's own commit, an intervention
     assert f"a2a retro save --file {started['output']}" in text

@@ -42,7 +42,9 @@ effort = "low"
 
 [[checks]]
 name = "hello"
-command = "grep -qx hello src/hello.txt"
+# The expected text is the check's own (not a file the worker writes, which the contract's
+# precheck refuses as the only thing a check runs): the file must say exactly hello.
+command = 'test "$(cat src/hello.txt)" = hello'
 blocking = true
 timeout_s = 60
 '''

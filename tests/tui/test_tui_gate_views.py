@@ -137,7 +137,7 @@ def test_enter_shows_each_checks_output_and_l_its_whole_log(repo):
             # A structural check has no log: l says why, and no log screen opens.
             table.move_cursor(row=0)
             await pilot.pause()
-            assert "sanity wrote no log" in screen.why_disabled("log", ())
+            assert "precheck wrote no log" in screen.why_disabled("log", ())
             await pilot.press("l")
             assert isinstance(app.screen, ChecksScreen)
             table.move_cursor(row=[table.get_row_at(i)[1] for i in
