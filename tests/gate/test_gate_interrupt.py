@@ -31,8 +31,8 @@ def _start_verify(repo, attempt, **kw):
     """`a2a verify ATTEMPT` started as the user starts it: at a terminal of its own (a writing
     command refuses a caller it cannot identify)."""
     kw.setdefault("stderr", subprocess.PIPE)
-    return at_terminal([sys.executable, "-m", "a2a_tui", "verify", attempt], runner=subprocess.Popen,
-                       cwd=repo, stdin=subprocess.DEVNULL, text=True, **kw)
+    return at_terminal([sys.executable, "-m", "a2a_tui", "verify", attempt],
+                       runner=subprocess.Popen, cwd=repo, stdin=subprocess.DEVNULL, text=True, **kw)
 
 
 def _pids(pids):

@@ -79,8 +79,8 @@ def test_a2a_log_prints_the_failed_checks_log_of_the_last_run_or_the_one_asked_f
 
 REFUSALS = [
     (("T-9-a1",), "unknown_attempt", "no attempt 'T-9-a1'"),
-    (("T-1-a1", "lint"), "unknown_check", "its checks: precheck, sanity, boundary, drift, provenance,"
-                                          " tests"),
+    (("T-1-a1", "lint"), "unknown_check",
+     "its checks: precheck, sanity, boundary, drift, provenance, tests"),
     (("T-1-a1", "sanity"), "no_log", "sanity wrote no log"),
     (("T-1-a1", "--run", "7"), "unknown_run", "has no verify run 7 (runs: 1)"),
 ]
