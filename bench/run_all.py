@@ -61,9 +61,13 @@ def rows(quick: bool) -> list[dict]:
     console = Path(sys.executable).parent / "a2a"
     entry = [str(console)] if console.exists() else list(A2A)
     with World() as w:
+        # Bytecode is cached, as on a user's machine: with PYTHONDONTWRITEBYTECODE (set in some
+        # CI and agent environments) every call would compile its modules again.
+        env = {k: v for k, v in w.env.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
         def call(argv: list[str]) -> float:
             t0 = time.perf_counter()
-            p = at_terminal(argv, cwd=str(w.repo), env=w.env, capture_output=True)
+            p = at_terminal(argv, cwd=str(w.repo), env=env, capture_output=True)
             dt = time.perf_counter() - t0
             if p.returncode != 0:
                 raise SystemExit(f"{' '.join(argv)}: {p.stderr.decode()}")
