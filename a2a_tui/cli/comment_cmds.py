@@ -64,7 +64,10 @@ def cmd_comment(ctx, args) -> Result:
                       f" {c.sha[:12]} (`a2a comment send {c.attempt}` sends the held ones)")
     if verb == "list":
         attempt = _one(words, "ATTEMPT")
-        held = comments.listed(ctx.gate.store, attempt, every=args.all)
+        from a2a_tui.gate.diff import attempt_diff
+
+        held = comments.in_diff_order(comments.listed(ctx.gate.store, attempt, every=args.all),
+                                      attempt_diff(ctx.repo, ctx.gate.store, attempt))
         lines = [f"{c.id:<6} {c.state:<7} {c.path}:{c.line} @{c.sha[:12]}  "
                  + c.text.splitlines()[0][:80] for c in held]
         return Result({"attempt": attempt, "comments": [c.to_json() for c in held]},

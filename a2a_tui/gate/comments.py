@@ -146,10 +146,11 @@ def remove(g, cid: str) -> Comment:
 
 
 def listed(store, attempt: str, *, every: bool = False) -> list[Comment]:
-    """The attempt's held comments (`every`: sent and removed ones too), by file and line."""
+    """The attempt's held comments (`every`: sent and removed ones too), in the order they were
+    written (`in_diff_order` sorts them as the diff shows its lines)."""
     where = "" if every else " AND state = 'held'"
     return [_row(r) for r in store.all(f"SELECT * FROM review_comments WHERE attempt = ?{where}"
-                                       " ORDER BY path, line, n", (attempt,))]
+                                       " ORDER BY n", (attempt,))]
 
 
 def in_diff_order(comments: list[Comment], d: AttemptDiff) -> list[Comment]:

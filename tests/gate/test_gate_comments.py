@@ -146,8 +146,9 @@ def test_bad_input_is_one_line_with_a_code_and_writes_nothing(world, repo, tmux_
 def test_a_managed_session_cannot_comment_or_send(world, repo, tmux_socket):
     attempt, sid, _wt = writer(world, tmux_socket)
     held = comment(world, attempt, "src/a.py", 1, "mine")
-    for i, args in enumerate((["comment", attempt, "--file", "src/a.py", "--line", "1", "--text", "x"],
-                 ["comment", "send", attempt], ["comment", "remove", held]), 1):
+    refused = (["comment", attempt, "--file", "src/a.py", "--line", "1", "--text", "x"],
+               ["comment", "send", attempt], ["comment", "remove", held])
+    for i, args in enumerate(refused, 1):
         r = world.a2a_as(f"r{i}", "reviewer", *args, "--json")
         assert r.code != 0 and r.json["error"]["code"] == "user_only", r.out
     assert world.a2a("comment", "list", attempt, "--json").json["comments"][0]["state"] == "held"
