@@ -114,9 +114,10 @@ def get(store, cid: str) -> Comment:
 
 def _held(tx, cid: str) -> Comment:
     c = get(tx, cid)
-    if c.state != "held":
-        raise A2AError(f"comment_{c.state}", f"{cid} was {c.state}"
-                       + (f" ({c.user_input})" if c.user_input else "") + ": it cannot change")
+    if c.state == "sent":
+        raise A2AError("comment_sent", f"{cid} was sent ({c.user_input}): it cannot change")
+    if c.state == "removed":
+        raise A2AError("comment_removed", f"{cid} was removed: it cannot change")
     return c
 
 

@@ -59,6 +59,8 @@ def test_comments_go_to_the_writer_as_one_prompt_in_diff_order_recorded_once(
     c2 = comment(world, attempt, "src/a.py", 2, "a two:\nwhy this?")
     assert world.a2a("comment", "edit", c7, "--text", "a seven: edited").code == 0
     assert world.a2a("comment", "remove", gone).code == 0
+    again = world.a2a("comment", "edit", gone, "--text", "back?", "--json")
+    assert again.code != 0 and again.json["error"]["code"] == "comment_removed"
     listed = world.a2a("comment", "list", attempt, "--json").json["comments"]
     assert [(c["id"], c["text"]) for c in listed] == [
         (c2, "a two:\nwhy this?"), (c7, "a seven: edited"), (cb, "b three: rename")]
