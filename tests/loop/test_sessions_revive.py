@@ -70,3 +70,20 @@ def test_fork_is_refused_before_anything_is_recorded(repo, tmux_socket, serve):
     assert "the demo agent cannot fork" in a2a("session", "fork", sid, cwd=repo).err
     with store(repo) as s:
         assert table_counts(s) == before
+
+
+def test_a_conversation_never_learnt_is_revived_afresh_and_says_so(repo, tmux_socket, serve):
+    # Codex (here the demo agent speaking its protocol) tells its thread id only with its
+    # first turn's notify: a session that exits before one has no conversation to resume.
+    serve()
+    r = a2a("spawn", "worker", "--cli", "demo", "--tmux-socket", tmux_socket, "--json", "--",
+            "--protocol", "codex", cwd=repo)
+    assert r.code == 0, r.out + r.err
+    sid = r.json["session"]
+    assert session(repo, sid)["thread_id"] is None
+    assert a2a("session", "end", sid, "--yes", cwd=repo).code == 0
+    r = a2a("session", "revive", sid, "--json", cwd=repo)
+    assert r.code == 0, r.out + r.err
+    assert r.json["fresh"] == f"no conversation id of {sid} is known (demo never reported one)"
+    new = events(repo, "session_launching", session=sid)[-1].payload
+    assert new["revive_refused"] == r.json["fresh"] and "continues" not in new
