@@ -84,11 +84,11 @@ def revive(g, session_id: str, *, source: str = "cli") -> dict[str, Any]:
     `revives: <old launch seq>`; its queue is kept. A CLI that cannot resume (the demo agent),
     or a conversation never learned, starts afresh: `fresh` says why, as the record does."""
     row, record = _exited(g, session_id)
-    uid = _decided(g, f"revive {session_id}", source=source, to_session=session_id,
-                   attempt=row["attempt_id"])
     thread = row["thread_id"]
     why = (_cannot(g, row, record, thread, fork=False) if thread else
            f"no conversation id of {session_id} is known ({row['cli']} never reported one)")
+    uid = _decided(g, f"revive {session_id}", source=source, to_session=session_id,
+                   attempt=row["attempt_id"])
     if why:
         return {**_relaunch(g, row, record, uid, note={"revive_refused": why}), "fresh": why}
     return {**_relaunch(g, row, record, uid, continues=thread), "fresh": None}
