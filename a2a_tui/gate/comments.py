@@ -205,6 +205,8 @@ def writer_session(g, attempt: str) -> str:
 def send(g, attempt: str, *, source: str = "cli") -> dict[str, Any]:
     """Every held comment of the attempt, as one prompt to its writer, recorded once."""
     _require_user(g, "sending review comments")
+    if g.store.one("SELECT 1 FROM attempts WHERE id = ?", (attempt,)) is None:
+        raise A2AError("unknown_attempt", f"no attempt {attempt!r} (see `a2a status`)")
     held = listed(g.store, attempt)
     if not held:
         raise A2AError("no_comments", f"{attempt} has no held comments to send", exit_code=2)
@@ -216,8 +218,8 @@ def send(g, attempt: str, *, source: str = "cli") -> dict[str, Any]:
     older = [c.id for c in ordered if c.sha != d.head]
     with g.store.write() as tx:
         # Re-read under the write lock: a comment edited or removed meanwhile is not sent stale.
-        now = [c.id for c in in_diff_order(listed(tx, attempt), d)]
-        if now != ids:
+        now = [(c.id, c.text) for c in in_diff_order(listed(tx, attempt), d)]
+        if now != [(c.id, c.text) for c in ordered]:
             raise A2AError("comments_changed", f"{attempt}'s comments changed while sending:"
                            " nothing was sent; send again")
         uid = record_user_input_in_tx(tx, "review_comments", text, source=source,

@@ -129,6 +129,7 @@ def test_a_comment_written_against_an_older_sha_says_so(world, repo, tmux_socket
     (["edit", "C-99", "--text", "x"], "unknown_comment"),
     (["remove", "C-99"], "unknown_comment"),
     (["send", "T-1-a1"], "no_comments"),
+    (["send", "T-9-a1"], "unknown_attempt"),
     (["send"], "usage"),
 ])
 def test_bad_input_is_one_line_with_a_code_and_writes_nothing(world, repo, tmux_socket, args,
