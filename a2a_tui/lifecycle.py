@@ -7,8 +7,10 @@ only the user ends them. a2a never ends or restarts a pane on its own.
 
 `restart` is the core others build on: it relaunches the session under the same id (its kept
 queue is delivered to the new pane) with the same role, attempt, CLI and options, as a new
-launch record whose payload names the launch it `restarts`. Resuming the CLI's own conversation
-is the extension point marked in `_resume_args`.
+launch record whose payload names the launch it `restarts`. `revive` does the same on the CLI's
+own conversation (the launch names the launch it `revives`; a CLI that cannot resume is started
+afresh, and the record says why); `fork` starts a new session, bound to no attempt, on a copy
+of another's conversation (`forks`), where the CLI can.
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ import json
 import shlex
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
+from a2a_tui import profiles
 from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.errors import A2AError
 from a2a_tui.gate.model import ENDED
@@ -27,6 +31,7 @@ from a2a_tui.panes import machine
 from a2a_tui.panes.orchestrator import stop_running
 from a2a_tui.panes.records import pane_of, save_pane, session_row, set_dispatch
 from a2a_tui.queue import wake
+from a2a_tui.resources import hooks_dir
 from a2a_tui.settings import Settings
 from a2a_tui.spawn import ROLES, spawn
 from a2a_tui.tmux import Tmux
@@ -64,42 +69,109 @@ def new(g, settings: Settings, *, role: str, cli: str | None = None, model: str 
 def restart(g, session_id: str, *, resume: bool = False, source: str = "cli") -> dict[str, Any]:
     """Start an exited session again: same id, role, attempt, CLI, model, effort and options,
     on the same tmux server; a new launch record with `restarts: <old launch seq>`.
+    `resume`: on the CLI's own conversation (`revive`)."""
+    if resume:
+        return revive(g, session_id, source=source)
+    row, record = _exited(g, session_id)
+    uid = _decided(g, f"restart {session_id}", source=source, to_session=session_id,
+                   attempt=row["attempt_id"])
+    return _relaunch(g, row, record, uid)
 
-    `resume`: continue the CLI's own conversation instead of a fresh one (not yet: see
-    `_resume_args`)."""
+
+def revive(g, session_id: str, *, source: str = "cli") -> dict[str, Any]:
+    """Start an exited session again on its CLI's own conversation (the one its launch chose,
+    or Codex's thread id, learned from its notify), in the same folder; a new launch record with
+    `revives: <old launch seq>`; its queue is kept. A CLI that cannot resume (the demo agent),
+    or a conversation never learned, starts afresh: `fresh` says why, as the record does."""
+    row, record = _exited(g, session_id)
+    thread = row["thread_id"]
+    why = (_cannot(g, row, record, thread, fork=False) if thread else
+           f"no conversation id of {session_id} is known ({row['cli']} never reported one)")
+    uid = _decided(g, f"revive {session_id}", source=source, to_session=session_id,
+                   attempt=row["attempt_id"])
+    if why:
+        return {**_relaunch(g, row, record, uid, note={"revive_refused": why}), "fresh": why}
+    return {**_relaunch(g, row, record, uid, continues=thread), "fresh": None}
+
+
+def fork(g, session_id: str, *, new_id: str | None = None, tmux_socket: str | None = None,
+         source: str = "cli") -> dict[str, Any]:
+    """A new session (`new_id`, else the role's next id) on a copy of `session_id`'s
+    conversation, same role, CLI and options, in the same folder, bound to no attempt; its
+    launch record names the original (`forks`). A2AError `cannot_fork` where the CLI cannot."""
+    row = session_row(g.store, session_id)
+    record = _launch_record(g, row)
+    thread = row["thread_id"]
+    if not thread:
+        raise A2AError("no_conversation", f"no conversation id of {session_id} is known yet"
+                       f" ({row['cli']} reports it with its first turn): nothing to fork")
+    why = _cannot(g, row, record, thread, fork=True)
+    if why:
+        raise A2AError("cannot_fork", why)
+    if new_id and g.store.one("SELECT 1 FROM sessions WHERE id = ?", (new_id,)):
+        raise A2AError("session_exists", f"session {new_id} already exists")
+    socket = tmux_socket if tmux_socket is not None else row["tmux_socket"]
+    uid = _decided(g, f"fork {session_id}" + (f" as {new_id}" if new_id else ""),
+                   source=source, to_session=session_id)
+    extra = tuple(record.get("extra") or [])
+    r = spawn(g, role=row["role"], cli=row["cli"], model=row["model"], effort=row["effort"],
+              session=new_id, tmux_socket=socket, extra=extra, continues=thread, fork=True,
+              user_input=uid, cwd=Path(record.get("cwd") or row["cwd"]),
+              note={"forks": session_id, "forks_launch": row["launch_seq"]})
+    wake(g.repo)
+    return {**r, "forks": session_id, "continues": thread, "options": list(extra),
+            "user_input": uid}
+
+
+def _cannot(g, row, record: dict[str, Any], thread: str, *, fork: bool) -> str | None:
+    """Why the session's CLI cannot resume (or fork) a conversation, asked of its profile
+    before anything is recorded; None when it can."""
+    ctx = profiles.LaunchContext(
+        session=row["id"], role=row["role"], cwd=Path(record.get("cwd") or row["cwd"]),
+        run_dir=g.repo.runs_dir / row["id"], spool_dir=g.repo.spool_dir,
+        hook=hooks_dir() / "a2a-hook", extra=tuple(record.get("extra") or ()),
+        continues=profiles.check_conversation(thread), fork=fork)
+    try:
+        profiles.get(row["cli"]).prepare(ctx)   # builds the argv only: nothing is written
+    except A2AError as exc:
+        if exc.code in ("cannot_resume", "cannot_fork"):
+            return exc.message
+    return None
+
+
+def _exited(g, session_id: str) -> tuple[Any, dict[str, Any]]:
     row = session_row(g.store, session_id)
     if row["state"] != "exited":
         raise A2AError("session_running", f"session {session_id} is {row['state']}, not exited:"
                        " end it first to restart it")
-    old = g.store.one("SELECT payload FROM events WHERE seq = ?", (row["launch_seq"],))
-    record = json.loads(old["payload"]) if old else {}
-    extra = list(record.get("extra") or []) + _resume_args(row, record, resume)
     attempt = row["attempt_id"]
     if attempt is not None:
         state = g.attempt(attempt)["state"]
         if state in ENDED:
             raise A2AError("attempt_not_open", f"{session_id} worked in {attempt}, which is"
                            f" {state}: start a new session instead")
-    uid = _decided(g, f"restart {session_id}", source=source, to_session=session_id,
-                   attempt=attempt)
+    return row, _launch_record(g, row)
+
+
+def _launch_record(g, row) -> dict[str, Any]:
+    old = g.store.one("SELECT payload FROM events WHERE seq = ?", (row["launch_seq"],))
+    return json.loads(old["payload"]) if old else {}
+
+
+def _relaunch(g, row, record: dict[str, Any], uid: str | None, *, continues: str | None = None,
+              note: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The exited session `row` launched again under its id, in the same folder."""
+    extra = list(record.get("extra") or [])
     closed = _close_dead_pane(row)
+    cwd = Path(record["cwd"]) if row["attempt_id"] is None and record.get("cwd") else None
     r = spawn(g, role=row["role"], cli=row["cli"], model=row["model"], effort=row["effort"],
-              attempt=attempt, session=session_id, tmux_socket=row["tmux_socket"],
-              extra=tuple(extra), restarts=row["launch_seq"], user_input=uid)
+              attempt=row["attempt_id"], session=row["id"], tmux_socket=row["tmux_socket"],
+              extra=tuple(extra), restarts=row["launch_seq"], user_input=uid,
+              continues=continues, cwd=cwd, note=note)
     wake(g.repo)
     return {**r, "restarts": row["launch_seq"], "old_pane": row["pane_id"],
-            "old_pane_closed": closed, "options": extra,
+            "old_pane_closed": closed, "options": extra, "continues": continues,
             "options_known": "extra" in record, "user_input": uid}
-
-
-def _resume_args(row, record: dict[str, Any], resume: bool) -> list[str]:
-    """Extension point: the CLI options that continue the session's own conversation
-    (`row["thread_id"]`, the launch `record`), for `restart(..., resume=True)`. A profile will
-    answer this; until one does, a resume is refused rather than silently started afresh."""
-    if resume:
-        raise A2AError("resume_unsupported", f"resuming {row['cli']}'s conversation is not"
-                       " supported yet: restart without it starts a fresh conversation")
-    return []
 
 
 def end(g, session_id: str, *, source: str = "cli", user_input: str | None = None
@@ -212,6 +284,19 @@ def _end_in_flight(tx, row, n: int | None) -> None:
         set_dispatch(tx, n, "ended", ended_ns=time.time_ns())
         tx.append("dispatch_ended", actor=ACTOR, attempt=row["attempt_id"], session=row["id"],
                   payload={"n": n, "why": "the user ended the session"})
+
+
+def describe_revive(r: dict[str, Any]) -> str:
+    """One line for a revive (the CLI and the workbench say the same)."""
+    how = (f"started afresh: {r['fresh']}" if r["fresh"] else
+           f"on its conversation {r['continues']}")
+    return (f"revived {describe(r)} (launch #{r['launch_seq']} revives #{r['restarts']}) {how}"
+            + (f" · {r['user_input']}" if r.get("user_input") else ""))
+
+
+def describe_fork(r: dict[str, Any]) -> str:
+    return (f"forked {r['forks']} as {describe(r)} on a copy of its conversation"
+            f" {r['continues']}" + (f" · {r['user_input']}" if r.get("user_input") else ""))
 
 
 def describe(r: dict[str, Any]) -> str:

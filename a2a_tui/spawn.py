@@ -41,19 +41,22 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
           attempt: str | None = None, session: str | None = None,
           tmux_socket: str | None = None, extra: tuple[str, ...] = (),
           continues: str | None = None, fork: bool = False, restarts: int | None = None,
-          user_input: str | None = None) -> dict[str, Any]:
+          user_input: str | None = None, cwd: Path | None = None,
+          note: dict[str, Any] | None = None) -> dict[str, Any]:
     """Launch one session; `g` is the GateContext (repo, store, caller) of the command.
 
     `continues`: the CLI's own conversation to resume (or, with `fork`, to copy). `restarts`:
     the launch seq of the exited session `session` that this launch brings back (same id, a
-    new launch record; see `a2a_tui.lifecycle.restart`). `user_input`: the U-<n> that asked
-    for it, kept in the launch record."""
+    new launch record; see `a2a_tui.lifecycle.restart`), kept as `revives` when it goes on
+    with its conversation. `user_input`: the U-<n> that asked for it, kept in the launch
+    record. `cwd`: the folder when no attempt names one (a fork works where its original
+    did). `note`: more facts for the launch record (why a revive started afresh...)."""
     if role not in ROLES:
         raise A2AError("unknown_role", f"unknown role {role!r} (one of {', '.join(ROLES)})",
                        exit_code=2)
     profile = profiles.get(cli)
     repo, store = g.repo, g.store
-    cwd, task = _cwd(g, attempt)
+    cwd, task = (cwd, None) if cwd is not None and attempt is None else _cwd(g, attempt)
     card = rolecards_dir() / f"{role}.md"
     card_digest = "sha256:" + hashlib.sha256(card.read_bytes()).hexdigest() if card.is_file() \
         else None
@@ -87,7 +90,9 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
                   "env_passed": sorted(travel), "permissions": launch.permissions,
                   "extra": list(extra),
                   **({"continues": continues, "fork": fork} if continues else {}),
-                  **({"restarts": restarts} if restarts is not None else {}),
+                  **({("revives" if continues and not fork else "restarts"): restarts}
+                     if restarts is not None else {}),
+                  **(note or {}),
                   **({"user_input": user_input} if user_input else {})}
         seq = record_launching(
             tx, sid, actor=g.caller.actor, role=role, cli=cli, cwd=str(cwd), record=record,

@@ -43,6 +43,7 @@ COMMANDS = {
     "review": "gate_cmds",
     "reclaim": "gate_cmds",
     "log": "gate_cmds",
+    "comment": "comment_cmds",
     "resolve": "target_cmds",
     "target": "target_cmds",
     "say": "collab_cmds",

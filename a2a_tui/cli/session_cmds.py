@@ -1,4 +1,5 @@
-"""session new|restart|end, attention: the user's hands on sessions, and what waits for them."""
+"""session new|restart|revive|fork|end, attention: the user's hands on sessions, and what waits
+for them."""
 
 from __future__ import annotations
 
@@ -32,6 +33,21 @@ def register(sub, common) -> None:
                            " options; a new launch; its queued prompts follow")
     r.add_argument("session", help="the exited session's id")
     r.set_defaults(func=cmd_restart)
+
+    v = ss.add_parser("revive", parents=[common],
+                      help="start an exited session again on its CLI's own conversation (same"
+                           " id and folder, a new launch; its queue follows); a CLI that cannot"
+                           " resume starts afresh, and says so")
+    v.add_argument("session", help="the exited session's id")
+    v.set_defaults(func=cmd_revive)
+
+    f = ss.add_parser("fork", parents=[common],
+                      help="a new session on a copy of a session's conversation: same role,"
+                           " CLI and options, its own id and launch, bound to no attempt")
+    f.add_argument("session", help="the session to fork (running or exited)")
+    f.add_argument("--as", dest="new_id", metavar="ID", help="the new session's id")
+    f.add_argument("--tmux-socket", metavar="NAME", help=TMUX_SOCKET_HELP)
+    f.set_defaults(func=cmd_fork)
 
     e = ss.add_parser("end", parents=[common],
                       help="end a session: its pane is closed, it is recorded as ended by you;"
@@ -71,6 +87,22 @@ def cmd_restart(ctx, args) -> Result:
     if not r["options_known"]:
         text += "; its first launch did not record its options: started without any"
     return Result(r, text + (f" · {r['user_input']}" if r["user_input"] else ""))
+
+
+def cmd_revive(ctx, args) -> Result:
+    from a2a_tui import lifecycle
+
+    r = lifecycle.revive(ctx.gate, args.session)
+    return Result(r, lifecycle.describe_revive(r))
+
+
+def cmd_fork(ctx, args) -> Result:
+    from a2a_tui import lifecycle
+    from a2a_tui.panes.records import check_session_id
+
+    new_id = check_session_id(args.new_id) if args.new_id else None
+    r = lifecycle.fork(ctx.gate, args.session, new_id=new_id, tmux_socket=args.tmux_socket)
+    return Result(r, lifecycle.describe_fork(r), rules="spawn")
 
 
 def cmd_end(ctx, args) -> Result:

@@ -37,6 +37,7 @@ class _Job:
     clear_keys: tuple[str, ...]
     delay_s: float
     pasted: bool = False
+    settle_s: float = 0.0    # still to wait before the paste (a launch's first, `start_settle_s`)
 
 
 def ready_sessions(store, tmux_socket: str | None) -> list[str]:
@@ -61,6 +62,9 @@ def deliver_ready(store, io: PaneIO, tmux_socket: str | None, sleep=time.sleep) 
     failed: list[str] = []
     if not jobs:
         return Delivered([], failed)
+    settle = max(j.settle_s for j in jobs)
+    if settle > 0:
+        sleep(settle)
     for job in jobs:
         try:
             if job.clear_keys:
@@ -105,8 +109,13 @@ def _begin(store, sid: str) -> _Job | None:
                    (d["n"], now, sid))
         tx.append("dispatch_sending", actor=ACTOR, attempt=row["attempt_id"], session=sid,
                   payload={"n": d["n"], "pane": row["pane_id"], "clear_first": pane.needs_clear})
+    # Nothing written since this launch: its first paste, which some CLIs want settled.
+    first = row["last_write_ns"] is None or row["last_write_ns"] <= row["created_ns"]
+    idle_s = (now - row["state_since_ns"]) / 1e9
+    settle = max(0.0, prof.start_settle_s - idle_s) if first else 0.0
     return _Job(sid, row["pane_id"], d["n"], d["text"],
-                prof.clear_input_keys if pane.needs_clear else (), prof.enter_delay_s)
+                prof.clear_input_keys if pane.needs_clear else (), prof.enter_delay_s,
+                settle_s=settle)
 
 
 def _sent(store, job: _Job, enter_ns: int) -> None:

@@ -85,6 +85,9 @@ class Profile:
     clear_input_keys: tuple[str, ...] = ("C-u",)
     # Pause between the bracketed paste and Enter, so the TUI has taken the paste in first.
     enter_delay_s: float = 0.15
+    # The first paste of a launch waits until the pane has been idle this long: a CLI that
+    # drops a paste coming right after its start signal (Gemini CLI after --resume) gets time.
+    start_settle_s: float = 0.0
     # What the user must do in a pane that has sent no signal `silent_start_s` after launch.
     silent_start_hint: str = "no signal yet: look at the pane"
     silent_start_s: float = 8.0

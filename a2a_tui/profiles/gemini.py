@@ -13,6 +13,10 @@ Measured against Gemini CLI 0.61.0 (tests/real_cli/FINDINGS.md):
 - SessionStart fires at start-up, BeforeAgent carries the prompt, AfterAgent ends the turn, and
   Esc ("Request cancelled") also fires AfterAgent; the input box stays empty. Hook timeouts are in
   milliseconds. `--session-id` fixes the session id in advance.
+- Resumed (`--resume`), it drops a paste that comes right after its SessionStart (the box stays
+  empty, no BeforeAgent): a queue kept for a revived session was lost 3 of 3 times that way;
+  pasted 0.5 s or more after the pane turned idle, 4 of 4 arrived. The first paste of a launch
+  waits until the pane has been idle 1 s (`start_settle_s`).
 - Right after AfterAgent, Gemini sometimes ignores an Enter for a moment: with 0.15 s between
   paste and Enter, 2 of ~120 queued turns stayed in the input box; with 0.5 s, 0 of 150.
 - With `CI=true` or `GITHUB_ACTIONS=true` in its environment Gemini CLI runs headless even in a
@@ -116,6 +120,6 @@ class Gemini(Profile):
 
 
 PROFILE = Gemini(
-    "gemini", "gemini", enter_delay_s=0.5, env_family=ENV,
+    "gemini", "gemini", enter_delay_s=0.5, start_settle_s=1.0, env_family=ENV,
     silent_start_hint="no SessionStart yet: answer Gemini CLI's dialogs in the pane (trust this"
     " folder; choose how to sign in)")

@@ -104,6 +104,13 @@ ACTIONS: tuple[Action, ...] = (
     Action("sessions.restart", "sessions", "R", "restart", "Restart",
            "Start this exited session again: same role, attempt, CLI and options, a new"
            " launch; the prompts queued for it are delivered to the new pane.", show=False),
+    Action("sessions.revive", "sessions", "v", "revive", "Revive",
+           "Start this exited session again on its CLI's own conversation (Claude Code, Codex,"
+           " Gemini CLI), in the same worktree; its queue follows. A CLI that cannot resume is"
+           " started fresh, and says so.", show=False),
+    Action("sessions.fork", "sessions", "f", "fork", "Fork",
+           "A new session on a copy of this one's conversation (Claude Code, Codex), under its"
+           " own name, bound to no attempt.", show=False),
     Action("sessions.end", "sessions", "x", "end_session", "End",
            "End this session (asks first): its pane is closed, it is recorded as ended by"
            " you; its queue is kept for a restart.", show=False),
@@ -149,6 +156,14 @@ ACTIONS: tuple[Action, ...] = (
            "Move to the next file of the diff."),
     Action("diff.previous_file", "diff", "p", "previous_file", "Previous file",
            "Move to the previous file of the diff."),
+    Action("diff.comment", "diff", "c", "comment", "Comment",
+           "Comment on the line under the cursor (several lines; Ctrl-S keeps it); on a line"
+           " that has a held comment, edit it. Held until sent."),
+    Action("diff.uncomment", "diff", "x", "uncomment", "Remove",
+           "Remove the held comment on the line under the cursor."),
+    Action("diff.send_comments", "diff", "s", "send_comments", "Send",
+           "Send every held comment to the attempt's writer as one prompt (each with its file,"
+           " line and the lines around it, in the order of the diff)."),
 )
 
 BY_ID = {a.id: a for a in ACTIONS}

@@ -155,6 +155,25 @@ class SessionEnded(UserActed):
     kind = "session_ended"
 
 
+class SessionRevived(UserActed):
+    """An exited session was launched again on its own conversation (session_launched,
+    `revives` in its record)."""
+
+    kind = "session_launched"
+
+
+class SessionForked(UserActed):
+    """A new session was launched on a copy of another's conversation (`forks`)."""
+
+    kind = "session_launched"
+
+
+class CommentsChanged(UserActed):
+    """A line comment on a diff was held, edited or removed, or the held ones were sent."""
+
+    kind = "review_comment"
+
+
 class WaitingSeen(UserActed):
     """The user looked at what waits for them (attention_seen)."""
 
@@ -163,7 +182,8 @@ class WaitingSeen(UserActed):
 
 ACTED = (InjectionQueued, PanesPaused, PaneReleased, PaneJumped, BoardItemAnswered,
          BoardAnswersSent, UserSaid, VerifyFinished, AttemptIntegrated, AttemptAbandoned,
-         WorktreeOpened, SessionStarted, SessionRestarted, SessionEnded, WaitingSeen)
+         WorktreeOpened, SessionStarted, SessionRestarted, SessionEnded, WaitingSeen,
+         SessionRevived, SessionForked, CommentsChanged)
 
 
 class UserActionRefused(Message):

@@ -171,6 +171,63 @@ class Workbench:
             r = lifecycle.end(self._gate(s), sid, source=SOURCE)
         return Done(f"ended {sid} (pane {r['pane']} closed) · {r['user_input']}", r)
 
+    def revive(self, sid: str) -> Done:
+        """Start an exited session again on its CLI's own conversation (`a2a session
+        revive`); a fresh one where the CLI cannot resume, said so."""
+        from a2a_tui import lifecycle
+
+        with self.store() as s:
+            r = lifecycle.revive(self._gate(s), sid, source=SOURCE)
+        return Done(lifecycle.describe_revive(r), r)
+
+    def fork(self, sid: str) -> Done:
+        """A new session on a copy of the session's conversation (`a2a session fork`)."""
+        from a2a_tui import lifecycle
+
+        with self.store() as s:
+            r = lifecycle.fork(self._gate(s), sid, tmux_socket=self.tmux_socket, source=SOURCE)
+        return Done(lifecycle.describe_fork(r), r)
+
+    # --- comments on a diff (gate/comments.py) ----------------------------------------------
+    def comments(self, attempt: str) -> list:
+        """The attempt's held comments (read for the diff screen)."""
+        from a2a_tui.gate import comments
+
+        with self.store() as s:
+            return comments.listed(s, attempt)
+
+    def comment(self, attempt: str, path: str, line: int, text: str) -> Done:
+        from a2a_tui.gate import comments
+
+        with self.store() as s:
+            c = comments.add(self._gate(s), attempt, path, line, text)
+        return Done(f"{c.id} held on {c.path}:{c.line} (s sends the held comments)",
+                    c.to_json())
+
+    def edit_comment(self, cid: str, text: str) -> Done:
+        from a2a_tui.gate import comments
+
+        with self.store() as s:
+            c = comments.edit(self._gate(s), cid, text)
+        return Done(f"{c.id} edited", c.to_json())
+
+    def remove_comment(self, cid: str) -> Done:
+        from a2a_tui.gate import comments
+
+        with self.store() as s:
+            c = comments.remove(self._gate(s), cid)
+        return Done(f"{c.id} removed", c.to_json())
+
+    def send_comments(self, attempt: str) -> Done:
+        """Every held comment of the attempt, as one prompt to its writer (a user input)."""
+        from a2a_tui.gate import comments
+
+        with self.store() as s:
+            r = comments.send(self._gate(s), attempt, source=SOURCE)
+        older = f", {len(r['older'])} against an older SHA" if r["older"] else ""
+        return Done(f"sent {len(r['comments'])} comment(s) to {r['session']} as"
+                    f" #{r['dispatch']}{older} · {r['user_input']}", r)
+
     # --- what waits for the user -----------------------------------------------------------
     def waiting_seen(self) -> Done:
         """The user has looked at what waits: rejections and stops so far count as seen."""

@@ -16,7 +16,9 @@ from a2a_tui.tui.messages import (
     PaneReleased,
     PanesPaused,
     SessionEnded,
+    SessionForked,
     SessionRestarted,
+    SessionRevived,
     SessionStarted,
 )
 from a2a_tui.tui.panels.base import Cell, Panel
@@ -108,11 +110,13 @@ class SessionsPanel(Panel[SessionRow]):
         r = self.selected
         if r is None:
             return self.nothing_selected()
-        if action == "restart":
+        if action in ("restart", "revive"):
             return None if r.state == "exited" else (
                 f"{r.id} is {r.state}: only an exited session restarts (x ends it first)")
+        if action == "fork":
+            return None
         if r.state == "exited":
-            return f"{r.id} has exited (R restarts it)"
+            return f"{r.id} has exited (R restarts it, v revives its conversation)"
         if action == "jump" and not r.pane_id:
             return f"{r.id} has no pane yet"
         if action == "release" and r.state == "idle":
@@ -182,6 +186,15 @@ class SessionsPanel(Panel[SessionRow]):
         sid = self.selected.id  # type: ignore[union-attr]
         self.post_message(ActionRequested(f"restart {sid}", lambda w: w.restart(sid),
                                           SessionRestarted))
+
+    def action_revive(self) -> None:
+        sid = self.selected.id  # type: ignore[union-attr]
+        self.post_message(ActionRequested(f"revive {sid}", lambda w: w.revive(sid),
+                                          SessionRevived))
+
+    def action_fork(self) -> None:
+        sid = self.selected.id  # type: ignore[union-attr]
+        self.post_message(ActionRequested(f"fork {sid}", lambda w: w.fork(sid), SessionForked))
 
     def action_end_session(self) -> None:
         from a2a_tui.tui.screens.confirm import ConfirmScreen

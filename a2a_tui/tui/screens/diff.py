@@ -3,6 +3,9 @@ language, a cursor on one line at a time.
 
 The lines are the core's `DiffLine`s (a2a_tui/gate/diff.py): the cursor's line knows its file
 and its line in the new file (`DiffView.cursor_target`), which is what a line comment needs.
+`c` holds a comment on it (or edits the one there), `x` removes it, `s` sends the held ones to
+the attempt's writer as one prompt (gate/comments.py); the held ones are listed under the diff
+and marked in its gutter.
 """
 
 from __future__ import annotations
@@ -14,11 +17,16 @@ from typing import TYPE_CHECKING
 from rich.style import Style
 from rich.syntax import Syntax
 from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.widgets import Static
 
 from a2a_tui.tui import actions
+from a2a_tui.tui.messages import ActionRequested, CommentsChanged
 from a2a_tui.tui.screens.lines import LinesScreen, LinesView
 
 if TYPE_CHECKING:
+    from a2a_tui.gate.comments import Comment
     from a2a_tui.gate.diff import AttemptDiff, DiffLine
 
 NUMBER = 5                                   # cells per line-number column
@@ -51,6 +59,13 @@ class DiffView(LinesView):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.lines: list[DiffLine] = []
+        self.marked: set[tuple[str, int]] = set()   # lines with a held comment
+
+    def mark(self, targets: set[tuple[str, int]]) -> None:
+        if targets != self.marked:
+            self.marked = targets
+            self._cache.clear()
+            self.refresh()
 
     def show(self, lines: list[DiffLine]) -> None:
         self.lines = lines
@@ -81,7 +96,8 @@ class DiffView(LinesView):
             return Text(" " * (2 * NUMBER + 1) + ln.text, style="dim italic")
         old = "" if ln.old is None else str(ln.old)
         new = "" if ln.new is None else str(ln.new)
-        t = Text(f"{old:>{NUMBER}}{new:>{NUMBER}} ", style="dim")
+        t = Text(f"{old:>{NUMBER}}{new:>{NUMBER}}", style="dim")
+        t.append("●" if ln.target in self.marked else " ", style="bold yellow")
         sign = ln.text[:1] or " "
         line = Text(sign, style={"add": "bold green", "del": "bold red"}.get(ln.kind, "dim"))
         line.append_text(_code(ln.path, ln.text[1:]))
@@ -119,7 +135,12 @@ class DiffScreen(LinesScreen):
 
     def __init__(self, attempt: str, load: Callable[[], AttemptDiff]) -> None:
         super().__init__(attempt, load)
+        self.attempt = attempt
         self.diff: AttemptDiff | None = None
+        self.comments: list[Comment] = []    # held, in the order of the diff
+
+    def below(self) -> ComposeResult:
+        yield Static("", id="comments")
 
     def make_view(self) -> DiffView:
         return DiffView(id="diff")
@@ -131,6 +152,7 @@ class DiffScreen(LinesScreen):
     def shown(self, d: AttemptDiff) -> Text:
         self.diff = d
         self.view.show(d.lines)
+        self._show_comments(self.comments)   # marks and diff order need the diff
         title = Text()
         title.append(f"{d.attempt} ", style="bold")
         title.append(f"start {d.base[:12]} → {d.head_is} {d.head[:12]} · ")
@@ -148,6 +170,14 @@ class DiffScreen(LinesScreen):
     def why_disabled(self, action: str, params: tuple[object, ...]) -> str | None:
         if self.diff is None:
             return "the diff is still being read"
+        if action == "comment" and self.view.cursor_target is None:
+            return "a comment goes on a line of the new file: move to an added or unchanged line"
+        if action == "uncomment" and self._here() is None:
+            return "no held comment on this line"
+        if action == "send_comments" and not self.comments:
+            return "no held comments (c comments on the line under the cursor)"
+        if action in ("comment", "uncomment", "send_comments"):
+            return None
         if len(self.diff.files) < 2:
             return "the diff has one file" if self.diff.files else "the diff is empty"
         return None
@@ -160,3 +190,75 @@ class DiffScreen(LinesScreen):
 
     def action_previous_file(self) -> None:
         self.view.action_previous_file()
+
+    # --- comments ---------------------------------------------------------------------------
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.read_comments()
+
+    def follow_store(self, last_seq: int) -> None:
+        """The store changed (the app says so): the held comments are read again."""
+        self.read_comments()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="comments", name="comments")
+    def read_comments(self) -> None:
+        held = self.app.services.comments(self.attempt)  # type: ignore[attr-defined]
+        self.app.call_from_thread(self._show_comments, held)
+
+    def _show_comments(self, held: list[Comment]) -> None:
+        if self.diff is not None:
+            from a2a_tui.gate.comments import in_diff_order
+
+            held = in_diff_order(held, self.diff)
+        self.comments = held
+        head = self.diff.head if self.diff is not None else None
+        self.view.mark({(c.path, c.line) for c in held if c.sha == head})
+        t = Text()
+        for c in held:
+            t.append(f"{c.id} ", style="bold yellow")
+            t.append(f"{c.path}:{c.line} ")
+            if head is not None and c.sha != head:
+                t.append(f"(older SHA {c.sha[:12]}) ", style="magenta")
+            t.append(c.text.splitlines()[0][:60] if c.text else "", style="dim")
+            t.append("\n")
+        t.rstrip()
+        self.query_one("#comments", Static).update(t)
+        self.refresh_bindings()
+
+    def _here(self) -> Comment | None:
+        target = self.view.cursor_target
+        return next((c for c in reversed(self.comments) if (c.path, c.line) == target), None)
+
+    def _act(self, what: str, call: Callable) -> None:
+        self.post_message(ActionRequested(what, call, CommentsChanged))
+
+    def action_comment(self) -> None:
+        from a2a_tui.tui.screens.editor import Draft, EditorScreen
+
+        target = self.view.cursor_target
+        assert target is not None
+        path, line = target
+        att, here = self.attempt, self._here()
+
+        def keep(draft: Draft | None) -> None:
+            if draft is None:
+                return
+            if here is not None:
+                self._act(f"edit {here.id}", lambda w: w.edit_comment(here.id, draft.text))
+            else:
+                self._act(f"comment on {path}:{line}",
+                          lambda w: w.comment(att, path, line, draft.text))
+
+        title = f"Edit {here.id} on {path}:{line}" if here else f"Comment on {path}:{line}"
+        self.app.push_screen(EditorScreen(title, "held until you send the comments (s); each"
+                                          " goes with its file, line and the lines around it",
+                                          text=here.text if here else ""), keep)
+
+    def action_uncomment(self) -> None:
+        here = self._here()
+        assert here is not None
+        self._act(f"remove {here.id}", lambda w: w.remove_comment(here.id))
+
+    def action_send_comments(self) -> None:
+        att = self.attempt
+        self._act(f"send {att}'s comments", lambda w: w.send_comments(att))

@@ -169,10 +169,15 @@ class LinesScreen(ModalScreen[None]):
         """Fill the view with what was read; returns the title line to show."""
         raise NotImplementedError
 
+    def below(self) -> ComposeResult:
+        """Widgets between the view and the keys (none here)."""
+        return iter(())
+
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Text(f"{self.title_text} · reading…", style="bold"), classes="title")
             yield self.make_view()
+            yield from self.below()
             yield WorkbenchFooter(compact=True)
 
     def on_mount(self) -> None:
