@@ -8,10 +8,10 @@ with a shell would do it.
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 from a2a_tui.gate import ledger
+from tests.gate.gate_support import sqlite_outside as _sql
 from tests.gate.review_support import REQUIRED, TWO, Attempt
 from tests.support import (
     a2a,
@@ -26,15 +26,6 @@ from tests.support import (
 
 REVIEW_TABLES = ("reviews", "review_runs", "review_issues", "review_dispositions",
                  "review_overrides", "approvals", "approval_uses")
-
-
-def _sql(repo: Path, *statements: str) -> None:
-    conn = sqlite3.connect(repo / ".a2a" / "a2a.db", isolation_level=None)
-    try:
-        for s in statements:
-            conn.execute(s)
-    finally:
-        conn.close()
 
 
 def _dump(repo: Path) -> dict[str, list[dict]]:
