@@ -16,6 +16,7 @@ from tests.support import (
     error_code,
     git,
     rows,
+    write_card,
 )
 
 SCORES = ("--score", "boundary=3:in bounds", "--score", "taste=2:fine")
@@ -107,3 +108,21 @@ def test_an_approval_needs_a_verified_candidate(repo):
     c = a2a("claim", "T-1", "--json", cwd=repo).json
     assert error_code(a2a("approve", c["attempt"], "--json", cwd=repo)) == "not_verified"
     assert rows(repo, "SELECT id FROM user_inputs") == []
+
+
+def test_taking_the_approval_or_the_review_off_the_card_is_a_new_version(repo):
+    """The card's review and approval requirements are part of its contract: a controller that
+    adds the card again without them makes a new version (draft, to be confirmed, verified
+    again), never a silent revision that lets the verified candidate through."""
+    add_ready_card(repo, extra=f'{APPROVAL}\nreview = "required"')
+    c = a2a("claim", "T-1", "--json", cwd=repo).json
+    submit(repo, c, 1)
+    start = git(repo, "rev-parse", "main")
+    for n, extra in enumerate(('review = "required"', "")):   # the approval off, then the review
+        card = write_card(repo, "T-1", extra=extra)
+        r = a2a_as(repo, f"exec{n}", "executive", "card", "add", str(card), "--json")
+        assert r.code == 0, r.out
+        assert r.json["state"] == "draft", r.json
+    assert r.json["version"] == 3
+    assert error_code(integrate(repo, c["attempt"])) == "stale_card_version"
+    assert git(repo, "rev-parse", "main") == start
