@@ -16,6 +16,7 @@ from a2a_tui.errors import A2AError
 
 FULL_SHA = re.compile(r"^[0-9a-f]{40}$")
 ZERO_SHA = "0" * 40
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"   # git's tree with nothing in it
 
 
 def error_line(stderr: str) -> str:
@@ -209,6 +210,17 @@ class Git:
         no colour, no external diff or textconv driver: the same text on every machine)."""
         return self._run("diff", "--no-color", "--no-ext-diff", "--no-textconv",
                          "--find-renames", base, head).stdout
+
+    def line_count(self, rev: str, path: str) -> int | None:
+        """How many lines file `path` has at commit `rev` (a binary file: 0); None when `rev`
+        has no such file."""
+        res = self._run("cat-file", "-t", f"{rev}:{path}", check=False)
+        if not res.ok or res.stdout.strip() != "blob":
+            return None
+        # Added lines against the empty tree: counted by git, never decoded here.
+        out = self._out("diff", "--numstat", "--no-renames", EMPTY_TREE, rev, "--", path)
+        added = out.split("\t", 1)[0] if out else "0"
+        return int(added) if added.isdigit() else 0
 
     def commits_between(self, base: str, head: str) -> list[str]:
         out = self._out("rev-list", "--reverse", f"{base}..{head}")

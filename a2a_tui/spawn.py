@@ -1,4 +1,5 @@
-"""`a2a spawn`: start a managed agent session in a new tmux pane, and record the launch.
+"""`a2a spawn`: start a managed agent session in a new tmux pane, and record the launch; and
+`a2a review start`, which launches a reviewer that way (`spawn_reviewer`).
 
 A use case above the gate and the panes: it binds the attempt's writer (gate), writes the
 session's git hooks and starts its pane (panes, tmux), and hands it the records that waited for
@@ -23,6 +24,8 @@ from typing import Any
 from a2a_tui import host, profiles
 from a2a_tui.collab.backlog import deliver_backlog_in_tx
 from a2a_tui.errors import A2AError
+from a2a_tui.faults import crashpoint
+from a2a_tui.gate import review_start
 from a2a_tui.gate.attempts import bind_writer
 from a2a_tui.identity import session_leader, start_time
 from a2a_tui.panes.githooks import git_config_env, write_hooks
@@ -49,14 +52,15 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
     the launch seq of the exited session `session` that this launch brings back (same id, a
     new launch record; see `a2a_tui.lifecycle.restart`), kept as `revives` when it goes on
     with its conversation. `user_input`: the U-<n> that asked for it, kept in the launch
-    record. `cwd`: the folder when no attempt names one (a fork works where its original
-    did). `note`: more facts for the launch record (why a revive started afresh...)."""
+    record. `cwd`: the folder to work in, in place of the one the role and attempt would give
+    (a fork works where its original did; a reviewer in its read-only checkout). `note`: more
+    facts for the launch record (why a revive started afresh...)."""
     if role not in ROLES:
         raise A2AError("unknown_role", f"unknown role {role!r} (one of {', '.join(ROLES)})",
                        exit_code=2)
     profile = profiles.get(cli)
     repo, store = g.repo, g.store
-    cwd, task = (cwd, None) if cwd is not None and attempt is None else _cwd(g, attempt)
+    cwd, task = (cwd, None) if cwd is not None else _cwd(g, attempt)
     card = rolecards_dir() / f"{role}.md"
     card_digest = "sha256:" + hashlib.sha256(card.read_bytes()).hexdigest() if card.is_file() \
         else None
@@ -216,3 +220,24 @@ def _failed(store, sid: str, attempt: str | None, reason: str,
                   payload={"reason": reason})
         tx.execute("UPDATE sessions SET state='exited', state_since_ns=? WHERE id=?",
                    (time.time_ns(), sid))
+
+
+def spawn_reviewer(g, attempt: str, *, cli: str, model: str = "", effort: str = "",
+                   tmux_socket: str | None = None) -> dict[str, Any]:
+    """`a2a review start`: a fresh reviewer session in a read-only checkout of exactly the
+    attempt's submitted SHA, recorded with that SHA, its first prompt queued (gate/review_start.py
+    says what it holds). The role's permissions come with the launch (`profiles`, role
+    "reviewer"), as for any session."""
+    profiles.get(cli)   # an unknown CLI is refused before anything is written
+    g.attempt(attempt)
+    with review_start.launch_lock(g, attempt):
+        planned = review_start.plan(g, attempt)
+        try:
+            launched = spawn(g, role="reviewer", cli=cli, model=model, effort=effort,
+                             tmux_socket=tmux_socket, cwd=planned.checkout)
+        except (A2AError, OSError) as exc:
+            review_start.failed(g, planned, str(exc))
+            raise
+        crashpoint("review_start:after_spawn")
+        report = g.repo.runs_dir / launched["session"] / "review.md"
+        return review_start.started(g, planned, launched, report)

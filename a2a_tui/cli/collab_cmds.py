@@ -90,8 +90,9 @@ def register(sub, common) -> None:
 
     p = sub.add_parser("rules", parents=[common],
                        help="the rules for a role (or a command); default: the caller's role")
-    p.add_argument("topic", nargs="?", metavar="ROLE|COMMAND",
-                   help="a role (ideation, executive, worker, reviewer) or a command")
+    p.add_argument("topic", nargs="*", metavar="ROLE|COMMAND",
+                   help="a role (ideation, executive, worker, reviewer) or a command, in one or"
+                        " more words (review verdict)")
     p.set_defaults(func=cmd_rules)
 
     p = sub.add_parser("whoami", parents=[common],
@@ -265,7 +266,7 @@ def _one_line(text: str, width: int = 100) -> str:
 # --- rules, whoami ------------------------------------------------------------------------
 
 def cmd_rules(ctx, args) -> Result:
-    topic = args.topic
+    topic = " ".join(args.topic) or None
     if topic is None:
         caller = ctx.identity
         if caller.is_user:

@@ -78,15 +78,6 @@ def register(sub, common) -> None:
     p.add_argument("--run", type=int, metavar="N", help="the verify run (default: the last)")
     p.set_defaults(func=cmd_log)
 
-    p = sub.add_parser("review", parents=[common],
-                       help="(reviewer sessions) an advisory verdict bound to the candidate SHA")
-    p.add_argument("attempt", help="the attempt under review")
-    p.add_argument("--sha", required=True, help="the candidate SHA the verdict is bound to")
-    p.add_argument("--verdict", required=True, choices=["pass", "block"],
-                   help="pass, or block (a review can block, never approve)")
-    p.add_argument("--notes", required=True, help="what you found, for the writer")
-    p.set_defaults(func=cmd_review)
-
     p = sub.add_parser("reclaim", parents=[common],
                        help="remove clean worktrees of ended attempts, keeping their commits")
     p.add_argument("attempt", nargs="?", help="only this attempt (default: every ended one)")
@@ -262,9 +253,3 @@ def cmd_reclaim(ctx, args) -> Result:
             line += f" ({r['reason']})"
         lines.append(line)
     return Result({"reclaimed": rows}, "\n".join(lines) or "nothing to reclaim", rules="reclaim")
-
-
-def cmd_review(ctx, args) -> Result:
-    r = gate.review(ctx.gate, args.attempt, args.sha, args.verdict, args.notes)
-    return Result(r, f"review of {r['attempt']} at {r['sha'][:12]}: {r['verdict']} (advisory)",
-                  rules="review")

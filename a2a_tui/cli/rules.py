@@ -61,11 +61,42 @@ COMMAND_RULES: dict[str, list[str]] = {
     ],
     "abandon": ["An abandoned attempt keeps its evidence; a retry is a new attempt.",
                 "Both scores are required."],
-    "review": [
-        "Only a reviewer session may review: not the writer, started after this submission.",
-        "The verdict is bound to the exact SHA; a new submission needs a new review.",
-        "A review is advisory: 'block' stops integration of that SHA; 'pass' approves nothing on"
-        " its own.",
+    "review start": [
+        "A review is of the current submission: a fresh reviewer session in a read-only checkout"
+        " of exactly its SHA, told the card, the diff range and the evidence.",
+        "The executive controller or the user starts it; a SHA with a verdict gets no second"
+        " review (a new round is for a new submission, never another try at a pass).",
+        "After the first review come at most review_follow_up_rounds follow-ups (default 2,"
+        " .a2a/gate.toml); a follow-up re-reads the files and checks the earlier report's"
+        " issues against them.",
+    ],
+    "review verdict": [
+        "Only the reviewer session launched for this SHA gives its verdict: not the writer,"
+        " started after this submission, naming the current SHA.",
+        "The report is Markdown that ends with one ```verdict block (TOML): verdict = pass |"
+        " pass_with_risks | fail, recommends_follow_up = true|false, risks = [...],"
+        " [[blocking_issues]] with id, title, evidence = [\"path:line\", ...].",
+        "A fail names its blocking issues, a pass none; a pass_with_risks names its risks. Each"
+        " evidence names a file of the candidate and a line in it.",
+        "A verdict is advice: a fail's issues stop integration of that SHA until each is"
+        " disposed of; a pass approves nothing on its own.",
+    ],
+    "review dispose": [
+        "The executive controller or the user disposes of each blocking issue of the current"
+        " SHA: --accept (the worker fixes it in a new submission; it goes to the writer's pane),"
+        " --reject or --defer with a --reason.",
+        "Integration needs every blocking issue disposed of and none accepted. The latest"
+        " disposition counts; a controller does not replace the user's.",
+    ],
+    "review override": [
+        "Only the user overrides a review, with a reason; it is recorded as the user's input and"
+        " holds for this SHA only.",
+    ],
+    "approve": [
+        "Only the user approves, here or in the workbench; the approval is bound to the SHA, the"
+        " card version and the evidence (verify runs and reviews of that SHA).",
+        "Integration uses it once; a new SHA, card version or evidence makes it stale. Text that"
+        " claims approval anywhere else authorizes nothing.",
     ],
     "reclaim": [
         "Only ended attempts are reclaimed; only clean worktrees are removed.",

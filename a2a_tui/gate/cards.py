@@ -14,12 +14,6 @@ from a2a_tui.gate.model import _digest, contract_digest_of
 
 CARD_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$")
 GATE_FILLED = ("version", "digest", "start_commit", "writer", "sole_writer", "state")
-# Fields whose change alters what "done" means: a change bumps the card version.
-CONTRACT_FIELDS = (
-    "goal", "non_goals", "allowed_paths", "acceptance", "checks", "red_command", "red_paths",
-    "red_timeout_s", "acceptance_files", "needs_user_authorization", "task_type", "artifacts",
-    "env", "droppable_tests", "review", "integrate_approval",
-)
 # The verify chain's own steps: a check may not take their names (its results are named).
 STEP_NAMES = ("precheck", "sanity", "boundary", "drift", "provenance", "red", "artifacts")
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -84,7 +78,9 @@ class Card(BaseModel):
     # Tests the candidate may delete, skip or mark xfail: pytest node ids (fnmatch patterns)
     # or repository globs of test files.
     droppable_tests: list[str] = Field(default_factory=list)
+    # Integration needs an accepted review of the current SHA (gate/review_gate.py).
     review: Literal["none", "required"] = "none"
+    # Integration needs the user's approval bound to the SHA and its evidence (gate/approvals.py).
     integrate_approval: Literal["none", "user"] = "none"
 
     _text = field_validator("title", "goal", "source_ticket")(_nonblank)

@@ -1,9 +1,10 @@
 """Gate rules: `.a2a/gate.toml`, the project's own choices about its gate, validated.
 
 Which steps block, default and maximum timeouts, how many rounds of automatic feedback, how often
-a failing check runs again, which programs checks may start and which variables they see. A
-missing file means the defaults. A change is recorded (`gate_rules_changed`, with the new digest)
-when a gate command first reads it; every verify records the digest it ran under.
+a failing check runs again, how many follow-up rounds a review may have, which programs checks
+may start and which variables they see. A missing file means the defaults. A change is recorded
+(`gate_rules_changed`, with the new digest) when a gate command first reads it; every verify
+records the digest it ran under.
 """
 
 from __future__ import annotations
@@ -89,6 +90,9 @@ class GateRules(BaseModel):
                                  description="automatic feedback stops after N rejections")
     flaky_reruns: int = Field(default=1, ge=0, le=10,
                               description="a failing blocking check runs again up to N times")
+    review_follow_up_rounds: int = Field(default=2, ge=0, le=100,
+                                         description="reviews of later submissions after the"
+                                         " first review of an attempt")
     timeouts: Timeouts = Field(default_factory=Timeouts)
     steps: Steps = Field(default_factory=Steps)
     commands: Commands = Field(default_factory=Commands)

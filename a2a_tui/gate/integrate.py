@@ -26,7 +26,7 @@ from a2a_tui.gate.mainworktree import (
     sync_worktree,
 )
 from a2a_tui.gate.model import UNRESOLVED, Score, way_out
-from a2a_tui.gate.review import blocking_review
+from a2a_tui.gate.review_gate import check_integrable
 from a2a_tui.gate.roles import require_role
 from a2a_tui.gate.targets import (
     git_refusal,
@@ -78,6 +78,8 @@ def integrate(g: GateContext, attempt_id: str, score: Score) -> dict[str, Any]:
                 _diagnose(g, att, refusal.code, old, git=exc.stderr, **exc.details)
                 raise refusal from exc
             with g.store.write() as tx:
+                # Reviews and the user's approval decide here; the approval is used in this tx.
+                check_integrable(g, att, tx)
                 seq = tx.append("integration_intent", actor=g.caller.actor, task=att["card_id"],
                                 attempt=attempt_id, session=g.caller.session,
                                 payload={"ref": ref, "old": old, "new": sha,
@@ -125,10 +127,6 @@ def _check_candidate(g: GateContext, att, facts: ledger.Ledger) -> str:
     failed = facts.failed_blocking_check(attempt_id, last["run"])
     if failed is not None:
         raise A2AError("not_verified", f"blocking check {failed['name']} did not pass")
-    blocked = blocking_review(g, attempt_id, sha)
-    if blocked is not None:
-        raise A2AError("review_blocked", f"reviewer session {blocked['session']} blocked"
-                       f" {sha[:12]}: {blocked['notes'][:200]}")
     return sha
 
 

@@ -1,8 +1,9 @@
 """The log decides: the gate's state folded from the append-only event log.
 
-The gate's tables (cards, attempts, submissions, verifications, check_results, ...) are a cache
-of the log: each row is written in the transaction that appends the event explaining it, and
-anything that can open the database file can also rewrite them. So the gate does not take them
+The gate's tables (cards, attempts, submissions, verifications, check_results, reviews, review
+runs, issues and dispositions, approvals, ...) are a cache of the log: each row is written in
+the transaction that appends the event explaining it, and anything that can open the database
+file can also rewrite them. So the gate does not take them
 on trust. `fold` replays the gate's events into the same rows, one handler per event kind
 (`HANDLERS`: a new kind that changes gate state is one entry there); `compare` names the first
 row that disagrees with the log; `rebuild` writes the tables again from it.
@@ -74,13 +75,28 @@ TABLES = (
     Table("scores", ("attempt_id",), ("attempt_id", "outcome", "boundary", "boundary_reason",
                                       "taste", "taste_reason", "rounds", "rejections",
                                       "duration_s", "actor", "seq")),
-    Table("reviews", ("seq",), ("attempt_id", "submission_n", "sha", "session", "verdict",
-                                "notes", "seq"), kept=("id",)),
+    # A review's id is the seq of its `reviewed` event (migration 6 made older ones so too).
+    Table("reviews", ("seq",), ("id", "attempt_id", "submission_n", "sha", "session", "verdict",
+                                "notes", "seq", "run_id", "risks", "follow_up",
+                                "report_digest")),
+    Table("review_runs", ("id",), ("id", "attempt_id", "submission_n", "sha", "round", "follows",
+                                   "checkout", "state", "session", "report", "requested_seq",
+                                   "updated_seq")),
+    Table("review_issues", ("review_id", "issue"), ("review_id", "attempt_id", "sha", "issue",
+                                                    "title", "evidence", "seq")),
+    Table("review_dispositions", ("seq",), ("seq", "attempt_id", "sha", "review_id", "issue",
+                                            "decision", "reason", "actor", "user_input")),
+    Table("review_overrides", ("seq",), ("seq", "attempt_id", "submission_n", "sha", "reason",
+                                         "user_input")),
+    Table("approvals", ("id",), ("id", "attempt_id", "submission_n", "sha", "card_version",
+                                 "evidence", "user_input", "seq")),
+    Table("approval_uses", ("approval_id",), ("approval_id", "attempt_id", "seq")),
 )
 BY_NAME = {t.name: t for t in TABLES}
 # Tables whose rows hang off an attempt (the rest: cards and card_versions, by card).
 PER_ATTEMPT = ("submissions", "verifications", "check_results", "integrations", "scores",
-               "reviews")
+               "reviews", "review_runs", "review_issues", "review_dispositions",
+               "review_overrides", "approvals", "approval_uses")
 
 
 @dataclass
@@ -294,11 +310,68 @@ def _resolved(ledger: Ledger, ev: Event) -> None:
         _ended("abandoned")(ledger, ev)
 
 
-def _reviewed(ledger: Ledger, ev: Event) -> None:
+# --- reviews and approvals (gate/review*.py, gate/approvals.py) ---------------------------------
+
+def _review_requested(ledger: Ledger, ev: Event) -> None:
     p = ev.payload
-    ledger.put("reviews", {"id": None, "attempt_id": ev.attempt, "submission_n": p["submission"],
+    ledger.put("review_runs", {
+        "id": p["review"], "attempt_id": ev.attempt, "submission_n": p["submission"],
+        "sha": p["sha"], "round": p["round"], "follows": p["follows"], "checkout": p["checkout"],
+        "state": "requested", "session": None, "report": None, "requested_seq": ev.seq,
+        "updated_seq": ev.seq})
+
+
+def _review_started(ledger: Ledger, ev: Event) -> None:
+    ledger.set("review_runs", (ev.payload["review"],), state="running", session=ev.session,
+               report=ev.payload["report"], updated_seq=ev.seq)
+
+
+def _review_launch_failed(ledger: Ledger, ev: Event) -> None:
+    ledger.set("review_runs", (ev.payload["review"],), state="failed", updated_seq=ev.seq)
+
+
+def _reviewed(ledger: Ledger, ev: Event) -> None:
+    """A verdict; one given before reports (`block` with notes) has no run, risks or issues."""
+    p = ev.payload
+    ledger.put("reviews", {"id": ev.seq, "attempt_id": ev.attempt, "submission_n": p["submission"],
                            "sha": p["sha"], "session": ev.session, "verdict": p["verdict"],
-                           "notes": p["notes"], "seq": ev.seq})
+                           "notes": p["notes"], "seq": ev.seq, "run_id": p.get("review"),
+                           "risks": json.dumps(p.get("risks", [])),
+                           "follow_up": int(p.get("recommends_follow_up", False)),
+                           "report_digest": p.get("report_digest")})
+    for issue in p.get("blocking_issues", []):
+        ledger.put("review_issues", {"review_id": ev.seq, "attempt_id": ev.attempt,
+                                     "sha": p["sha"], "issue": issue["id"],
+                                     "title": issue["title"],
+                                     "evidence": json.dumps(issue["evidence"]), "seq": ev.seq})
+
+
+def _review_disposition(ledger: Ledger, ev: Event) -> None:
+    p = ev.payload
+    ledger.put("review_dispositions", {
+        "seq": ev.seq, "attempt_id": ev.attempt, "sha": p["sha"], "review_id": p["review"],
+        "issue": p["issue"], "decision": p["decision"], "reason": p["reason"], "actor": ev.actor,
+        "user_input": p["user_input"]})
+
+
+def _review_overridden(ledger: Ledger, ev: Event) -> None:
+    p = ev.payload
+    ledger.put("review_overrides", {"seq": ev.seq, "attempt_id": ev.attempt,
+                                    "submission_n": p["submission"], "sha": p["sha"],
+                                    "reason": p["reason"], "user_input": p["user_input"]})
+
+
+def _integration_approved(ledger: Ledger, ev: Event) -> None:
+    p = ev.payload
+    ledger.put("approvals", {"id": p["approval"], "attempt_id": ev.attempt,
+                             "submission_n": p["submission"], "sha": p["sha"],
+                             "card_version": p["card_version"], "evidence": p["evidence"],
+                             "user_input": p["user_input"], "seq": ev.seq})
+
+
+def _approval_consumed(ledger: Ledger, ev: Event) -> None:
+    ledger.put("approval_uses", {"approval_id": ev.payload["approval"], "attempt_id": ev.attempt,
+                                 "seq": ev.seq})
 
 
 HANDLERS: dict[str, Callable[[Ledger, Event], None]] = {
@@ -327,8 +400,16 @@ HANDLERS: dict[str, Callable[[Ledger, Event], None]] = {
     "worktree_removed": _attempt(worktree_state="removed"),
     "worktree_kept": _attempt(worktree_state="kept_dirty"),
     "worktree_unknown": _attempt(worktree_state="unknown"),
-    "reviewed": _reviewed,
     "attempt_resolved": _resolved,
+    # `review_refused` and `review_checkouts_reclaimed` change no table: they are not here.
+    "review_requested": _review_requested,
+    "review_started": _review_started,
+    "review_launch_failed": _review_launch_failed,
+    "reviewed": _reviewed,
+    "review_disposition": _review_disposition,
+    "review_overridden": _review_overridden,
+    "integration_approved": _integration_approved,
+    "approval_consumed": _approval_consumed,
 }
 
 

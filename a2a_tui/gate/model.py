@@ -27,11 +27,20 @@ CONTRACT_FIELDS = (
     "goal", "non_goals", "allowed_paths", "acceptance", "checks", "red_command", "red_paths",
     "acceptance_files", "needs_user_authorization", "task_type",
 )
+# Contract fields added later, with their defaults: in the digest only when a card sets them, so
+# a card that does not keeps the digest it was recorded with (the ledger folds it again).
+LATER_CONTRACT_FIELDS: dict[str, Any] = {
+    "red_timeout_s": None, "artifacts": [], "env": {}, "droppable_tests": [], "review": "none",
+    "integrate_approval": "none",
+}
 
 
 def contract_digest_of(body: dict[str, Any]) -> str:
     """The digest of a card body's contract fields: a change of it is a new card version."""
-    return _digest({k: body[k] for k in CONTRACT_FIELDS})
+    fields = {k: body[k] for k in CONTRACT_FIELDS}
+    fields.update({k: body[k] for k, default in LATER_CONTRACT_FIELDS.items()
+                   if body.get(k, default) != default})
+    return _digest(fields)
 
 
 def _digest(obj: Any) -> str:

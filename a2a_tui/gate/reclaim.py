@@ -15,6 +15,7 @@ from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.findings import report_kept_worktree
 from a2a_tui.gate.locks import op_lock
 from a2a_tui.gate.model import ENDED, UNRESOLVED, way_out
+from a2a_tui.gate.review_start import reclaim_checkouts
 from a2a_tui.gate.roles import require_role
 from a2a_tui.git import ZERO_SHA, GitError
 
@@ -40,7 +41,10 @@ def reclaim(g: GateContext, attempt_id: str | None = None) -> list[dict[str, Any
         rows = g.store.all(
             f"SELECT * FROM attempts WHERE state IN ({','.join('?' * len(ENDED))})"
             " AND worktree_state NOT IN ('removed') ORDER BY claimed_ns", ENDED)
-    return [_reclaim_one(g, r) for r in rows]
+    out = [_reclaim_one(g, r) for r in rows]
+    for r in out:   # and the read-only checkouts its reviews were given
+        r["review_checkouts"] = reclaim_checkouts(g, r["attempt"])
+    return out
 
 
 def _reclaim_one(g: GateContext, att) -> dict[str, Any]:

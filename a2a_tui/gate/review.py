@@ -1,69 +1,135 @@
-"""Independent review: a fresh reviewer session, not the writer, started after the submission.
+"""Independent review: the verdict of the reviewer session launched for the submitted SHA.
 
-The verdict is bound to the exact SHA. It is advisory: a `block` stops integration of that SHA,
-a `pass` approves nothing on its own (the checks still decide).
+A verdict is heard only from the reviewer session `a2a review start` launched for this exact
+SHA: not the writer, launched after this submission, naming the current candidate. It comes as
+a Markdown report ending in a verdict block (review_report.py); a malformed report is refused
+before anything is written. The verdict is advice: a `fail`'s blocking issues stop integration
+of that SHA until the executive controller or the user disposes of each (review_gate.py); a
+pass approves nothing on its own (the checks still decide).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+from pathlib import Path
 from typing import Any
 
 from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
 from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.review_report import Report, parse_report
+from a2a_tui.gate.review_start import report_copy
 from a2a_tui.gate.roles import require_role
 
-VERDICTS = ("pass", "block")
+MAX_REPORT = 256 * 1024     # a report is a document, not a log
 
 
-def review(g: GateContext, attempt_id: str, sha: str, verdict: str, notes: str) -> dict[str, Any]:
-    """A reviewer session's advisory verdict on the attempt's current candidate."""
+def review(g: GateContext, attempt_id: str, sha: str, path: str) -> dict[str, Any]:
+    """Record the report at `path` as this reviewer session's verdict on `sha`."""
+    text, raw = read_report(path)
+    report = parse_report(text, path)
     att = g.attempt(attempt_id)
     ledger.require_intact(g, att["card_id"])
-    if verdict not in VERDICTS:
-        raise A2AError("bad_verdict",
-                       f"verdict must be one of {', '.join(VERDICTS)}, not {verdict!r}")
-    if not notes.strip():
-        raise A2AError("notes_required", "a review needs notes: what was read and why this verdict")
+    sha_in, sha = sha, sha.strip().lower()
 
     def refuse(code: str, message: str) -> A2AError:
         with g.store.write() as tx:
             tx.append("review_refused", actor=g.caller.actor, task=att["card_id"],
                       attempt=attempt_id, session=g.caller.session,
-                      payload={"code": code, "message": message, "sha": sha, "verdict": verdict})
+                      payload={"code": code, "message": message, "sha": sha_in,
+                               "verdict": report.verdict})
         return A2AError(code, message)
 
-    # The user and the other roles do not review: the user decides with integrate/abandon.
-    require_role(g, "review", attempt=att)
+    # The user and the other roles do not review: the user decides with dispositions, an
+    # override, integrate or abandon.
+    require_role(g, "review verdict", attempt=att)
     session = g.store.one("SELECT * FROM sessions WHERE id=?", (g.caller.session,))
     if g.caller.actor == att["writer"] or _ever_wrote(g, attempt_id, g.caller.actor):
         raise refuse("reviewer_is_writer", f"{g.caller.describe()} wrote {attempt_id}: a review"
                      " must be independent")
     sub = g.store.one("SELECT * FROM submissions WHERE attempt_id=? AND n=?",
                       (attempt_id, att["submission_n"]))
-    if sub is None or sub["sha"] != sha.strip().lower():
-        raise refuse("stale_sha", f"{sha[:12]} is not the current candidate of {attempt_id}"
+    if sub is None or sub["sha"] != sha:
+        raise refuse("stale_sha", f"{sha_in[:12]} is not the current candidate of {attempt_id}"
                      f" ({sub['sha'][:12] if sub else 'none submitted'})")
     if session["launch_seq"] < sub["seq"]:
         raise refuse("reviewer_not_fresh",
-                     f"session {session['id']} was started before this submission; start a fresh"
-                     " reviewer session for it")
+                     f"session {session['id']} was started before this submission; a review of"
+                     f" it is launched with `a2a review start {attempt_id}`")
+    run = g.store.one("SELECT * FROM review_runs WHERE session = ? AND attempt_id = ? AND sha = ?",
+                      (session["id"], attempt_id, sha))
+    if run is None:
+        raise refuse("review_not_started", f"session {session['id']} was not launched to review"
+                     f" {sha[:12]} (`a2a review start {attempt_id}` launches the reviewer)")
+    check_evidence(g, report, sha, path)
     with g.store.write() as tx:
+        if tx.one("SELECT 1 FROM reviews WHERE run_id = ?", (run["id"],)):
+            raise A2AError("already_reviewed", f"review {run['id']} has its verdict already")
+        issues = [i.model_dump() for i in report.blocking_issues]
+        digest = "sha256:" + hashlib.sha256(raw).hexdigest()
         seq = tx.append("reviewed", actor=g.caller.actor, task=att["card_id"], attempt=attempt_id,
                         session=g.caller.session,
-                        payload={"sha": sub["sha"], "submission": sub["n"], "verdict": verdict,
-                                 "notes": notes})
-        tx.execute("INSERT INTO reviews(attempt_id, submission_n, sha, session, verdict, notes,"
-                   " seq) VALUES (?,?,?,?,?,?,?)",
-                   (attempt_id, sub["n"], sub["sha"], g.caller.session, verdict, notes, seq))
-    return {"attempt": attempt_id, "sha": sub["sha"], "verdict": verdict,
-            "session": g.caller.session, "advisory": True}
+                        payload={"review": run["id"], "sha": sha, "submission": sub["n"],
+                                 "round": run["round"], "verdict": report.verdict,
+                                 "blocking_issues": issues, "risks": report.risks,
+                                 "recommends_follow_up": report.recommends_follow_up,
+                                 "report": str(Path(path).resolve()), "report_digest": digest,
+                                 "notes": text})
+        # The review's id is its event's seq: the log names it (gate/ledger.py folds it).
+        review_id = seq
+        tx.execute(
+            "INSERT INTO reviews(id, attempt_id, submission_n, sha, session, verdict, notes, seq,"
+            " run_id, risks, follow_up, report_digest) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            (review_id, attempt_id, sub["n"], sha, session["id"], report.verdict, text, seq,
+             run["id"], json.dumps(report.risks), int(report.recommends_follow_up), digest))
+        for i in report.blocking_issues:
+            tx.execute("INSERT INTO review_issues(review_id, attempt_id, sha, issue, title,"
+                       " evidence, seq) VALUES (?,?,?,?,?,?,?)",
+                       (review_id, attempt_id, sha, i.id, i.title, json.dumps(i.evidence), seq))
+    _keep_copy(g, run["id"], text)
+    return {"attempt": attempt_id, "sha": sha, "review": run["id"], "round": run["round"],
+            "verdict": report.verdict, "blocking_issues": [i.id for i in report.blocking_issues],
+            "risks": report.risks, "recommends_follow_up": report.recommends_follow_up,
+            "session": session["id"], "advisory": True}
 
 
-def blocking_review(g: GateContext, attempt_id: str, sha: str):
-    """The latest `block` review of this SHA, if any."""
-    return g.store.one("SELECT * FROM reviews WHERE attempt_id=? AND sha=? AND verdict='block'"
-                       " ORDER BY seq DESC LIMIT 1", (attempt_id, sha))
+def read_report(path: str) -> tuple[str, bytes]:
+    """The report's text (and bytes); an unreadable, empty or huge file is `bad_report`."""
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise A2AError("bad_report", f"--file {path}: {exc.strerror or exc}", exit_code=2) from None
+    if len(raw) > MAX_REPORT:
+        raise A2AError("bad_report", f"--file {path}: {len(raw)} bytes; a report is at most"
+                       f" {MAX_REPORT}", exit_code=2)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise A2AError("bad_report", f"--file {path}: not UTF-8 text", exit_code=2) from None
+    return text, raw
+
+
+def check_evidence(g: GateContext, report: Report, sha: str, name: str) -> None:
+    """Every `file:line` of a blocking issue names a file of the candidate and a line in it."""
+    for n, issue in enumerate(report.blocking_issues):
+        for k, (path, first, last) in enumerate(issue.places()):
+            lines = g.git.line_count(sha, path)
+            field = f"blocking_issues[{n}].evidence[{k}]"
+            if lines is None:
+                raise A2AError("bad_verdict", f"{name}: verdict block: field '{field}': no file"
+                               f" {path} at {sha[:12]}", exit_code=2)
+            if last > max(lines, 1) or first > last:
+                span = f"{first}" if first == last else f"{first}-{last}"
+                raise A2AError("bad_verdict", f"{name}: verdict block: field '{field}': {path}"
+                               f" has {lines} lines at {sha[:12]}, not {span}", exit_code=2)
+
+
+def _keep_copy(g: GateContext, run_id: str, text: str) -> None:
+    # The reviewer's file may go with its session folder; a follow-up is pointed at this copy.
+    dest = report_copy(g.repo, run_id)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_text(text, encoding="utf-8")
 
 
 def _ever_wrote(g: GateContext, attempt_id: str, actor: str) -> bool:

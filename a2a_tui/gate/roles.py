@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from a2a_tui.errors import A2AError
+from a2a_tui.gate import ledger
 
 USER = "user"
 WRITER = "writer"
@@ -24,7 +25,13 @@ GATE_ROLES: dict[str, tuple[str, ...]] = {
     # Verification is the gate's deterministic checks, started by whoever supervises the work,
     # never by the worker whose candidate it judges (seed 001: verification is independent).
     "verify": (USER, "executive"),
-    "review": ("reviewer",),
+    # A verdict comes from the reviewer session launched for the SHA (gate/review.py checks
+    # the rest); the user decides about a review with dispositions, an override, or approve.
+    "review start": (USER, "executive"),
+    "review verdict": ("reviewer",),
+    "review dispose": (USER, "executive"),
+    "review override": (USER,),
+    "approve": (USER,),
     "integrate": (USER, "executive"),
     "abandon": (USER, "executive"),
     "reclaim": (USER, "executive"),
@@ -80,3 +87,12 @@ def require_role(g, command: str, *, attempt=None) -> None:
                   payload={"command": command, "role": caller.role or USER,
                            "allowed": list(allowed), "message": message})
     raise A2AError("role_forbidden", message)
+
+
+def admit(g, command: str, attempt_id: str):
+    """The attempt's row, once the gate is intact for its card (`ledger.require_intact`) and
+    the caller may run `command` on it."""
+    att = g.attempt(attempt_id)
+    ledger.require_intact(g, att["card_id"])
+    require_role(g, command, attempt=att)
+    return att

@@ -14,7 +14,8 @@ from textual.binding import Binding
 
 SCOPES = {"app": "Everywhere", "panel": "Any panel", "sessions": "Sessions",
           "board": "Board", "inbox": "Inbox", "events": "Events", "gate": "Gate",
-          "checks": "Gate checks", "diff": "Diff"}
+          "checks": "Gate checks", "diff": "Diff",
+          "review": "Review (R)"}
 
 
 @dataclass(frozen=True)
@@ -149,6 +150,9 @@ ACTIONS: tuple[Action, ...] = (
            "End the attempt without integrating it, with a score and a reason (confirmed)."),
     Action("gate.worktree", "gate", "w", "worktree", "Shell",
            "Open a shell in the attempt's worktree, in a new tmux window."),
+    Action("gate.review", "gate", "R", "review", "Review",
+           "The attempt's reviews, their blocking issues and dispositions, and your approval"
+           " (a screen of its own, with its keys)."),
     # --- the screens the Gate panel opens ---
     Action("checks.log", "checks", "enter,l", "log", "Log",
            "The highlighted check's full log.", priority=True),
@@ -164,6 +168,19 @@ ACTIONS: tuple[Action, ...] = (
     Action("diff.send_comments", "diff", "s", "send_comments", "Send",
            "Send every held comment to the attempt's writer as one prompt (each with its file,"
            " line and the lines around it, in the order of the diff)."),
+    # --- the review screen (tui/screens/review.py) ---
+    Action("review.start", "review", "s", "start", "Start review",
+           "Launch a fresh reviewer session on a read-only checkout of the submitted commit."),
+    Action("review.dispose", "review", "d", "dispose", "Dispose",
+           "Decide about the highlighted blocking issue: accept (the worker fixes it), reject or"
+           " defer, with a reason."),
+    Action("review.override", "review", "o", "override", "Override",
+           "Set the current commit's review aside, with a reason (yours alone)."),
+    Action("review.approve", "review", "a", "approve", "Approve",
+           "Approve integrating the verified commit as it is now: bound to its SHA, the card"
+           " version and the evidence, used once."),
+    Action("review.close", "review", "escape", "close", "Close", "Back to the workbench.",
+           priority=True),
 )
 
 BY_ID = {a.id: a for a in ACTIONS}

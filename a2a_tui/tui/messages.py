@@ -180,10 +180,36 @@ class WaitingSeen(UserActed):
     kind = "attention_seen"
 
 
+
+class ReviewStarted(UserActed):
+    """A reviewer session was launched on the attempt's SHA (review_started)."""
+
+    kind = "review_started"
+
+
+class ReviewIssueDisposed(UserActed):
+    """You accepted, rejected or deferred a blocking issue (review_disposition)."""
+
+    kind = "review_disposition"
+
+
+class ReviewOverridden(UserActed):
+    """You set a SHA's review aside (review_overridden)."""
+
+    kind = "review_overridden"
+
+
+class IntegrationApproved(UserActed):
+    """You approved integrating a verified SHA (integration_approved)."""
+
+    kind = "integration_approved"
+
+
 ACTED = (InjectionQueued, PanesPaused, PaneReleased, PaneJumped, BoardItemAnswered,
          BoardAnswersSent, UserSaid, VerifyFinished, AttemptIntegrated, AttemptAbandoned,
          WorktreeOpened, SessionStarted, SessionRestarted, SessionEnded, WaitingSeen,
-         SessionRevived, SessionForked, CommentsChanged)
+         SessionRevived, SessionForked, CommentsChanged, ReviewStarted, ReviewIssueDisposed,
+         ReviewOverridden, IntegrationApproved)
 
 
 class UserActionRefused(Message):

@@ -385,6 +385,59 @@ class Workbench:
             found = find_log(s, attempt, check, run)
         return (found, *read_log(found.path))
 
+    # --- reviews and approvals (the review screen) -------------------------------------------
+    def _gate(self, store: Store):
+        from a2a_tui.gate import GateContext
+
+        return GateContext(self.repo, store, Caller())
+
+    def review_state(self, attempt: str):
+        """The attempt's reviews, issues, dispositions and approvals (gate/review_views.py)."""
+        from a2a_tui.gate.review_views import review_state
+
+        with self.store() as s:
+            return review_state(s, attempt)
+
+    def start_review(self, attempt: str, cli: str, model: str = "", effort: str = "") -> Done:
+        """Launch a reviewer on the attempt's submitted SHA (`a2a review start`)."""
+        from a2a_tui.spawn import spawn_reviewer
+
+        with self.store() as s:
+            uid = self._record(s, "action", f"start a review of {attempt} with {cli}"
+                               + "".join(f" {x}" for x in (model, effort) if x))
+            r = spawn_reviewer(self._gate(s), attempt, cli=cli, model=model, effort=effort,
+                               tmux_socket=self.tmux_socket)
+        self._wake()
+        return Done(f"review {r['review']} of {attempt}: session {r['session']} in its read-only"
+                    f" checkout · {uid}", {**r, "user_input": uid})
+
+    def dispose(self, attempt: str, issue: str, decision: str, reason: str) -> Done:
+        """Your disposition of a blocking issue (a user input)."""
+        from a2a_tui.gate.review_gate import dispose
+
+        with self.store() as s:
+            r = dispose(self._gate(s), attempt, issue, decision, reason, source=SOURCE)
+        self._wake()
+        return Done(f"{issue} of {attempt}: {decision} · {r['user_input']}", r)
+
+    def override(self, attempt: str, reason: str) -> Done:
+        """Set the current SHA's review aside (a user input)."""
+        from a2a_tui.gate.review_gate import override
+
+        with self.store() as s:
+            r = override(self._gate(s), attempt, reason, source=SOURCE)
+        return Done(f"the review of {attempt} at {r['sha'][:12]} is overridden"
+                    f" · {r['user_input']}", r)
+
+    def approve(self, attempt: str) -> Done:
+        """Your approval to integrate the verified candidate as it is now."""
+        from a2a_tui.gate.approvals import approve
+
+        with self.store() as s:
+            r = approve(self._gate(s), attempt, source=SOURCE)
+        return Done(f"approval {r['approval']}: integrate {attempt} at {r['sha'][:12]}"
+                    f" · {r['user_input']}", r)
+
 
 class OrchestratorHost:
     """The repository's orchestrator, hosted by the workbench (`a2a serve` runs the same one)."""

@@ -26,9 +26,11 @@ from typing import Any
 import hypothesis.strategies as st
 from hypothesis import assume
 
+from a2a_tui import settings
 from a2a_tui.cli import build_parser
 from a2a_tui.errors import A2AError
-from a2a_tui.gate import GateContext, add_card
+from a2a_tui.gate import GateContext, add_card, gate_rules, review_report
+from a2a_tui.gate.review import read_report
 from a2a_tui.panes.signals import MalformedSignal, parse
 from a2a_tui.repo import Repo
 from a2a_tui.store import Store
@@ -177,6 +179,80 @@ def read_paths(place: Place, name: bytes) -> object:
     return got
 
 
+GATE_TOML = """\
+stop_at_first_blocking_failure = true
+feedback_rounds = 3
+flaky_reruns = 1
+
+[timeouts]
+default_s = 300
+max_s = 3600
+
+[steps]
+boundary = true
+red = false
+
+[commands]
+allow = ["python", "pytest", "make"]
+repository = true
+
+[env]
+allow = ["PATH", "LC_*"]
+"""
+
+VERDICT_BLOCK = """\
+verdict = "fail"
+recommends_follow_up = true
+risks = []
+
+[[blocking_issues]]
+id = "B1"
+title = "Empty names are still accepted"
+evidence = ["src/app.py:12", "tests/test_app.py:30-41"]
+"""
+REPORT = f"I read src/app.py and its tests against the card.\n\n```verdict\n{VERDICT_BLOCK}```\n"
+
+USER_CONFIG = """\
+[roles.worker]
+cli = "codex"
+model = "gpt-5-codex"
+effort = "high"
+options = ["-c", "model_verbosity=low"]
+
+[notify]
+bell = true
+status = true
+
+[stall.codex]
+hint_after_s = 900
+board_after_s = 2700
+
+[layout]
+events_rows = 8
+"""
+
+
+def read_gate_rules(place: Place, data: bytes) -> object:
+    place.write(".a2a/gate.toml", data)
+    return gate_rules.current(place.gate)   # records gate_rules_changed when valid and new
+
+
+def read_verdict(place: Place, data: bytes) -> object:
+    """As `a2a review verdict --file REPORT.md` reads it."""
+    path = str(place.write("REPORT.md", data))
+    text, _raw = read_report(path)
+    return review_report.parse_report(text, path)
+
+
+def read_user_config(place: Place, data: bytes) -> object:
+    return settings.load(place.repo.config_path,
+                         user_config=place.write("xdg/a2a/config.toml", data))
+
+
+reports = st.one_of(damaged(REPORT.encode()), toml_docs(VERDICT_BLOCK).map(
+    lambda block: b"Prose first.\n\n```verdict\n" + block + b"```\n"))
+
+
 PARSERS = [
     Parser("task card (a2a card add)", read_card, toml_docs(CARD), codes=frozenset({"bad_card"})),
     Parser("repository config (.a2a/config.toml)", read_config, toml_docs(CONFIG),
@@ -196,6 +272,12 @@ PARSERS = [
     Parser("commit paths (Git.changed_paths)", read_paths, file_names, examples=30,
            codes=frozenset({"git_failed"}),
            known=(b"x\xff.py",)),                                        # UnicodeDecodeError
+    Parser("gate rules (.a2a/gate.toml)", read_gate_rules, toml_docs(GATE_TOML),
+           codes=frozenset({"bad_gate_rules"})),
+    Parser("review verdict (a2a review verdict --file)", read_verdict, reports,
+           codes=frozenset({"bad_report", "bad_verdict"})),
+    Parser("user config ($XDG_CONFIG_HOME/a2a/config.toml)", read_user_config,
+           toml_docs(USER_CONFIG), codes=frozenset({"bad_config"})),
 ]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -107,3 +108,13 @@ def end_everything(repo: Repo, store, restore: bool, cards: tuple[str, ...]) -> 
     for card in cards:
         abandon(u, claim(u, card)["attempt"], score, "claimable again")
     return start
+
+
+def sqlite_outside(repo: Path, *statements: str) -> None:
+    """What a worker with a shell can do: sqlite3 on the store, outside a2a."""
+    conn = sqlite3.connect(repo / ".a2a" / "a2a.db", isolation_level=None)
+    try:
+        for s in statements:
+            conn.execute(s)
+    finally:
+        conn.close()

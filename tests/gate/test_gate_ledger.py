@@ -8,11 +8,11 @@ agent with a shell would: sqlite3 on `.a2a/a2a.db`.
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 from a2a_tui.gate import ledger
 from a2a_tui.store import Store
+from tests.gate.gate_support import sqlite_outside as _sql
 from tests.support import a2a, add_ready_card, commit_in, events, git, rows
 
 SCORES = ("--score", "boundary=3:ok", "--score", "taste=2:ok")
@@ -28,16 +28,6 @@ def _rejected(repo: Path) -> tuple[str, str]:
     v = a2a("verify", c["attempt"], "--json", cwd=repo)
     assert v.code == 1 and not v.json["passed"], v.out
     return c["attempt"], sha
-
-
-def _sql(repo: Path, *statements: str) -> None:
-    """What a worker with a shell can do: sqlite3 on the store, outside a2a."""
-    conn = sqlite3.connect(repo / ".a2a" / "a2a.db", isolation_level=None)
-    try:
-        for s in statements:
-            conn.execute(s)
-    finally:
-        conn.close()
 
 
 def test_rewritten_rows_of_a_rejected_attempt_do_not_integrate_they_freeze_the_gate(repo):

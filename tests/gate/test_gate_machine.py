@@ -430,7 +430,8 @@ class GateMachine(RuleBasedStateMachine):
             p = json.loads(r["payload"])
             if r["kind"] == "integrated":
                 assert p["observed"] == p["new"], "integrated without reading the new commit"
-            done.setdefault(r["attempt"], []).append(p.get("as", "integrated"))
+            if p.get("as", "integrated") != "not-applied":   # not applied: verified again
+                done.setdefault(r["attempt"], []).append(p.get("as", "integrated"))
         for a in self.store.all("SELECT id, state FROM attempts"):
             if a["state"] == "unknown":
                 assert a["id"] not in done, f"{a['id']} is unknown yet was recorded {done}"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from a2a_tui.gate.roles import GATE_ROLES
 from tests.gate.gate_support import SCORES, attempt_state, events, head
-from tests.support import a2a, a2a_as
+from tests.support import a2a, a2a_as, review_report
 
 
 def _forbidden(run, command: str) -> str:
@@ -53,11 +53,18 @@ def test_a_reviewer_reviews_and_nothing_else(repo, verified):
     _forbidden(a2a_as(repo, "r1", "reviewer", "integrate", attempt, *SCORES, "--json"),
                "integrate")
     _forbidden(a2a_as(repo, "r2", "reviewer", "verify", attempt, "--json"), "verify")
-    # The user and the other roles do not review.
-    _forbidden(a2a("review", attempt, "--sha", sha, "--verdict", "pass", "--notes", "x",
-                   "--json", cwd=repo), "review")
-    _forbidden(a2a_as(repo, "e0", "executive", "review", attempt, "--sha", sha, "--verdict",
-                      "pass", "--notes", "x", "--json"), "review")
+    # Nor does it start a review, dispose of an issue or approve.
+    _forbidden(a2a_as(repo, "r3", "reviewer", "review", "start", attempt, "--cli", "demo",
+                      "--json"), "review start")
+    _forbidden(a2a_as(repo, "r4", "reviewer", "review", "dispose", attempt, "B1", "--reject",
+                      "--reason", "x", "--json"), "review dispose")
+    _forbidden(a2a_as(repo, "r5", "reviewer", "approve", attempt, "--json"), "approve")
+    # The user and the other roles do not give a verdict.
+    report = repo.parent / "report.md"
+    report.write_text(review_report("pass"), encoding="utf-8")
+    verdict = ("review", "verdict", attempt, "--sha", sha, "--file", str(report), "--json")
+    _forbidden(a2a(*verdict, cwd=repo), "review verdict")
+    _forbidden(a2a_as(repo, "e0", "executive", *verdict), "review verdict")
 
 
 def test_the_executive_controller_verifies_and_integrates(repo, verified):

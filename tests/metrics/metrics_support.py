@@ -10,9 +10,7 @@ in real tmux panes that run `a2a` themselves, and the user's own keys and comman
   submits, verifies and abandons it (scores 1/1).
 - exec1 asks two board questions, the user answers each; the user Esc-interrupts w1 and
   releases its pane.
-TODO(integration_approved): the user's approval bound to a SHA does not exist yet; once it does,
-add one to T-2 before its integrate and assert an `approval` attention item (waited from its
-last pass to the approval).
+Reviews and the user's approval are in test_metrics_reviews.py (a history of their own).
 """
 
 from __future__ import annotations

@@ -102,11 +102,12 @@ def test_a_store_made_before_migrations_is_adopted_and_upgraded(tmp_path):
     plan = s.all("EXPLAIN QUERY PLAN SELECT n, session FROM dispatches WHERE state = 'sending'")
     assert "dispatches_state" in " ".join(r["detail"] for r in plan)
     after = dump(path)
-    # Migration 4 chains the old events (a hash column, a checkpoint table); tables added by
-    # later migrations start empty; nothing else moves.
+    # Migration 4 chains the old events (a hash column, a checkpoint table); later migrations
+    # add tables (empty) and columns (after the old ones); no old row moves.
     assert [e[:-1] for e in after.pop("events")] == rows.pop("events")
-    rows.pop("events", None)
-    assert {t: after[t] for t in rows} == rows
+    for table, old in rows.items():
+        assert len(after[table]) == len(old), table
+        assert [new[:len(o)] for new, o in zip(after[table], old, strict=True)] == old, table
     assert not any(after[t] for t in after.keys() - rows.keys())
     assert chain.check(s.conn) is None
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
@@ -247,3 +248,38 @@ def test_processes_opening_a_new_store_at_once_migrate_it_once(tmp_path):
             p.kill()
     assert [p.returncode for p in procs] == [0] * 4, [err for _, err in outs]
     assert [out.split() for out, _ in outs] == [[str(newest), "1"]] * 4
+
+
+def test_migration_6_keeps_old_reviews_and_may_run_again(tmp_path):
+    """Reviews made before reports: their rows keep their values, their id becomes their
+    event's seq, the new columns take their defaults, and a second run (after an old a2a stamps
+    its checksum back) changes nothing."""
+    path = tmp_path / "a2a.db"
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("BEGIN IMMEDIATE")
+    for m in migrate.migrations()[:5]:
+        m.apply(conn)
+    conn.execute("PRAGMA user_version = 5")
+    # Two old reviews whose ids were numbered apart from their seqs (one id is the other's seq).
+    for rid, seq in ((5, 7), (1, 5)):
+        conn.execute("INSERT INTO reviews(id, attempt_id, submission_n, sha, session, verdict,"
+                     " notes, seq) VALUES (?, 'T-1-a1', 1, ?, 'r1', 'block', 'no tests', ?)",
+                     (rid, "a" * 40, seq))
+    conn.execute("COMMIT")
+    conn.close()
+    s = Store(path)
+    assert s.schema_version >= 6
+    assert [(r["id"], r["seq"]) for r in s.all("SELECT id, seq FROM reviews ORDER BY seq")] == [
+        (5, 5), (7, 7)]
+    old = dict(s.one("SELECT * FROM reviews WHERE seq = 5"))
+    assert (old["verdict"], old["notes"], old["run_id"], old["risks"], old["follow_up"]) == (
+        "block", "no tests", None, "[]", 0)
+    for table in ("review_runs", "review_issues", "review_dispositions", "review_overrides",
+                  "approvals", "approval_uses"):
+        assert f"table {table}" in migrate.schema_objects(s.conn)
+    with s.write() as tx:
+        migrate.migrations()[5].apply(tx)
+    assert dict(s.one("SELECT * FROM reviews WHERE seq = 5")) == old
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        s.conn.execute("UPDATE reviews SET verdict = 'pass'")
+    s.close()

@@ -7,6 +7,8 @@
   attached to a2a's tmux session from outside it: `Terminal`, `attach_command` (terminal.py).
   Waiting: `wait_until`, `holds_for` (wait.py). The user's config file: `write_user_config`
   (userconfig.py).
+- Reviews: `review_report` (a report with its verdict block), `start_review`, `as_session`
+  (a2a run as an existing session), `give_verdict`, `error_code` (reviews.py).
 - The store: `store`, `rows`, `session`, `dispatch`, `events`, `signals`, `wait_state`
   (records.py); sessions without a CLI, recorded as a launch records them: `register_session`,
   `repoint_session`, `set_session` (sessions.py); `a2a serve` and the commands around it (serve.py).
@@ -18,6 +20,7 @@ the package moves is then fixed in one place.
 from tests.support.cli import A2A, Run, a2a, a2a_as, add_ready_card, at_terminal
 from tests.support.gitrepo import CARD_TOML, commit_in, git, make_repo, write_card
 from tests.support.records import dispatch, events, rows, session, signals, store, wait_state
+from tests.support.reviews import as_session, error_code, give_verdict, review_report, start_review
 from tests.support.serve import (
     Served,
     barrier,
@@ -42,10 +45,11 @@ from tests.support.wait import holds_for, wait_until
 from tests.support.world import World
 
 __all__ = [
-    "a2a", "A2A", "a2a_as", "add_ready_card", "at_terminal", "barrier", "CARD_TOML",
-    "collab_as", "commit_in", "dispatch", "enqueue", "events", "git", "holds_for", "inject",
-    "make_repo", "proc_start", "process_alive", "prompts", "register_session",
-    "repoint_session", "rows", "Run", "Served", "session", "sessions_json", "set_session",
-    "signals", "spawn", "store", "tmux", "wait_state", "wait_until", "World", "write_card",
-    "Terminal", "attach_command", "write_user_config",
+    "a2a", "A2A", "a2a_as", "add_ready_card", "as_session", "at_terminal", "barrier",
+    "CARD_TOML", "collab_as", "commit_in", "dispatch", "enqueue", "error_code", "events", "git",
+    "give_verdict", "holds_for", "inject", "make_repo", "proc_start", "process_alive", "prompts",
+    "register_session", "repoint_session", "review_report", "rows", "Run", "Served", "session",
+    "sessions_json", "set_session", "signals", "spawn", "start_review", "store", "tmux",
+    "wait_state", "wait_until", "World", "write_card", "Terminal", "attach_command",
+    "write_user_config",
 ]

@@ -19,7 +19,7 @@ ISSUE_KEYS = {
     "panel": {"j", "k", "home", "end", "slash"},
     "sessions": {"enter", "p", "r", "i", "P", "n", "R", "x", "v", "f"},
     "board": {"enter", "a", "t", "s", *map(str, range(1, 10))},
-    "gate": {"enter", "c", "d", "l", "v", "I", "A", "w"},
+    "gate": {"enter", "c", "d", "l", "v", "I", "A", "w", "R"},
 }
 
 
@@ -103,7 +103,8 @@ def test_the_palette_lists_every_action_whichever_panel_has_the_focus(repo):
             assert commands["Gate: Verify (v)"] == "unavailable: the Gate panel is empty"
             assert commands["Events: Open (Enter)"] == actions.BY_ID["events.open"].help
             for a in actions.ACTIONS:
-                if a.scope in ("checks", "diff") or a.name == "pick" and a.method != "pick(1)":
+                if a.scope in ("checks", "diff", "review") or (a.name == "pick"
+                                                               and a.method != "pick(1)"):
                     continue
                 assert f"{actions.SCOPES[a.scope]}: {a.label} ({a.keys_shown})" in commands
 

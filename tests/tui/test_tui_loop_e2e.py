@@ -53,7 +53,10 @@ def test_demo_goes_on_while_detached_and_up_shows_it_then_quit_and_down(
                == [{"n": 2}], timeout=120, what="the demo's task done and reported")
 
     terminal.open(attach_command(tmux_socket, session))
-    wait_until(lambda: "Sessions" in terminal.screen(), timeout=20, what="the workbench shown")
+    try:
+        wait_until(lambda: "Sessions" in terminal.screen(), timeout=45, what="the workbench shown")
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\n{terminal.screen()}") from None
     orchestrator = lock_holder(Repo(root))
     assert orchestrator is not None
     terminal.keys("q")

@@ -10,7 +10,7 @@ from a2a_tui.tui import actions
 README = Path(__file__).resolve().parents[2] / "README.md"
 WHERE = {"app": "everywhere", "panel": "any panel", "sessions": "sessions", "board": "board",
          "inbox": "inbox", "events": "events", "gate": "gate", "checks": "gate checks",
-         "diff": "diff"}
+         "diff": "diff", "review": "review"}
 
 
 def key_rows() -> list[tuple[str, set[str]]]:

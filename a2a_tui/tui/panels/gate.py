@@ -146,6 +146,12 @@ class GatePanel(Panel[GateRow]):
         att, reads = self.attempt, self.reads
         self.app.push_screen(DiffScreen(att, lambda: reads.diff(att)))
 
+    def action_review(self) -> None:
+        from a2a_tui.tui.screens.review import ReviewScreen
+
+        self.app.push_screen(ReviewScreen(self.app.services,  # type: ignore[attr-defined]
+                                          self.attempt))
+
     def action_log(self) -> None:
         from a2a_tui.tui.screens.log import LogScreen
 

@@ -1,0 +1,163 @@
+"""review start|verdict|dispose|override|show, approve."""
+
+from __future__ import annotations
+
+from a2a_tui.cli.output import Result
+from a2a_tui.errors import A2AError
+
+REVIEW_COMMANDS = ("start", "verdict", "dispose", "override", "show")
+NEW_FORM = ("the verdict is now a report: `a2a review verdict ATTEMPT --sha SHA --file REPORT.md`"
+            " (Markdown ending in a ```verdict block; `a2a rules review verdict`)")
+
+
+def _naming_the_new_form(base: type) -> type:
+    """A parser class for `a2a review` that answers the form before reports (`a2a review ATTEMPT
+    --verdict ...`) by naming what replaced it, rather than argparse's "invalid choice"."""
+
+    class ReviewParser(base):  # type: ignore[misc, valid-type]
+        def parse_known_args(self, args=None, namespace=None):
+            args = list(args or [])
+            # The first word that is neither an option nor --repo's value names the command.
+            word = next((a for i, a in enumerate(args) if not a.startswith("-")
+                         and (i == 0 or args[i - 1] != "--repo")), None)
+            if word is not None and word not in REVIEW_COMMANDS:
+                raise A2AError("usage", f"a2a review: no command {word!r}"
+                               f" ({', '.join(REVIEW_COMMANDS)}); {NEW_FORM}", exit_code=2)
+            return super().parse_known_args(args, namespace)
+
+    return ReviewParser
+
+
+def register(sub, common) -> None:
+    p = sub.add_parser("review", parents=[common], help="independent review of a candidate SHA",
+                       description="Launch a reviewer on the submitted SHA, record its report,"
+                                   " dispose of its blocking issues, or (the user) override it.")
+    rsub = p.add_subparsers(dest="review_cmd", metavar="CMD", required=True,
+                            parser_class=type(p))
+    p.__class__ = _naming_the_new_form(type(p))
+    s = rsub.add_parser("start", parents=[common],
+                        help="launch a fresh reviewer session on a read-only checkout of the SHA")
+    s.add_argument("attempt", help="the attempt whose submitted SHA is reviewed (T-1-a1)")
+    s.add_argument("--cli", default="claude", help="the reviewer's CLI (default: claude)")
+    s.add_argument("--model", default="", help="the model, passed to the CLI")
+    s.add_argument("--effort", default="", help="the reasoning effort, passed to the CLI")
+    s.add_argument("--tmux-socket", metavar="NAME", help="tmux server (-L NAME)")
+    s.set_defaults(func=cmd_start)
+
+    s = rsub.add_parser("verdict", parents=[common],
+                        help="(the reviewer) submit the report, ending in its verdict block")
+    s.add_argument("attempt", help="the attempt under review")
+    s.add_argument("--sha", required=True, help="the candidate SHA the verdict is bound to")
+    s.add_argument("--file", required=True, metavar="REPORT.md",
+                   help="the Markdown report, ending with its ```verdict block")
+    s.set_defaults(func=cmd_verdict)
+
+    s = rsub.add_parser("dispose", parents=[common],
+                        help="(executive controller or user) decide about a blocking issue")
+    s.add_argument("attempt", help="the attempt whose review names the issue")
+    s.add_argument("issue", metavar="ISSUE", help="the blocking issue's id in the report (B1)")
+    how = s.add_mutually_exclusive_group(required=True)
+    for decision, help_ in (("accept", "it blocks: the worker fixes it in a new submission"),
+                            ("reject", "it does not block (say why)"),
+                            ("defer", "not now (say why and where it is tracked)")):
+        how.add_argument(f"--{decision}", dest="decision", action="store_const",
+                         const=decision, help=help_)
+    s.add_argument("--reason", default="", help="why (required for --reject and --defer)")
+    s.set_defaults(func=cmd_dispose)
+
+    s = rsub.add_parser("override", parents=[common],
+                        help="(the user) set the current SHA's review aside, with a reason")
+    s.add_argument("attempt", help="the attempt whose current SHA's review is set aside")
+    s.add_argument("--reason", required=True, help="why, recorded as your input")
+    s.set_defaults(func=cmd_override)
+
+    s = rsub.add_parser("show", parents=[common], help="an attempt's reviews, issues, approvals")
+    s.add_argument("attempt", help="the attempt (T-1-a1)")
+    s.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("approve", parents=[common],
+                       help="(the user) approve integrating the verified candidate as it is now")
+    p.add_argument("attempt", help="the verified attempt to approve (T-1-a1)")
+    p.set_defaults(func=cmd_approve)
+
+
+def cmd_start(ctx, args) -> Result:
+    from a2a_tui.queue import wake
+    from a2a_tui.spawn import spawn_reviewer
+    from a2a_tui.tmux import socket_from_env
+
+    r = spawn_reviewer(ctx.gate, args.attempt, cli=args.cli, model=args.model,
+                       effort=args.effort, tmux_socket=socket_from_env(args.tmux_socket))
+    wake(ctx.repo)
+    which = "first review" if r["round"] == 0 else f"follow-up round {r['round']}"
+    return Result(r, f"review {r['review']} ({which}) of {r['attempt']} at {r['sha'][:12]}:"
+                     f" session {r['session']} (pane {r['pane']}) in {r['checkout']}, read-only;"
+                     f" its prompt is #{r['dispatch']}; the report goes to {r['report']}",
+                  rules="review start")
+
+
+def cmd_verdict(ctx, args) -> Result:
+    from a2a_tui import gate
+
+    r = gate.review(ctx.gate, args.attempt, args.sha, args.file)
+    issues = f" ({', '.join(r['blocking_issues'])})" if r["blocking_issues"] else ""
+    return Result(r, f"review {r['review']} of {r['attempt']} at {r['sha'][:12]}:"
+                     f" {r['verdict']}{issues} (advice)", rules="review verdict")
+
+
+def cmd_dispose(ctx, args) -> Result:
+    from a2a_tui.gate.review_gate import dispose
+    from a2a_tui.queue import wake
+
+    r = dispose(ctx.gate, args.attempt, args.issue, args.decision, args.reason)
+    if r["feedback"] and r["feedback"].get("sent"):
+        wake(ctx.repo)
+    return Result(r, f"{r['issue']} of {r['attempt']} at {r['sha'][:12]}: {r['decision']}"
+                     + (f" ({r['user_input']})" if r["user_input"] else ""),
+                  rules="review dispose")
+
+
+def cmd_override(ctx, args) -> Result:
+    from a2a_tui.gate.review_gate import override
+
+    r = override(ctx.gate, args.attempt, args.reason)
+    return Result(r, f"the review of {r['attempt']} at {r['sha'][:12]} is overridden"
+                     f" ({r['user_input']})", rules="review override")
+
+
+def cmd_show(ctx, args) -> Result:
+    from a2a_tui.gate.review_views import review_state
+
+    st = review_state(ctx.store, args.attempt)
+    return Result(st.to_json(), "\n".join(show_lines(st)))
+
+
+def cmd_approve(ctx, args) -> Result:
+    from a2a_tui.gate.approvals import approve
+
+    r = approve(ctx.gate, args.attempt)
+    note = "" if r["required"] else " (the card does not ask for it)"
+    return Result(r, f"approval {r['approval']} ({r['user_input']}): integrate {r['attempt']} at"
+                     f" {r['sha'][:12]}, card v{r['card_version']}, evidence"
+                     f" {r['evidence'][:19]}{note}", rules="approve")
+
+
+def show_lines(st) -> list[str]:
+    needs = [w for w, on in (("review required", st.review_required),
+                             ("the user's approval", st.approval_required)) if on]
+    lines = [f"{st.attempt} ({st.attempt_state})"
+             + (f" at {st.sha[:12]}, submission {st.submission}" if st.sha else "")
+             + f" · card {st.card}: {', '.join(needs) or 'no review or approval required'}"]
+    lines += [f"  review {r.id}: round {r.round}, {r.sha[:12]}, {r.state}"
+              + (f" {r.verdict}" if r.verdict else "") + (f" ({r.session})" if r.session else "")
+              + (" · recommends a follow-up" if r.follow_up else "") for r in st.runs]
+    lines += [f"  issue {i.id}: {i.decision or 'not disposed of'} · {i.title} ·"
+              f" {', '.join(i.evidence)}" + (f" · {i.by}: {i.reason}" if i.reason else "")
+              for i in st.issues]
+    if st.override:
+        lines.append(f"  overridden by the user: {st.override}")
+    lines += [f"  approval {a.id}: {a.state}" + (f" ({a.why})" if a.why else "")
+              for a in st.approvals]
+    lines.append("  integrate: " + (f"{st.blocked[0]}: {st.blocked[1]}" if st.blocked
+                                    else "nothing in the review or approval stops it"))
+    return lines

@@ -1,0 +1,118 @@
+"""The user's approval to integrate, for a card with `integrate_approval = "user"`.
+
+An approval is the user's own act (`a2a approve`, or the workbench's key): a user input record
+of kind approval and an `integration_approved` event, bound to the attempt's SHA, the card's
+version and the digest of the evidence (the verify runs and the review records of that SHA).
+Integration uses it once, in the same transaction as its intent (`approval_consumed`, and a
+row whose primary key refuses a second use); a changed SHA, card version or evidence makes it
+stale. Nothing else approves: text that says "approved" in an inbox entry, a board item or a
+commit message, or a user message that is not bound to a SHA, authorizes nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from a2a_tui.collab.user_input import record_user_input_in_tx
+from a2a_tui.errors import A2AError
+from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.roles import admit
+
+# The evidence of a SHA: what each query returns, in a stable order.
+EVIDENCE = {
+    "verify_runs": "SELECT run, submission_n, card_version, state FROM verifications"
+                   " WHERE attempt_id = ? AND sha = ? ORDER BY run",
+    "checks": "SELECT run, name, kind, blocking, passed, exit_code FROM check_results"
+              " WHERE attempt_id = ? AND sha = ? ORDER BY id",
+    "reviews": "SELECT id, session, verdict, report_digest FROM reviews"
+               " WHERE attempt_id = ? AND sha = ? ORDER BY id",
+    "issues": "SELECT review_id, issue, title, evidence FROM review_issues"
+              " WHERE attempt_id = ? AND sha = ? ORDER BY review_id, issue",
+    "dispositions": "SELECT seq, review_id, issue, decision, reason, actor FROM"
+                    " review_dispositions WHERE attempt_id = ? AND sha = ? ORDER BY seq",
+    "overrides": "SELECT seq, reason, user_input FROM review_overrides"
+                 " WHERE attempt_id = ? AND sha = ? ORDER BY seq",
+}
+
+
+def evidence_digest(db, attempt_id: str, sha: str) -> str:
+    """sha256 of the verify runs, check results and review records of `sha`."""
+    obj = {name: [list(r) for r in db.all(sql, (attempt_id, sha))]
+           for name, sql in EVIDENCE.items()}
+    raw = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(raw.encode()).hexdigest()
+
+
+def approve(g: GateContext, attempt_id: str, *, source: str = "cli") -> dict[str, Any]:
+    """Record the user's approval to integrate the attempt's verified candidate as it is now."""
+    admit(g, "approve", attempt_id)
+    with g.store.write() as tx:
+        att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
+        if att["state"] != "verified":
+            raise A2AError("not_verified", f"attempt {attempt_id} is {att['state']}: approve a"
+                           " verified candidate (the approval binds its evidence)")
+        card = tx.one("SELECT id, version, body FROM cards WHERE id = ?", (att["card_id"],))
+        sha, version = att["submitted_sha"], card["version"]
+        digest = evidence_digest(tx, attempt_id, sha)
+        approval = f"A-{tx.next_counter('A')}"
+        uid = record_user_input_in_tx(
+            tx, "approval", f"approve integrating {attempt_id} at {sha} (card {card['id']}"
+            f" v{version}, evidence {digest})", source=source, ref=approval, attempt=attempt_id)
+        seq = tx.append("integration_approved", actor="user", task=card["id"], attempt=attempt_id,
+                        payload={"approval": approval, "user_input": uid, "sha": sha,
+                                 "submission": att["submission_n"], "card_version": version,
+                                 "evidence": digest})
+        tx.execute("INSERT INTO approvals(id, attempt_id, submission_n, sha, card_version,"
+                   " evidence, user_input, seq) VALUES (?,?,?,?,?,?,?,?)",
+                   (approval, attempt_id, att["submission_n"], sha, version, digest, uid, seq))
+    required = json.loads(card["body"]).get("integrate_approval") == "user"
+    return {"approval": approval, "attempt": attempt_id, "sha": sha, "card_version": version,
+            "evidence": digest, "user_input": uid, "required": required}
+
+
+def latest(db, attempt_id: str):
+    """The attempt's latest approval (a new one replaces those before it), with `used`: the
+    event that used it, if one did."""
+    return db.one("SELECT a.*, u.seq AS used FROM approvals a LEFT JOIN approval_uses u"
+                  " ON u.approval_id = a.id WHERE a.attempt_id = ? ORDER BY a.seq DESC LIMIT 1",
+                  (attempt_id,))
+
+
+def problem(db, att, row) -> str | None:
+    """Why approval `row` does not fit the attempt's candidate as it is now (None: it does)."""
+    sha = att["submitted_sha"]
+    version = db.one("SELECT version FROM cards WHERE id = ?", (att["card_id"],))["version"]
+    stale = []
+    if row["sha"] != sha:
+        stale.append(f"it approved {row['sha'][:12]}, the candidate is {sha[:12]}")
+    if row["card_version"] != version:
+        stale.append(f"it approved card version {row['card_version']}, the card is at {version}")
+    if row["evidence"] != evidence_digest(db, att["id"], sha):
+        stale.append("the evidence (verify runs, reviews) changed since")
+    return "; ".join(stale) or None
+
+
+def consume(tx, att, body: dict[str, Any], *, actor: str) -> str | None:
+    """Use the user's approval for this integration, in the intent's transaction; raise when
+    the card needs one and there is none that fits. Returns the approval used."""
+    if body.get("integrate_approval", "none") != "user":
+        return None
+    aid, sha = att["id"], att["submitted_sha"]
+    row = latest(tx, aid)
+    if row is None or row["used"]:
+        raise A2AError("approval_required", f"card {att['card_id']} needs the user's approval to"
+                       f" integrate {aid} at {sha[:12]} (`a2a approve {aid}`, or the workbench)"
+                       + (f"; approval {row['id']} was used by an earlier integration (event"
+                          f" #{row['used']}) and is never used twice" if row else ""))
+    why = problem(tx, att, row)
+    if why:
+        raise A2AError("approval_stale", f"approval {row['id']} of {aid} is stale: {why};"
+                       " the user approves again")
+    seq = tx.append("approval_consumed", actor=actor, task=att["card_id"], attempt=aid,
+                    payload={"approval": row["id"], "sha": sha,
+                             "card_version": row["card_version"], "evidence": row["evidence"]})
+    tx.execute("INSERT INTO approval_uses(approval_id, attempt_id, seq) VALUES (?,?,?)",
+               (row["id"], aid, seq))
+    return row["id"]

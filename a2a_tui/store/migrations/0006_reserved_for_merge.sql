@@ -1,2 +1,0 @@
--- Reserved: another branch adds migration 6 at the same time. This placeholder keeps the numbers
--- dense on this branch; delete it when merging (theirs takes 6, 0007 stays 7).
