@@ -1,0 +1,77 @@
+"""Every mechanism a scenario proves, by name, with the switch that takes it away.
+
+`switch_off(name, set_)` applies it: in a scenario's own process through pytest's monkeypatch
+(undone after the test), in every a2a process the scenario starts through sitecustomize.py
+(`A2A_SCENARIO_OFF=name`). Each switch edits the one place the mechanism lives (edits.py); the
+production code carries no test switch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tests.scenarios.switches.edits import Edit, Replace, Setter
+
+
+@dataclass(frozen=True)
+class Switch:
+    what: str  # the mechanism, in a line
+    patches: tuple[Edit | Replace, ...]
+
+
+SWITCHES: dict[str, Switch] = {
+    "submit_fence": Switch(
+        "submit refuses a fence that is not the attempt's and the card's current one",
+        (Edit("a2a_tui.gate.attempts", "submit",
+              'elif fence != att["fence"] or att["fence"] != card["fence"]:', "elif False:"),)),
+    "submit_lineage": Switch(
+        "submit refuses a commit that does not descend from the attempt's start commit",
+        (Edit("a2a_tui.gate.attempts", "submit",
+              'if not g.git.is_ancestor(att["start_commit"], sha):', "if False:"),)),
+    "exact_sha_checkout": Switch(
+        "verify runs the checks on a fresh checkout of exactly the submitted SHA",
+        (Replace("a2a_tui.gate.verify.checkout", "Checkout.__enter__", lambda _: _live_worktree),
+         Replace("a2a_tui.gate.verify.checkout", "Checkout.close", lambda _: _keep))),
+    "target_guard": Switch(
+        "integrate moves the target only from where the gate last left it (and only forward)",
+        (Edit("a2a_tui.gate.targets", "observe",
+              "if t.diverged_head is None and head == t.baseline:", "if True:"),
+         Edit("a2a_tui.gate.integrate", "_check_lineage",
+              "if not g.git.is_ancestor(old, sha):", "if False:"))),
+    "review_sha_binding": Switch(
+        "a review names the exact current candidate it read",
+        (Edit("a2a_tui.gate.review", "review",
+              'if sub is None or sub["sha"] != sha.strip().lower():', "if sub is None:"),)),
+    "verdict_bound_to_sha": Switch(
+        "integrate takes only a passing verdict of the attempt's current submission",
+        (Edit("a2a_tui.gate.integrate", "_check_candidate",
+              'if att["state"] != "verified":', 'if att["state"] not in ("verified", "submitted"):'),
+         Edit("a2a_tui.gate.integrate", "_check_candidate",
+              'or last["sha"] != sha', ""),
+         Edit("a2a_tui.gate.integrate", "_check_candidate",
+              'or last["submission_n"] != att["submission_n"]', ""))),
+    "evidence_per_attempt": Switch(
+        "each attempt keeps its own verify logs (a new attempt writes beside, not over, them)",
+        (Edit("a2a_tui.gate.verify", "verify",
+              'logs = g.repo.a2a_dir / "logs" / attempt_id / f"run{run}"',
+              'logs = g.repo.a2a_dir / "logs" / att["card_id"] / f"run{run}"'),)),
+}
+
+
+def _live_worktree(self):
+    """Checkout.__enter__ without its checkout: the attempt's own, live worktree."""
+    self.path.rmdir()
+    self.path = max(self.g.repo.worktrees_dir.iterdir(), key=lambda p: p.stat().st_mtime)
+    return self.path
+
+
+def _keep(self) -> None:
+    """Checkout.close for the live worktree: nothing to remove."""
+
+
+def switch_off(name: str, set_: Setter) -> None:
+    """Take the mechanism `name` away (an unknown name is an error: a typo must not pass)."""
+    if name not in SWITCHES:
+        raise KeyError(f"no scenario switch named {name!r}")
+    for patch in SWITCHES[name].patches:
+        patch.apply(set_)
