@@ -55,6 +55,22 @@ SWITCHES: dict[str, Switch] = {
         (Edit("a2a_tui.gate.verify", "verify",
               'logs = g.repo.a2a_dir / "logs" / attempt_id / f"run{run}"',
               'logs = g.repo.a2a_dir / "logs" / att["card_id"] / f"run{run}"'),)),
+    "integration_recovery": Switch(
+        "every gate command first settles an integration intent a crash left, from the ref",
+        (Edit("a2a_tui.gate.recover", "recover",
+              """for it in g.store.all("SELECT attempt_id FROM integrations WHERE state='intent'"):""",
+              "for it in ():"),)),
+    "unknown_is_a_state": Switch(
+        "a ref that is neither the old nor the new commit leaves the outcome unknown",
+        (Edit("a2a_tui.gate.integrate", "resolve_intent",
+              'else ("unknown", "unknown"))', 'else ("not_applied", "verified"))'),)),
+    "ref_update_precheck": Switch(
+        "git is asked whether the move would apply before the intent is recorded",
+        (Edit("a2a_tui.gate.integrate", "integrate",
+              "g.git.check_ref_update(ref, sha, old)", "pass"),)),
+    "reclaim_keeps_dirty": Switch(
+        "reclaim keeps a worktree with uncommitted changes",
+        (Edit("a2a_tui.gate.reclaim", "_reclaim_one", "if files:", "if False:"),)),
 }
 
 
