@@ -8,6 +8,7 @@ production code carries no test switch.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from tests.scenarios.switches.edits import Edit, Replace, Setter
@@ -71,7 +72,60 @@ SWITCHES: dict[str, Switch] = {
     "reclaim_keeps_dirty": Switch(
         "reclaim keeps a worktree with uncommitted changes",
         (Edit("a2a_tui.gate.reclaim", "_reclaim_one", "if files:", "if False:"),)),
+    "sending_becomes_unknown": Switch(
+        "on start, a dispatch left between sending and sent becomes unknown (never re-sent)",
+        (Edit("a2a_tui.panes.orchestrator", "Orchestrator.start",
+              "recovery.unknown_deliveries(self.store)", "pass"),)),
+    "spool_catch_up": Switch(
+        "on start, the orchestrator ingests the spool files that landed while it was down",
+        (Replace("a2a_tui.panes.spool", "pending", lambda orig: _only_new(orig)),)),
+    "queue_survives_exit": Switch(
+        "an agent's exit ends only its turn in flight: its queued dispatches stay queued",
+        (Replace("a2a_tui.panes.records", "save_pane", lambda orig: _dropping_queue(orig)),)),
+    "no_resend_after_restart": Switch(
+        "a restarted orchestrator takes the queue and the turn in flight from the store",
+        (Replace("a2a_tui.panes.recovery", "unknown_deliveries",
+                 lambda orig: _requeueing(orig)),)),
+    "inbox_role_rules": Switch(
+        "an inbox entry of a kind the caller's role may not write is refused",
+        (Edit("a2a_tui.collab.inbox", "post", "if not may_write(role, kind):", "if False:"),)),
+    "claim_needs_authorization": Switch(
+        "a card that needs the user's authorization is claimed only through an authorized assign",
+        (Edit("a2a_tui.gate.attempts", "_check_authorization", "if reason:", "if False:"),)),
+    "protected_board_items": Switch(
+        "only the user closes a blocking board item or one in a protected category",
+        (Edit("a2a_tui.collab.board", "close", 'if item["protected"]:', "if False:"),)),
 }
+
+
+def _only_new(pending):
+    """spool.pending as an event-only watcher sees it: files landed before this process began
+    are never seen."""
+    began = time.time()
+
+    def only_new(spool_dir):
+        return [p for p in pending(spool_dir) if p.stat().st_mtime >= began]
+    return only_new
+
+
+def _dropping_queue(save_pane):
+    """save_pane that, as a naive orchestrator would, drops an exited session's queue."""
+    def dropping(tx, sid, old, new, *args, **kw):
+        save_pane(tx, sid, old, new, *args, **kw)
+        if new.state == "exited":
+            tx.execute("UPDATE dispatches SET state='ended' WHERE session=? AND state='queued'",
+                       (sid,))
+    return dropping
+
+
+def _requeueing(unknown_deliveries):
+    """unknown_deliveries after a naive restart that sends again what was not seen done."""
+    def requeueing(store):
+        with store.write() as tx:
+            tx.execute("UPDATE dispatches SET state='queued' WHERE state IN ('sent','delivered')")
+            tx.execute("UPDATE sessions SET in_flight=NULL, state='idle' WHERE state='busy'")
+        return unknown_deliveries(store)
+    return requeueing
 
 
 def _live_worktree(self):
