@@ -33,15 +33,16 @@ class Edit:
         owner: object = mod
         for part in path:
             owner = getattr(owner, part)
-        fn = inspect.unwrap(owner.__dict__[name] if path else getattr(mod, name))
+        fn = owner.__dict__[name] if path else getattr(mod, name)
         # An earlier edit of the same function: edit its text further, not the file's.
-        src = getattr(fn, "__scenario_source__", None) or textwrap.dedent(inspect.getsource(fn))
+        src = getattr(fn, "__scenario_source__", None) or \
+            textwrap.dedent(inspect.getsource(inspect.unwrap(fn)))
         count = src.count(self.old)
         if count != 1:
             raise AssertionError(f"switch: {self.module}.{self.qualname} holds {self.old!r}"
                                  f" {count} times, not once: the switch is out of date")
         src = src.replace(self.old, self.new)
-        code = compile(src, inspect.getsourcefile(fn) or "<edit>",
+        code = compile(src, inspect.getsourcefile(inspect.unwrap(fn)) or "<edit>",
                        "exec", flags=__future__.annotations.compiler_flag, dont_inherit=True)
         scope: dict[str, object] = {}
         exec(code, mod.__dict__, scope)  # noqa: S102 - the package's own source, edited

@@ -95,6 +95,48 @@ SWITCHES: dict[str, Switch] = {
     "protected_board_items": Switch(
         "only the user closes a blocking board item or one in a protected category",
         (Edit("a2a_tui.collab.board", "close", 'if item["protected"]:', "if False:"),)),
+    "one_in_flight": Switch(
+        "a pane takes its next dispatch only when idle with nothing in flight (after its Stop)",
+        (Edit("a2a_tui.panes.delivery", "ready_sessions",
+              "WHERE s.state = 'idle' AND s.paused = 0", "WHERE s.paused = 0"),
+         Edit("a2a_tui.panes.delivery", "ready_sessions", '" AND s.in_flight IS NULL', '"'),
+         Replace("a2a_tui.panes.machine", "can_deliver",
+                 lambda _: lambda p: not p.paused and p.state not in ("exited", "unknown")))),
+    "pause_holds_delivery": Switch(
+        "a paused pane is delivered nothing",
+        (Edit("a2a_tui.panes.delivery", "ready_sessions", 'AND s.paused = 0"', '"'),
+         Replace("a2a_tui.panes.machine", "can_deliver",
+                 lambda _: lambda p: p.state == "idle" and p.in_flight is None))),
+    "hint_never_releases": Switch(
+        "an idle hint (after Esc no Stop comes) is shown, never taken as idle",
+        (Edit("a2a_tui.panes.machine", "apply", "return Outcome(replace(p, hint=PROBABLY_IDLE))",
+              "return Outcome(_to_idle(p), finished=p.in_flight)"),)),
+    "typed_prompt_is_user_input": Switch(
+        "a prompt no dispatch put there is recorded as the user's input",
+        (Edit("a2a_tui.panes.machine", "_submitted",
+              'return Outcome(busy, user_input=sig.prompt or "")', "return Outcome(busy)"),)),
+    "nothing_pasted_into_a_wait": Switch(
+        "a pane waiting on a permission takes no dispatch",
+        (Edit("a2a_tui.panes.delivery", "ready_sessions", "WHERE s.state = 'idle' AND",
+              "WHERE (s.state = 'waiting' OR s.state = 'idle' AND"),
+         Edit("a2a_tui.panes.delivery", "ready_sessions", '" AND s.in_flight IS NULL',
+              '" AND s.in_flight IS NULL)'),
+         Replace("a2a_tui.panes.machine", "can_deliver",
+                 lambda _: lambda p: not p.paused and (
+                     p.state == "waiting" or p.state == "idle" and p.in_flight is None)))),
+    "stop_after_enter": Switch(
+        "only a Stop timestamped after the Enter releases the pane",
+        (Edit("a2a_tui.panes.machine", "apply",
+              'return Outcome(p, ignored="Stop older than the last Enter")', "pass"),)),
+    "bracketed_paste": Switch(
+        "a dispatch is one bracketed paste (paste-buffer -p): its line breaks are not Enter",
+        (Edit("a2a_tui.tmux", "Tmux.paste", '"paste-buffer", "-p", "-d"',
+              '"paste-buffer", "-d"'),)),
+    "paste_from_stdin": Switch(
+        "the text reaches tmux on stdin (load-buffer -), not in an argv tmux limits to 16 kB",
+        (Edit("a2a_tui.tmux", "Tmux.paste",
+              'self._stdin_cmd(text, "load-buffer", "-b", buffer, "-")',
+              'self._cmd("set-buffer", "-b", buffer, "--", text)'),)),
 }
 
 
