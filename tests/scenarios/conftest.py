@@ -44,6 +44,15 @@ def scenario_mode(request, monkeypatch, isolated_env) -> str | None:
     return mode
 
 
+def where_it_failed(item, call) -> str:
+    """The scenario's own line that failed (the last frame in its file) and the message."""
+    frames = [e for e in call.excinfo.traceback if str(e.path) == str(item.path)]
+    message = (str(call.excinfo.value).strip().splitlines() or [""])[0][:200]
+    if not frames:
+        return message
+    return f"line {frames[-1].lineno + 1}: {str(frames[-1].statement).strip()[:200]} ({message})"
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     outcome = yield
@@ -60,8 +69,7 @@ def pytest_runtest_makereport(item, call):
     elif call.excinfo is not None and call.excinfo.errisinstance(AssertionError):
         rep.outcome = "passed"  # the scenario failed without its mechanism, as it must
         rep.longrepr = None
-        first = str(call.excinfo.value).strip().splitlines() or [""]
-        rep.sections.append(("counterexample", f"{mechanism} off: {first[0][:300]}"))
+        rep.sections.append(("counterexample", f"{mechanism} off: {where_it_failed(item, call)}"))
     else:
         rep.longrepr = (f"counterexample broke instead of failing its assertions with"
                         f" {mechanism!r} off:\n{rep.longrepr}")

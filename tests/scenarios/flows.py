@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 from typing import Any
 
-from tests.support import a2a, commit_in, git, write_card
+from tests.support import (
+    A2A,
+    Run,
+    a2a,
+    a2a_as,
+    commit_in,
+    git,
+    repoint_session,
+    rows,
+    write_card,
+)
 
 SCORES = ("--score", "boundary=3:in bounds", "--score", "taste=2:fine")
 
@@ -65,3 +76,16 @@ def state(repo: Path, attempt: str) -> str:
 def error_code(run) -> str | None:
     """The stable code of a refused `--json` command (None when it succeeded)."""
     return None if run.code == 0 else run.json["error"]["code"]
+
+
+def agent(repo: Path, sid: str, role: str, *args: str) -> Run:
+    """`a2a ARGS` run by session `sid` of `role`: registered at its first command, as `a2a
+    spawn` registers a pane's process; its later commands run as that session's process."""
+    if not rows(repo, "SELECT 1 FROM sessions WHERE id = ?", (sid,)):
+        return a2a_as(repo, sid, role, *args)
+    proc = subprocess.Popen(["sh", "-c", 'read go; exec "$@"', "sh", *A2A, *args], cwd=str(repo),
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    repoint_session(repo, sid, proc.pid)
+    out, err = proc.communicate("go\n", timeout=120)
+    return Run(proc.returncode, out, err)

@@ -16,7 +16,18 @@ from tests.scenarios.flows import (
     worktree,
 )
 from tests.scenarios.switches import scenario
-from tests.support import a2a, a2a_as, commit_in, git
+from tests.support import (
+    a2a,
+    a2a_as,
+    commit_in,
+    dispatch,
+    git,
+    inject,
+    session,
+    spawn,
+    wait_state,
+    wait_until,
+)
 
 
 @scenario("submit_fence")
@@ -123,3 +134,21 @@ def test_abandon_then_a_new_attempt_keeps_the_old_evidence(repo):
     log = a2a("log", first["attempt"], "--json", cwd=repo).json
     assert not log["passed"] and "bad first try" in log["text"], log
     assert git(repo, "rev-parse", first["branch"]) == bad
+
+
+@scenario("only_submit_delivers")
+def test_done_said_with_no_submit_changes_nothing(repo, tmux_socket, serve):
+    card(repo)
+    c = claim(repo)
+    serve()
+    sid = spawn(repo, tmux_socket, "--delay", "0.1", args=("--attempt", c["attempt"]))["session"]
+    wait_state(repo, sid, "idle")
+    # The worker commits, says it is done and goes idle; it never runs `a2a submit`.
+    n = inject(repo, sid, "!echo 'v = 2' > src/app.py && git commit -qam 'the fix'\nDone.")
+    wait_until(lambda: dispatch(repo, n)["state"] == "done", what="the worker's turn")
+    assert git(repo, "rev-parse", c["branch"]) != c["start_commit"]  # the commit is there
+    assert session(repo, sid)["state"] == "idle"
+    assert state(repo, c["attempt"]) == "claimed"
+    assert error_code(verify(repo, c["attempt"])) == "nothing_to_verify"
+    assert error_code(integrate(repo, c["attempt"])) == "not_verified"
+    assert head(repo) == c["start_commit"]

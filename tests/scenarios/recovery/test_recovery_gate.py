@@ -11,11 +11,12 @@ from tests.scenarios.flows import (
     head,
     integrate,
     state,
+    submit,
     verified,
     worktree,
 )
 from tests.scenarios.switches import scenario
-from tests.support import a2a, commit_in, git
+from tests.support import a2a, commit_in, git, store
 
 CRASH = "A2A_CRASH_AT"
 
@@ -75,3 +76,23 @@ def test_a_dirty_worktree_survives_reclaim(repo):
     assert r["worktree_state"] == "kept_dirty", r
     assert (wt / "src/app.py").read_text() == "unsaved work\n"
     assert git(repo, "rev-parse", f"refs/a2a/attempts/{c['attempt']}") == sha
+
+
+@scenario("one_transaction_per_write")
+def test_kill_9_in_the_middle_of_an_append_leaves_the_log_whole_and_dense(repo):
+    card(repo)
+    c = claim(repo)
+    sha = commit_in(worktree(repo, c), {"src/app.py": "v = 2\n"})
+    # `a2a submit` dies right after appending its event, before the rest of its writes.
+    r = a2a("submit", c["attempt"], "--sha", sha, "--card-version", "1", "--fence",
+            str(c["fence"]), cwd=repo, env={"A2A_SCENARIO_KILL_AFTER": "submitted"})
+    assert r.code == -9, r.err
+    check = a2a("store", "verify", "--json", cwd=repo)
+    assert check.code == 0 and check.json["intact"], check.out
+    with store(repo) as s:
+        assert s.one("PRAGMA integrity_check")[0] == "ok"
+        n, top = s.one("SELECT COUNT(*), MAX(seq) FROM events")
+        assert n == top  # no gap
+    assert "submitted" not in kinds(repo)
+    assert state(repo, c["attempt"]) == "claimed"
+    assert submit(repo, c, sha).code == 0

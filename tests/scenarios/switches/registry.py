@@ -137,7 +137,76 @@ SWITCHES: dict[str, Switch] = {
         (Edit("a2a_tui.tmux", "Tmux.paste",
               'self._stdin_cmd(text, "load-buffer", "-b", buffer, "-")',
               'self._cmd("set-buffer", "-b", buffer, "--", text)'),)),
+    "only_user_inputs_authorize": Switch(
+        "an assign's quote authorizes only when found in a user input record",
+        (Edit("a2a_tui.collab.authorization", "check_quote",
+              'row = tx.one("SELECT kind, text FROM user_inputs WHERE id = ?", (user_input,))',
+              'row = tx.one("SELECT kind, text FROM user_inputs WHERE id = ? UNION ALL'
+              " SELECT 'message', text FROM inbox WHERE id = ?\", (user_input, user_input))"),)),
+    "status_never_raised": Switch(
+        "a relayed report keeps or lowers the status it relays",
+        (Edit("a2a_tui.collab.inbox", "_check_relay",
+              'if REPORT_STATUSES.index(status) < REPORT_STATUSES.index(ref_row["status"]):',
+              "if False:"),)),
+    "three_strike_stop": Switch(
+        "automatic gate feedback stops after the limit of consecutive rejections",
+        (Edit("a2a_tui.gate.feedback", "queue_rejection_feedback",
+              "elif rejections > max_rounds:", "elif False:"),)),
+    "gate_feedback": Switch(
+        "a rejection is queued to the writer's pane as a marked gate dispatch",
+        (Edit("a2a_tui.gate.feedback", "queue_rejection_feedback",
+              'if not writer.startswith("session:"):', "if True:"),)),
+    "answers_batched": Switch(
+        "the answers waiting for a session go to it as one prompt",
+        (Edit("a2a_tui.collab.board", "_send_in_tx",
+              'n = deliver_in_tx(tx, ids, session, batch_text(rows), source="board", actor="user")\n'
+              '    return [{"session": session, "user_inputs": ids, "dispatch": n}]',
+              'return [{"session": session, "user_inputs": [r["id"]], "dispatch": deliver_in_tx('
+              'tx, [r["id"]], session, batch_text([r]), source="board", actor="user")}'
+              " for r in rows]"),)),
+    "paste_targets_pane_id": Switch(
+        "each paste targets its pane by id, not whatever pane tmux has current",
+        (Edit("a2a_tui.tmux", "Tmux.paste", '"-b", buffer, "-t", pane_id)', '"-b", buffer)'),)),
+    "stall_escalation": Switch(
+        "a pane busy and silent past board_after_s is put on the board (and never touched)",
+        (Edit("a2a_tui.panes.stalls", "silent_panes",
+              '_stalled(store, r["id"], since, t.board_after_s)', "pass"),)),
+    "one_transaction_per_write": Switch(
+        "every write (an event and the tables it changes) is one SQLite transaction",
+        (Edit("a2a_tui.store.db", "Store.write", 'self.conn.execute("BEGIN IMMEDIATE")', "pass"),
+         Edit("a2a_tui.store.db", "Store.write", 'self.conn.execute("ROLLBACK")', "pass"),
+         Edit("a2a_tui.store.db", "Store.write", 'self.conn.execute("COMMIT")', "pass"))),
+    "only_submit_delivers": Switch(
+        "only `a2a submit` delivers: a worker going idle after its commit delivers nothing",
+        (Replace("a2a_tui.panes.spool", "ingest", lambda orig: _idle_is_delivery(orig)),)),
+    "q_detaches": Switch(
+        "q detaches the terminal; the workbench and the orchestrator run on (only Q stops)",
+        (Edit("a2a_tui.tui.away", "Away.action_detach", "self.detach()",
+              "self.quit_for_good()"),)),
 }
+
+
+def _idle_is_delivery(ingest):
+    """spool.ingest, then what a gate that took "done" for a delivery would do: a writer session
+    idle with commits on its claimed attempt's branch submits its head."""
+    def ingesting(store, path):
+        result = ingest(store, path)
+        from a2a_tui.gate.attempts import submit
+        from a2a_tui.gate.context import GateContext
+        from a2a_tui.identity import Caller
+        from a2a_tui.repo import Repo
+
+        repo = Repo(store.path.parent.parent)
+        for row in store.all("SELECT s.id, s.role, a.id AS attempt, a.branch, a.start_commit,"
+                             " a.fence, a.card_version FROM sessions s JOIN attempts a"
+                             " ON a.id = s.attempt_id WHERE s.state = 'idle'"
+                             " AND a.state = 'claimed'"):
+            head = repo.git.ref_value(f"refs/heads/{row['branch']}")
+            if head and head != row["start_commit"]:
+                submit(GateContext(repo, store, Caller(session=row["id"], role=row["role"])),
+                       row["attempt"], head, row["card_version"], row["fence"])
+        return result
+    return ingesting
 
 
 def _only_new(pending):
