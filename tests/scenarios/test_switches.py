@@ -19,7 +19,8 @@ from tests.scenarios import delivery, orchestration, recovery
 from tests.scenarios.switches import ROOT
 from tests.scenarios.switches.registry import SWITCHES, switch_off
 
-SUITES = {"delivery": (delivery, 8), "recovery": (recovery, 9), "orchestration": (orchestration, 18)}
+SUITES = {"delivery": (delivery, 8), "recovery": (recovery, 9),
+          "orchestration": (orchestration, 18)}
 
 
 def scenarios(package) -> dict[str, str]:

@@ -6,8 +6,11 @@ from __future__ import annotations
 import os
 import signal
 
+from tests.panes.test_panes_spool import hook
+from tests.scenarios.switches import scenario
 from tests.support import (
     a2a,
+    barrier,
     dispatch,
     events,
     inject,
@@ -19,8 +22,6 @@ from tests.support import (
     wait_state,
     wait_until,
 )
-from tests.panes.test_panes_spool import hook
-from tests.scenarios.switches import scenario
 
 
 @scenario("sending_becomes_unknown")
@@ -33,7 +34,8 @@ def test_a_dispatch_cut_between_sending_and_sent_stays_unknown_and_is_not_resent
     wait_until(lambda: orch.proc.poll() is not None, what="the orchestrator to crash")
     later = inject(repo, sid, "after the crash")
     serve()
-    wait_until(lambda: dispatch(repo, n)["state"] == "unknown", what=f"#{n} unknown")
+    barrier(repo)  # its start, and a whole cycle after it, are done
+    assert dispatch(repo, n)["state"] == "unknown"
     assert sessions_json(repo)[sid]["state"] == "unknown"
     assert dispatch(repo, later)["state"] == "queued"
     assert [e.payload["n"] for e in events(repo, "dispatch_sending", session=sid)] == [n]
@@ -47,7 +49,8 @@ def test_signals_written_while_the_orchestrator_was_down_are_ingested_on_start(
         hook(repo / ".a2a/spool", "w9", {"hook_event_name": ev, "session_id": "x",
                                          "source": "startup", "prompt": "typed"})
     serve()
-    wait_until(lambda: len(signals(repo, "w9")) == 3, what="three signals")
+    barrier(repo)
+    assert len(signals(repo, "w9")) == 3
     assert [s["event"] for s in signals(repo, "w9")] == ["SessionStart", "UserPromptSubmit",
                                                           "Stop"]
 

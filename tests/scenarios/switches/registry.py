@@ -46,7 +46,8 @@ SWITCHES: dict[str, Switch] = {
     "verdict_bound_to_sha": Switch(
         "integrate takes only a passing verdict of the attempt's current submission",
         (Edit("a2a_tui.gate.integrate", "_check_candidate",
-              'if att["state"] != "verified":', 'if att["state"] not in ("verified", "submitted"):'),
+              'if att["state"] != "verified":',
+              'if att["state"] not in ("verified", "submitted"):'),
          Edit("a2a_tui.gate.integrate", "_check_candidate",
               'or last["sha"] != sha', ""),
          Edit("a2a_tui.gate.integrate", "_check_candidate",
@@ -59,7 +60,8 @@ SWITCHES: dict[str, Switch] = {
     "integration_recovery": Switch(
         "every gate command first settles an integration intent a crash left, from the ref",
         (Edit("a2a_tui.gate.recover", "recover",
-              """for it in g.store.all("SELECT attempt_id FROM integrations WHERE state='intent'"):""",
+              "for it in g.store.all(\"SELECT attempt_id FROM integrations"
+              " WHERE state='intent'\"):",
               "for it in ():"),)),
     "unknown_is_a_state": Switch(
         "a ref that is neither the old nor the new commit leaves the outcome unknown",
@@ -159,7 +161,8 @@ SWITCHES: dict[str, Switch] = {
     "answers_batched": Switch(
         "the answers waiting for a session go to it as one prompt",
         (Edit("a2a_tui.collab.board", "_send_in_tx",
-              'n = deliver_in_tx(tx, ids, session, batch_text(rows), source="board", actor="user")\n'
+              'n = deliver_in_tx(tx, ids, session, batch_text(rows), source="board",'
+              ' actor="user")\n'
               '    return [{"session": session, "user_inputs": ids, "dispatch": n}]',
               'return [{"session": session, "user_inputs": [r["id"]], "dispatch": deliver_in_tx('
               'tx, [r["id"]], session, batch_text([r]), source="board", actor="user")}'
