@@ -43,8 +43,8 @@ def test_a_rejection_reaches_the_writers_pane_as_gate_feedback(repo, tmux_socket
     wait_state(repo, sid, "idle")
     assert submit(repo, c, commit_in(worktree(repo, c), {"src/app.py": "v = 1\n"})).code == 0
     assert verify(repo, c["attempt"]).code == 1
-    [fb] = [e.payload for e in events(repo, "gate_feedback")]
-    assert fb["sent"], fb
+    fb = [e.payload for e in events(repo, "gate_feedback")]
+    assert len(fb) == 1 and fb[0]["sent"], fb
     got = wait_until(lambda: [p for p in prompts(repo, sid) if "门禁" in p],
                      what="the feedback in the worker's pane")
     first, second = got[0].splitlines()[:2]
@@ -68,7 +68,9 @@ def test_answers_to_two_questions_go_back_as_one_prompt(repo, tmux_socket, serve
     assert len({s["dispatch"] for s in sent}) == 1, sent
     wait_until(lambda: dispatch(repo, sent[0]["dispatch"])["state"] == "done", timeout=30,
                what="the answers delivered")
-    [batch] = [p for p in prompts(repo, "ide1") if "answered" in p]
+    batches = [p for p in prompts(repo, "ide1") if "answered" in p]
+    assert len(batches) == 1, batches
+    batch = batches[0]
     assert all(x in batch for x in ("[U-1]", "[U-2]", "Rename?", "Split?", "B: no"))
 
 
@@ -106,7 +108,9 @@ def test_a_silent_busy_pane_is_escalated_to_the_board_and_left_alone(
     n = inject(repo, sid, "think for a while #delay=3")
     wait_until(lambda: events(repo, "pane_stalled", session=sid)
                or dispatch(repo, n)["state"] == "done", timeout=10, what="the stall")
-    [stall] = events(repo, "pane_stalled", session=sid)
+    stalls = events(repo, "pane_stalled", session=sid)
+    assert len(stalls) == 1, "no stall was recorded while the pane was silent"
+    stall = stalls[0]
     [finding] = rows(repo, "SELECT kind, actor FROM board_items WHERE id = ?",
                      (stall.payload["item"],))
     assert finding == {"kind": "finding", "actor": "orchestrator"}
