@@ -9,6 +9,7 @@ import os
 import pytest
 
 from tests.scenarios.switches import HERE, OFF_ENV, ROOT
+from tests.scenarios.switches.faults import KILL_AFTER
 from tests.scenarios.switches.registry import switch_off
 
 MODES = ("proof", "counterexample")
@@ -35,6 +36,8 @@ def scenario_mode(request, monkeypatch, isolated_env) -> str | None:
     mode = getattr(request, "param", None)
     if mode is None:
         return None
+    for var in (OFF_ENV, KILL_AFTER):  # nothing switched off or killed unless asked here
+        monkeypatch.delenv(var, raising=False)
     path = os.pathsep.join([str(HERE), str(ROOT), os.environ.get("PYTHONPATH", "")])
     monkeypatch.setenv("PYTHONPATH", path.rstrip(os.pathsep))
     if mode == "counterexample":

@@ -72,12 +72,13 @@ def test_a_dead_agent_keeps_its_queue(repo, tmux_socket, serve):
 @scenario("no_resend_after_restart")
 def test_a_restart_mid_queue_loses_nothing_and_sends_nothing_twice(repo, tmux_socket, serve):
     orch = serve()
-    sid = spawn(repo, tmux_socket, "--delay", "1.5")["session"]
+    sid = spawn(repo, tmux_socket, "--delay", "0.1")["session"]
     wait_state(repo, sid, "idle")
-    ns = [inject(repo, sid, f"job {i}") for i in range(3)]
+    jobs = ["job 0 #delay=2", "job 1", "job 2"]
+    ns = [inject(repo, sid, job) for job in jobs]
     wait_until(lambda: dispatch(repo, ns[0])["state"] == "delivered", what="#1 delivered")
     orch.kill()  # the machine goes down inside #1's turn
     serve()
     wait_until(lambda: dispatch(repo, ns[2])["state"] == "done", timeout=30, what="#3 done")
-    assert prompts(repo, sid) == [f"⟦主控 #{n}⟧ job {i}" for i, n in enumerate(ns)]
+    assert prompts(repo, sid) == [f"⟦主控 #{n}⟧ {job}" for job, n in zip(jobs, ns, strict=True)]
     assert [e.payload["n"] for e in events(repo, "dispatch_sent", session=sid)] == ns
