@@ -29,7 +29,7 @@ from tests.support import (
 )
 
 
-def in_agent(repo, sid: str, *args: str) -> str:
+def in_agent(*args: str) -> str:
     """A `!` prompt line: the agent runs `a2a ARGS` with its shell tool, in its own tree."""
     return "!" + shlex.join([sys.executable, "-m", "a2a_tui", *args])
 
@@ -59,8 +59,8 @@ def test_answers_to_two_questions_go_back_as_one_prompt(repo, tmux_socket, serve
     wait_state(repo, "ide1", "idle")
     ask = ("board", "ask", "--option", "A=yes", "--option", "B=no", "--recommend", "A",
            "--why", "cheaper")
-    n = inject(repo, "ide1", "\n".join([in_agent(repo, "ide1", *ask, "--title", "Rename?"),
-                                        in_agent(repo, "ide1", *ask, "--title", "Split?")]))
+    n = inject(repo, "ide1", "\n".join([in_agent(*ask, "--title", "Rename?"),
+                                        in_agent(*ask, "--title", "Split?")]))
     wait_until(lambda: dispatch(repo, n)["state"] == "done", timeout=30, what="the questions")
     assert a2a("board", "answer", "Q-1", "--adopt", "--hold", cwd=repo).code == 0
     assert a2a("board", "answer", "Q-2", "--option", "B", "--hold", cwd=repo).code == 0
