@@ -1,0 +1,261 @@
+"""Every mechanism a scenario proves, by name, with the switch that takes it away.
+
+`switch_off(name, set_)` applies it: in a scenario's own process through pytest's monkeypatch
+(undone after the test), in every a2a process the scenario starts through sitecustomize.py
+(`A2A_SCENARIO_OFF=name`). Each switch edits the one place the mechanism lives (edits.py); the
+production code carries no test switch.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from tests.scenarios.switches.edits import Edit, Replace, Setter
+
+
+@dataclass(frozen=True)
+class Switch:
+    what: str  # the mechanism, in a line
+    patches: tuple[Edit | Replace, ...]
+
+
+SWITCHES: dict[str, Switch] = {
+    "submit_fence": Switch(
+        "submit refuses a fence that is not the attempt's and the card's current one",
+        (Edit("a2a_tui.gate.attempts", "submit",
+              'elif fence != att["fence"] or att["fence"] != card["fence"]:', "elif False:"),)),
+    "submit_lineage": Switch(
+        "submit refuses a commit that does not descend from the attempt's start commit",
+        (Edit("a2a_tui.gate.attempts", "submit",
+              'if not g.git.is_ancestor(att["start_commit"], sha):', "if False:"),)),
+    "exact_sha_checkout": Switch(
+        "verify runs the checks on a fresh checkout of exactly the submitted SHA",
+        (Replace("a2a_tui.gate.verify.checkout", "Checkout.__enter__", lambda _: _live_worktree),
+         Replace("a2a_tui.gate.verify.checkout", "Checkout.close", lambda _: _keep))),
+    "target_guard": Switch(
+        "integrate moves the target only from where the gate last left it (and only forward)",
+        (Edit("a2a_tui.gate.targets", "observe",
+              "if t.diverged_head is None and head == t.baseline:", "if True:"),
+         Edit("a2a_tui.gate.integrate", "_check_lineage",
+              "if not g.git.is_ancestor(old, sha):", "if False:"))),
+    "review_sha_binding": Switch(
+        "a review names the exact current candidate it read",
+        (Edit("a2a_tui.gate.review", "review",
+              'if sub is None or sub["sha"] != sha:', "if sub is None:"),)),
+    "verdict_bound_to_sha": Switch(
+        "integrate takes only a passing verdict of the attempt's current submission",
+        (Edit("a2a_tui.gate.integrate", "_check_candidate",
+              'if att["state"] != "verified":',
+              'if att["state"] not in ("verified", "submitted"):'),
+         Edit("a2a_tui.gate.integrate", "_check_candidate",
+              'or last["sha"] != sha', ""),
+         Edit("a2a_tui.gate.integrate", "_check_candidate",
+              'or last["submission_n"] != att["submission_n"]', ""))),
+    "evidence_per_attempt": Switch(
+        "each attempt keeps its own verify logs (a new attempt writes beside, not over, them)",
+        (Edit("a2a_tui.gate.verify", "verify",
+              'logs = g.repo.a2a_dir / "logs" / attempt_id / f"run{run}"',
+              'logs = g.repo.a2a_dir / "logs" / att["card_id"] / f"run{run}"'),)),
+    "integration_recovery": Switch(
+        "every gate command first settles an integration intent a crash left, from the ref",
+        (Edit("a2a_tui.gate.recover", "recover",
+              "for it in g.store.all(\"SELECT attempt_id FROM integrations"
+              " WHERE state='intent'\"):",
+              "for it in ():"),)),
+    "unknown_is_a_state": Switch(
+        "a ref that is neither the old nor the new commit leaves the outcome unknown",
+        (Edit("a2a_tui.gate.integrate", "resolve_intent",
+              'else ("unknown", "unknown"))', 'else ("not_applied", "verified"))'),)),
+    "ref_update_precheck": Switch(
+        "git is asked whether the move would apply before the intent is recorded",
+        (Edit("a2a_tui.gate.integrate", "integrate",
+              "g.git.check_ref_update(ref, sha, old)", "pass"),)),
+    "reclaim_keeps_dirty": Switch(
+        "reclaim keeps a worktree with uncommitted changes",
+        (Edit("a2a_tui.gate.reclaim", "_reclaim_one", "if files:", "if False:"),)),
+    "sending_becomes_unknown": Switch(
+        "on start, a dispatch left between sending and sent becomes unknown (never re-sent)",
+        (Edit("a2a_tui.panes.orchestrator", "Orchestrator.start",
+              "recovery.unknown_deliveries(self.store)", "pass"),)),
+    "spool_catch_up": Switch(
+        "on start, the orchestrator ingests the spool files that landed while it was down",
+        (Replace("a2a_tui.panes.spool", "pending", lambda orig: _only_new(orig)),)),
+    "queue_survives_exit": Switch(
+        "an agent's exit ends only its turn in flight: its queued dispatches stay queued",
+        (Replace("a2a_tui.panes.records", "save_pane", lambda orig: _dropping_queue(orig)),)),
+    "no_resend_after_restart": Switch(
+        "a restarted orchestrator takes the queue and the turn in flight from the store",
+        (Replace("a2a_tui.panes.recovery", "unknown_deliveries",
+                 lambda orig: _requeueing(orig)),)),
+    "inbox_role_rules": Switch(
+        "an inbox entry of a kind the caller's role may not write is refused",
+        (Edit("a2a_tui.collab.inbox", "post", "if not may_write(role, kind):", "if False:"),)),
+    "claim_needs_authorization": Switch(
+        "a card that needs the user's authorization is claimed only through an authorized assign",
+        (Edit("a2a_tui.gate.attempts", "_check_authorization", "if reason:", "if False:"),)),
+    "protected_board_items": Switch(
+        "only the user closes a blocking board item or one in a protected category",
+        (Edit("a2a_tui.collab.board", "close", 'if item["protected"]:', "if False:"),)),
+    "one_in_flight": Switch(
+        "a pane takes its next dispatch only when idle with nothing in flight (after its Stop)",
+        (Edit("a2a_tui.panes.delivery", "ready_sessions",
+              "WHERE s.state = 'idle' AND s.paused = 0", "WHERE s.paused = 0"),
+         Edit("a2a_tui.panes.delivery", "ready_sessions", '" AND s.in_flight IS NULL', '"'),
+         Replace("a2a_tui.panes.machine", "can_deliver",
+                 lambda _: lambda p: not p.paused and p.state not in ("exited", "unknown")))),
+    "pause_holds_delivery": Switch(
+        "a paused pane is delivered nothing",
+        (Edit("a2a_tui.panes.delivery", "ready_sessions", 'AND s.paused = 0"', '"'),
+         Replace("a2a_tui.panes.machine", "can_deliver",
+                 lambda _: lambda p: p.state == "idle" and p.in_flight is None))),
+    "hint_never_releases": Switch(
+        "an idle hint (after Esc no Stop comes) is shown, never taken as idle",
+        (Edit("a2a_tui.panes.machine", "apply", "return Outcome(replace(p, hint=PROBABLY_IDLE))",
+              "return Outcome(_to_idle(p), finished=p.in_flight)"),)),
+    "typed_prompt_is_user_input": Switch(
+        "a prompt no dispatch put there is recorded as the user's input",
+        (Edit("a2a_tui.panes.machine", "_submitted",
+              'return Outcome(busy, user_input=sig.prompt or "")', "return Outcome(busy)"),)),
+    "nothing_pasted_into_a_wait": Switch(
+        "a pane waiting on a permission takes no dispatch",
+        (Edit("a2a_tui.panes.delivery", "ready_sessions", "WHERE s.state = 'idle' AND",
+              "WHERE (s.state = 'waiting' OR s.state = 'idle' AND"),
+         Edit("a2a_tui.panes.delivery", "ready_sessions", '" AND s.in_flight IS NULL',
+              '" AND s.in_flight IS NULL)'),
+         Replace("a2a_tui.panes.machine", "can_deliver",
+                 lambda _: lambda p: not p.paused and (
+                     p.state == "waiting" or p.state == "idle" and p.in_flight is None)))),
+    "stop_after_enter": Switch(
+        "only a Stop timestamped after the Enter releases the pane",
+        (Edit("a2a_tui.panes.machine", "apply",
+              'return Outcome(p, ignored="Stop older than the last Enter")', "pass"),)),
+    "bracketed_paste": Switch(
+        "a dispatch is one bracketed paste (paste-buffer -p): its line breaks are not Enter",
+        (Edit("a2a_tui.tmux", "Tmux.paste", '"paste-buffer", "-p", "-d"',
+              '"paste-buffer", "-d"'),)),
+    "paste_from_stdin": Switch(
+        "the text reaches tmux on stdin (load-buffer -), not in an argv tmux limits to 16 kB",
+        (Edit("a2a_tui.tmux", "Tmux.paste",
+              'self._stdin_cmd(text, "load-buffer", "-b", buffer, "-")',
+              'self._cmd("set-buffer", "-b", buffer, "--", text)'),)),
+    "only_user_inputs_authorize": Switch(
+        "an assign's quote authorizes only when found in a user input record",
+        (Edit("a2a_tui.collab.authorization", "check_quote",
+              'row = tx.one("SELECT kind, text FROM user_inputs WHERE id = ?", (user_input,))',
+              'row = tx.one("SELECT kind, text FROM user_inputs WHERE id = ? UNION ALL'
+              " SELECT 'message', text FROM inbox WHERE id = ?\", (user_input, user_input))"),)),
+    "status_never_raised": Switch(
+        "a relayed report keeps or lowers the status it relays",
+        (Edit("a2a_tui.collab.inbox", "_check_relay",
+              'if REPORT_STATUSES.index(status) < REPORT_STATUSES.index(ref_row["status"]):',
+              "if False:"),)),
+    "three_strike_stop": Switch(
+        "automatic gate feedback stops after the limit of consecutive rejections",
+        (Edit("a2a_tui.gate.feedback", "queue_rejection_feedback",
+              "elif rejections > max_rounds:", "elif False:"),)),
+    "gate_feedback": Switch(
+        "a rejection is queued to the writer's pane as a marked gate dispatch",
+        (Edit("a2a_tui.gate.feedback", "queue_rejection_feedback",
+              'if not writer.startswith("session:"):', "if True:"),)),
+    "answers_batched": Switch(
+        "the answers waiting for a session go to it as one prompt",
+        (Edit("a2a_tui.collab.board", "_send_in_tx",
+              'n = deliver_in_tx(tx, ids, session, batch_text(rows), source="board",'
+              ' actor="user")\n'
+              '    return [{"session": session, "user_inputs": ids, "dispatch": n}]',
+              'return [{"session": session, "user_inputs": [r["id"]], "dispatch": deliver_in_tx('
+              'tx, [r["id"]], session, batch_text([r]), source="board", actor="user")}'
+              " for r in rows]"),)),
+    "paste_targets_pane_id": Switch(
+        "each paste targets its pane by id, not whatever pane tmux has current",
+        (Edit("a2a_tui.tmux", "Tmux.paste", '"-b", buffer, "-t", pane_id)', '"-b", buffer)'),)),
+    "stall_escalation": Switch(
+        "a pane busy and silent past board_after_s is put on the board (and never touched)",
+        (Edit("a2a_tui.panes.stalls", "silent_panes",
+              '_stalled(store, r["id"], since, t.board_after_s)', "pass"),)),
+    "one_transaction_per_write": Switch(
+        "every write (an event and the tables it changes) is one SQLite transaction",
+        (Edit("a2a_tui.store.db", "Store.write", 'self.conn.execute("BEGIN IMMEDIATE")', "pass"),
+         Edit("a2a_tui.store.db", "Store.write", 'self.conn.execute("ROLLBACK")', "pass"),
+         Edit("a2a_tui.store.db", "Store.write", 'self.conn.execute("COMMIT")', "pass"))),
+    "only_submit_delivers": Switch(
+        "only `a2a submit` delivers: a worker going idle after its commit delivers nothing",
+        (Replace("a2a_tui.panes.spool", "ingest", lambda orig: _idle_is_delivery(orig)),)),
+    "q_detaches": Switch(
+        "q detaches the terminal; the workbench and the orchestrator run on (only Q stops)",
+        (Edit("a2a_tui.tui.away", "Away.action_detach", "self.detach()",
+              "self.quit_for_good()"),)),
+}
+
+
+def _idle_is_delivery(ingest):
+    """spool.ingest, then what a gate that took "done" for a delivery would do: a writer session
+    idle with commits on its claimed attempt's branch submits its head."""
+    def ingesting(store, path):
+        result = ingest(store, path)
+        from a2a_tui.gate.attempts import submit
+        from a2a_tui.gate.context import GateContext
+        from a2a_tui.identity import Caller
+        from a2a_tui.repo import Repo
+
+        repo = Repo(store.path.parent.parent)
+        for row in store.all("SELECT s.id, s.role, a.id AS attempt, a.branch, a.start_commit,"
+                             " a.fence, a.card_version FROM sessions s JOIN attempts a"
+                             " ON a.id = s.attempt_id WHERE s.state = 'idle'"
+                             " AND a.state = 'claimed'"):
+            head = repo.git.ref_value(f"refs/heads/{row['branch']}")
+            if head and head != row["start_commit"]:
+                submit(GateContext(repo, store, Caller(session=row["id"], role=row["role"])),
+                       row["attempt"], head, row["card_version"], row["fence"])
+        return result
+    return ingesting
+
+
+def _only_new(pending):
+    """spool.pending as an event-only watcher sees it: files landed before this process began
+    are never seen."""
+    began = time.time()
+
+    def only_new(spool_dir):
+        return [p for p in pending(spool_dir) if p.stat().st_mtime >= began]
+    return only_new
+
+
+def _dropping_queue(save_pane):
+    """save_pane that, as a naive orchestrator would, drops an exited session's queue."""
+    def dropping(tx, sid, old, new, *args, **kw):
+        save_pane(tx, sid, old, new, *args, **kw)
+        if new.state == "exited":
+            tx.execute("UPDATE dispatches SET state='ended' WHERE session=? AND state='queued'",
+                       (sid,))
+    return dropping
+
+
+def _requeueing(unknown_deliveries):
+    """unknown_deliveries after a naive restart that sends again what was not seen done."""
+    def requeueing(store):
+        with store.write() as tx:
+            tx.execute("UPDATE dispatches SET state='queued' WHERE state IN ('sent','delivered')")
+            tx.execute("UPDATE sessions SET in_flight=NULL, state='idle' WHERE state='busy'")
+        return unknown_deliveries(store)
+    return requeueing
+
+
+def _live_worktree(self):
+    """Checkout.__enter__ without its checkout: the attempt's own, live worktree."""
+    self.path.rmdir()
+    self.path = max(self.g.repo.worktrees_dir.iterdir(), key=lambda p: p.stat().st_mtime)
+    return self.path
+
+
+def _keep(self) -> None:
+    """Checkout.close for the live worktree: nothing to remove."""
+
+
+def switch_off(name: str, set_: Setter) -> None:
+    """Take the mechanism `name` away (an unknown name is an error: a typo must not pass)."""
+    if name not in SWITCHES:
+        raise KeyError(f"no scenario switch named {name!r}")
+    for patch in SWITCHES[name].patches:
+        patch.apply(set_)
