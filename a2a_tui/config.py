@@ -12,6 +12,9 @@ while the two differ). Add it to PLAIN_FIELDS only if it is a plain string or nu
 checks `read_plain` then makes too; a file that sets any other field is read by the model.
 """
 
+# Imports inside functions: tomllib, tomli_w, pydantic and the store load only for a command
+# that needs them (a2a's start-up: tests/test_startup.py).
+
 from __future__ import annotations
 
 import functools

@@ -1,5 +1,8 @@
 """Where a repository's a2a state lives, and its validated config (`.a2a/config.toml`)."""
 
+# Imports inside functions: tomllib, tomli_w, pydantic and the store load only for a command
+# that needs them (a2a's start-up: tests/test_startup.py).
+
 from __future__ import annotations
 
 import os

@@ -29,6 +29,9 @@ events_rows = 0           # rows of the Events panel; 0: about a quarter of the 
 ```
 """
 
+# Imports inside functions: tomllib, tomli_w, pydantic and the store load only for a command
+# that needs them (a2a's start-up: tests/test_startup.py).
+
 from __future__ import annotations
 
 import os

@@ -4,6 +4,9 @@ Pane state never comes from here: this module launches panes, tags them, pastes 
 and tells whether a pane still exists. It never reads a pane's screen.
 """
 
+# Imports inside functions: libtmux on first use (~0.1 s the CLI and the first frame do
+# without; see `_libtmux`).
+
 from __future__ import annotations
 
 import os

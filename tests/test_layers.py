@@ -16,6 +16,7 @@ a2a_tui.panes.machine", and this file's first test fails; removing the line make
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 import subprocess
@@ -85,3 +86,48 @@ def test_a_module_outside_every_layer_breaks_the_contract(tmp_path):
     r = lint_imports(tmp_path)
     assert r.returncode == 1, r.stdout + r.stderr
     assert "stray" in r.stdout, r.stdout
+
+
+def unexplained_deferred_imports(root: Path) -> list[str]:
+    """Imports inside functions with no reason given: a `#` comment on the import, on its block of
+    imports or on the comment lines just above it, or a module-wide `# Imports inside functions:`
+    line for a module that defers them all for one reason."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        if "# Imports inside functions:" in text:
+            continue
+        lines = text.splitlines()
+        for fn in ast.walk(ast.parse(text)):
+            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            nodes = sorted((n for n in ast.walk(fn) if isinstance(n, (ast.Import, ast.ImportFrom))),
+                           key=lambda n: n.lineno)
+            blocks: list[list[ast.stmt]] = []
+            for n in nodes:
+                between = lines[blocks[-1][-1].end_lineno:n.lineno - 1] if blocks else ["x"]
+                if blocks and all(not s.strip() or s.strip().startswith("#") for s in between):
+                    blocks[-1].append(n)
+                else:
+                    blocks.append([n])
+            for block in blocks:
+                start = block[0].lineno - 1
+                while start > 0 and lines[start - 1].strip().startswith("#"):
+                    start -= 1
+                if not any("#" in line for line in lines[start:block[-1].end_lineno]):
+                    found.append(f"{path.relative_to(root.parent)}:{block[0].lineno}")
+    return found
+
+
+def test_every_deferred_import_says_why():
+    """An import inside a function dodges no cycle (the contract counts it) and costs a reader a
+    question: each one says why it waits (start-up time, mostly)."""
+    assert unexplained_deferred_imports(ROOT / "a2a_tui") == []
+
+
+def test_a_deferred_import_without_a_reason_is_seen(tmp_path):
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "m.py").write_text('"""m."""\n\n\ndef f():\n    import json\n\n    return json\n\n\n'
+                              'def g():\n    import json  # lazy: g is rare\n\n    return json\n')
+    assert unexplained_deferred_imports(pkg) == ["pkg/m.py:5"]

@@ -11,6 +11,9 @@ word after `a2a` (one line covers `a2a NAME SUB ...`). tests/test_startup.py fai
 line is there; until then the command still works, through the whole parser, only slower.
 """
 
+# Imports inside functions: pkgutil and importlib only when the command table does not name
+# the command (a2a's start-up: tests/test_startup.py).
+
 from __future__ import annotations
 
 import argparse

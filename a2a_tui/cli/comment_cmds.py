@@ -1,6 +1,9 @@
 """comment: line comments on an attempt's diff, held until `a2a comment send` gives them to its
 writer as one prompt (a2a_tui/gate/comments.py)."""
 
+# Imports inside functions: each command imports what it runs when it runs (a2a's start-up:
+# tests/test_startup.py, bench/bench_cli.py).
+
 from __future__ import annotations
 
 import sys

@@ -1,5 +1,8 @@
 """config show: the merged settings and where each value came from."""
 
+# Imports inside functions: each command imports what it runs when it runs (a2a's start-up:
+# tests/test_startup.py, bench/bench_cli.py).
+
 from __future__ import annotations
 
 import json

@@ -1,5 +1,8 @@
 """The gate's own rules and its escalations: `a2a gate-rules`, `a2a feedback more`."""
 
+# Imports inside functions: each command imports what it runs when it runs (a2a's start-up:
+# tests/test_startup.py, bench/bench_cli.py).
+
 from __future__ import annotations
 
 from a2a_tui.cli.output import Result

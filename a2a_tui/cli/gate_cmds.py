@@ -1,6 +1,9 @@
 """The gate's commands: card add|show|ready|list, claim, submit, verify, log, integrate, abandon,
 reclaim."""
 
+# Imports inside functions: each command imports what it runs when it runs (a2a's start-up:
+# tests/test_startup.py, bench/bench_cli.py).
+
 from __future__ import annotations
 
 import signal

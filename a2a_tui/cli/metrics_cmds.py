@@ -1,5 +1,8 @@
 """metrics, retro."""
 
+# Imports inside functions: each command imports what it runs when it runs (a2a's start-up:
+# tests/test_startup.py, bench/bench_cli.py).
+
 from __future__ import annotations
 
 from a2a_tui.cli.output import Result

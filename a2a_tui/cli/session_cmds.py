@@ -1,6 +1,9 @@
 """session new|restart|revive|fork|end, attention: the user's hands on sessions, and what waits
 for them."""
 
+# Imports inside functions: each command imports what it runs when it runs (a2a's start-up:
+# tests/test_startup.py, bench/bench_cli.py).
+
 from __future__ import annotations
 
 from a2a_tui.cli.output import Result, ask

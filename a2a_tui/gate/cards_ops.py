@@ -1,5 +1,8 @@
 """`a2a card add|show|ready|list`: cards enter the store only whole and valid."""
 
+# Imports inside functions: the precheck's parser and the gate rules (pydantic) load only when
+# a card is made ready, not for every card command.
+
 from __future__ import annotations
 
 import json

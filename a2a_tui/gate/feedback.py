@@ -6,6 +6,8 @@ rules' `feedback_rounds` consecutive rejections of one attempt the automatic fee
 a person decides (escalate.py); the user may grant more rounds (`a2a feedback more`).
 """
 
+# Imports inside functions: what only `a2a feedback more` needs loads there.
+
 from __future__ import annotations
 
 import re

@@ -4,6 +4,9 @@ event. With `retro_every` in `.a2a/config.toml`, the orchestrator and the gate c
 question on the board per period proposing a retrospective; nothing runs on its own.
 """
 
+# Imports inside functions: the board loads only when a retrospective is due (most gate
+# commands return before).
+
 from __future__ import annotations
 
 import hashlib

@@ -6,6 +6,9 @@ generated files carry the session id, the spool folder and (for Codex) the pane 
 script needs nothing else at run time.
 """
 
+# Imports inside functions: each CLI's module imports this one (Profile and its helpers), so
+# `get` imports them when first asked; a profiles/base.py would let them import at the top.
+
 from __future__ import annotations
 
 import re

@@ -6,6 +6,9 @@ worker per slow action (verify). They only post messages; the handlers here own 
 what is shown.
 """
 
+# Imports inside functions: screens and the core they need load when first opened, not for the
+# workbench's first frame (bench/run_all.py --only workbench).
+
 from __future__ import annotations
 
 import logging

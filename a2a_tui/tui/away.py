@@ -5,6 +5,9 @@ orchestrator rings this window's bell. Also the Alt-key that tmux makes of Esc a
 A mixin of the app (it uses the app's services, host and state); the app stays about panels.
 """
 
+# Imports inside functions: screens and the core they need load when first opened, not for the
+# workbench's first frame (bench/run_all.py --only workbench).
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING

@@ -19,8 +19,8 @@ from a2a_tui.identity import Caller
 from a2a_tui.repo import Repo
 from a2a_tui.store import Store
 
-# The core areas (collab, panes, gate, tmux) are imported inside the methods that use them: the
-# first frame needs none of them (the gate alone, with pydantic, costs ~0.1 s).
+# Imports inside functions: the core areas (collab, panes, gate, tmux), in the methods that use
+# them; the first frame needs none of them (the gate alone, with pydantic, costs ~0.1 s).
 if TYPE_CHECKING:
     from a2a_tui.gate.diff import AttemptDiff
     from a2a_tui.gate.logs import CheckLog

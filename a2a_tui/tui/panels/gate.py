@@ -2,6 +2,9 @@
 verify; from here the card, the attempt's diff, the checks' output and logs, and the gate's
 decisions (verify, integrate, abandon), and a shell in the attempt's worktree."""
 
+# Imports inside functions: screens and the core they need load when first opened, not for the
+# workbench's first frame (bench/run_all.py --only workbench).
+
 from __future__ import annotations
 
 from collections.abc import Sequence

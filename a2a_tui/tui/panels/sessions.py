@@ -1,5 +1,8 @@
 """Sessions: every managed agent pane, its state and how long it has held, its queue, its flags."""
 
+# Imports inside functions: screens and the core they need load when first opened, not for the
+# workbench's first frame (bench/run_all.py --only workbench).
+
 from __future__ import annotations
 
 import time

@@ -8,6 +8,9 @@ the attempt's writer as one prompt (gate/comments.py); the held ones are listed 
 and marked in its gutter.
 """
 
+# Imports inside functions: screens and the core they need load when first opened, not for the
+# workbench's first frame (bench/run_all.py --only workbench).
+
 from __future__ import annotations
 
 from collections.abc import Callable

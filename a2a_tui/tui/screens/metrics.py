@@ -4,6 +4,9 @@ over tabs with the tables `a2a metrics` prints, and the retrospectives. It follo
 app hands it each new last event, and a worker computes the views again (from the events, as
 the CLI does; the history is cached by the last event seq)."""
 
+# Imports inside functions: screens and the core they need load when first opened, not for the
+# workbench's first frame (bench/run_all.py --only workbench).
+
 from __future__ import annotations
 
 import time

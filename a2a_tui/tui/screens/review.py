@@ -7,6 +7,9 @@ last event); its keys come from the registry's "review" scope and act through th
 action runner, each recorded as your input.
 """
 
+# Imports inside functions: screens and the core they need load when first opened, not for the
+# workbench's first frame (bench/run_all.py --only workbench).
+
 from __future__ import annotations
 
 from rich.text import Text
