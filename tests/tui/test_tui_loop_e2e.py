@@ -54,7 +54,10 @@ def test_demo_goes_on_while_detached_and_up_shows_it_then_quit_and_down(
 
     terminal.open(attach_command(tmux_socket, session))
     try:
-        wait_until(lambda: "Sessions" in terminal.screen(), timeout=45, what="the workbench shown")
+        # Its status line (the panels follow the terminal's size once tmux has resized the
+        # window to this client: until then it may still be drawn for an earlier one).
+        wait_until(lambda: "orchestrator: pid" in terminal.screen(), timeout=45,
+                   what="the workbench shown")
     except AssertionError as exc:
         raise AssertionError(f"{exc}\n{terminal.screen()}") from None
     orchestrator = lock_holder(Repo(root))
