@@ -27,7 +27,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from a2a_tui.collab.board import post_finding_in_tx
 from a2a_tui.errors import A2AError
 from a2a_tui.gate.model import contract_digest_of
 from a2a_tui.gate.verdicts import ATTEMPT_STATE as ATTEMPT_AFTER
@@ -537,6 +536,10 @@ def tampered_error(problem: dict[str, Any]) -> A2AError:
 def freeze(g, problem: dict[str, Any]) -> A2AError:
     """Record the problem (once: not again while the same one holds) as a `store_tampered`
     event and a protected board item, if the store still takes writes; the error to raise."""
+    # lazy: the board (and the collaboration records under it) only when the gate freezes; every
+    # gate command imports this module
+    from a2a_tui.collab.board import post_finding_in_tx
+
     held = frozen(g.store)
     if held is None or (held.get("seq"), held.get("why")) != (problem["seq"], problem["why"]):
         try:

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from a2a_tui.errors import A2AError
-from a2a_tui.gate import ledger
 
 USER = "user"
 WRITER = "writer"
@@ -92,6 +91,10 @@ def require_role(g, command: str, *, attempt=None) -> None:
 def admit(g, command: str, attempt_id: str):
     """The attempt's row, once the gate is intact for its card (`ledger.require_intact`) and
     the caller may run `command` on it."""
+    # lazy: the ledger (and the board it raises items on) for a gate write only; the role
+    # table itself is read by every command's rules (cli/output.py)
+    from a2a_tui.gate import ledger
+
     att = g.attempt(attempt_id)
     ledger.require_intact(g, att["card_id"])
     require_role(g, command, attempt=att)
