@@ -136,7 +136,10 @@ class WorkbenchApp(Away, App[None]):
         self.query_one(SessionsPanel).table.focus()
 
     def panel(self, scope: str) -> Panel:
-        # The panels live on the first screen, whichever screen (help, palette) is on top.
+        # The panels live on the first screen, whichever screen (help, palette) is on top. Once
+        # the app has closed there is none: callers already treat a missing panel as closing.
+        if not self.screen_stack:
+            raise NoMatches(f"#{scope}: the workbench has closed")
         return self.screen_stack[0].query_one(f"#{scope}", Panel)
 
     def _status_text(self) -> Text:
