@@ -12,7 +12,6 @@ import itertools
 import json
 import os
 import subprocess
-import time
 from pathlib import Path
 
 import hypothesis.strategies as st
@@ -29,6 +28,7 @@ from tests.fuzz.inputs import (
     mutated_doc,
     text,
 )
+from tests.support import wait_until
 
 HOOK = str(hooks_dir() / "a2a-hook")
 ENVELOPE = {"v": 1, "ts_ns": 1_700_000_000_000_000_000, "session": "w1", "pane": "%1",
@@ -149,7 +149,4 @@ def recorded(store: Store) -> int:
 
 
 def wait_gone(spool_dir: Path, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while visible(spool_dir):
-        assert time.monotonic() < deadline, f"left in the spool: {visible(spool_dir)}"
-        time.sleep(0.02)
+    wait_until(lambda: not visible(spool_dir), timeout=timeout, what="the spool emptied")

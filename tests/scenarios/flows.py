@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 from typing import Any
 
 from tests.support import (
-    A2A,
     Run,
     a2a,
     a2a_as,
+    as_session,
     commit_in,
     git,
-    repoint_session,
     rows,
     write_card,
 )
@@ -83,9 +81,4 @@ def agent(repo: Path, sid: str, role: str, *args: str) -> Run:
     spawn` registers a pane's process; its later commands run as that session's process."""
     if not rows(repo, "SELECT 1 FROM sessions WHERE id = ?", (sid,)):
         return a2a_as(repo, sid, role, *args)
-    proc = subprocess.Popen(["sh", "-c", 'read go; exec "$@"', "sh", *A2A, *args], cwd=str(repo),
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    repoint_session(repo, sid, proc.pid)
-    out, err = proc.communicate("go\n", timeout=120)
-    return Run(proc.returncode, out, err)
+    return as_session(repo, sid, *args)

@@ -9,7 +9,8 @@ from pathlib import Path
 from textual.notifications import Notify
 
 from a2a_tui.tui.messages import AttemptAbandoned, AttemptIntegrated, WorktreeOpened
-from a2a_tui.tui.screens.gate_forms import ConfirmScreen, ScoreScreen
+from a2a_tui.tui.screens.confirm import ConfirmScreen
+from a2a_tui.tui.screens.gate_forms import ScoreScreen
 from tests.support import git, rows
 from tests.support import tmux as tmux_on
 from tests.tui.test_tui_gate import ready_card
@@ -130,7 +131,7 @@ def test_abandon_asks_a_score_and_a_reason_and_is_confirmed(repo):
             await pilot.press("ctrl+s")
             confirm = await until(pilot, lambda: isinstance(app.screen, ConfirmScreen)
                                   and app.screen, what="the confirmation")
-            assert "reason: wrong approach" in str(confirm.question)
+            assert "reason: wrong approach" in str(confirm.text)
             await pilot.press("n")
             await until(pilot, lambda: not isinstance(app.screen, ConfirmScreen), what="closed")
             await pilot.pause(0.2)

@@ -188,7 +188,8 @@ class GatePanel(Panel[GateRow]):
             then)
 
     def action_abandon(self) -> None:
-        from a2a_tui.tui.screens.gate_forms import ConfirmScreen, ScoreScreen
+        from a2a_tui.tui.screens.confirm import ConfirmScreen
+        from a2a_tui.tui.screens.gate_forms import ScoreScreen
 
         g = self.selected
         assert g is not None

@@ -1,5 +1,5 @@
-"""The gate's decisions from the workbench: both scores with their reasons (integrate, abandon)
-and a yes/no confirmation (abandon)."""
+"""The gate's decisions from the workbench: both scores with their reasons (integrate, abandon;
+abandon then asks yes or no through screens/confirm.py)."""
 
 from __future__ import annotations
 
@@ -99,30 +99,3 @@ class ScoreScreen(ModalScreen[Scored | None]):
     def action_cancel(self) -> None:
         self.dismiss(None)
 
-
-class ConfirmScreen(ModalScreen[bool]):
-    """A yes/no question: y confirms; n or Esc declines."""
-
-    BINDINGS = [Binding("y", "answer(True)", "Yes", priority=True),
-                Binding("n,escape", "answer(False)", "No", priority=True)]
-    DEFAULT_CSS = """
-    ConfirmScreen { align: center middle; }
-    ConfirmScreen > Vertical {
-        width: 80%; max-width: 80; height: auto;
-        border: round $warning; background: $surface; padding: 0 1;
-    }
-    """
-
-    def __init__(self, title: str, question: str) -> None:
-        super().__init__()
-        self.title_text = title
-        self.question = question
-
-    def compose(self) -> ComposeResult:
-        with Vertical() as box:
-            box.border_title = self.title_text
-            box.border_subtitle = "y yes · n or Esc no"
-            yield Static(self.question)
-
-    def action_answer(self, yes: bool) -> None:
-        self.dismiss(yes)
