@@ -94,6 +94,12 @@ def test_comments_on_two_files_one_edited_one_removed_go_as_one_prompt_in_diff_o
                                timeout=20, what="sent")
             assert not of_type(seen, UserActionRefused)
             await until(pilot, lambda: not screen.comments, what="none held after sending")
+            # The workbench hosts the orchestrator: it stays open until the prompt has left the
+            # queue (closing it stops delivery; seen under load in CI).
+            n = sent[0].data["dispatch"]
+            await until(pilot, lambda: rows(repo, "SELECT state FROM dispatches WHERE n = ?",
+                                            (n,))[0]["state"] not in ("queued", "sending"),
+                        timeout=30, what=f"dispatch #{n} sent")
             return sent[0].data
 
     data = run(scenario())
