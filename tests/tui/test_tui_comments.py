@@ -13,7 +13,7 @@ from textual.widgets import Static, TextArea
 from a2a_tui.tui.messages import CommentsChanged, UserActionRefused
 from a2a_tui.tui.screens.diff import DiffView
 from a2a_tui.tui.screens.editor import EditorScreen
-from tests.support import a2a, add_ready_card, commit_in, rows, signals, wait_until
+from tests.support import a2a, add_ready_card, commit_in, rows, signals
 from tests.tui.test_tui_gate_views import open_diff, shown
 from tests.tui.tui_support import of_type, run, until, workbench
 
@@ -57,6 +57,10 @@ def test_comments_on_two_files_one_edited_one_removed_go_as_one_prompt_in_diff_o
         repo, tmux_socket):
     attempt, sid, wt = writer(repo, tmux_socket)
 
+    def received() -> str | None:
+        return next((p["raw"]["prompt"] for p in signals(repo, sid, "UserPromptSubmit")
+                     if "Review comments" in p["raw"]["prompt"]), None)
+
     async def scenario():
         async with workbench(repo, tmux_socket=tmux_socket, host=True) as (app, pilot, seen):
             screen = await open_diff(pilot, app)
@@ -94,20 +98,14 @@ def test_comments_on_two_files_one_edited_one_removed_go_as_one_prompt_in_diff_o
                                timeout=20, what="sent")
             assert not of_type(seen, UserActionRefused)
             await until(pilot, lambda: not screen.comments, what="none held after sending")
-            # The workbench hosts the orchestrator: it stays open until the prompt has left the
-            # queue (closing it stops delivery; seen under load in CI).
-            n = sent[0].data["dispatch"]
-            await until(pilot, lambda: rows(repo, "SELECT state FROM dispatches WHERE n = ?",
-                                            (n,))[0]["state"] not in ("queued", "sending"),
-                        timeout=30, what=f"dispatch #{n} sent")
+            # The workbench hosts the orchestrator (delivery, and the signals' ingestion): it
+            # stays open until the writer's prompt signal is recorded (seen under load in CI).
+            await until(pilot, received, timeout=30, what="the writer to receive the comments")
             return sent[0].data
 
     data = run(scenario())
     head = a2a("comment", "list", attempt, "--all", "--json", cwd=repo).json["comments"][0]["sha"]
-    prompt = wait_until(lambda: next((p["raw"]["prompt"] for p in
-                                      signals(repo, sid, "UserPromptSubmit")
-                                      if "Review comments" in p["raw"]["prompt"]), None),
-                        timeout=30, what="the writer to receive the comments")
+    prompt = received()
     order = [prompt.index(s) for s in ("1. src/a.py:2", "2. src/a.py:7", "3. src/b.py:3")]
     assert order == sorted(order)
     assert "a seven: edited" in prompt and "why this?" in prompt
