@@ -2,13 +2,30 @@
 
 Every operation a2a needs is a named method of `Git` that returns a typed value (a str, a bool, a
 list, a Path) or raises `GitError`, which carries the operation and git's own message.
+
+Every git process a2a starts is hardened (`hardened_env`): it takes orders from no file an agent
+could have written. Its environment is built from scratch (nothing of the caller's but PATH, HOME,
+TMPDIR and TZ: no GIT_DIR, GIT_CONFIG_*, GIT_EXTERNAL_DIFF, GIT_SSH...), no system or global
+config, no replace refs, no prompt, pager or editor; and command-line-scope config (which wins over
+every config file) switches off what the repository's own `.git/config`, its includes, `.git/hooks`
+and `.git/info/attributes` could make git run: hooks (`core.hooksPath=/dev/null`), fsmonitor,
+pager, editor, askpass, credential helpers, ssh command, gpg (a signed commit's `log` would run
+`gpg.program`), automatic gc. Diffs pass `--no-ext-diff --no-textconv`. A command that reads or
+writes a worktree's files also gets every filter driver the repository's config defines
+(includes followed, `filter_overrides`) set to nothing, so no clean, smudge or process filter runs.
+Aliases never apply: a2a runs only git's own commands, which no alias can shadow. Transport is
+limited to local paths (`GIT_ALLOW_PROTOCOL=file`). tests/gate/test_gate_hostile_git.py plants each
+of these and shows nothing runs.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import subprocess
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +34,98 @@ from a2a_tui.errors import A2AError
 FULL_SHA = re.compile(r"^[0-9a-f]{40}$")
 ZERO_SHA = "0" * 40
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"   # git's tree with nothing in it
+
+
+# What a git process may take from a2a's own environment: where programs are, the user's home (for
+# `~` in a path), a temp folder, the time zone. The rest is dropped: a hook or an agent's pane
+# that started a2a could have set any GIT_* variable.
+PASSED_ENV = ("PATH", "HOME", "TMPDIR", "TZ")
+FIXED_ENV = {
+    "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_ATTR_NOSYSTEM": "1",
+    "GIT_NO_REPLACE_OBJECTS": "1", "GIT_TERMINAL_PROMPT": "0", "GIT_PAGER": "cat",
+    "PAGER": "cat", "GIT_EDITOR": ":", "GIT_SEQUENCE_EDITOR": ":", "GIT_ASKPASS": "",
+    "SSH_ASKPASS": "", "GIT_OPTIONAL_LOCKS": "0", "GIT_ALLOW_PROTOCOL": "file", "LC_ALL": "C",
+}
+# Command-line scope (GIT_CONFIG_COUNT pairs): wins over .git/config and whatever it includes.
+# An empty credential.helper empties the list of helpers.
+HARDENED_CONFIG = (
+    ("core.hooksPath", os.devnull), ("core.fsmonitor", "false"), ("core.pager", "cat"),
+    ("core.editor", ":"), ("sequence.editor", ":"), ("core.askPass", ""),
+    ("credential.helper", ""), ("core.sshCommand", "ssh"), ("log.showSignature", "false"),
+    ("commit.gpgSign", "false"), ("tag.gpgSign", "false"), ("gc.auto", "0"),
+    ("maintenance.auto", "false"), ("submodule.recurse", "false"),
+    ("status.submoduleSummary", "false"), ("diff.ignoreSubmodules", "all"),
+)
+# The settings of a filter driver, each set to nothing (an empty command runs no filter, and a
+# driver that is not `required` may then be skipped).
+FILTER_KEYS = (("clean", ""), ("smudge", ""), ("process", ""), ("required", "false"))
+# git commands that read or write the files of a worktree, where filters apply.
+_FILES_COMMANDS = frozenset({"worktree", "status", "add", "commit", "checkout", "reset",
+                             "stash", "checkout-index", "archive"})
+
+
+def hardened_env(extra: dict[str, str] | None = None,
+                 config: tuple[tuple[str, str], ...] = ()) -> dict[str, str]:
+    """The environment of every git process a2a runs: see the module docstring. `config` adds
+    command-line-scope settings after the hardened ones; `extra` adds variables (an index)."""
+    env = {k: os.environ[k] for k in PASSED_ENV if k in os.environ}
+    env.update(FIXED_ENV)
+    pairs = (*HARDENED_CONFIG, *config)
+    env["GIT_CONFIG_COUNT"] = str(len(pairs))
+    for i, (key, value) in enumerate(pairs):
+        env[f"GIT_CONFIG_KEY_{i}"] = key
+        env[f"GIT_CONFIG_VALUE_{i}"] = value
+    if extra:
+        env.update(extra)
+    return env
+
+
+def reading_env() -> dict[str, str]:
+    """For reading a config value as the user's git would (their global and system files too):
+    reading config runs no program. Still nothing else of the caller's environment."""
+    keep = (*PASSED_ENV, "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM",
+            "GIT_CONFIG_NOSYSTEM")
+    return {**{k: os.environ[k] for k in keep if k in os.environ}, "LC_ALL": "C",
+            "GIT_NO_REPLACE_OBJECTS": "1"}
+
+
+def filter_overrides(config_names: str) -> tuple[tuple[str, str], ...]:
+    """Command-line settings that empty every filter driver named in `config_names` (the output
+    of `git config --list --name-only -z`). A driver's name may hold dots, `=` or spaces: the
+    pairs travel in the environment, where no `-c key=value` parsing splits them."""
+    drivers = []
+    for name in config_names.split("\0"):
+        section, _, rest = name.partition(".")
+        sub, _, key = rest.rpartition(".")
+        if section.lower() == "filter" and sub and sub not in drivers:
+            drivers.append(sub)
+    return tuple((f"filter.{d}.{k}", v) for d in drivers for k, v in FILTER_KEYS)
+
+
+# Every diff a2a asks for: no external diff program and no textconv driver, whatever the
+# attributes and config say (and the same text on every machine).
+NO_DRIVERS = ("--no-ext-diff", "--no-textconv")
+
+
+def user_identity() -> dict[str, str]:
+    """The user's own name and email (their global config) for what a2a records in a reflog;
+    empty when they have none (git then makes one up, as it would)."""
+    return dict(_identity(*(os.environ.get(k) for k in (
+        "HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM",
+        "GIT_CONFIG_NOSYSTEM"))))
+
+
+@functools.lru_cache(maxsize=8)
+def _identity(*_env_key: str | None) -> tuple[tuple[str, str], ...]:
+    out = []
+    for key, names in (("user.name", ("GIT_COMMITTER_NAME", "GIT_AUTHOR_NAME")),
+                       ("user.email", ("GIT_COMMITTER_EMAIL", "GIT_AUTHOR_EMAIL"))):
+        proc = subprocess.run(["git", "config", "--global", "--includes", "--get", key],
+                              capture_output=True, text=True, errors="replace",
+                              env=reading_env(), stdin=subprocess.DEVNULL, cwd=os.sep)
+        if proc.returncode == 0 and proc.stdout.strip():
+            out += [(n, proc.stdout.strip()) for n in names]
+    return tuple(out)
 
 
 def error_line(stderr: str) -> str:
@@ -58,6 +167,25 @@ class Change:
         return self.new_mode == "120000"
 
 
+@dataclass(frozen=True)
+class TreeEntry:
+    """One entry of a commit's tree, recursively (`git ls-tree -r`): a blob (a file, or a
+    symlink with mode 120000) or a commit (a submodule's gitlink, mode 160000)."""
+
+    mode: str
+    kind: str
+    oid: str
+    path: str
+
+    @property
+    def is_symlink(self) -> bool:
+        return self.mode == "120000"
+
+    @property
+    def executable(self) -> bool:
+        return self.mode == "100755"
+
+
 @dataclass
 class _Result:
     returncode: int
@@ -76,19 +204,28 @@ class Git:
         self.cwd = Path(cwd)
 
     def _run(self, *args: str, check: bool = True, input: str | None = None,
-             env: dict[str, str] | None = None, cwd: Path | None = None) -> _Result:
-        full_env = dict(os.environ)
-        # Our own invocations never open an editor or a pager, and never prompt.
-        full_env.update({"GIT_TERMINAL_PROMPT": "0", "GIT_EDITOR": "true", "GIT_PAGER": "cat"})
-        if env:
-            full_env.update(env)
+             env: dict[str, str] | None = None, cwd: Path | None = None,
+             files: bool = False, also: Path | None = None, reading: bool = False) -> _Result:
+        """Run git hardened (module docstring). `files`: the command reads or writes a
+        worktree's files (implied for the commands in _FILES_COMMANDS), so filter drivers are
+        emptied, the ones the config at `cwd` (and at `also`, a worktree it acts on) defines.
+        `reading`: a config read as the user's git does it (`reading_env`)."""
+        where = cwd or self.cwd
+        if reading:
+            full_env = {**reading_env(), **(env or {})}
+        else:
+            config: tuple[tuple[str, str], ...] = ()
+            if files or args[0] in _FILES_COMMANDS:
+                config = self._filters(where) + (self._filters(also) if also else ())
+            full_env = hardened_env(env, config)
         try:
             # git prints bytes: a worker's file name or commit message need not be UTF-8
             # (nor convertible from the encoding the commit names). An undecodable byte is
             # read as U+FFFD rather than stopping the gate with a traceback.
             proc = subprocess.run(
-                ["git", *args], cwd=str(cwd or self.cwd), input=input, capture_output=True,
-                text=True, errors="replace", env=full_env,
+                ["git", *args], cwd=str(where), input=input, capture_output=True,
+                text=True, errors="replace", env=full_env, stdin=None if input is not None
+                else subprocess.DEVNULL,
             )
         except FileNotFoundError as exc:
             raise GitError(args[0], "", code="git_missing",
@@ -99,12 +236,28 @@ class Git:
             raise GitError(operation, res.stderr.strip() or res.stdout.strip(), res.returncode)
         return res
 
+    def _filters(self, where: Path) -> tuple[tuple[str, str], ...]:
+        """The filter drivers the repository's config at `where` defines, emptied. A config git
+        cannot read stops the command (nothing runs that we could not neutralise)."""
+        if not where.exists():
+            return ()
+        proc = subprocess.run(["git", "config", "--list", "--name-only", "-z", "--includes"],
+                              cwd=str(where), capture_output=True, env=hardened_env(),
+                              stdin=subprocess.DEVNULL)
+        if proc.returncode != 0:
+            stderr = proc.stderr.decode(errors="replace")
+            if "not a git repository" in stderr:
+                return ()
+            raise GitError("config", stderr, proc.returncode)
+        return filter_overrides(proc.stdout.decode("utf-8", errors="surrogateescape"))
+
     def _out(self, *args: str, cwd: Path | None = None) -> str:
         return self._run(*args, cwd=cwd).stdout.strip()
 
     def _bytes(self, *args: str) -> bytes:
-        """git's stdout as bytes (blob contents need not be text)."""
-        proc = subprocess.run(["git", *args], cwd=str(self.cwd), capture_output=True)
+        """git's stdout as bytes (blob contents and file names need not be text)."""
+        proc = subprocess.run(["git", *args], cwd=str(self.cwd), capture_output=True,
+                              env=hardened_env(), stdin=subprocess.DEVNULL)
         if proc.returncode != 0:
             raise GitError(args[0], proc.stderr.decode(errors="replace"), proc.returncode)
         return proc.stdout
@@ -116,7 +269,7 @@ class Git:
 
     def config_value(self, key: str) -> str | None:
         """The value git reads for `key` here (repository, then global config), or None."""
-        res = self._run("config", "--get", key, check=False)
+        res = self._run("config", "--get", key, check=False, reading=True)
         return res.stdout.strip() or None if res.ok else None
 
     def set_config(self, key: str, value: str) -> None:
@@ -149,7 +302,7 @@ class Git:
         """The repository's own hooks folder, ignoring config passed in the environment
         (inside an a2a pane, GIT_CONFIG_* point core.hooksPath at that session's hooks)."""
         return Path(self._run("rev-parse", "--path-format=absolute", "--git-path", "hooks",
-                              cwd=cwd, env={"GIT_CONFIG_COUNT": "0"}).stdout.strip())
+                              cwd=cwd, reading=True).stdout.strip())
 
     # --- facts ---------------------------------------------------------------
     def resolve_commit(self, rev: str) -> str | None:
@@ -193,12 +346,14 @@ class Git:
 
     def changed_paths(self, base: str, head: str) -> list[str]:
         """Paths changed between two commits (renames count as delete + add)."""
-        out = self._run("diff", "--name-only", "--no-renames", "-z", base, head).stdout
+        out = self._run("diff", *NO_DRIVERS, "--name-only", "--no-renames", "-z", base,
+                        head).stdout
         return [p for p in out.split("\0") if p]
 
     def numstat(self, base: str, head: str) -> tuple[int, int]:
         added = deleted = 0
-        for line in self._run("diff", "--numstat", "--no-renames", base, head).stdout.splitlines():
+        for line in self._run("diff", *NO_DRIVERS, "--numstat", "--no-renames", base,
+                              head).stdout.splitlines():
             a, d, _ = line.split("\t", 2)
             if a != "-":
                 added += int(a)
@@ -208,8 +363,8 @@ class Git:
     def diff_text(self, base: str, head: str) -> str:
         """The unified diff from `base` to `head` as git prints it for a person (renames found,
         no colour, no external diff or textconv driver: the same text on every machine)."""
-        return self._run("diff", "--no-color", "--no-ext-diff", "--no-textconv",
-                         "--find-renames", base, head).stdout
+        return self._run("diff", *NO_DRIVERS, "--no-color", "--find-renames", base,
+                         head).stdout
 
     def line_count(self, rev: str, path: str) -> int | None:
         """How many lines file `path` has at commit `rev` (a binary file: 0); None when `rev`
@@ -218,7 +373,8 @@ class Git:
         if not res.ok or res.stdout.strip() != "blob":
             return None
         # Added lines against the empty tree: counted by git, never decoded here.
-        out = self._out("diff", "--numstat", "--no-renames", EMPTY_TREE, rev, "--", path)
+        out = self._out("diff", *NO_DRIVERS, "--numstat", "--no-renames", EMPTY_TREE, rev, "--",
+                        path)
         added = out.split("\t", 1)[0] if out else "0"
         return int(added) if added.isdigit() else 0
 
@@ -239,7 +395,8 @@ class Git:
     def changes(self, base: str, head: str) -> list[Change]:
         """Every path changed between two commits, with its new mode and blob (renames count as
         delete + add)."""
-        out = self._run("diff", "--raw", "-z", "--no-renames", "--no-abbrev", base, head).stdout
+        out = self._run("diff", *NO_DRIVERS, "--raw", "-z", "--no-renames", "--no-abbrev", base,
+                        head).stdout
         fields = out.split("\0")
         found = []
         for meta, path in zip(fields[0::2], fields[1::2], strict=False):
@@ -262,6 +419,70 @@ class Git:
                 meta, path = entry.split("\t", 1)
                 links[path] = self.blob(meta.split(" ")[2])
         return links
+
+    def tree_entries(self, commit: str) -> list[TreeEntry]:
+        """Every entry of `commit`'s tree, recursively, in git's order (a folder's entries
+        together, after the entries that sort before it)."""
+        out = self._bytes("ls-tree", "-r", "-z", "--full-tree", commit)
+        entries = []
+        for raw in out.split(b"\0"):
+            if raw:
+                meta, _, path = raw.partition(b"\t")
+                mode, kind, oid = meta.decode("ascii").split(" ")
+                entries.append(TreeEntry(mode, kind, oid, os.fsdecode(path)))
+        return entries
+
+    def object_format(self) -> str:
+        """The repository's hash: `sha1` or `sha256`."""
+        res = self._run("rev-parse", "--show-object-format", check=False)
+        return res.stdout.strip() if res.ok and res.stdout.strip() else "sha1"
+
+    def blobs(self, oids: list[str]) -> Iterator[bytes]:
+        """The contents of each blob in `oids`, in order, streamed from one `git cat-file
+        --batch` (a whole tree's files without holding them all in memory)."""
+        proc = subprocess.Popen(["git", "cat-file", "--batch"], cwd=str(self.cwd),
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, env=hardened_env())
+        assert proc.stdin is not None and proc.stdout is not None
+
+        def feed() -> None:
+            try:
+                for oid in oids:
+                    proc.stdin.write(f"{oid}\n".encode())
+                proc.stdin.close()
+            except (BrokenPipeError, ValueError):
+                pass  # cat-file stopped (the reader below says why)
+
+        feeder = threading.Thread(target=feed, daemon=True)
+        feeder.start()
+        try:
+            for oid in oids:
+                header = proc.stdout.readline().split()
+                if len(header) != 3 or header[1] != b"blob":
+                    raise GitError("cat-file", f"{oid}: not a blob here"
+                                   f" ({b' '.join(header).decode(errors='replace')})")
+                size = int(header[2])
+                data = proc.stdout.read(size)
+                proc.stdout.read(1)                     # the newline after the contents
+                if len(data) != size:
+                    raise GitError("cat-file", f"{oid}: cut short")
+                yield data
+        finally:
+            proc.stdout.close()
+            proc.kill()
+            proc.wait()
+            feeder.join()
+
+    def init_private(self, git_dir: Path, objects_from: Path, commit: str) -> None:
+        """Make `git_dir` a git directory of its own whose HEAD is `commit` (detached) and
+        whose index holds its tree, borrowing the objects of `objects_from` (an objects
+        folder) read-only through `objects/info/alternates`; nothing is written there."""
+        self._run("init", "-q", "--bare", "--template=", str(git_dir))
+        (git_dir / "objects" / "info" / "alternates").write_text(f"{objects_from}\n")
+        (git_dir / "HEAD").write_text(f"{commit}\n")
+        self._run("config", "--file", str(git_dir / "config"), "core.bare", "false")
+        self._run("read-tree", commit, env={"GIT_DIR": str(git_dir),
+                                            "GIT_INDEX_FILE": str(git_dir / "index")})
 
     def files(self, commit: str) -> list[str]:
         """Every file path in `commit`'s tree."""
@@ -303,7 +524,8 @@ class Git:
     def differs_from(self, commit: str, cwd: Path | None = None) -> bool:
         """Whether the worktree at `cwd` differs from `commit` in tracked files. A failure to
         compare counts as a difference: callers then leave the worktree alone."""
-        return not self._run("diff", "--quiet", commit, "--", cwd=cwd, check=False).ok
+        return not self._run("diff", *NO_DRIVERS, "--quiet", commit, "--", cwd=cwd, check=False,
+                             files=True).ok
 
     def tracked_changes(self, cwd: Path, commit: str, index: Path) -> list[str]:
         """Tracked files of `commit` that the files at `cwd` no longer match (changed, deleted,
@@ -311,7 +533,8 @@ class Git:
         through a fresh index (`index`, a scratch file) read from `commit`."""
         env = {"GIT_INDEX_FILE": str(index)}
         self._run("read-tree", commit, cwd=cwd, env=env)
-        out = self._run("diff", "--name-only", "--no-renames", "-z", cwd=cwd, env=env).stdout
+        out = self._run("diff", *NO_DRIVERS, "--name-only", "--no-renames", "-z", cwd=cwd,
+                        env=env, files=True).stdout
         return [p for p in out.split("\0") if p]
 
     def head_commit(self, cwd: Path | None = None) -> str:
@@ -332,7 +555,8 @@ class Git:
         (another process holds `<ref>.lock`; `details["lock"]` names the file, which a2a never
         removes), `ref_moved` (the ref is not `old`), or `git_failed`.
         """
-        res = self._run("update-ref", "-m", message, ref, new, old, check=False)
+        res = self._run("update-ref", "-m", message, ref, new, old, check=False,
+                        env=user_identity())
         if not res.ok:
             raise _ref_update_error(ref, res)
 
@@ -340,19 +564,19 @@ class Git:
         """Whether `update_ref(ref, new, old)` would apply now, asked of git itself: a ref
         transaction is prepared (taking the lock and checking `old`) and aborted, so nothing
         moves. Raises exactly what `update_ref` would."""
-        res = self._run("update-ref", "--stdin", check=False,
+        res = self._run("update-ref", "--stdin", check=False, env=user_identity(),
                         input=f"start\nupdate {ref} {new} {old}\nprepare\nabort\n")
         if not res.ok:
             raise _ref_update_error(ref, res)
 
     def worktree_add(self, path: Path, branch: str, start: str) -> None:
-        self._run("worktree", "add", "-b", branch, str(path), start)
+        self._run("worktree", "add", "-b", branch, str(path), start, env=user_identity())
 
     def worktree_add_detached(self, path: Path, sha: str) -> None:
         self._run("worktree", "add", "--detach", str(path), sha)
 
     def worktree_remove(self, path: Path, force: bool = False) -> None:
-        self._run("worktree", "remove", *(["--force"] if force else []), str(path))
+        self._run("worktree", "remove", *(["--force"] if force else []), str(path), also=path)
 
     def worktree_prune(self) -> None:
         """Forget worktrees whose folders are gone (best effort: a failure changes nothing)."""
@@ -360,7 +584,7 @@ class Git:
 
     def delete_branch(self, branch: str) -> None:
         """Delete `branch` if it exists (best effort: a missing branch is not an error)."""
-        self._run("branch", "-D", branch, check=False)
+        self._run("branch", "-D", branch, check=False, env=user_identity())
 
     def write_tree(self, cwd: Path | None = None) -> str | None:
         """The tree the index at `cwd` holds, or None when it cannot be written (a merge in
@@ -371,7 +595,7 @@ class Git:
     def read_tree(self, old: str, new: str, cwd: Path | None = None) -> None:
         """Bring the index and the files at `cwd` from tree `old` to tree `new` (a two-tree
         merge, `read-tree -m -u`: refused when it would lose a local change)."""
-        self._run("read-tree", "-m", "-u", old, new, cwd=cwd)
+        self._run("read-tree", "-m", "-u", old, new, cwd=cwd, files=True)
 
 
 # git's words for the two refusals of a ref update that are not failures of git itself.

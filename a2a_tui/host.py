@@ -16,7 +16,10 @@ containment of a session they launch themselves, and the launch records which on
 from __future__ import annotations
 
 import os
+import stat
 import sys
+import tempfile
+from pathlib import Path
 
 OVERRIDE = "A2A_PLATFORM"
 
@@ -24,3 +27,26 @@ OVERRIDE = "A2A_PLATFORM"
 def linux() -> bool:
     """Whether the Linux-only facilities (prctl, pidfd, inotify) may be used."""
     return sys.platform.startswith("linux") and os.environ.get(OVERRIDE) != "darwin"
+
+
+def private_dir() -> Path:
+    """a2a's own runtime folder for this user, outside every repository: `$XDG_RUNTIME_DIR/a2a`
+    when the session has one, else `<temp>/a2a-<uid>`. Made with mode 0700; one that is a
+    symlink, belongs to someone else or is open to others is refused (PermissionError: someone
+    put it there)."""
+    runtime = os.environ.get("XDG_RUNTIME_DIR") or ""
+    if os.path.isabs(runtime) and os.path.isdir(runtime):
+        base = Path(runtime) / "a2a"
+    else:
+        base = Path(tempfile.gettempdir()) / f"a2a-{os.getuid()}"
+    try:
+        base.mkdir(mode=0o700)
+    except FileExistsError:
+        pass
+    st = base.lstat()
+    if (not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid()
+            or stat.S_IMODE(st.st_mode) & 0o077):
+        raise PermissionError(f"{base} is not a folder only you can use (a symlink, someone"
+                              " else's, or open to others): a2a will not put its private files"
+                              " there; remove it")
+    return base

@@ -5,6 +5,7 @@ compared with the SHA's tree after each step."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -88,5 +89,7 @@ def test_checks_do_not_run_in_the_live_worktree_and_leave_no_checkout(repo):
     (wt / "scratch.txt").write_text("live only\n")
     v = submit_verify(repo, c, sha=sha)
     assert v.json["verdict"] == "passed", v.out
-    wait_until(lambda: not any((repo / ".a2a/verify").iterdir()), what="checkouts removed")
+    cwd = Path(open(result(v, "tests")["log"]).read().split("# cwd ")[1].splitlines()[0])
+    assert not cwd.is_relative_to(repo)
+    wait_until(lambda: not cwd.exists(), what="the checkout removed")
     assert a2a("verify", c["attempt"], "--json", cwd=repo).json["sha"] == sha

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 
 from tests.support import a2a, commit_in, git, wait_until, write_card
 
@@ -42,9 +43,10 @@ def test_checks_run_on_a_clean_checkout_of_exactly_the_sha(repo):
     tests = _check(v, "tests")
     assert tests["stdout_tail"].strip() == sha
     log = open(tests["log"]).read()
-    assert "/.a2a/worktrees/" not in log.split("# cwd ")[1].splitlines()[0]
+    cwd = Path(log.split("# cwd ")[1].splitlines()[0])
+    assert not cwd.is_relative_to(repo)   # outside the repository, never the live worktree
     # The throwaway checkout is gone afterwards.
-    assert not any((repo / ".a2a/verify").iterdir())
+    assert not cwd.exists()
     assert len(git(repo, "worktree", "list").splitlines()) == 2  # main + the attempt's worktree
 
 

@@ -7,7 +7,7 @@ tracked file). After a blocking failure the rest is reported `skipped` when the 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -112,9 +112,8 @@ def run_chain(c: Chain) -> Iterator[CheckResult]:
             else:
                 tree = yield from _checkout(c, ws, "red", "red")
                 if tree is not None:
-                    res, _ = red(RedPlan(c, own.base, own, rules.blocks("red")), tree,
-                                 c.logs)
-                    yield c.add(res)
+                    yield c.add(red(RedPlan(c, own.base, own, rules.blocks("red")), ws,
+                                    c.logs))
                     yield from _tree_result(c, ws, "red", ws.changed())
         for check in card.checks:
             if not c.start(check.name):
@@ -144,7 +143,7 @@ def _checkout(c: Chain, ws: Workspace, name: str, kind: str):
 def _command(c: Chain, ws: Workspace, check: Check) -> Iterator[CheckResult]:
     """One of the card's checks; a blocking failure is run again up to `flaky_reruns` times."""
     tree = yield from _checkout(c, ws, check.name, "command")
-    if tree is None:
+    if tree is None or (yield from _tampered(c, ws, check.name, "command", check.blocking)):
         return
     first = c.run_in(check.command, tree, c.logs / f"{check.name}.log", check.timeout_s)
     changed = ws.changed()
@@ -152,7 +151,7 @@ def _command(c: Chain, ws: Workspace, check: Check) -> Iterator[CheckResult]:
     if check.blocking and not first.passed:
         for n in range(1, c.rules.flaky_reruns + 1):
             tree = yield from _checkout(c, ws, check.name, "command")
-            if tree is None:
+            if tree is None or (yield from _tampered(c, ws, check.name, "command", True)):
                 return
             runs.append(c.run_in(check.command, tree, c.logs / f"{check.name}.rerun{n}.log",
                                  check.timeout_s))
@@ -161,6 +160,24 @@ def _command(c: Chain, ws: Workspace, check: Check) -> Iterator[CheckResult]:
                 break
     yield c.add(_check_result(check, runs, changed))
     yield from _tree_result(c, ws, check.name, changed)
+
+
+def _tampered(c: Chain, ws: Workspace, name: str, kind: str, blocking: bool
+              ) -> Generator[CheckResult, None, bool]:
+    """Before a run: whether the checkout changed since a2a last saw it (someone else wrote
+    there). Then the run does not happen, and the tree result says what changed; it always
+    blocks (the evidence could not be trusted), whatever the gate rules say of `tree`."""
+    found = ws.unexpected()
+    if not found:
+        return False
+    yield c.add(CheckResult(
+        f"{name}/tree", "tree", True, False, code="tree_modified",
+        detail=f"before {name} ran, its checkout of {c.v.sha[:12]} changed outside a2a:"
+               f" {', '.join(found[:20])}; it did not run there"))
+    yield c.add(CheckResult(name, kind, blocking, False, code="tree_modified",
+                            detail=f"not run: its checkout changed before it ran (see"
+                                   f" {name}/tree)"))
+    return True
 
 
 def _check_result(check: Check, runs: list[RunResult], changed: list[str]) -> CheckResult:

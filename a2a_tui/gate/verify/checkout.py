@@ -1,33 +1,77 @@
-"""Throwaway checkouts of exactly one commit, and the comparison of a checkout with that commit.
+"""Throwaway checkouts of exactly one commit, made where nobody else reaches them, and compared in
+full with what a2a put there.
 
-A checkout is a detached git worktree under `.a2a/verify/`, removed (and pruned) afterwards
-whatever happened, including a checkout that failed half-way.
+Where: a fresh folder (mode 0700, an unguessable name) inside a folder of a2a's runtime directory
+(`host.private_dir()`, outside every repository) whose mode is 0300: a2a enters it by name, but
+no process can list it or watch it (inotify needs read permission), so a watcher polling for new
+checkouts finds nothing. Nothing is registered in `.git/worktrees`.
+
+What: the commit's tree, written by a2a itself from `git ls-tree` and `git cat-file --batch`
+(the hardened git of a2a_tui/git.py). No `git checkout` runs, so no hook, filter, attribute or
+fsmonitor of the repository takes part: the files are the commit's bytes. A path git itself would
+refuse (`..`, `.git`, a path through a symlink) stops the checkout. A private `.git` of its own
+(HEAD at the commit, the repository's objects borrowed read-only through its alternates, an
+index) lets a check run `git rev-parse HEAD`, `git log` or `git diff` as in a clone; it cannot
+reach the repository's config, hooks or refs.
+
+Compared: `unexpected()` says what differs, file by file (untracked and ignored files, the private
+`.git` and modes included), from the state a2a last saw: right after writing it, then after each
+run (`seen()`: a run's own output is expected by the next). Each entry is compared by its type,
+mode, size, inode, mtime and ctime (nobody but the kernel sets a ctime). `changed()` says which
+of the commit's files a run changed (contents, type or executable bit).
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import os
+import secrets
 import shutil
-import tempfile
+import stat
+from collections.abc import Iterable
 from pathlib import Path
 
+from a2a_tui import host
+from a2a_tui.errors import A2AError
 from a2a_tui.gate.context import GateContext
-from a2a_tui.git import GitError
+from a2a_tui.git import Change, GitError, TreeEntry
+
+# Per-entry facts compared: type and mode, size, inode, mtime and ctime (a directory: its mode
+# and inode; what it holds is compared entry by entry).
+Facts = tuple[int, int, int, int, int, str]
+
+
+def checkouts_dir() -> Path:
+    """The folder all of a2a's checkouts are made in: enterable, not listable (0300)."""
+    try:
+        base = host.private_dir() / "checkouts"
+    except PermissionError as exc:
+        raise A2AError("unsafe_runtime_dir", str(exc)) from None
+    try:
+        base.mkdir(mode=0o300)
+    except FileExistsError:
+        os.chmod(base, 0o300)
+    return base
 
 
 class Checkout:
-    """A detached worktree at `sha`: `with Checkout(g, sha, name) as path: ...`."""
+    """The commit at `sha` in a private folder: `with Checkout(g, sha, name) as path: ...`.
+    `overlay`: changes laid over it (a path deleted, or written with its new blob and mode)."""
 
-    def __init__(self, g: GateContext, sha: str, name: str):
-        self.g, self.sha = g, sha
-        base = g.repo.a2a_dir / "verify"
-        base.mkdir(parents=True, exist_ok=True)
-        self.path = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=base))
+    def __init__(self, g: GateContext, sha: str, name: str,
+                 overlay: Iterable[Change] = ()):
+        self.g, self.sha, self.name = g, sha, name
+        self.overlay = list(overlay)
+        self.path = checkouts_dir() / f"{secrets.token_hex(16)}"
+        self.tracked: dict[str, TreeEntry] = {}
+        self.written: dict[str, Facts] = {}
+        self.expected: dict[str, Facts] = {}
 
     def __enter__(self) -> Path:
-        self.path.rmdir()
         try:
-            self.g.git.worktree_add_detached(self.path, self.sha)
+            self.path.mkdir(mode=0o700)
+            self._fill()
         except BaseException:
             self.close()
             raise
@@ -37,21 +81,60 @@ class Checkout:
         self.close()
 
     def close(self) -> None:
-        with contextlib.suppress(GitError):  # the folder goes below; prune then forgets it
-            self.g.git.worktree_remove(self.path, force=True)
-        shutil.rmtree(self.path, ignore_errors=True)
-        self.g.git.worktree_prune()
+        _remove(self.path)
+
+    # --- filling ----------------------------------------------------------------------------
+    def _fill(self) -> None:
+        git = self.g.git
+        entries = {e.path: e for e in git.tree_entries(self.sha)}
+        for ch in self.overlay:
+            entries.pop(ch.path, None)
+            if ch.status != "D":
+                entries[ch.path] = TreeEntry(ch.new_mode, "blob", ch.new_blob, ch.path)
+        ordered = sorted(entries.values(), key=lambda e: e.path)
+        links: set[str] = set()
+        for e in ordered:
+            _check_path(e.path, links)
+            if e.is_symlink:
+                links.add(e.path)
+        contents = git.blobs([e.oid for e in ordered if e.kind == "blob"])
+        try:
+            for e in ordered:
+                _write(self.path, e, None if e.kind == "commit" else next(contents))
+        finally:
+            contents.close()
+        self.tracked = entries
+        git.init_private(self.path / ".git", Path(git.git_path("objects")), self.sha)
+        self.expected = scan(self.path)
+        self.written = {p: f for p, f in self.expected.items() if p in entries}
+
+    # --- comparing --------------------------------------------------------------------------
+    def unexpected(self) -> list[str]:
+        """Every path that differs from what a2a last saw here (new, gone or changed)."""
+        now = scan(self.path)
+        return sorted(p for p in now.keys() | self.expected.keys()
+                      if now.get(p) != self.expected.get(p))
+
+    def seen(self) -> None:
+        """What is here now is expected (a run's own output, after the run ended)."""
+        self.expected = scan(self.path)
 
     def changed(self) -> list[str]:
-        """Tracked files of the commit that the checkout no longer matches. A checkout git can no
-        longer read (its `.git` file removed, say) counts as wholly changed."""
-        index = self.path.parent / f"{self.path.name}.index"
-        try:
-            return self.g.git.tracked_changes(self.path, self.sha, index)
-        except GitError as exc:
-            return [f"(the checkout cannot be compared: {exc.message})"]
-        finally:
-            index.unlink(missing_ok=True)
+        """The commit's files that are no longer as the commit has them."""
+        algo = self.g.git.object_format()
+        out = []
+        for path, e in self.tracked.items():
+            target = self.path / path
+            try:
+                st = target.lstat()
+            except OSError:
+                out.append(path)
+                continue
+            if _facts(st, target) == self.written.get(path):
+                continue
+            if not _same(e, target, st, algo):
+                out.append(path)
+        return sorted(out)
 
 
 class Workspace:
@@ -72,17 +155,124 @@ class Workspace:
             self.current = co
         return self.current.path
 
+    def unexpected(self) -> list[str]:
+        """What changed here since a2a last looked (before a run: someone else's doing). A
+        tampered checkout is dropped: the next step gets a new one."""
+        if self.current is None:
+            return []
+        found = self.current.unexpected()
+        if found:
+            self.close()
+        return found
+
     def changed(self) -> list[str]:
-        """Compare with the SHA's tree; a changed checkout is dropped (the next step gets a new
-        one)."""
+        """Compare with the SHA's tree after a run; a changed checkout is dropped (the next step
+        gets a new one), an unchanged one's new files are expected from now on."""
         if self.current is None:
             return []
         changed = self.current.changed()
         if changed:
             self.close()
+        else:
+            self.current.seen()
         return changed
 
     def close(self) -> None:
         if self.current is not None:
             self.current.close()
             self.current = None
+
+
+def scan(root: Path) -> dict[str, Facts]:
+    """Every entry below `root` (symlinks not followed): relative path -> its facts."""
+    out: dict[str, Facts] = {}
+    stack = [(root, "")]
+    while stack:
+        folder, prefix = stack.pop()
+        with os.scandir(folder) as it:
+            for entry in it:
+                rel = prefix + entry.name
+                st = entry.stat(follow_symlinks=False)
+                out[rel] = _facts(st, Path(entry.path))
+                if stat.S_ISDIR(st.st_mode):
+                    stack.append((Path(entry.path), rel + "/"))
+    return out
+
+
+def _facts(st: os.stat_result, path: Path) -> Facts:
+    if stat.S_ISDIR(st.st_mode):
+        return (st.st_mode, st.st_ino, 0, 0, 0, "")
+    link = os.readlink(path) if stat.S_ISLNK(st.st_mode) else ""
+    return (st.st_mode, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, link)
+
+
+def _same(e: TreeEntry, target: Path, st: os.stat_result, algo: str) -> bool:
+    """Whether the file at `target` is still the commit's entry `e`."""
+    if e.kind == "commit":
+        return stat.S_ISDIR(st.st_mode)
+    if e.is_symlink:
+        return stat.S_ISLNK(st.st_mode) and _blob_id(os.fsencode(os.readlink(target)),
+                                                     algo) == e.oid
+    if not stat.S_ISREG(st.st_mode) or bool(st.st_mode & stat.S_IXUSR) != e.executable:
+        return False
+    h = hashlib.new(algo)
+    h.update(f"blob {st.st_size}\0".encode())
+    with open(target, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest() == e.oid
+
+
+def _blob_id(data: bytes, algo: str) -> str:
+    return hashlib.new(algo, f"blob {len(data)}\0".encode() + data).hexdigest()
+
+
+def _check_path(path: str, links: set[str]) -> None:
+    """Refuse a path git itself would not check out: empty, `.`, `..` or `.git` parts, or one
+    that goes through a symlink of the same tree."""
+    parts = path.split("/")
+    if any(p in ("", ".", "..") or p.lower().rstrip(". ") == ".git" for p in parts):
+        raise GitError("checkout", f"{path!r}: a path git refuses to check out")
+    for i in range(1, len(parts)):
+        if "/".join(parts[:i]) in links:
+            raise GitError("checkout", f"{path!r}: beyond a symbolic link in the tree")
+
+
+def _write(root: Path, e: TreeEntry, data: bytes | None) -> None:
+    """Write one entry of the tree (never through a symlink, never over something there)."""
+    target = root / e.path
+    _make_parents(root, e.path)
+    if data is None:                     # a submodule: git leaves an empty folder
+        target.mkdir(mode=0o755)
+    elif e.is_symlink:
+        os.symlink(os.fsdecode(data), target)
+    else:
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
+                     0o755 if e.executable else 0o644)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+
+
+def _make_parents(root: Path, path: str) -> None:
+    folder = root
+    for part in path.split("/")[:-1]:
+        folder = folder / part
+        try:
+            folder.mkdir(mode=0o755)
+        except FileExistsError:
+            if not stat.S_ISDIR(folder.lstat().st_mode):
+                raise GitError("checkout", f"{path!r}: a file of the tree is in its way") from None
+
+
+def _remove(path: Path) -> None:
+    """Remove a checkout, whatever a run left in it (a folder it made read-only too)."""
+    def writable(func, p, _exc) -> None:
+        with contextlib.suppress(OSError):
+            os.chmod(os.path.dirname(p), 0o700)
+            os.chmod(p, 0o700)
+            func(p)
+
+    if path.is_symlink():
+        path.unlink()
+    elif path.exists():
+        shutil.rmtree(path, onerror=writable)

@@ -12,14 +12,13 @@ Runs of the card's `red_command`, each with the card's `red_timeout_s` (or the g
 from __future__ import annotations
 
 import shlex
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from a2a_tui.gate.cards import path_matches
 from a2a_tui.gate.verify import junit
-from a2a_tui.gate.verify.checkout import Checkout
+from a2a_tui.gate.verify.checkout import Checkout, Workspace
 from a2a_tui.gate.verify.results import CheckResult
 from a2a_tui.gate.verify.run import RunResult
 from a2a_tui.gate.verify.structural import OwnHistory, droppable
@@ -49,30 +48,41 @@ def runs_pytest(command: str) -> bool:
     return any(w.rsplit("/", 1)[-1] in ("pytest", "py.test") for w in words)
 
 
-def red(plan: RedPlan, tree: Path, logs: Path) -> tuple[CheckResult, RunResult]:
-    """The red step's result, and the candidate's run (its checkout is then compared)."""
+class _Tampered(Exception):
+    """A checkout changed outside a2a before a run (checkout.py): the run does not happen."""
+
+
+def red(plan: RedPlan, ws: Workspace, logs: Path) -> CheckResult:
+    """The red step's result. The candidate's run happens in the workspace `ws` (compared
+    afterwards by the chain); the base's runs in checkouts of their own, the candidate's test
+    files written over one of them from the candidate's blobs."""
     c = plan.ctx
     card = c.card
     command = card.red_command
     assert command
     tests = [ch for ch in plan.own.changes if path_matches(ch.path, card.red_paths)]
-    baseline = None
-    if runs_pytest(command):
-        with Checkout(c.g, plan.base, f"{c.v.attempt}-r{c.v.run}-base") as bare:
-            baseline = c.run_in(command, bare, logs / "red-base.log", card.red_timeout_s)
-    with Checkout(c.g, plan.base, f"{c.v.attempt}-r{c.v.run}-red") as overlay:
-        for ch in tests:
-            src, dst = tree / ch.path, overlay / ch.path
-            if ch.status != "D" and (src.exists() or src.is_symlink()):
-                dst.parent.mkdir(parents=True, exist_ok=True)
-                if dst.is_symlink() or dst.exists():
-                    dst.unlink()
-                shutil.copy2(src, dst, follow_symlinks=False)
-            elif dst.exists() or dst.is_symlink():
-                dst.unlink()
-        on_base = c.run_in(command, overlay, logs / "red-start.log", card.red_timeout_s)
-    on_candidate = c.run_in(command, tree, logs / "red-candidate.log", card.red_timeout_s)
-    return _judge(plan, len(tests), baseline, on_base, on_candidate), on_candidate
+    name = f"{c.v.attempt}-r{c.v.run}"
+
+    def run(co: Checkout | Workspace, where: Path, log: str) -> RunResult:
+        found = co.unexpected()
+        if found:
+            raise _Tampered(f"before the red run {log}, its checkout changed outside a2a:"
+                            f" {', '.join(found[:20])}; it did not run there")
+        return c.run_in(command, where, logs / f"{log}.log", card.red_timeout_s)
+
+    try:
+        baseline = None
+        if runs_pytest(command):
+            bare = Checkout(c.g, plan.base, f"{name}-base")
+            with bare:
+                baseline = run(bare, bare.path, "red-base")
+        overlay = Checkout(c.g, plan.base, f"{name}-red", overlay=tests)
+        with overlay:
+            on_base = run(overlay, overlay.path, "red-start")
+        on_candidate = run(ws, ws.path(), "red-candidate")
+    except _Tampered as exc:
+        return CheckResult("red", "red", True, False, code="tree_modified", detail=str(exc))
+    return _judge(plan, len(tests), baseline, on_base, on_candidate)
 
 
 def _judge(plan: RedPlan, n_tests: int, baseline: RunResult | None, on_base: RunResult,
