@@ -499,6 +499,19 @@ class Git:
         found = {p: not line.endswith(" missing") for p, line in zip(clean, out, strict=True)}
         return {p: found.get(p, False) for p in paths}
 
+    def file_at(self, rev: str, path: str) -> bytes | None:
+        """The contents of file `path` at commit `rev` (a symlink: its target); None when
+        `rev` has no such file."""
+        res = self._run("cat-file", "-t", f"{rev}:{path}", check=False)
+        if not res.ok or res.stdout.strip() != "blob":
+            return None
+        return self._bytes("cat-file", "blob", f"{rev}:{path}")
+
+    def commit_text(self, sha: str) -> str:
+        """A commit as a person reads it: its SHA, author, date and message."""
+        return self._run("log", "-1", "--no-color", "--format=commit %H%nAuthor: %an <%ae>%n"
+                         "Date:   %ad%n%n%w(0,4,4)%B", sha).stdout
+
     def trailers(self, sha: str) -> list[tuple[str, str]]:
         msg = self._run("log", "-1", "--format=%B", sha).stdout
         parsed = self._run("interpret-trailers", "--parse", input=msg).stdout

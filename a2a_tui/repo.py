@@ -1,4 +1,12 @@
-"""Where a repository's a2a state lives, and its validated config (`.a2a/config.toml`)."""
+"""Where a repository's a2a state lives, and its validated config (`.a2a/config.toml`).
+
+Rule files (`.a2a/gate.toml`, `.a2a/config.toml`) are files any process of the user can write,
+an agent's shell included. What they say is in force only once the user accepted it (`a2a
+gate-rules accept`, recorded as a `rules_accepted` event holding the accepted text): `rule_file`
+gives the text in force, which is the file only when it is what was accepted. Until then the
+last accepted text stands (before any acceptance: gate.toml's defaults, config.toml's target
+branch as `a2a init` recorded it).
+"""
 
 # Imports inside functions: tomllib, tomli_w, pydantic and the store load only for a command
 # that needs them (a2a's start-up: tests/test_startup.py).
@@ -16,6 +24,43 @@ from a2a_tui.errors import A2AError
 from a2a_tui.git import Git
 
 A2A_DIR = ".a2a"
+GATE_TOML = "gate.toml"
+CONFIG_TOML = "config.toml"
+RULE_FILES = (GATE_TOML, CONFIG_TOML)
+
+
+@dataclass(frozen=True)
+class RuleFile:
+    """A rule file: what is in force (`text`) and what the file says now (`disk`)."""
+
+    name: str                   # gate.toml | config.toml
+    path: Path
+    text: str                   # in force
+    disk: str | None            # the file as it is now; None when there is none
+    accepted_seq: int | None    # the acceptance in force (None: none yet, or no store)
+
+    @property
+    def label(self) -> str:
+        return f"{A2A_DIR}/{self.name}"
+
+    @property
+    def digest(self) -> str:
+        return text_digest(self.text)
+
+    @property
+    def disk_digest(self) -> str:
+        return text_digest(self.disk or "")
+
+    @property
+    def pending(self) -> bool:
+        """Whether the file says something that is not in force."""
+        return (self.disk or "") != self.text
+
+
+def text_digest(text: str) -> str:
+    import hashlib
+
+    return "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -62,44 +107,93 @@ class Repo:
         return self.config_path.is_file()
 
     def config(self) -> Config:
+        """The repository's config in force (`rule_file`: what the user accepted)."""
         # The standard library reads the file as `write_config` leaves it; tomllib and pydantic
         # only what that cannot read, for the exact error (see `a2a_tui.config`).
-        try:
-            text = self.config_path.read_text(encoding="utf-8")
-        except FileNotFoundError as exc:
-            raise A2AError("not_initialized",
-                           f"{self.root} has no a2a state; run `a2a init`") from exc
-        except (OSError, UnicodeDecodeError) as exc:
-            raise A2AError("bad_config", f"{self.config_path}: cannot read: {exc}") from exc
+        if not self.config_path.is_file():
+            raise A2AError("not_initialized", f"{self.root} has no a2a state; run `a2a init`")
+        text = self.rule_file(CONFIG_TOML).text
         cfg = read_plain(text) or self._validated(text)
         if not cfg.tmux_session:
             cfg.tmux_session = default_tmux_session(self.root)
         return cfg
 
     def _validated(self, text: str) -> Config:
-        import tomllib
-
-        from pydantic import ValidationError
-
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise A2AError("bad_config", f"{self.config_path}: {exc}") from exc
-        try:
-            return validate(data)
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            field = ".".join(str(p) for p in err["loc"])
-            raise A2AError("bad_config", f"{self.config_path}: {field}: {err['msg']}") from exc
+        return validate_config_text(text, self.config_path)
 
     def write_config(self, cfg: Config) -> None:
+        """Write the config as a2a does for the user (`a2a init`, the demo): what it writes is
+        accepted at once (recorded when the store exists)."""
         import tomli_w
 
         data = validate(cfg.as_dict()).as_dict()  # pydantic in, tomli-w out
         tmp = self.config_path.with_suffix(".toml.tmp")
         data = {k: v for k, v in data.items() if v is not None}
-        tmp.write_text(tomli_w.dumps(data), encoding="utf-8")
+        text = tomli_w.dumps(data)
+        tmp.write_text(text, encoding="utf-8")
+        before = self.rule_file(CONFIG_TOML).text if self.config_path.is_file() else ""
         os.replace(tmp, self.config_path)
+        if self.db_path.exists() and text != before:
+            with self.store() as store, store.write() as tx:
+                record_acceptance(tx, self.rule_file(CONFIG_TOML), before, actor="user",
+                                  how="written by a2a for the user")
+
+    # --- rule files: in force only once the user accepted them ----------------------------
+    def rule_path(self, name: str) -> Path:
+        return self.a2a_dir / name
+
+    def rule_file(self, name: str) -> RuleFile:
+        """The rule file `name` (gate.toml, config.toml): the text in force and the file's."""
+        path = self.rule_path(name)
+        try:
+            disk: str | None = path.read_text(encoding="utf-8", errors="surrogateescape")
+        except FileNotFoundError:
+            disk = None
+        except OSError as exc:
+            raise A2AError("bad_config", f"{path}: cannot read: {exc}") from exc
+        if not self.db_path.exists():   # before `a2a init` made the store: the user's own
+            return RuleFile(name, path, disk or "", disk, None)
+        accepted = self._accepted(name)
+        if accepted is not None:
+            return RuleFile(name, path, accepted[1], disk, accepted[0])
+        return RuleFile(name, path, self._before_acceptance(name), disk, None)
+
+    def _accepted(self, name: str) -> tuple[int, str] | None:
+        import sqlite3
+
+        try:
+            con = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, timeout=15)
+            try:
+                row = con.execute(
+                    "SELECT seq, json_extract(payload, '$.text') FROM events"
+                    " WHERE kind = 'rules_accepted' AND json_extract(payload, '$.file') = ?"
+                    " ORDER BY seq DESC LIMIT 1", (f"{A2A_DIR}/{name}",)).fetchone()
+            finally:
+                con.close()
+        except sqlite3.Error as exc:
+            if "no such table" in str(exc):
+                return None
+            raise A2AError("store_unreadable", f"{self.db_path}: {exc}") from exc
+        return (row[0], row[1]) if row else None
+
+    def _before_acceptance(self, name: str) -> str:
+        """What is in force before any acceptance: gate.toml's defaults; for config.toml the
+        target branch `a2a init` recorded (a store from before rules were accepted)."""
+        if name != CONFIG_TOML:
+            return ""
+        import sqlite3
+
+        con = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, timeout=15)
+        try:
+            row = con.execute("SELECT json_extract(payload, '$.target_branch') FROM events"
+                              " WHERE kind = 'initialized' ORDER BY seq LIMIT 1").fetchone()
+        except sqlite3.Error:
+            row = None
+        finally:
+            con.close()
+        if not row or not row[0]:   # a store that recorded nothing yet: `a2a init` will
+            return self.rule_path(name).read_text(encoding="utf-8", errors="surrogateescape")
+        return f'target_branch = "{row[0]}"\n'
 
     def store(self):  # -> Store (import kept lazy: tiny CLIs that never touch the store stay fast)
         from a2a_tui.store import Store
@@ -146,12 +240,52 @@ def init(repo: Repo, target: str | None = None, *, adopt_namespace: bool = False
                                    "pid_namespace": here,
                                    "target_head": git.resolve_commit(
                                        f"refs/heads/{cfg.target_branch}")})
+                # The user's `init` accepts the rule files as they are now.
+                for name in RULE_FILES:
+                    path = repo.rule_path(name)
+                    if path.is_file():
+                        text = path.read_text(encoding="utf-8", errors="surrogateescape")
+                        record_acceptance(tx, RuleFile(name, path, "", text, None), "",
+                                          actor="user", how="a2a init")
         namespace = _record_namespace(store, here, adopt_namespace)
     finally:
         store.close()
     return {"root": str(repo.root), "a2a_dir": str(repo.a2a_dir),
             "target_branch": cfg.target_branch, "created": not existed,
             "pid_namespace": namespace, "this_pid_namespace": here}
+
+
+def validate_config_text(text: str, path: Path) -> Config:
+    """`.a2a/config.toml`'s text read by tomllib and the model; one `bad_config` error."""
+    import tomllib
+
+    from pydantic import ValidationError
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise A2AError("bad_config", f"{path}: {exc}") from exc
+    try:
+        return validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        field = ".".join(str(p) for p in err["loc"])
+        raise A2AError("bad_config", f"{path}: {field}: {err['msg']}") from exc
+
+
+def record_acceptance(tx, rule: RuleFile, before: str, *, actor: str, how: str,
+                      user_input: str | None = None) -> int:
+    """Record that the file as it is now (`rule.disk`) is in force, accepted by `actor`."""
+    import difflib
+
+    text = rule.disk or ""
+    diff = "".join(difflib.unified_diff(before.splitlines(keepends=True),
+                                        text.splitlines(keepends=True),
+                                        fromfile="in force", tofile=rule.label))
+    return tx.append("rules_accepted", actor=actor,
+                     payload={"file": rule.label, "digest": text_digest(text),
+                              "previous": text_digest(before), "text": text, "diff": diff,
+                              "how": how, "user_input": user_input})
 
 
 def _record_namespace(store, here: str | None, adopt: bool) -> str | None:

@@ -43,6 +43,7 @@ from typing import Any
 
 from a2a_tui.errors import A2AError
 from a2a_tui.profiles import CLIS
+from a2a_tui.profiles.permissions import weakening
 
 SECTIONS = ("roles", "notify", "stall", "layout")
 # The roles of a2a_tui/collab/roles.py (a layer above this one; tests/test_settings.py keeps
@@ -102,9 +103,12 @@ class Settings:
         return self.roles[role]
 
 
-def load(repo_config: Path | None = None, user_config: Path | None = None) -> Settings:
+def load(repo_config: Path | None = None, user_config: Path | None = None, *,
+         repo_text: str | None = None) -> Settings:
     """The defaults, the user's file, then the repository's config file (when given), merged and
-    validated. A bad file is one `bad_config` error naming the file and the field."""
+    validated. A bad file is one `bad_config` error naming the file and the field.
+    `repo_text`: the repository config in force (what the user accepted, `Repo.rule_file`),
+    read instead of the file at `repo_config`."""
     user = user_config or user_config_path()
     values: dict[str, Any] = _copy(DEFAULTS)
     sources: dict[str, str] = {}
@@ -113,12 +117,49 @@ def load(repo_config: Path | None = None, user_config: Path | None = None) -> Se
     for path, own in ((user, True), (repo_config, False)):
         if path is None:
             continue
-        data = read(path, own=own)
+        data = read(path, own=own) if own or repo_text is None else parse(repo_text, path)
         if not own:
             files["repo"] = str(path)
+            check_repository(data, path)
         _validate_partial(data, path)
         _merge(values, data, str(path), sources, "")
     return _build(values, sources, files)
+
+
+def of_repo(repo: Any) -> Settings:
+    """The settings in force for `repo` (an `a2a_tui.repo.Repo`): the user's file, then the
+    repository's config as the user accepted it."""
+    rule = repo.rule_file("config.toml")
+    return load(rule.path, repo_text=rule.text)
+
+
+def parse(text: str, path: Path) -> dict[str, Any]:
+    """The settings tables of the repository's config `text` (read from `path`)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise A2AError("bad_config", f"{path}: {exc}") from exc
+    return {k: v for k, v in data.items() if k in SECTIONS}
+
+
+def check_repository(data: dict[str, Any], path: Path) -> None:
+    """What the repository's config may never say, accepted or not: options that weaken a
+    role's permissions (skip them, a sandbox off, allow-all) and switches that silence a2a's
+    calls. Those come only from the user's own file; an agent can write the repository's."""
+    roles = data.get("roles")
+    for role, table in (roles.items() if isinstance(roles, dict) else ()):
+        options = table.get("options") if isinstance(table, dict) else None
+        found = weakening(options) if isinstance(options, list) else []
+        if found:
+            raise A2AError("bad_config", f"{path}: roles.{role}.options: {found[0]!r} sets"
+                           " permissions: permission options come only from your own config"
+                           f" ({user_config_path()}), never from the repository's")
+    notify = data.get("notify")
+    for key in ("bell", "status"):
+        if isinstance(notify, dict) and notify.get(key) is False:
+            raise A2AError("bad_config", f"{path}: notify.{key}: turning a2a's calls off is"
+                           f" yours to choose: set it in your own config ({user_config_path()}),"
+                           " never in the repository's")
 
 
 def read(path: Path, *, own: bool) -> dict[str, Any]:

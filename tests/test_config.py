@@ -90,7 +90,8 @@ def test_what_a2a_writes_is_read_quickly_and_whole(tmp_path, cfg):
 ])
 def test_a_bad_config_is_one_line_with_the_models_message(repo, text, message):
     (repo / ".a2a/config.toml").write_text(text)
-    r = a2a("status", "--json", cwd=repo)
+    assert a2a("status", "--json", cwd=repo).code == 0   # not in force: what was accepted is
+    r = a2a("gate-rules", "accept", "--json", cwd=repo)
     assert r.code == 1
     assert r.json["error"]["code"] == "bad_config"
     assert message in r.json["error"]["message"]
@@ -101,6 +102,7 @@ def test_a_valid_config_in_another_toml_shape_is_read_by_tomllib(repo):
     (repo / ".a2a/config.toml").write_text(
         'target_branch = "main" # the trunk\ntmux_session = "a2a-\\u00e9"\n')
     assert read_plain((repo / ".a2a/config.toml").read_text()) is None
+    assert a2a("gate-rules", "accept", cwd=repo).code == 0
     r = a2a("status", "--json", cwd=repo)
     assert r.code == 0, r.out + r.err
     assert r.json["target_branch"] == "main"

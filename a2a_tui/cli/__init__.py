@@ -47,6 +47,8 @@ COMMANDS = {
     "approve": "review_cmds",
     "reclaim": "gate_cmds",
     "log": "gate_cmds",
+    "diff": "read_cmds",
+    "show": "read_cmds",
     "comment": "comment_cmds",
     "resolve": "target_cmds",
     "target": "target_cmds",

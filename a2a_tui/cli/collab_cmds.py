@@ -269,7 +269,7 @@ def cmd_rules(ctx, args) -> Result:
     topic = " ".join(args.topic) or None
     if topic is None:
         caller = ctx.identity
-        if caller.is_user:
+        if caller.is_user or caller.unidentified is not None:
             return all_rules()
         if caller.role is None:
             raise A2AError("usage", f"name a role ({', '.join(ROLES)}) or a command", exit_code=2)
@@ -292,7 +292,7 @@ def all_rules() -> Result:
     roles = {r: role_rules(r) for r in ROLES}
     commands = {c: rules_for(c) for c in sorted(COMMAND_RULES)}
     width = max(len(row["command"]) for row in table)
-    lines = ["who may run each gate command (others get role_forbidden):",
+    lines = ["who may run each command (others get role_forbidden):",
              *[f"  {row['command']:<{width}}  {row['text']}" for row in table]]
     for title, group in (("role", roles), ("command", commands)):
         for name, rules in group.items():

@@ -29,13 +29,15 @@ def cmd_config_show(ctx, args) -> Result:
     repo = _repo_or_none(ctx)
     own: dict[str, object] = {}
     own_sources: dict[str, str] = {}
+    rule = None
     if repo is not None and repo.initialized:
         cfg = repo.config()
-        explicit = settings.read(repo.config_path, own=False) | _top_level(repo.config_path)
+        rule = repo.rule_file("config.toml")   # what is in force: what the user accepted
+        explicit = settings.parse(rule.text, rule.path) | _top_level(rule.text)
         for key in ("target_branch", "tmux_session", "feedback_limit"):
             own[key] = getattr(cfg, key)
             own_sources[key] = str(repo.config_path) if key in explicit else settings.DEFAULT
-    s = settings.load(repo.config_path if repo is not None and repo.initialized else None)
+    s = settings.load(rule.path if rule else None, repo_text=rule.text if rule else None)
     values = {**own, **s.values}
     flat = {**own, **settings.flatten(s.values)}
     sources = {**own_sources, **s.sources}
@@ -47,8 +49,13 @@ def cmd_config_show(ctx, args) -> Result:
                  + ("" if _exists(s.files["user"]) else " (not present)"))
     if "repo" in s.files:
         lines.append(f"# the repository's: {s.files['repo']}")
+    pending = rule is not None and rule.pending
+    if pending:
+        lines.append(f"# {rule.label} changed since you accepted it: not in force until"
+                     " `a2a gate-rules accept`")
     return Result({"values": values, "sources": {k: sources.get(k, settings.DEFAULT)
-                                                 for k in flat}, "files": s.files},
+                                                 for k in flat}, "files": s.files,
+                   "pending": [rule.label] if pending else []},
                   "\n".join(lines))
 
 
@@ -61,12 +68,12 @@ def _repo_or_none(ctx):
         raise
 
 
-def _top_level(path) -> dict[str, object]:
+def _top_level(text: str) -> dict[str, object]:
     import tomllib
 
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError):
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
         return {}
 
 

@@ -23,12 +23,27 @@ if TYPE_CHECKING:
 # what it reads from facts, as the gate; serve is the orchestrator; demo-agent is the stand-in
 # CLI). Every other command writes for its caller and needs one that is placed: a command not
 # named here is refused to an unidentified caller, so a new command fails closed.
+# Reads are the rows of the role table open to everyone (gate/roles.py); this set adds the
+# commands that act by rules of their own.
 READS_OR_OWN_RULES = frozenset({
     "cmd_init", "cmd_status", "cmd_events", "cmd_metrics", "cmd_recover", "cmd_card_show",
     "cmd_card_list", "cmd_sessions", "cmd_input_list", "cmd_input_show", "cmd_inbox_list",
     "cmd_inbox_show", "cmd_board_list", "cmd_board_show", "cmd_rules", "cmd_whoami", "cmd_serve",
-    "cmd_demo_agent", "cmd_store_verify",
+    "cmd_demo_agent", "cmd_store_verify", "cmd_target_show", "cmd_config_show",
+    "cmd_gate_rules", "cmd_review_show", "cmd_log", "cmd_diff", "cmd_show",
 })
+
+
+def command_key(args: argparse.Namespace) -> str | None:
+    """The command `args` runs, as the role table names it ("session new", "comment list")."""
+    command = getattr(args, "command", None)
+    if not command:
+        return None
+    sub = next((v for k, v in sorted(vars(args).items()) if k != "command" and isinstance(v, str)
+                and k.endswith(("_cmd", "_command"))), None)
+    if command == "comment" and (getattr(args, "words", None) or [""])[0] == "list":
+        sub = "list"
+    return f"{command} {sub}" if sub else command
 
 
 class CliContext:
@@ -64,10 +79,15 @@ class CliContext:
         return caller
 
     def admit(self) -> None:
-        """Refuse, before it runs, a command that writes when its caller is unidentified; the
-        refusal is recorded (as nobody: actor `unidentified`), for the user to see."""
+        """Refuse, before it runs, a command that writes when its caller is unidentified, and
+        one the role table (gate/roles.py) does not give the caller's role; each refusal is
+        recorded (an unidentified caller as nobody: actor `unidentified`), for the user to
+        see."""
+        from a2a_tui.gate import roles  # lazy: the table, for commands that write
+
         func = getattr(self.args, "func", None)
-        if getattr(func, "__name__", "") in READS_OR_OWN_RULES:
+        key = command_key(self.args)
+        if key is not None and roles.ROLE_TABLE.get(key) == (roles.EVERYONE,):
             return
         try:
             caller = self.identity
@@ -76,6 +96,9 @@ class CliContext:
                 return  # no store, so nobody to act for: the command answers for itself (demo)
             raise
         if caller.unidentified is None:
+            self._require_role(key, caller)
+            return
+        if getattr(func, "__name__", "") in READS_OR_OWN_RULES:
             return
         from a2a_tui import identity
 
@@ -86,6 +109,28 @@ class CliContext:
                       payload={"command": command, "why": caller.unidentified,
                                "pid": os.getpid()})
         raise caller.refusal(f"`a2a {command}` writes")
+
+    def _require_role(self, key: str | None, caller: Caller) -> None:
+        """The role table's rule for the command, for the rows the CLI enforces
+        (`roles.ENFORCED_AT_ENTRY`; the others' commands check it themselves). Options after
+        `--` that set a CLI's permissions need their own row (`spawn permission options`)."""
+        from a2a_tui.gate import roles
+        from a2a_tui.profiles.permissions import weakening
+
+        if key not in roles.ENFORCED_AT_ENTRY:
+            return
+        if key == "inject" and caller.session is not None and caller.session == getattr(
+                self.args, "session", None):
+            key = "inject own"   # a prompt into its own pane
+        target = getattr(self.args, "session", None) if key.split()[0] in (
+            "inject", "pause", "resume", "release", "session") else None
+        detail = f" {target}" if target else ""
+        if not roles.allows(key, caller):
+            roles.refuse(self.store, caller, key, detail=detail)
+        options = weakening(getattr(self.args, "extra", None) or [])
+        if options and not roles.allows("spawn permission options", caller):
+            roles.refuse(self.store, caller, "spawn permission options",
+                         detail=f" ({' '.join(options)})")
 
     @cached_property
     def gate(self) -> GateContext:

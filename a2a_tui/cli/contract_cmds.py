@@ -10,8 +10,14 @@ from a2a_tui.cli.output import Result
 
 def register(sub, common) -> None:
     p = sub.add_parser("gate-rules", parents=[common],
-                       help="the gate rules in force (.a2a/gate.toml, validated) and their digest")
-    p.set_defaults(func=cmd_gate_rules)
+                       help="the gate rules in force (.a2a/gate.toml, as you accepted it) and"
+                            " their digest, and what changed in the rule files since")
+    p.set_defaults(func=cmd_gate_rules, gate_rules_cmd=None)
+    gs = p.add_subparsers(dest="gate_rules_cmd", metavar="SUBCOMMAND")
+    a = gs.add_parser("accept", parents=[common],
+                      help="put .a2a/gate.toml and .a2a/config.toml as they are now in force"
+                           " (yours alone; recorded with the diff)")
+    a.set_defaults(func=cmd_gate_rules_accept)
     fb = sub.add_parser("feedback", parents=[common], help="automatic rejection feedback")
     fsub = fb.add_subparsers(dest="feedback_cmd", metavar="CMD", required=True)
     p = fsub.add_parser("more", parents=[common],
@@ -38,7 +44,24 @@ def cmd_gate_rules(ctx, args) -> Result:
              + (" (and the repository's own)" if r.commands.repository else ""),
              "variables passed: " + ", ".join(r.env.allow)]
     lines += [f"warning: {w}" for w in loaded.warnings]
+    from a2a_tui.collab.rulefiles import diff, pending
+
+    changed = pending(ctx.repo)
+    data["pending"] = [{"file": r.label, "digest": r.disk_digest, "diff": diff(r)}
+                       for r in changed]
+    for r in changed:
+        lines += [f"{r.label} changed since you accepted it; not in force until"
+                  " `a2a gate-rules accept`:", diff(r).rstrip()]
     return Result(data, "\n".join(lines))
+
+
+def cmd_gate_rules_accept(ctx, args) -> Result:
+    from a2a_tui.gate import gate_rules
+
+    done = gate_rules.accept(ctx.gate)
+    text = "\n".join(f"accepted {d['file']} ({d['digest'][:19]}) · {d['user_input']}"
+                     for d in done) or "nothing to accept: the rule files are as in force"
+    return Result({"accepted": done}, text)
 
 
 def cmd_feedback_more(ctx, args) -> Result:

@@ -73,7 +73,7 @@ def cmd_new(ctx, args) -> Result:
     from a2a_tui.tmux import socket_from_env
 
     extra = args.extra  # None without `--`: the config's options
-    r = lifecycle.new(ctx.gate, settings.load(ctx.repo.config_path), role=args.role,
+    r = lifecycle.new(ctx.gate, settings.of_repo(ctx.repo), role=args.role,
                       cli=args.cli, model=args.model, effort=args.effort,
                       options=extra, attempt=args.attempt, session=args.session,
                       tmux_socket=socket_from_env(args.tmux_socket))

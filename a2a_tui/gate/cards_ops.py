@@ -14,9 +14,10 @@ from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
 from a2a_tui.gate.cards import Card, load_card
 from a2a_tui.gate.context import GateContext
-from a2a_tui.gate.model import card_body
+from a2a_tui.gate.model import ACTIVE, card_body
 from a2a_tui.gate.roles import require_role
 from a2a_tui.gate.views import card_status
+from a2a_tui.gate.weakening import weakenings
 from a2a_tui.queue import wake
 
 
@@ -25,6 +26,7 @@ def add_card(g: GateContext, path: Path) -> dict[str, Any]:
     require_role(g, "card add")
     card = load_card(path)
     ledger.require_intact(g, card.id or None)
+    _refuse_weakening(g, card)
     with g.store.write() as tx:
         if not card.id:
             card = card.model_copy(update={"id": f"T-{tx.next_counter('card')}"})
@@ -66,6 +68,32 @@ def add_card(g: GateContext, path: Path) -> dict[str, Any]:
             )
     return {"card": card.id, "version": version, "digest": digest, "changed": True, "state": state,
             "event": kind}
+
+
+def _refuse_weakening(g: GateContext, card: Card) -> None:
+    """A session's new version that weakens the checks of a card under way (an active
+    attempt) is refused, and the refusal recorded: that is the user's decision
+    (gate/weakening.py)."""
+    row = g.store.one("SELECT * FROM cards WHERE id = ?", (card.id,)) if card.id else None
+    if g.caller.is_user or row is None:
+        return
+    active = g.store.one(f"SELECT id FROM attempts WHERE card_id = ? AND state IN"
+                    f" ({','.join('?' * len(ACTIVE))}) ORDER BY n DESC LIMIT 1",
+                    (row["id"], *ACTIVE))
+    if active is None:
+        return
+    found = weakenings(Card.model_validate(card_body(row)), card)
+    if not found:
+        return
+    message = (f"card {row['id']} is under way ({active['id']}): a version that weakens its"
+               f" checks is the user's to make ({'; '.join(found)}); {g.caller.describe()}"
+               " may not (ask the user on the board)")
+    with g.store.write() as tx:
+        tx.append("card_weakening_refused", actor=g.caller.actor, task=row["id"],
+                  attempt=active["id"], session=g.caller.session,
+                  payload={"version": row["version"], "weakens": found, "message": message})
+    raise A2AError("card_weakened", message, details={"weakens": found,
+                                                      "attempt": active["id"]})
 
 
 def ready_card(g: GateContext, card_id: str) -> dict[str, Any]:

@@ -170,16 +170,47 @@ def parse_diff(text: str) -> list[DiffLine]:
 def attempt_diff(repo: Repo, db, attempt_id: str, max_lines: int = MAX_LINES) -> AttemptDiff:
     """The attempt's diff from its start commit to its submitted candidate, or, before a
     submission, to the head of its branch."""
+    base, head, head_is = _ends(repo, db, attempt_id)
+    lines = parse_diff(repo.git.diff_text(base, head))
+    truncated = len(lines) > max_lines
+    return AttemptDiff(attempt_id, base, head, head_is, lines[:max_lines], truncated)
+
+
+def _ends(repo: Repo, db, attempt_id: str) -> tuple[str, str, str]:
+    """(start commit, head, what head is): the candidate, else the branch's head."""
     place = views.attempt_place(db, attempt_id)
     if place is None:
         raise A2AError("unknown_attempt", f"no attempt {attempt_id!r} (see `a2a status`)")
-    git = repo.git
     if place.submitted_sha:
-        head, head_is = place.submitted_sha, f"candidate {place.submission_n}"
-    else:
-        head = git.ref_value(f"refs/heads/{place.branch}") or place.start_commit
-        head_is = f"branch {place.branch} (not submitted)"
-    lines = parse_diff(git.diff_text(place.start_commit, head))
-    truncated = len(lines) > max_lines
-    return AttemptDiff(attempt_id, place.start_commit, head, head_is, lines[:max_lines],
-                       truncated)
+        return place.start_commit, place.submitted_sha, f"candidate {place.submission_n}"
+    head = repo.git.ref_value(f"refs/heads/{place.branch}") or place.start_commit
+    return place.start_commit, head, f"branch {place.branch} (not submitted)"
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What `a2a show ATTEMPT[:PATH]` prints: the attempt's head commit (its message and the
+    files it changed from the start), or one file of it."""
+
+    attempt: str
+    head: str
+    head_is: str
+    path: str | None
+    text: str
+
+
+def attempt_show(repo: Repo, db, attempt_id: str, path: str | None = None) -> Shown:
+    """The attempt's head (its candidate, else its branch) or the file `path` in it, read
+    through a2a's hardened git: a reviewer reads a candidate without a git of its own."""
+    base, head, head_is = _ends(repo, db, attempt_id)
+    git = repo.git
+    if path is None:
+        files = git.changed_paths(base, head)
+        text = (git.commit_text(head) + f"\nchanged from the start commit {base[:12]}:\n"
+                + "".join(f"  {f}\n" for f in files))
+        return Shown(attempt_id, head, head_is, None, text)
+    data = git.file_at(head, path)
+    if data is None:
+        raise A2AError("not_in_commit", f"{path!r} is not a file of {attempt_id}'s {head_is}"
+                       f" ({head[:12]})")
+    return Shown(attempt_id, head, head_is, path, data.decode("utf-8", errors="replace"))

@@ -2,9 +2,14 @@
 
 Which steps block, default and maximum timeouts, how many rounds of automatic feedback, how often
 a failing check runs again, how many follow-up rounds a review may have, which programs checks
-may start and which variables they see. A missing file means the defaults. A change is recorded
-(`gate_rules_changed`, with the new digest) when a gate command first reads it; every verify
-records the digest it ran under.
+may start and which variables they see (by exact name: a pattern could pass every secret of the
+environment). A missing file means the defaults.
+
+The file is one any process of the user can write, an agent's shell too, so what it says is in
+force only once the user accepted it (`accept`: `a2a gate-rules accept`, recorded with the user
+input and the diff; `Repo.rule_file`). Until then the last accepted rules stand, and the change
+is a protected board item once (collab/rulefiles.py). A change of the rules in force is recorded
+(`gate_rules_changed`, with the new digest); every verify records the digest it ran under.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import json
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,11 +25,21 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from a2a_tui.collab.rulefiles import close_flags_in_tx, flag_pending
+from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.errors import A2AError
 from a2a_tui.gate.cards import locate
 from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.roles import require_role
+from a2a_tui.repo import (
+    CONFIG_TOML,
+    GATE_TOML,
+    RULE_FILES,
+    record_acceptance,
+    validate_config_text,
+)
 
-FILE = "gate.toml"
+FILE = GATE_TOML
 # Programs a check may start unless gate.toml says otherwise: common build and test tools and
 # the small utilities check scripts use. Shell builtins and keywords need no entry.
 DEFAULT_COMMANDS = [
@@ -33,7 +49,9 @@ DEFAULT_COMMANDS = [
     "awk", "diff", "cmp", "cat", "head", "tail", "wc", "sort", "find", "ls", "sleep", "env",
     "timeout", "touch", "mkdir", "yes", "seq", "tr", "cut", "xargs",
 ]
-DEFAULT_ENV = ["PATH", "LANG", "LANGUAGE", "LC_*", "TZ", "TERM", "USER", "LOGNAME"]
+DEFAULT_ENV = ["PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_COLLATE", "LC_MESSAGES",
+               "LC_MONETARY", "LC_NUMERIC", "LC_TIME", "TZ", "TERM", "USER", "LOGNAME"]
+VARIABLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 class Timeouts(BaseModel):
@@ -77,7 +95,17 @@ class EnvRules(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     allow: list[str] = Field(default_factory=lambda: list(DEFAULT_ENV),
-                             description="variables passed from the gate's environment")
+                             description="variables passed from the gate's environment, each"
+                             " by its exact name")
+
+    @field_validator("allow")
+    @classmethod
+    def _names(cls, v: list[str]) -> list[str]:
+        bad = next((n for n in v if not VARIABLE.match(n)), None)
+        if bad is not None:
+            raise ValueError(f"{bad!r} is not a variable's exact name: no wildcard (a pattern"
+                             " could pass every secret of your environment to a worker's code)")
+        return v
 
 
 class GateRules(BaseModel):
@@ -115,7 +143,7 @@ class GateRules(BaseModel):
                    for p in self.commands.allow)
 
     def allows_variable(self, name: str) -> bool:
-        return any(fnmatch.fnmatchcase(name, p) for p in self.env.allow)
+        return name in self.env.allow
 
     def timeout(self, asked: int | None) -> int:
         return asked if asked is not None else self.timeouts.default_s
@@ -131,26 +159,22 @@ class LoadedRules:
     digest: str
     path: Path
     warnings: tuple[str, ...] = ()
+    pending: tuple[str, ...] = ()   # rule files whose change is not in force (not accepted)
 
     def to_json(self) -> dict[str, Any]:
-        return {"digest": self.digest, "path": str(self.path), "warnings": list(self.warnings)}
+        return {"digest": self.digest, "path": str(self.path), "warnings": list(self.warnings),
+                "pending": list(self.pending)}
 
 
-def load(g: GateContext) -> LoadedRules:
-    """Read and validate the rules (defaults when there is no file); one clear error otherwise."""
-    path = g.repo.a2a_dir / FILE
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        text = ""
-    except (OSError, UnicodeDecodeError) as exc:
-        raise A2AError("bad_gate_rules", f"{path}: cannot read: {exc}") from exc
+def parse(text: str, path: Path, feedback_limit: int | None = None
+          ) -> tuple[GateRules, tuple[str, ...]]:
+    """Validate gate.toml's `text`; one clear error (`bad_gate_rules`) naming file and field."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise A2AError("bad_gate_rules", f"{path}: not valid TOML: {exc}") from exc
     warnings: list[str] = []
-    old = g.config.feedback_limit
+    old = feedback_limit
     if old is not None:
         if "feedback_rounds" in data:
             warnings.append(f"config.toml feedback_limit = {old} is ignored: gate.toml"
@@ -166,17 +190,29 @@ def load(g: GateContext) -> LoadedRules:
         loc = tuple(err["loc"])
         line = locate(text, loc)
         where = f"{path}:{line}" if line else str(path)
-        field = ".".join(str(p) for p in loc) or "rules"
-        msg = "is not a gate rule" if err["type"] == "extra_forbidden" else err["msg"]
+        field = ".".join(str(p) for p in loc if not isinstance(p, int)) or "rules"
+        msg = ("is not a gate rule" if err["type"] == "extra_forbidden"
+               else err["msg"].removeprefix("Value error, "))
         raise A2AError("bad_gate_rules", f"{where}: {field} {msg}",
                        details={"field": field, "line": line}) from exc
-    return LoadedRules(rules, rules.digest(), path, tuple(warnings))
+    return rules, tuple(warnings)
+
+
+def load(g: GateContext) -> LoadedRules:
+    """The rules in force (the accepted gate.toml; the defaults when none), validated."""
+    rule = g.repo.rule_file(GATE_TOML)
+    rules, warnings = parse(rule.text, rule.path, g.config.feedback_limit)
+    pending = tuple(r.label for r in (rule, g.repo.rule_file(CONFIG_TOML)) if r.pending)
+    return LoadedRules(rules, rules.digest(), rule.path, warnings, pending)
 
 
 def current(g: GateContext) -> LoadedRules:
-    """The rules in force, their change (if any) recorded as `gate_rules_changed` first. Until
-    a first change is recorded, the rules in force were the defaults."""
+    """The rules in force, their change (if any) recorded as `gate_rules_changed` first, and a
+    change of the files not yet accepted flagged for the user. Until a first change is
+    recorded, the rules in force were the defaults."""
     loaded = load(g)
+    if loaded.pending:
+        flag_pending(g.repo, g.store)
     last = _last_digest(g.store)
     if last != loaded.digest:
         with g.store.write() as tx:
@@ -188,6 +224,42 @@ def current(g: GateContext) -> LoadedRules:
                                    "rules": loaded.rules.model_dump(mode="json"),
                                    "warnings": list(loaded.warnings)})
     return loaded
+
+
+def accept(g: GateContext) -> list[dict[str, Any]]:
+    """The user accepts the rule files as they are now: each changed one is validated (a bad
+    file is refused, nothing recorded), then recorded as a user input and `rules_accepted`
+    with the diff, and its board item is closed. Only the user (the role table)."""
+    from a2a_tui import settings  # lazy: pydantic models of the user's settings
+
+    require_role(g, "gate-rules accept")
+    changed = [r for r in (g.repo.rule_file(n) for n in RULE_FILES) if r.pending]
+    for rule in changed:   # everything checked before anything is recorded
+        try:
+            (rule.disk or "").encode("utf-8")
+        except UnicodeEncodeError:
+            raise A2AError("bad_gate_rules" if rule.name == GATE_TOML else "bad_config",
+                           f"{rule.path}: cannot read: not UTF-8") from None
+        if rule.name == GATE_TOML:
+            parse(rule.disk or "", rule.path)
+        else:
+            validate_config_text(rule.disk or "", rule.path)
+            settings.load(rule.path, repo_text=rule.disk or "")   # the settings it holds too
+    out = []
+    with g.store.write() as tx:
+        for rule in changed:
+            uid = record_user_input_in_tx(
+                tx, "action", f"accept {rule.label} ({rule.disk_digest[:19]})", source="cli",
+                details={"file": rule.label, "digest": rule.disk_digest})
+            seq = record_acceptance(tx, rule, rule.text, actor=g.caller.actor,
+                                    how="a2a gate-rules accept", user_input=uid)
+            closed = close_flags_in_tx(tx, rule.label, f"accepted by the user ({uid})")
+            out.append({"file": rule.label, "digest": rule.disk_digest,
+                        "previous": rule.digest, "user_input": uid, "event": seq,
+                        "closed": closed})
+    if changed:
+        current(g)   # the rules in force changed: recorded now
+    return out
 
 
 def _last_digest(db) -> str:

@@ -1,14 +1,18 @@
-"""Who may run each gate command: one table, enforced here and printed by `a2a rules`.
+"""Who may run each command: one table, enforced here and printed by `a2a rules`.
 
 The caller is the user or a managed session of one launch role (`identity.Caller`). `writer`
-stands for the attempt's recorded writer, whatever its role. Commands that only read (card show
-and list, status, events, target show) and `recover` (which records facts it reads, and runs
-before every gate command anyway) are open to every caller.
+stands for the attempt's recorded writer, whatever its role. `GATE_ROLES` are the gate's
+commands (each checks its caller itself, `require_role`, also when the workbench runs it);
+`ROLE_TABLE` has a row for every command of the CLI (tests/gate/test_gate_roles_every_command.py
+walks the parser), and the CLI refuses a caller a row does not name before the command runs
+(`cli/context.py`). Commands that only read are open to every caller, an unidentified one too
+(`EVERYONE`); so are `recover` (it records facts it reads, and runs before every gate command
+anyway) and the stand-in agent CLI.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 from a2a_tui.errors import A2AError
 
@@ -38,17 +42,83 @@ GATE_ROLES: dict[str, tuple[str, ...]] = {
     "resolve": (USER,),
     "target adopt": (USER,),
     "target restore": (USER,),
+    # The rules a2a enforces are the user's: a rule file changed by anyone takes effect only
+    # when the user accepts it (gate/gate_rules.py).
+    "gate-rules accept": (USER,),
 }
+
+EVERYONE = "anyone"
+CONTROLLERS = ("ideation", "executive")
+SESSIONS = ("ideation", "executive", "worker", "reviewer", "retro")
+
+# Every other command of the CLI. A session is started, revived or forked by the user or the
+# executive controller (who supervises execution); the CLI options given after `--` that set
+# what the session may do (`profiles/permissions.PERMISSION_OPTIONS`) are the user's alone. A
+# prompt typed into another session's pane is the user's or the executive's (it dispatches);
+# holding a pane's queue, releasing a pane, ending a session are the user's.
+OTHER_ROLES: dict[str, tuple[str, ...]] = {
+    "spawn": (USER, "executive"),
+    "spawn permission options": (USER,),
+    "session new": (USER, "executive"),
+    "session restart": (USER, "executive"),
+    "session revive": (USER, "executive"),
+    "session fork": (USER, "executive"),
+    "session end": (USER,),
+    "inject": (USER, "executive"),
+    "inject own": (USER, *SESSIONS),
+    "pause": (USER,),
+    "resume": (USER,),
+    "release": (USER,),
+    "serve": (USER,),
+    "up": (USER,),
+    "workbench": (USER,),
+    "down": (USER,),
+    "demo": (USER,),
+    "demo-director": (USER,),
+    "init": (USER,),
+    "store rebuild": (USER,),
+    "store reseal": (USER,),
+    "feedback more": (USER, "executive"),
+    "comment": (USER,),
+    "say": (USER,),
+    "board answer": (USER,),
+    "board send": (USER,),
+    "board ask": (USER, *CONTROLLERS),
+    "board close": (USER, *CONTROLLERS),
+    "board report": (USER, *SESSIONS),
+    "inbox post": (USER, *CONTROLLERS),
+    "retro": (USER,),
+    "retro save": (USER, "retro"),
+    # Reads, and what records only facts it reads: every caller.
+    **{c: (EVERYONE,) for c in (
+        "status", "events", "metrics", "recover", "card show", "card list", "log", "rules",
+        "whoami", "sessions", "input list", "input show", "inbox list", "inbox show",
+        "board list", "board show", "target show", "config", "config show", "gate-rules",
+        "review show", "comment list", "store verify", "demo-agent", "diff", "show",
+        "attention")},
+}
+# The rows the CLI enforces before the command runs (cli/context.py); every other row is
+# enforced by its command itself (the gate's `require_role`, the inbox and board rules of
+# collab/roles.py, the user's own commands' `user_only`), which says more precisely why.
+ENFORCED_AT_ENTRY = frozenset({
+    "spawn", "session new", "session restart", "session revive", "session fork", "session end",
+    "inject", "pause", "resume", "release", "serve", "up", "workbench", "down", "demo",
+    "demo-director", "init", "retro", "gate-rules accept"})
+ROLE_TABLE: dict[str, tuple[str, ...]] = {**GATE_ROLES, **OTHER_ROLES}
 
 _WHO = {USER: "the user", WRITER: "the attempt's writer", "executive": "the executive controller",
         "ideation": "the ideation controller", "reviewer": "a reviewer session",
-        "worker": "a worker"}
+        "worker": "a worker", "retro": "a retro session", EVERYONE: "anyone"}
 
 
 def who_may(command: str, writer: str | None = None) -> str:
     """The people allowed to run `command`, in words ("the executive controller or the user")."""
+    if ROLE_TABLE[command] == (EVERYONE,):
+        return "anyone"
+    if set(SESSIONS) <= set(ROLE_TABLE[command]):
+        return "any session or the user"
     names = []
-    for who in sorted(GATE_ROLES[command], key=lambda w: w == USER):  # the user last
+    for who in sorted(ROLE_TABLE[command], key=lambda w: w == USER):  # the user last
         name = _WHO[who]
         if who == WRITER and writer:
             name += f" ({'the user' if writer == USER else writer})"
@@ -60,26 +130,42 @@ def who_may(command: str, writer: str | None = None) -> str:
 
 def table() -> list[dict[str, Any]]:
     """The table as rows, for `a2a rules`."""
-    return [{"command": c, "who": list(w), "text": who_may(c)} for c, w in GATE_ROLES.items()]
+    return [{"command": c, "who": list(w), "text": who_may(c)} for c, w in ROLE_TABLE.items()]
 
 
-def require_role(g, command: str, *, attempt=None) -> None:
+def allows(command: str, caller, writer: str | None = None) -> bool:
+    """Whether the table lets `caller` run `command` (`writer`: the attempt's, where it counts)."""
+    allowed = ROLE_TABLE[command]
+    if EVERYONE in allowed:
+        return True
+    if caller.unidentified is not None:
+        return False
+    if caller.is_user:
+        return USER in allowed
+    return caller.role in allowed or (WRITER in allowed and caller.actor == writer)
+
+
+def require_role(g, command: str, *, attempt=None, detail: str = "") -> None:
     """Refuse `command` unless the caller may run it; a refusal is recorded (`role_forbidden`).
 
-    `attempt` (a row) is needed where the writer counts (submit).
+    `attempt` (a row) is needed where the writer counts (submit). `detail` says more of what
+    was refused (the options given, the session aimed at).
     """
-    allowed = GATE_ROLES[command]
     caller = g.caller
     writer = attempt["writer"] if attempt is not None else None
-    if caller.is_user and USER in allowed:
+    if allows(command, caller, writer):
         return
-    if not caller.is_user and (caller.role in allowed
-                               or (WRITER in allowed and caller.actor == writer)):
-        return
+    refuse(g.store, caller, command, attempt=attempt, detail=detail)
+
+
+def refuse(store, caller, command: str, *, attempt=None, detail: str = "") -> NoReturn:
+    """Record and raise the refusal of `command` to `caller` (`role_forbidden`)."""
+    allowed = ROLE_TABLE[command]
+    writer = attempt["writer"] if attempt is not None else None
     target = f" {attempt['id']}" if attempt is not None else ""
-    message = (f"{command}{target} is for {who_may(command, writer)}: {caller.describe()}"
-               " may not run it (`a2a rules` prints who may run what)")
-    with g.store.write() as tx:
+    message = (f"{command}{target}{detail} is for {who_may(command, writer)}:"
+               f" {caller.describe()} may not run it (`a2a rules` prints who may run what)")
+    with store.write() as tx:
         tx.append("role_forbidden", actor=caller.actor, session=caller.session,
                   task=attempt["card_id"] if attempt is not None else None,
                   attempt=attempt["id"] if attempt is not None else None,

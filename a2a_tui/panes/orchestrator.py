@@ -22,6 +22,7 @@ from watchfiles import watch
 
 from a2a_tui import queue
 from a2a_tui import settings as user_settings
+from a2a_tui.collab.rulefiles import flag_pending
 from a2a_tui.dirwatch import DirWatch
 from a2a_tui.errors import A2AError
 from a2a_tui.panes import delivery, hints, recovery, spool, stalls
@@ -91,7 +92,7 @@ class Orchestrator:
         self.exits: ExitWatcher | None = None
         self._hint_timer: threading.Timer | None = None   # wakes a cycle when a hint falls due
         self._hint_due: int | None = None
-        self.settings = user_settings.load(repo.config_path)  # a bad file: refused at start
+        self.settings = user_settings.of_repo(repo)  # a bad file: refused at start
         self._settings_seen = self._settings_stamp()
         self.calls: Calls | None = None
 
@@ -249,8 +250,10 @@ class Orchestrator:
 
     # --- the user's settings ----------------------------------------------------------------
     def _settings_stamp(self) -> tuple:
+        # The repository's file counts once the user accepts it (an event, not the file).
         paths = (user_settings.user_config_path(), self.repo.config_path)
-        return tuple(p.stat().st_mtime_ns if p.exists() else None for p in paths)
+        return (*(p.stat().st_mtime_ns if p.exists() else None for p in paths),
+                self.repo.rule_file("config.toml").accepted_seq)
 
     def _reload_settings(self) -> None:
         """Take an edited settings file in; a bad edit keeps the settings in force (recorded,
@@ -259,8 +262,9 @@ class Orchestrator:
         if stamp == self._settings_seen:
             return
         self._settings_seen = stamp
+        flag_pending(self.repo, self.store)   # an edit nobody accepted: on the board, once
         try:
-            self.settings = user_settings.load(self.repo.config_path)
+            self.settings = user_settings.of_repo(self.repo)
         except A2AError as err:
             with self.store.write() as tx:
                 tx.append("settings_refused", actor="orchestrator",

@@ -24,8 +24,39 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 WRITERS = ("worker",)
-# Read-only git commands a reviewer or controller may run without being asked.
-GIT_READS = ("git diff", "git log", "git show", "git status")
+# The git commands a worker runs in its worktree without being asked: named subcommands, never
+# `git *` (that would let `git -c alias.x='!sh …' x`, `git config` or an alias through). Any
+# `--output` (which writes a file anywhere) is refused. A reviewer or a controller runs no git:
+# it reads a candidate through `a2a diff` and `a2a show`.
+WORKER_GIT = ("git status", "git add", "git commit", "git diff", "git log", "git show",
+              "git rev-parse", "git ls-files", "git restore", "git rm", "git mv")
+GIT_REFUSED = ("--output",)
+# The a2a commands each role runs without being asked: those the role table (gate/roles.py)
+# gives it, by name, never `a2a *` (tests/profiles/test_profiles_permissions.py keeps the two
+# in step). Anything else is asked (a worker) or refused (the read-only roles).
+_READS = ("a2a status", "a2a whoami", "a2a rules", "a2a sessions", "a2a events", "a2a card show",
+          "a2a card list", "a2a log", "a2a diff", "a2a show", "a2a board list",
+          "a2a board show", "a2a inbox list", "a2a inbox show", "a2a target show",
+          "a2a review show", "a2a gate-rules", "a2a board report")
+A2A_COMMANDS: dict[str, tuple[str, ...]] = {
+    "worker": ("a2a submit", *_READS),
+    "reviewer": ("a2a review verdict", *_READS),
+    "retro": ("a2a retro save", "a2a metrics", *_READS),
+    "ideation": ("a2a card add", "a2a card ready", "a2a inbox post", "a2a board ask",
+                 "a2a board close", "a2a input list", "a2a input show", "a2a metrics",
+                 *_READS),
+    "executive": ("a2a claim", "a2a verify", "a2a integrate", "a2a abandon", "a2a reclaim",
+                  "a2a review start", "a2a review dispose", "a2a spawn", "a2a session new",
+                  "a2a session restart", "a2a session revive", "a2a session fork",
+                  "a2a inject", "a2a feedback more", "a2a card add", "a2a card ready",
+                  "a2a inbox post", "a2a board ask", "a2a board close", "a2a metrics",
+                  "a2a recover", *_READS),
+}
+
+
+def commands(role: str) -> tuple[str, ...]:
+    """Every command `role` runs without being asked (git for a worker, and named a2a ones)."""
+    return (*(WORKER_GIT if role in WRITERS else ()), *A2A_COMMANDS.get(role, _READS))
 
 
 @dataclass(frozen=True)
@@ -51,19 +82,22 @@ class Permissions:
 
 def claude(role: str, run_dir: Path) -> Permissions:
     """Claude Code: a permission mode and allow rules (deny rules would win over any allow)."""
+    # `Bash(git status *)` also matches a bare `git status`; `*` matches anywhere in a deny.
+    named = [f"Bash({c} *)" for c in commands(role)]
+    refused = ",".join(f"Bash(git *{o}*)" for o in GIT_REFUSED)
     if role in WRITERS:
         return Permissions(
-            ("--permission-mode", "acceptEdits", "--allowedTools", "Bash(git *),Bash(a2a *)"),
-            "edits files in its worktree and runs git and a2a without asking; other commands"
-            " ask the user")
+            ("--permission-mode", "acceptEdits", "--allowedTools", ",".join(named),
+             "--disallowedTools", refused),
+            "edits files in its worktree and runs named git and a2a commands without asking;"
+            " other commands ask the user")
     # dontAsk refuses, without a dialog, every tool call no rule allows; `Edit(//path/**)`
     # covers the Write tool too.
-    allowed = ["Read", "Grep", "Glob", "Bash(a2a *)", *(f"Bash({g} *)" for g in GIT_READS),
-               f"Edit(/{run_dir}/**)"]
+    allowed = ["Read", "Grep", "Glob", *named, f"Edit(/{run_dir}/**)"]
     return Permissions(
         ("--permission-mode", "dontAsk", "--allowedTools", ",".join(allowed)),
-        f"reads files, runs a2a and read-only git commands, writes only in {run_dir};"
-        " everything else is refused without asking")
+        f"reads files, runs named a2a commands (no git: `a2a diff`, `a2a show`), writes only in"
+        f" {run_dir}; everything else is refused without asking")
 
 
 CLAUDE_OVERRIDES = ("--permission-mode", "--allowedTools", "--allowed-tools",
@@ -93,22 +127,26 @@ GEMINI_POLICY = "gemini-policy.toml"
 def gemini(role: str, run_dir: Path) -> Permissions:
     """Gemini CLI: an approval mode and a policy file (its policy engine) for this session."""
     policy = run_dir / GEMINI_POLICY
+    # A git command with `--output` is denied above every allow (an argsPattern on the
+    # command's JSON text).
+    refused = _rule("run_shell_command", "deny", 300,
+                    args=r'"command":\s*"[^"]*\bgit [^"]*(' + "|".join(GIT_REFUSED) + ")")
     if role in WRITERS:
-        rules = [_rule("run_shell_command", "allow", 100, prefix=["git", "a2a"])]
+        rules = [refused, _rule("run_shell_command", "allow", 100, prefix=list(commands(role)))]
         return Permissions(
             ("--approval-mode", "auto_edit", "--policy", str(policy)),
-            "edits files in its worktree and runs git and a2a without asking; other commands"
-            " ask the user", {GEMINI_POLICY: "\n".join(rules)})
-    rules = [_rule(["write_file", "replace"], "deny", 100),
+            "edits files in its worktree and runs named git and a2a commands without asking;"
+            " other commands ask the user", {GEMINI_POLICY: "\n".join(rules)})
+    rules = [refused, _rule(["write_file", "replace"], "deny", 100),
              # A path in the session folder, with no `..` that could climb out of it.
              _rule("write_file", "allow", 200,
                    args=f'"file_path":"{_regex_literal(str(run_dir))}/(?![^"]*\\.\\.)[^"]*"'),
-             _rule("run_shell_command", "allow", 100, prefix=["a2a", *GIT_READS]),
+             _rule("run_shell_command", "allow", 100, prefix=list(commands(role))),
              _rule("run_shell_command", "deny", 50)]
     return Permissions(
         ("--approval-mode", "default", "--policy", str(policy)),
-        f"reads files, runs a2a and read-only git commands, writes only in {run_dir};"
-        " everything else is refused by policy", {GEMINI_POLICY: "\n".join(rules)})
+        f"reads files, runs named a2a commands (no git: `a2a diff`, `a2a show`), writes only in"
+        f" {run_dir}; everything else is refused by policy", {GEMINI_POLICY: "\n".join(rules)})
 
 
 GEMINI_OVERRIDES = ("--approval-mode", "--yolo", "-y", "--policy", "--admin-policy",
@@ -130,3 +168,23 @@ def _rule(tool: str | list[str], decision: str, priority: int, *, prefix: list[s
 def _regex_literal(text: str) -> str:
     special = set(r"\.^$*+?()[]{}|")
     return "".join("\\" + c if c in special else c for c in text)
+
+
+# Options that set what a session may do, for any CLI: a2a's own permission arguments stand
+# unless the user gives these (and only the user: never the repository's config, nor an agent
+# that spawns a session). `-c KEY=...` forms count by their key.
+PERMISSION_OPTIONS = (*CLAUDE_OVERRIDES, *CODEX_OVERRIDES, *GEMINI_OVERRIDES, "--add-dir",
+                      "--include-directories", "sandbox_workspace_write", "sandbox_permissions",
+                      "shell_environment_policy", "--permission-prompt-tool")
+
+
+def weakening(options: list[str] | tuple[str, ...]) -> list[str]:
+    """The options among `options` that set permissions (`PERMISSION_OPTIONS`)."""
+    found = []
+    for a in options:
+        if not isinstance(a, str):
+            continue
+        key = a.split("=", 1)[0]
+        if key in PERMISSION_OPTIONS or any(key.startswith(f"{k}.") for k in PERMISSION_OPTIONS):
+            found.append(a)
+    return found

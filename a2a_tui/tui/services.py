@@ -133,7 +133,7 @@ class Workbench:
         """The user's settings merged with the repository's (a bad file: one clear error)."""
         from a2a_tui import settings
 
-        return settings.load(self.repo.config_path)
+        return settings.of_repo(self.repo)
 
     def open_attempts(self) -> list[str]:
         """Attempts a new session can work in: open, with their worktree present."""

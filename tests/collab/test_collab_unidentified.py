@@ -31,7 +31,9 @@ WRITES = [
     ("inject", "nobody", "text"),
     ("pause", "--all"),
 ]
-READS = [("status",), ("events",), ("inbox", "list"), ("board", "list"), ("card", "list")]
+READS = [("status",), ("events",), ("inbox", "list"), ("board", "list"), ("card", "list"),
+         ("target", "show"), ("config", "show"), ("gate-rules",), ("rules",), ("card", "show",
+                                                                              "T-1")]
 
 
 def _orphan(repo: Path, tmp: Path, commands: list[tuple[str, ...]]) -> list[Run]:

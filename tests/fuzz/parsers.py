@@ -88,7 +88,9 @@ CONFIG = 'target_branch = "main"\ntmux_session = "a2a-x"\nfeedback_limit = 3\nre
 
 
 def read_config(place: Place, data: bytes) -> object:
+    """As `a2a gate-rules accept` reads it (a file nobody accepted is never in force)."""
     place.write(".a2a/config.toml", data)
+    gate_rules.accept(place.gate)
     return place.repo.config()
 
 
@@ -233,7 +235,9 @@ events_rows = 8
 
 
 def read_gate_rules(place: Place, data: bytes) -> object:
+    """As `a2a gate-rules accept` reads it, then every gate command."""
     place.write(".a2a/gate.toml", data)
+    gate_rules.accept(place.gate)
     return gate_rules.current(place.gate)   # records gate_rules_changed when valid and new
 
 

@@ -103,13 +103,14 @@ def test_bad_card_files_through_card_add(repo):
     feed()
 
 
-def test_bad_repository_config_through_status(repo):
+def test_bad_repository_config_through_accept_and_status(repo):
     config = repo / ".a2a" / "config.toml"
 
     @budget(4)
     @given(toml_docs(CONFIG))
     def feed(data):
         config.write_bytes(data)
+        check_answer(["gate-rules", "accept"], repo)
         check_answer(["status"], repo)
 
     feed = example(b"\x80")(feed)                       # not UTF-8: a traceback before

@@ -7,7 +7,7 @@ import ast
 import re
 from pathlib import Path
 
-from a2a_tui.gate.roles import GATE_ROLES, who_may
+from a2a_tui.gate.roles import ROLE_TABLE, who_may
 
 ROOT = Path(__file__).resolve().parents[2]
 GATE = ROOT / "a2a_tui" / "gate"
@@ -52,4 +52,4 @@ def test_every_gate_error_code_has_a_meaning_in_the_readme():
 
 def test_the_readme_role_table_is_the_enforced_one():
     rows = {row[0].strip("`"): row[1] for row in _table_after("gate-roles")}
-    assert rows == {command: who_may(command) for command in GATE_ROLES}
+    assert rows == {command: who_may(command) for command in ROLE_TABLE}

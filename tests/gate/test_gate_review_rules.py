@@ -139,9 +139,13 @@ def test_a_third_follow_up_round_is_refused(world, repo):
     before = rows(repo, "SELECT COUNT(*) AS n FROM sessions")[0]["n"]
     # The gate rules may allow more (review_follow_up_rounds in .a2a/gate.toml).
     (repo / ".a2a" / "gate.toml").write_text("review_follow_up_rounds = 3\n")
+    r = start_review(repo, world.sock, a.id, check=False)   # not in force until accepted
+    assert error_code(r) == "review_rounds_exhausted"
+    assert a2a("gate-rules", "accept", cwd=repo).code == 0
     assert start_review(repo, world.sock, a.id).json["round"] == 3
     assert rows(repo, "SELECT COUNT(*) AS n FROM sessions")[0]["n"] == before + 1
     (repo / ".a2a" / "gate.toml").write_text("review_follow_up_rounds = -1\n")
-    assert error_code(start_review(repo, world.sock, a.id, check=False)) == "bad_gate_rules"
+    r = a2a("gate-rules", "accept", "--json", cwd=repo)
+    assert r.json["error"]["code"] == "bad_gate_rules"
     assert json.loads(rows(repo, "SELECT payload FROM events WHERE kind='review_started'"
                                  " ORDER BY seq DESC LIMIT 1")[0]["payload"])["round"] == 3

@@ -7,7 +7,7 @@ from the process tree as in real use.
 
 from __future__ import annotations
 
-from a2a_tui.gate.roles import GATE_ROLES
+from a2a_tui.gate.roles import ROLE_TABLE
 from tests.gate.gate_support import SCORES, attempt_state, events, head
 from tests.support import a2a, a2a_as, review_report
 
@@ -84,13 +84,13 @@ def test_rules_prints_the_whole_table(repo):
     r = a2a("rules", "--json", cwd=repo)
     assert r.code == 0, r.out + r.err
     table = {row["command"]: row["who"] for row in r.json["gate_roles"]}
-    assert set(table) == set(GATE_ROLES)
+    assert set(table) == set(ROLE_TABLE)
     assert table["resolve"] == ["user"]
     assert set(table["integrate"]) == {"executive", "user"}
     assert set(r.json["roles"]) == {"ideation", "executive", "worker", "reviewer"}
     assert "claim" in r.json["commands"]
     text = a2a("rules", cwd=repo).out
-    for command in GATE_ROLES:
+    for command in ROLE_TABLE:
         assert command in text
     # A command's own rules say who may run it.
     claim = a2a("rules", "claim", "--json", cwd=repo).json["rules"]

@@ -1,5 +1,6 @@
-"""Gate rules live in `.a2a/gate.toml`: validated, every change recorded with its digest, and
-every verify says which digest it ran under."""
+"""Gate rules live in `.a2a/gate.toml`: validated, in force once the user accepted them
+(tests/gate/test_gate_rules_accept.py), every change recorded with its digest, and every verify
+says which digest it ran under."""
 
 from __future__ import annotations
 
@@ -26,17 +27,17 @@ def test_a_changed_gate_toml_is_an_event_and_the_next_verify_carries_its_digest(
     assert started["rules_digest"] == d1
 
 
-def test_a_bad_gate_toml_is_one_clear_error_and_nothing_runs(repo):
+def test_a_bad_gate_toml_is_one_clear_error_and_is_never_in_force(repo):
     c, _ = claim(repo, "true")
-    gate_toml(repo, "feedback_rounds = 3\nflaky_reruns = -1\n")
-    v = submit_verify(repo, c)
-    assert v.code == 1 and v.json["error"]["code"] == "bad_gate_rules", v.out
-    msg = v.json["error"]["message"]
+    gate_toml(repo, "feedback_rounds = 3\nflaky_reruns = -1\n", accept=False)
+    r = a2a("gate-rules", "accept", "--json", cwd=repo)
+    assert r.code == 1 and r.json["error"]["code"] == "bad_gate_rules", r.out
+    msg = r.json["error"]["message"]
     assert "gate.toml:2" in msg and "flaky_reruns" in msg
-    assert not events(repo, "verify_started")
-    gate_toml(repo, "colour = 'red'\n")
-    v = a2a("verify", c["attempt"], "--json", cwd=repo)
-    msg = v.json["error"]["message"]
+    v = submit_verify(repo, c)            # the rules in force (the defaults) still hold
+    assert v.json["verdict"] == "passed" and v.json["gate_rules"]["pending"], v.out
+    gate_toml(repo, "colour = 'red'\n", accept=False)
+    msg = a2a("gate-rules", "accept", "--json", cwd=repo).json["error"]["message"]
     assert "colour" in msg and "not a gate rule" in msg
 
 
@@ -67,6 +68,7 @@ def test_stop_at_the_first_blocking_failure_by_default(repo, tmp_path):
 def test_feedback_limit_in_config_toml_is_read_as_a_deprecated_fallback(repo):
     cfg = repo / ".a2a/config.toml"
     cfg.write_text(cfg.read_text() + "feedback_limit = 1\n")
+    assert a2a("gate-rules", "accept", cwd=repo).code == 0
     c, _ = claim(repo, "exit 1", writer="w1")
     v = submit_verify(repo, c)
     warnings = v.json["gate_rules"]["warnings"]

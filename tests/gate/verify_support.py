@@ -134,9 +134,14 @@ def attempt_state(repo: Path, attempt: str) -> dict[str, Any]:
                 if a["id"] == attempt)
 
 
-def gate_toml(repo: Path, text: str) -> Path:
+def gate_toml(repo: Path, text: str, *, accept: bool = True) -> Path:
+    """Write `.a2a/gate.toml` and (unless `accept` is False) accept it as the user: a rule
+    file is in force only once the user accepted it (`a2a gate-rules accept`)."""
     path = repo / ".a2a/gate.toml"
     path.write_text(text)
+    if accept:
+        r = a2a("gate-rules", "accept", "--json", cwd=repo)
+        assert r.code == 0, r.out + r.err
     return path
 
 

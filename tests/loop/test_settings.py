@@ -14,9 +14,14 @@ from a2a_tui.repo import Repo
 from tests.support import a2a, write_user_config
 
 
-def add_to_repo_config(repo, text: str) -> None:
+def add_to_repo_config(repo, text: str, *, accept: bool = True) -> None:
+    """Add to the repository's config; the user accepts it (a rule file is in force only then:
+    tests/gate/test_gate_rules_accept.py)."""
     path = Repo(repo).config_path
     path.write_text(path.read_text() + "\n" + text, encoding="utf-8")
+    if accept:
+        r = a2a("gate-rules", "accept", "--json", cwd=repo)
+        assert r.code == 0, r.out + r.err
 
 
 def test_the_repositorys_file_overrides_the_users_value_by_value(world, repo):
@@ -55,14 +60,17 @@ def test_the_repositorys_file_overrides_the_users_value_by_value(world, repo):
 def test_a_bad_value_is_one_error_naming_its_file_and_field(world, repo, text, where, field):
     path = write_user_config(world, text) if where == "user" else Repo(repo).config_path
     if where == "repo":
-        add_to_repo_config(repo, text)
+        add_to_repo_config(repo, text, accept=False)
     with pytest.raises(A2AError) as exc:
         settings.load(Repo(repo).config_path)
     assert exc.value.code == "bad_config"
     assert exc.value.message.startswith(f"{path}: ") and field in exc.value.message
-    r = a2a("config", "show", "--json", cwd=repo)
-    assert r.code == 1 and r.json["error"]["code"] == "bad_config"
-    assert "\n" not in r.json["error"]["message"]
+    # The user's file is read as it is; the repository's is refused when accepted, and until
+    # then the accepted one stands.
+    r = a2a("gate-rules" if where == "repo" else "config",
+            "accept" if where == "repo" else "show", "--json", cwd=repo)
+    assert r.code == 1 and r.json["error"]["code"] == "bad_config", r.out
+    assert field in r.json["error"]["message"] and "\n" not in r.json["error"]["message"]
 
 
 def test_the_users_file_alone_outside_a_repository(world, tmp_path):

@@ -122,6 +122,6 @@ def test_retro_every_asks_once_per_period(repo):
 
     config = repo / ".a2a/config.toml"
     config.write_text(config.read_text().replace('retro_every = "7d"', 'retro_every = "weekly"'))
-    r = a2a("status", "--json", cwd=repo)
+    r = a2a("gate-rules", "accept", "--json", cwd=repo)   # never in force: refused
     assert r.code != 0 and r.json["error"]["code"] == "bad_config"
     assert "retro_every" in json.dumps(r.json)

@@ -227,15 +227,22 @@ def _blob_id(data: bytes, algo: str) -> str:
     return hashlib.new(algo, f"blob {len(data)}\0".encode() + data).hexdigest()
 
 
+class _Refused(GitError):
+    """The tree holds a path a2a will not write (the chain reports `checkout_failed`)."""
+
+    def __init__(self, path: str, why: str):
+        super().__init__("checkout", f"{path!r}: {why}")
+
+
 def _check_path(path: str, links: set[str]) -> None:
     """Refuse a path git itself would not check out: empty, `.`, `..` or `.git` parts, or one
     that goes through a symlink of the same tree."""
     parts = path.split("/")
     if any(p in ("", ".", "..") or p.lower().rstrip(". ") == ".git" for p in parts):
-        raise GitError("checkout", f"{path!r}: a path git refuses to check out")
+        raise _Refused(path, "a path git refuses to check out")
     for i in range(1, len(parts)):
         if "/".join(parts[:i]) in links:
-            raise GitError("checkout", f"{path!r}: beyond a symbolic link in the tree")
+            raise _Refused(path, "beyond a symbolic link in the tree")
 
 
 def _write(root: Path, e: TreeEntry, data: bytes | None) -> None:
@@ -261,7 +268,7 @@ def _make_parents(root: Path, path: str) -> None:
             folder.mkdir(mode=0o755)
         except FileExistsError:
             if not stat.S_ISDIR(folder.lstat().st_mode):
-                raise GitError("checkout", f"{path!r}: a file of the tree is in its way") from None
+                raise _Refused(path, "a file of the tree is in its way") from None
 
 
 def _remove(path: Path) -> None:

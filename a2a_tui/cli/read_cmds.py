@@ -1,0 +1,43 @@
+"""diff, show: an attempt's change, read through a2a (a reviewer needs no git of its own)."""
+
+# Imports inside functions: each command imports what it runs when it runs (a2a's start-up:
+# tests/test_startup.py, bench/bench_cli.py).
+
+from __future__ import annotations
+
+from a2a_tui.cli.output import Result
+
+
+def register(sub, common) -> None:
+    p = sub.add_parser("diff", parents=[common],
+                       help="an attempt's diff from its start commit to its candidate (else its"
+                            " branch)")
+    p.add_argument("attempt", metavar="ATTEMPT")
+    p.set_defaults(func=cmd_diff)
+    p = sub.add_parser("show", parents=[common],
+                       help="an attempt's head commit (its message and changed files), or one"
+                            " file of it: ATTEMPT:PATH")
+    p.add_argument("target", metavar="ATTEMPT[:PATH]")
+    p.set_defaults(func=cmd_show)
+
+
+def cmd_diff(ctx, args) -> Result:
+    from a2a_tui.gate.diff import attempt_diff
+
+    d = attempt_diff(ctx.repo, ctx.store, args.attempt)
+    text = "\n".join(ln.text for ln in d.lines)
+    if d.truncated:
+        text += "\n(the diff is longer: cut here)"
+    return Result({"attempt": d.attempt, "base": d.base, "head": d.head, "head_is": d.head_is,
+                   "files": d.files, "added": d.added, "deleted": d.deleted,
+                   "truncated": d.truncated, "diff": text},
+                  f"# {d.attempt}: {d.base[:12]}..{d.head[:12]} ({d.head_is})\n{text}")
+
+
+def cmd_show(ctx, args) -> Result:
+    from a2a_tui.gate.diff import attempt_show
+
+    attempt, _, path = args.target.partition(":")
+    s = attempt_show(ctx.repo, ctx.store, attempt, path or None)
+    return Result({"attempt": s.attempt, "head": s.head, "head_is": s.head_is, "path": s.path,
+                   "text": s.text}, s.text.rstrip("\n"))
