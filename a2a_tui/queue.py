@@ -16,11 +16,31 @@ from a2a_tui.errors import A2AError
 
 MAX_TEXT = 100_000
 MARKERS = {"gate": "门禁"}  # every other source is the controller's: 主控
+USER_SENDER = "用户"         # the user, in a marker: `⟦主控 #n · 用户⟧`
 
 
-def marker(source: str, n: int) -> str:
-    """The marker a dispatch's text starts with."""
-    return f"⟦{MARKERS.get(source, '主控')} #{n}⟧"
+def sender(actor: str) -> str:
+    """Who queued a dispatch, as its marker names them: 用户 (the user), the session's id, or
+    a2a (its own relays: the orchestrator, the demo's director)."""
+    if actor == "user":
+        return USER_SENDER
+    if actor.startswith("session:"):
+        return actor.split(":", 1)[1]
+    return "a2a"
+
+
+def marker(source: str, n: int, actor: str = "user") -> str:
+    """The marker a dispatch's text starts with: the gate's `⟦门禁 #n⟧`, else `⟦主控 #n · WHO⟧`
+    naming who queued it (seed 003's ⟦主控 #序号⟧, with its sender)."""
+    if source in MARKERS:
+        return f"⟦{MARKERS[source]} #{n}⟧"
+    return f"⟦主控 #{n} · {sender(actor)}⟧"
+
+
+def escape_markers(text: str) -> str:
+    """A marker written inside a dispatch's text never reads as one: each `⟦` gets a backslash
+    (`\\⟦`), which the marker's pattern (panes/signals.py) does not take."""
+    return text.replace("⟦", "\\⟦")
 
 
 def check_text(text: str) -> str:
@@ -46,12 +66,13 @@ def enqueue_in_tx(tx, session_id: str, text: str, *, source: str, actor: str,
                   attempt: str | None = None) -> int:
     """Queue a dispatch for a session's pane inside the caller's write transaction.
 
-    Returns the dispatch number n; the pasted text is `marker + " " + text`. A session that does
+    Returns the dispatch number n; the pasted text is `marker + " " + text`, with any marker
+    inside the text escaped (`escape_markers`). A session that does
     not exist yet keeps its queue until it does (the gate may name a writer before its spawn).
     """
     check_text(text)
     n = tx.next_counter("dispatch")
-    full = f"{marker(source, n)} {text}"
+    full = f"{marker(source, n, actor)} {escape_markers(text)}"
     now = time.time_ns()
     seq = tx.append("dispatch_queued", actor=actor, attempt=attempt, session=session_id,
                     payload={"n": n, "source": source, "text": full})

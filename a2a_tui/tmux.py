@@ -20,6 +20,9 @@ from dataclasses import dataclass
 from a2a_tui.errors import A2AError
 
 SOCKET_ENV = "A2A_TMUX_SOCKET"
+# a2a's own tmux server (`tmux -L a2a`): its panes never go to the user's default server, where
+# their own sessions, hooks and key bindings live.
+DEFAULT_SOCKET = "a2a"
 _PANE_FMT = "#{pane_id}\t#{pane_pid}\t#{pane_tty}\t#{pane_dead}\t#{pane_dead_status}"
 
 
@@ -41,9 +44,11 @@ class PaneFacts:
     dead_status: int | None
 
 
-def socket_from_env(explicit: str | None) -> str | None:
-    """The tmux server to use: --tmux-socket, else $A2A_TMUX_SOCKET, else the default server."""
-    return explicit or os.environ.get(SOCKET_ENV) or None
+def socket_from_env(explicit: str | None, recorded: str | None = None) -> str:
+    """The tmux server to use: --tmux-socket, else $A2A_TMUX_SOCKET, else `recorded` (where
+    something already runs), else a2a's own server (`DEFAULT_SOCKET`); never the user's
+    default server."""
+    return explicit or os.environ.get(SOCKET_ENV) or recorded or DEFAULT_SOCKET
 
 
 _IMPORT_LOCK = threading.Lock()
@@ -66,7 +71,8 @@ def _libtmux() -> types.ModuleType:
 
 
 class Tmux:
-    """One tmux server: `tmux -L <socket>`, or the user's default server when socket is None."""
+    """One tmux server: `tmux -L <socket>`. None is the user's default server: only for what was
+    recorded there before a2a had a server of its own (`socket_from_env` never gives it)."""
 
     def __init__(self, socket: str | None = None):
         if shutil.which("tmux") is None:

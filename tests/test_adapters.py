@@ -17,6 +17,7 @@ with the reason, and the test checks that each is still needed.
 from __future__ import annotations
 
 import ast
+import os
 import re
 from pathlib import Path
 
@@ -139,3 +140,55 @@ def test_the_scan_catches_planted_argv(source, tool):
 ])
 def test_the_scan_leaves_named_operations_and_prose_alone(source):
     assert argv_spelled(source) == [], source
+
+
+def test_every_git_process_a2a_starts_is_hardened(repo, monkeypatch):
+    """Every git process a2a runs — here through a claim, a verify (its checkout included), an
+    integrate and the workbench's diff, in-process — has the hardened environment
+    (`a2a_tui/git.py` `hardened_env`): no hooks, no fsmonitor, no system or global config, no
+    replace refs; only a config read may see the user's own files (and it runs no program)."""
+    import subprocess
+
+    from a2a_tui.gate import attempts
+    from a2a_tui.gate.context import GateContext
+    from a2a_tui.gate.diff import attempt_diff
+    from a2a_tui.gate.integrate import integrate
+    from a2a_tui.gate.model import Score
+    from a2a_tui.gate.verify import verify
+    from a2a_tui.git import HARDENED_CONFIG
+    from a2a_tui.identity import Caller
+    from a2a_tui.repo import Repo
+    from tests.support import add_ready_card, commit_in
+
+    seen: list[tuple[list[str], dict[str, str]]] = []
+    real = subprocess.Popen
+
+    class Recording(real):  # type: ignore[misc, valid-type]
+        def __init__(self, args, *a, **kw):
+            if list(args)[:1] == ["git"]:
+                seen.append((list(args), dict(kw.get("env") or os.environ)))
+            super().__init__(args, *a, **kw)
+
+    add_ready_card(repo)
+    monkeypatch.setattr(subprocess, "Popen", Recording)
+    r = Repo(repo)
+    with r.store() as store:
+        g = GateContext(r, store, Caller())
+        att = attempts.claim(g, "T-1")
+        sha = commit_in(repo / ".a2a/worktrees" / att["attempt"], {"src/app.py": "v = 2\n"})
+        attempts.submit(g, att["attempt"], sha, att["card_version"], att["fence"])
+        assert verify(g, att["attempt"]).verdict == "passed"
+        attempt_diff(r, store, att["attempt"])
+        integrate(g, att["attempt"], Score(3, "in", 2, "fine"))
+    ours = [(argv, env) for argv, env in seen if env.get("GIT_CONFIG_GLOBAL") != str(
+        Path(os.environ["HOME"]) / ".gitconfig")]     # the test's own commits, as a user
+    assert len(ours) > 20
+    for argv, env in ours:
+        if argv[1:3] == ["config", "--global"] or argv[1:3] == ["config", "--get"]:
+            assert "GIT_DIR" not in env and "GIT_CONFIG_COUNT" not in env, argv
+            continue
+        given = {(env.get(f"GIT_CONFIG_KEY_{i}"), env.get(f"GIT_CONFIG_VALUE_{i}"))
+                 for i in range(int(env.get("GIT_CONFIG_COUNT", "0")))}
+        assert set(HARDENED_CONFIG) <= given, (argv, "not hardened")
+        assert env["GIT_CONFIG_NOSYSTEM"] == "1" and env["GIT_CONFIG_GLOBAL"] == os.devnull
+        assert env["GIT_NO_REPLACE_OBJECTS"] == "1", argv

@@ -28,6 +28,11 @@ def register(sub, common) -> None:
     p = isub.add_parser("show", parents=[common], help="one user input")
     p.add_argument("id", help="its id, U-<n>")
     p.set_defaults(func=cmd_input_show)
+    p = isub.add_parser("confirm", parents=[common],
+                        help="confirm that text typed into a pane (U-<n>, source pane) was"
+                             " yours: only then can it authorize")
+    p.add_argument("id", help="its id, U-<n>")
+    p.set_defaults(func=cmd_input_confirm)
 
     ib = sub.add_parser("inbox", parents=[common],
                         help="the inbox between the ideation and executive controllers")
@@ -137,6 +142,14 @@ def cmd_input_show(ctx, args) -> Result:
     d = dict(row)
     return Result(d, f"{d['id']} {d['kind']} ({d['source']})"
                      f"{' re ' + d['ref'] if d['ref'] else ''}\n{d['text']}")
+
+
+def cmd_input_confirm(ctx, args) -> Result:
+    from a2a_tui.collab.user_input import confirm_pane_input
+
+    r = confirm_pane_input(_collab(ctx), args.id)
+    return Result(r, f"{r['confirms']} confirmed as yours ({r['id']})" if r["changed"]
+                  else f"{r['confirms']} was already confirmed ({r['id']})")
 
 
 # --- inbox ------------------------------------------------------------------------------

@@ -11,7 +11,8 @@ from a2a_tui.panes.views import sessions
 from a2a_tui.profiles import CLIS
 from a2a_tui.queue import wake
 
-TMUX_SOCKET_HELP = "tmux server (-L NAME); default: $A2A_TMUX_SOCKET, else your normal server"
+TMUX_SOCKET_HELP = ("tmux server (-L NAME); default: $A2A_TMUX_SOCKET, else a2a's own server"
+                    " (-L a2a), never your default one")
 
 
 def register(sub, common) -> None:
@@ -68,7 +69,7 @@ def cmd_serve(ctx, args) -> Result:
     orch = Orchestrator(ctx.repo, socket)
     propose_if_due(ctx.repo, ctx.store)   # a board question once per retro_every, if set
     print(f"a2a: serving {ctx.repo.root} (pid {__import__('os').getpid()},"
-          f" tmux {socket or 'default server'})", file=sys.stderr, flush=True)
+          f" tmux -L {socket})", file=sys.stderr, flush=True)
     orch.run_forever()
     return Result({"stopped": True}, "a2a: orchestrator stopped")
 

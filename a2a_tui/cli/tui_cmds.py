@@ -75,7 +75,7 @@ def cmd_down(ctx, args) -> Result:
     from a2a_tui.tmux import socket_from_env
 
     demo = demo_of(ctx.repo)
-    socket = socket_from_env(args.tmux_socket) or (demo or {}).get("tmux_socket")
+    socket = socket_from_env(args.tmux_socket, (demo or {}).get("tmux_socket"))
 
     def remove() -> str:
         # Before the tmux session goes: `a2a down` may be typed in one of its panes.

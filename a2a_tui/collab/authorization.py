@@ -3,6 +3,11 @@
 Only a user input record can authorize; an inbox `assign` carries a verbatim quote of it, and
 the inbox marks the entry authorized or not when it is posted. Nothing else is read: no text
 an agent wrote ("approved by the user", an `Approved-by:` line) is ever parsed for consent.
+
+Text typed into a managed pane (a prompt no dispatch of a2a's matches) is recorded as the
+user's input from the pane (`source = "pane"`), but any process that reaches the pane's
+terminal can type there (`tmux send-keys`): it authorizes only once the user has confirmed it
+as theirs (`confirm_pane_input`: `a2a input confirm U-<n>`, a user input of its own).
 """
 
 from __future__ import annotations
@@ -20,11 +25,14 @@ def check_quote(tx, quote: str | None, user_input: str | None) -> tuple[bool, st
     """(authorized, note): does `quote` appear verbatim in user input `user_input`?"""
     if not quote or not quote.strip() or not user_input:
         return False, "no quote of the user: pass --quote \"...\" --user-input U-<n>"
-    row = tx.one("SELECT kind, text FROM user_inputs WHERE id = ?", (user_input,))
+    row = tx.one("SELECT kind, text, source FROM user_inputs WHERE id = ?", (user_input,))
     if row is None:
         return False, f"{user_input} is not a user input record (user inputs are U-<n>)"
     if row["kind"] not in AUTHORIZING_KINDS:
         return False, f"{user_input} is a {row['kind']}: it authorizes nothing"
+    if row["source"] == "pane" and not pane_input_confirmed(tx, user_input):
+        return False, (f"{user_input} was typed into a pane: it authorizes nothing until the"
+                       f" user confirms it as theirs (`a2a input confirm {user_input}`)")
     q = quote.strip()
     if q not in row["text"]:
         return False, f"the quote was not found verbatim in {user_input}"
@@ -32,6 +40,13 @@ def check_quote(tx, quote: str | None, user_input: str | None) -> tuple[bool, st
         return False, (f"the quote is a fragment shorter than {MIN_QUOTE_CHARS} characters of"
                        f" {user_input}: quote the whole message or more of it")
     return True, f"quote found verbatim in {user_input}"
+
+
+def pane_input_confirmed(tx, user_input: str) -> bool:
+    """Whether the user confirmed pane input `user_input` as theirs (from their terminal or
+    the workbench, never from a pane)."""
+    return tx.one("SELECT 1 FROM user_inputs WHERE kind = 'action' AND ref = ? AND source IN"
+                  " ('cli', 'tui') AND text LIKE 'confirm %'", (user_input,)) is not None
 
 
 def needs_authorization(tx, card_id: str) -> bool:

@@ -78,6 +78,28 @@ def say(c: Collab, text: str, kind: str = "message", *, source: str = "cli") -> 
     return {"id": uid, "kind": kind, "text": text, "to_session": session, "dispatch": dispatch}
 
 
+@records_refusals
+def confirm_pane_input(c: Collab, uid: str, *, source: str = "cli") -> dict[str, Any]:
+    """The user confirms that pane input `uid` (typed into a managed pane) was theirs: a user
+    input of its own (kind action, `ref` = uid), after which a quote of `uid` can authorize
+    (collab/authorization.py). Only the user, from their terminal or the workbench."""
+    require_user(c, "confirming pane input")
+    with c.store.write() as tx:
+        row = get_user_input(tx, uid)
+        if row is None:
+            raise A2AError("unknown_user_input", f"no user input {uid!r} (see `a2a input list`)")
+        if row["source"] != "pane":
+            raise A2AError("not_pane_input", f"{uid} came from {row['source']}, not from a"
+                           " pane: it needs no confirmation")
+        done = tx.one("SELECT id FROM user_inputs WHERE kind = 'action' AND ref = ? AND"
+                      " text LIKE 'confirm %'", (uid,))
+        if done is not None:
+            return {"id": done["id"], "confirms": uid, "changed": False}
+        new = record_user_input_in_tx(tx, "action", f"confirm {uid} as my words", source=source,
+                                      ref=uid, details={"confirms": uid})
+    return {"id": new, "confirms": uid, "changed": True}
+
+
 def say_text(uid: str, kind: str, text: str) -> str:
     """The prompt a user message becomes: its id first, so the controller can quote it."""
     label = "The user says" if kind == "message" else f"The user's {kind}"

@@ -81,6 +81,7 @@ OTHER_ROLES: dict[str, tuple[str, ...]] = {
     "feedback more": (USER, "executive"),
     "comment": (USER,),
     "say": (USER,),
+    "input confirm": (USER,),
     "board answer": (USER,),
     "board send": (USER,),
     "board ask": (USER, *CONTROLLERS),

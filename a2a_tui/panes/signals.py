@@ -15,7 +15,9 @@ from typing import Any
 SOURCES = ("claude", "codex", "gemini", "tmux", "process")
 # A dispatch number is a positive int64 (the store's): ASCII digits, at most 18 of them (\d
 # takes any script's digits, and int() refuses more than 4300).
-MARKER = re.compile(r"⟦(主控|门禁) #([0-9]{1,18})⟧")
+# The sender after `·` names who queued it (queue.marker); a `⟦` after a backslash is text
+# (queue.escape_markers), never a marker.
+MARKER = re.compile(r"(?<!\\)⟦(主控|门禁) #([0-9]{1,18})(?: · [^⟧\n]{1,80})?⟧")
 # Codex runs a hidden turn per user turn to title the thread; its notify is not the user's turn.
 CODEX_TITLE_PREFIX = "Generate a concise, single-line task title"
 

@@ -132,6 +132,9 @@ ACTIONS: tuple[Action, ...] = (
            priority=True),
     Action("events.open", "events", "enter", "open", "Open", "Read the whole event.",
            priority=True),
+    Action("events.confirm", "events", "c", "confirm_input", "Confirm input",
+           "On text typed into a pane (a user_input from the pane): confirm it was you. Until"
+           " then it authorizes nothing: anything that reaches a pane's terminal can type."),
     # --- gate ---
     Action("gate.open", "gate", "enter", "open", "Checks",
            "The per-check results of the attempt's last verify, each check's output and log.",

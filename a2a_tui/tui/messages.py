@@ -89,6 +89,12 @@ class PaneReleased(UserActed):
     kind = "pane_released"
 
 
+class PaneInputConfirmed(UserActed):
+    """The user confirmed text typed into a pane as theirs (user_input, kind action)."""
+
+    kind = "user_input"
+
+
 class PaneJumped(UserActed):
     """tmux now shows the session's pane."""
 

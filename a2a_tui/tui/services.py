@@ -110,6 +110,15 @@ class Workbench:
         self._wake()
         return Done(f"released {sid} (was {r['from']}) · {uid}", {**r, "user_input": uid})
 
+    def confirm_input(self, uid: str) -> Done:
+        """Confirm that pane input `uid` (typed into a pane) was the user's: only then can a
+        quote of it authorize (collab/authorization.py)."""
+        from a2a_tui.collab.user_input import confirm_pane_input
+
+        with self.store() as s:
+            r = confirm_pane_input(self._collab(s), uid, source=SOURCE)
+        return Done(f"{uid} confirmed as yours · {r['id']}", r)
+
     def jump(self, sid: str) -> Done:
         """Show the session's pane in tmux (its window becomes the current one). Navigation,
         not a decision: nothing is recorded."""

@@ -28,7 +28,7 @@ def test_a_new_entry_is_queued_to_the_recipients_pane_as_a_short_notice(repo, pa
     assert r.json["delivered"]["session"] == "exe1"
     [d] = _dispatches(repo)
     assert (d["session"], d["source"], d["actor"]) == ("exe1", "inbox", "session:ide1")
-    assert d["text"].startswith(f"⟦主控 #{d['n']}⟧ Inbox I-1: assign from ideation (ide1)")
+    assert d["text"].startswith(f"⟦主控 #{d['n']} · ide1⟧ Inbox I-1: assign from ideation (ide1)")
     assert "Run T-2 first." in d["text"] and "Then tell me." not in d["text"]  # first line only
     assert "a2a inbox show I-1" in d["text"]
     assert _wakes(repo)  # a running orchestrator is told at once

@@ -26,9 +26,21 @@ def test_a_variable_outside_the_allow_list_is_not_seen_by_a_check(repo, isolated
     assert home != str(isolated_env) and not os.path.exists(home)  # its own, gone afterwards
     assert "stdin-done" in out  # stdin gave end of file at once
     # The passing case: the project allows the variable in gate.toml.
-    gate_toml(repo, '[env]\nallow = ["PATH", "LANG", "SECRET_*"]\n')
+    gate_toml(repo, '[env]\nallow = ["PATH", "LANG", "SECRET_TOKEN"]\n')   # exact names
     v = submit_verify(repo, c, {"src/app.py": "y\n"}, env={"SECRET_TOKEN": "s3cret"})
     assert "SECRET_TOKEN=s3cret" in result(v, "tests")["stdout_tail"]
+
+
+def test_python_never_imports_from_the_folder_a_check_starts_in(repo):
+    # PYTHONSAFEPATH=1, whatever the card says: a stray `unittest.py` beside the tests cannot
+    # stand in for the standard library's (and git finds only the checkout's own `.git`).
+    check = ("echo 'raise SystemExit(0)' > unittest.py && env | grep -E"
+             " '^(PYTHONSAFEPATH|GIT_CEILING)' && python3 -m unittest -q nothing_here")
+    c, _ = claim(repo, check, extra='[env]\nPYTHONSAFEPATH = ""\n')
+    v = submit_verify(repo, c)
+    assert v.json["verdict"] == "rejected", v.out           # the real unittest ran, and failed
+    out = result(v, "tests")["stdout_tail"]
+    assert "PYTHONSAFEPATH=1" in out and "GIT_CEILING_DIRECTORIES=" in out, out
 
 
 def test_a_check_that_rewrites_a_tracked_file_rejects_with_tree_modified(repo):

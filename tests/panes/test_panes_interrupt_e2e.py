@@ -43,8 +43,8 @@ def test_esc_leaves_the_pane_busy_until_release_and_the_next_prompt_arrives_alon
     assert dispatch(repo, first)["state"] == "released"
     wait_until(lambda: dispatch(repo, second)["state"] == "delivered", what="#2 delivered")
     # The demo put the interrupted prompt back in its input box; it was cleared first.
-    assert prompts(repo, sid) == [f"⟦主控 #{first}⟧ a long task",
-                                  f"⟦主控 #{second}⟧ the next task"]
+    assert prompts(repo, sid) == [f"⟦主控 #{first} · 用户⟧ a long task",
+                                  f"⟦主控 #{second} · 用户⟧ the next task"]
 
 
 def test_release_refuses_idle_and_unknown_sessions(repo, tmux_socket, serve):

@@ -68,7 +68,7 @@ def test_restart_mid_queue_loses_nothing_and_sends_nothing_twice(repo, tmux_sock
     orch.stop()  # and a clean stop in the middle as well
     serve()
     wait_until(lambda: dispatch(repo, ns[3])["state"] == "done", timeout=40, what="#4 done")
-    assert prompts(repo, sid) == [f"⟦主控 #{n}⟧ job {i}" for i, n in enumerate(ns)]
+    assert prompts(repo, sid) == [f"⟦主控 #{n} · 用户⟧ job {i}" for i, n in enumerate(ns)]
     sent = [e.payload["n"] for e in events(repo, "dispatch_sent", session=sid)]
     assert sent == ns
 
@@ -92,7 +92,7 @@ def test_a_crash_between_sending_and_sent_leaves_unknown_never_resent(repo, tmux
     # The user looks, and releases: the half-pasted text is cleared, the next one goes alone.
     assert a2a("release", sid, cwd=repo).code == 0
     wait_until(lambda: dispatch(repo, later)["state"] == "done", what="the later dispatch")
-    assert prompts(repo, sid) == [f"⟦主控 #{later}⟧ after the crash"]
+    assert prompts(repo, sid) == [f"⟦主控 #{later} · 用户⟧ after the crash"]
     assert dispatch(repo, n)["state"] == "unknown"
     assert [e.payload["n"] for e in events(repo, "dispatch_sending", session=sid)] == [n, later]
 
@@ -150,7 +150,7 @@ def test_a_prompt_the_cli_never_takes_gets_a_hint_and_is_not_sent_again(
     assert sessions_json(repo)[sid]["hint"] is None
     nxt = inject(repo, sid, "next prompt")
     wait_until(lambda: dispatch(repo, nxt)["state"] == "done", timeout=20, what="the next turn")
-    assert prompts(repo, sid) == [f"⟦主控 #{nxt}⟧ next prompt"]
+    assert prompts(repo, sid) == [f"⟦主控 #{nxt} · 用户⟧ next prompt"]
     assert dispatch(repo, n)["state"] == "released"
 
     slow = inject(repo, sid, "a long turn #delay=4")  # longer than the demo's 3 s hint delay

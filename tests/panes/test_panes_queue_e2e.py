@@ -25,7 +25,7 @@ def test_three_quick_prompts_one_in_flight_in_order(repo, tmux_socket, serve):
     wait_until(lambda: dispatch(repo, ns[2])["state"] == "done", timeout=20, what="#3 done")
 
     # The agent saw exactly the three prompts, once each, in order, each with its marker.
-    assert prompts(repo, sid) == [f"⟦主控 #{n}⟧ prompt {i}"
+    assert prompts(repo, sid) == [f"⟦主控 #{n} · 用户⟧ prompt {i}"
                                   for i, n in zip((1, 2, 3), ns, strict=True)]
     # Exactly one in flight: each delivery comes after the previous dispatch's Stop, and that
     # Stop was timestamped after the Enter that delivered it.
@@ -47,7 +47,7 @@ def test_multiline_prompt_arrives_as_one_prompt(repo, tmux_socket, serve):
     text = "first line\nsecond line\n\nfourth line after a blank"
     n = inject(repo, sid, text)
     wait_until(lambda: dispatch(repo, n)["state"] == "done", what="the dispatch done")
-    assert prompts(repo, sid) == [f"⟦主控 #{n}⟧ {text}"]
+    assert prompts(repo, sid) == [f"⟦主控 #{n} · 用户⟧ {text}"]
     assert len(signals(repo, sid, "Stop")) == 1
 
 
@@ -69,7 +69,7 @@ def test_pause_holds_delivery_and_resume_releases_it(repo, tmux_socket, serve):
 
     assert a2a("resume", held, cwd=repo).code == 0
     wait_until(lambda: dispatch(repo, n_held)["state"] == "done", what="the resumed delivery")
-    assert prompts(repo, held) == [f"⟦主控 #{n_held}⟧ wait for me"]
+    assert prompts(repo, held) == [f"⟦主控 #{n_held} · 用户⟧ wait for me"]
 
 
 def test_pause_all_and_resume_all(repo, tmux_socket, serve):

@@ -94,8 +94,8 @@ def test_the_workbench_injects_through_the_cli_s_call_and_records_the_user_s_mes
     assert done.summary == "queued #2 for w1 (1 ahead) · U-1"
     s = open_store(repo)
     assert [tuple(r) for r in s.all("SELECT n, text, source, state FROM dispatches")] == [
-        (1, "⟦主控 #1⟧ from the shell", "user", "queued"),
-        (2, "⟦主控 #2⟧ from the workbench", "user", "queued")]
+        (1, "⟦主控 #1 · 用户⟧ from the shell", "user", "queued"),
+        (2, "⟦主控 #2 · 用户⟧ from the workbench", "user", "queued")]
     assert [tuple(r) for r in s.all("SELECT record, dispatch FROM deliveries")] == [("U-1", 2)]
 
     refused = a2a("inject", "gone", "hello", "--json", cwd=repo)

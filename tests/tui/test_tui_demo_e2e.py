@@ -64,7 +64,8 @@ def test_demo_answer_by_keyboard_reaches_the_asking_agent_as_one_prompt(tmp_path
         return with_ids
 
     [prompt] = wait_until(prompts_with_answers, timeout=30, what="exec1 to take the answers")
-    assert answers[1]["id"] in prompt and prompt.startswith(f"⟦主控 #{answers[0]['dispatch']}⟧")
+    first = answers[0]["dispatch"]
+    assert answers[1]["id"] in prompt and prompt.startswith(f"⟦主控 #{first} · 用户⟧")
 
     # The task went through the gate on its own: claim, submit, a rejection, verify, integrate.
     wait_until(lambda: rows(root, "SELECT state FROM attempts WHERE id = 'T-1-a1'")

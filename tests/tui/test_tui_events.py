@@ -68,3 +68,31 @@ def test_a_change_rereads_only_the_panels_it_can_touch(repo):
             assert (snap.sessions, snap.board, snap.inbox) == (None, None, None)
 
     run(scenario())
+
+
+def test_c_confirms_text_typed_into_a_pane_as_the_users(repo):
+    # Pane input (what the orchestrator records when a prompt no dispatch matches is
+    # submitted) authorizes nothing until the user confirms it (collab/authorization.py).
+    from a2a_tui.collab.user_input import record_user_input_in_tx
+    from a2a_tui.tui.messages import PaneInputConfirmed
+
+    with store(repo) as s, s.write() as tx:
+        uid = record_user_input_in_tx(tx, "message", "go ahead", source="pane",
+                                      to_session="w1")
+    append(repo, 1)          # the cursor starts on a note: nothing to confirm there
+
+    async def scenario():
+        async with workbench(repo) as (app, pilot, seen):
+            panel = app.query_one(EventsPanel)
+            panel.table.focus()
+            assert panel.why_disabled("confirm_input", ()) is not None
+            await pilot.press("k")
+            assert panel.selected.kind == "user_input"
+            assert panel.why_disabled("confirm_input", ()) is None
+            await pilot.press("c")
+            await until(pilot, lambda: of_type(seen, PaneInputConfirmed), what="confirmed")
+
+    run(scenario())
+    with store(repo) as s:
+        row = s.one("SELECT * FROM user_inputs WHERE ref = ?", (uid,))
+    assert (row["kind"], row["source"]) == ("action", "tui")

@@ -128,7 +128,7 @@ def test_i_injects_a_multiline_prompt_recorded_as_the_users_message(repo):
             await until(pilot, lambda: of_type(seen, InjectionQueued), what="queued")
         [d] = rows(repo, "SELECT n, session, text, source, state FROM dispatches")
         assert d["session"] == "w1" and d["source"] == "user" and d["state"] == "queued"
-        assert d["text"] == f"⟦主控 #{d['n']}⟧ {text}"
+        assert d["text"] == f"⟦主控 #{d['n']} · 用户⟧ {text}"
         [u] = inputs(repo)
         assert (u["kind"], u["text"], u["to_session"], u["source"]) == ("message", text, "w1",
                                                                        "tui")

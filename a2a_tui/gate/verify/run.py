@@ -1,8 +1,12 @@
 """One command of a check, run in isolation, and everything it started ended afterwards.
 
-- Environment: only the gate's allow-listed variables (gate.toml `[env] allow`), then the card's
-  `env`, then a HOME of its own (empty, removed afterwards) with TMPDIR inside it, and
-  PYTEST_ADDOPTS asking any pytest for a junit report (junit.py), kept beside the log.
+- Environment: only the gate's allow-listed variables (gate.toml `[env] allow`, exact names),
+  then the card's `env`, then a HOME of its own (empty, removed afterwards) with TMPDIR inside
+  it, PYTEST_ADDOPTS asking any pytest for a junit report (junit.py), kept beside the log, and
+  what no card changes: PYTHONSAFEPATH=1 (Python never imports a module from the folder it
+  starts in just because it is there: `python -m unittest` takes the standard library's) and
+  GIT_CEILING_DIRECTORIES at the checkout's folder (a check's git finds the checkout's own
+  `.git`, never one above it).
 - stdin is /dev/null (a read sees end of file at once); stdout and stderr go to files, kept whole
   in the log beside the command, its cwd, exit status and duration.
 - The timeout is the card's (or the gate's default).
@@ -88,7 +92,8 @@ def _run(command: str, cwd: Path, timeout_s: int, log: Path, base_env: dict[str,
     home, report, status = scratch / "home", log.with_suffix(".junit.xml"), scratch / "status.json"
     report.unlink(missing_ok=True)
     (home / "tmp").mkdir(parents=True)
-    env = dict(base_env, HOME=str(home), TMPDIR=str(home / "tmp"))
+    env = dict(base_env, HOME=str(home), TMPDIR=str(home / "tmp"), PYTHONSAFEPATH="1",
+               GIT_CEILING_DIRECTORIES=str(cwd.parent))
     env["PYTEST_ADDOPTS"] = (f"{base_env.get('PYTEST_ADDOPTS', '')}"
                              f" --junitxml={shlex.quote(str(report))} -o junit_family=xunit1"
                              ).strip()

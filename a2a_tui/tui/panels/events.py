@@ -10,6 +10,7 @@ from rich.text import Text
 
 from a2a_tui.store.db import Event
 from a2a_tui.tui import fmt
+from a2a_tui.tui.messages import ActionRequested, PaneInputConfirmed
 from a2a_tui.tui.panels.base import Cell, Panel
 from a2a_tui.tui.queries import EVENTS_TAIL, payload_summary
 from a2a_tui.tui.screens.detail import TextScreen
@@ -71,7 +72,21 @@ class EventsPanel(Panel[Event]):
             table.move_cursor(row=table.get_row_index(held), animate=False)
 
     def why_disabled(self, action: str, params: tuple[object, ...]) -> str | None:
-        return self.nothing_selected()
+        missing = self.nothing_selected()
+        if missing or action != "confirm_input":
+            return missing
+        e = self.selected
+        assert e is not None
+        if e.kind != "user_input" or e.payload.get("source") != "pane":
+            return "only text typed into a pane (a user_input from the pane) needs confirming"
+        return None
+
+    def action_confirm_input(self) -> None:
+        e = self.selected
+        assert e is not None
+        uid = str(e.payload.get("id"))
+        self.post_message(ActionRequested(f"confirm {uid}", lambda w: w.confirm_input(uid),
+                                          PaneInputConfirmed))
 
     def action_open(self) -> None:
         e = self.selected

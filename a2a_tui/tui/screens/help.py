@@ -48,9 +48,12 @@ def help_table(why: WhyDisabled) -> Table:
 def _legend_rows() -> list[tuple[str, str]]:
     control, gate = (marker(src, 0).replace("#0", "#n") for src in ("user", "gate"))
     return [
-        (control, "主控, \"control\": the start of prompt #n that a2a typed into a pane — yours,"
-                  " a controller's, a board answer or an inbox entry. a2a reads it back from the"
-                  " CLI's prompt signal to tell its own prompts from you typing in the pane."),
+        (control, "主控, \"control\": the start of prompt #n that a2a typed into a pane; after"
+                  " `·`, who queued it: 用户 (you: your prompt, a board answer), a session's id"
+                  " (a controller's prompt, an inbox entry it wrote) or a2a. A marker inside the"
+                  " text shows escaped (\\⟦): it is text, not a marker. a2a reads the marker back"
+                  " from the CLI's prompt signal to tell its own prompts from you typing in the"
+                  " pane."),
         (gate, "门禁, \"gate\": the gate's rejection feedback, typed into the writer's pane as"
                " prompt #n (first error first; after three rejections in a row it stops and a"
                " person decides)."),

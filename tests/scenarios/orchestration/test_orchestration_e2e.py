@@ -91,11 +91,11 @@ def test_twenty_panes_at_once_each_get_their_own_prompt_once(repo, tmux_socket, 
     barrier(repo)
     # Settled either way: all twenty done, or a pane took a prompt that was not its own.
     wait_until(lambda: all(dispatch(repo, n)["state"] == "done" for n in ns.values())
-               or any(p != f"⟦主控 #{ns[sid]}⟧ only for {sid}"
+               or any(p != f"⟦主控 #{ns[sid]} · 用户⟧ only for {sid}"
                       for sid in sids for p in prompts(repo, sid)),
                timeout=30, what="twenty dispatches done")
     for sid, n in ns.items():
-        assert prompts(repo, sid) == [f"⟦主控 #{n}⟧ only for {sid}"], sid
+        assert prompts(repo, sid) == [f"⟦主控 #{n} · 用户⟧ only for {sid}"], sid
 
 
 @scenario("stall_escalation")

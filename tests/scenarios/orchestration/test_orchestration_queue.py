@@ -41,7 +41,7 @@ def test_prompts_go_one_at_a_time_in_order_each_after_the_last_stop(repo, tmux_s
     barrier(repo)
     assert dispatch(repo, ns[1])["state"] == "queued"  # nothing on top of a turn in flight
     wait_until(lambda: dispatch(repo, ns[2])["state"] == "done", timeout=20, what="#3 done")
-    assert prompts(repo, sid) == [f"⟦主控 #{n}⟧ {t}" for t, n in zip(texts, ns, strict=True)]
+    assert prompts(repo, sid) == [f"⟦主控 #{n} · 用户⟧ {t}" for t, n in zip(texts, ns, strict=True)]
     log = [(e.kind, e.payload.get("n", e.payload.get("finished")))
            for e in events(repo, "dispatch_sent", "signal", session=sid)
            if e.kind == "dispatch_sent" or e.payload["event"] == "Stop"]
@@ -58,7 +58,7 @@ def test_a_paused_pane_is_held_and_resume_releases_it(repo, tmux_socket, serve):
     assert dispatch(repo, n)["state"] == "queued" and prompts(repo, sid) == []
     assert a2a("resume", sid, cwd=repo).code == 0
     wait_until(lambda: dispatch(repo, n)["state"] == "done", what="the resumed delivery")
-    assert prompts(repo, sid) == [f"⟦主控 #{n}⟧ wait for me"]
+    assert prompts(repo, sid) == [f"⟦主控 #{n} · 用户⟧ wait for me"]
 
 
 @scenario("hint_never_releases")
@@ -78,8 +78,8 @@ def test_after_esc_the_pane_stays_busy_until_the_user_releases_it(repo, tmux_soc
     assert dispatch(repo, second)["state"] == "queued"
     assert a2a("release", sid, cwd=repo).code == 0
     wait_until(lambda: dispatch(repo, second)["state"] == "delivered", what="#2 delivered")
-    assert prompts(repo, sid) == [f"⟦主控 #{first}⟧ a long task",
-                                  f"⟦主控 #{second}⟧ the next task"]
+    assert prompts(repo, sid) == [f"⟦主控 #{first} · 用户⟧ a long task",
+                                  f"⟦主控 #{second} · 用户⟧ the next task"]
 
 
 @scenario("typed_prompt_is_user_input")
@@ -136,7 +136,7 @@ def test_a_multi_line_prompt_arrives_as_one_prompt(repo, tmux_socket, serve):
     text = "first line\nsecond line\n\nfourth line after a blank"
     n = inject(repo, sid, text)
     wait_until(lambda: dispatch(repo, n)["state"] == "done", what="the dispatch done")
-    assert prompts(repo, sid) == [f"⟦主控 #{n}⟧ {text}"]
+    assert prompts(repo, sid) == [f"⟦主控 #{n} · 用户⟧ {text}"]
     assert len(signals(repo, sid, "Stop")) == 1
 
 
@@ -153,7 +153,7 @@ def test_a_5000_character_prompt_arrives_whole(repo, tmux_socket, serve):
     assert not events(repo, "dispatch_not_sent", session=sid)
     wait_until(lambda: dispatch(repo, n)["state"] == "done", what="the dispatch done")
     # The record keeps the prompt's first 4,000 characters and its whole length.
-    want = f"⟦主控 #{n}⟧ {text}"
+    want = f"⟦主控 #{n} · 用户⟧ {text}"
     assert prompts(repo, sid) == [f"{want[:4000]}… [{len(want)} chars]"]
 
 

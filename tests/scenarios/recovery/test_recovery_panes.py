@@ -80,5 +80,6 @@ def test_a_restart_mid_queue_loses_nothing_and_sends_nothing_twice(repo, tmux_so
     orch.kill()  # the machine goes down inside #1's turn
     serve()
     wait_until(lambda: dispatch(repo, ns[2])["state"] == "done", timeout=30, what="#3 done")
-    assert prompts(repo, sid) == [f"⟦主控 #{n}⟧ {job}" for job, n in zip(jobs, ns, strict=True)]
+    assert prompts(repo, sid) == [f"⟦主控 #{n} · 用户⟧ {job}"
+                                  for job, n in zip(jobs, ns, strict=True)]
     assert [e.payload["n"] for e in events(repo, "dispatch_sent", session=sid)] == ns
