@@ -70,8 +70,10 @@ def test_two_answers_reach_the_asking_agent_as_one_prompt(repo, tmux_socket, ser
             ["U-1", "U-2"]
 
 
-def test_what_the_user_types_into_the_ideation_pane_can_be_quoted(repo, tmux_socket, serve,
-                                                                   auth_card, tmp_path):
+def test_what_is_typed_into_the_ideation_pane_can_be_quoted_once_the_user_confirms_it(
+        repo, tmux_socket, serve, auth_card, tmp_path):
+    # Anything that reaches the pane's terminal can type there (`tmux send-keys`, as here): the
+    # typed prompt is recorded as pane input, which authorizes only once the user confirms it.
     serve()
     pane = spawn(repo, tmux_socket, role="ideation", args=("--session", "ide1"))["pane"]
     wait_state(repo, "ide1", "idle")
@@ -83,9 +85,14 @@ def test_what_the_user_types_into_the_ideation_pane_can_be_quoted(repo, tmux_soc
                        timeout=30, what="the typed prompt as a user input")
     assert (u["id"], u["text"], u["to_session"]) == ("U-1", words, "ide1")
     wait_state(repo, "ide1", "idle")
-    out = tmp_path / "assign.json"
-    _run_in_agent(repo, "ide1", _a2a_line("inbox", "post", "assign", "--card", auth_card,
-                                          "--text", "run T-1", "--quote", "I approve the migration",
-                                          "--user-input", "U-1", "--json", out=out))
-    assert json.loads(out.read_text())["authorized"] is True
+    assign = _a2a_line("inbox", "post", "assign", "--card", auth_card, "--text", "run T-1",
+                       "--quote", "I approve the migration", "--user-input", "U-1", "--json",
+                       out=tmp_path / "assign.json")
+    _run_in_agent(repo, "ide1", assign)
+    assert json.loads((tmp_path / "assign.json").read_text())["authorized"] is False
+    assert a2a("claim", auth_card, cwd=repo).code != 0
+    assert a2a("input", "confirm", "U-1", cwd=repo).code == 0
+    wait_state(repo, "ide1", "idle")
+    _run_in_agent(repo, "ide1", assign)
+    assert json.loads((tmp_path / "assign.json").read_text())["authorized"] is True
     assert a2a("claim", auth_card, cwd=repo).code == 0

@@ -116,42 +116,42 @@ def test_a_codex_reviewers_a2a_call_runs_outside_the_sandbox_once_the_user_appro
 
 NAMED_CLIS = ["claude", pytest.param("gemini", marks=pytest.mark.skipif(
     work_root()[1] is not None, reason=work_root()[1] or ""))]
+# Named commands only (issue 22): `git log --output=FILE` writes a file, `git -c alias…` runs a
+# shell.
+OUTPUT, ALIAS = "git log -1 --output=by-output.txt", "git -c alias.x='!touch by-alias.txt' x"
+
+
+def _try_git(world, panes, cli: str, role: str, *more) -> tuple[str, int, str]:
+    """A session of `role` whose model runs OUTPUT, ALIAS, then `more` commands: (session,
+    dispatch, the test's mark)."""
+    sid = start(world, panes, cli, role)["session"]
+    m = mark("GIT")
+    world.fm.script(m, *(Reply(text="Next.", tool=shell_call(cli, c))
+                         for c in (OUTPUT, ALIAS, *more)), Reply(text="done"))
+    return sid, world.inject(sid, f"try git {m}"), m
+
+
+def _nothing_written(world) -> None:
+    assert not (world.repo / "by-output.txt").exists()
+    assert not (world.repo / "by-alias.txt").exists()
 
 
 @pytest.mark.parametrize("cli", NAMED_CLIS)
 def test_a_reviewer_gets_no_git_and_reads_through_a2a(world, panes, cli):
-    # Named commands only (issue 22): `git log --output=FILE` writes a file, `git -c alias…`
-    # runs a shell; a reviewer runs neither, and reads the candidate with `a2a diff|show`.
-    s = start(world, panes, cli, "reviewer")
-    sid = s["session"]
-    m = mark("NOGIT")
-    world.fm.script(
-        m, Reply(text="Log.", tool=shell_call(cli, "git log -1 --output=by-output.txt")),
-        Reply(text="Alias.", tool=shell_call(cli, "git -c alias.x='!touch by-alias.txt' x")),
-        Reply(text="a2a.", tool=shell_call(cli, "a2a status")),
-        Reply(text="done"))
-    n = world.inject(sid, f"look around {m}")
+    # A reviewer runs neither, and reads the candidate with `a2a diff|show`.
+    sid, n, m = _try_git(world, panes, cli, "reviewer", "a2a status")
     world.wait_dispatch(n, "done", timeout=60)
     assert [p for p in world.signals(sid) if p["to"] == "waiting"] == []
     answers = [r for r in world.fm.turns() if m in r.text][-1].tool_results
     assert REFUSED[cli] in answers[0] and REFUSED[cli] in answers[1], answers
     assert "target" in answers[2], answers            # a2a status ran
-    assert not (world.repo / "by-output.txt").exists()
-    assert not (world.repo / "by-alias.txt").exists()
+    _nothing_written(world)
 
 
 @pytest.mark.parametrize("cli", NAMED_CLIS)
 def test_a_workers_git_c_is_asked_and_its_output_option_refused(world, panes, cli):
-    s = start(world, panes, cli, "worker")
-    sid = s["session"]
-    m = mark("GITC")
-    world.fm.script(
-        m, Reply(text="Log.", tool=shell_call(cli, "git log -1 --output=by-output.txt")),
-        Reply(text="Alias.", tool=shell_call(cli, "git -c alias.x='!touch by-alias.txt' x")),
-        Reply(text="done"))
-    world.inject(sid, f"try git {m}")
+    sid, _, m = _try_git(world, panes, cli, "worker")
     world.wait_state(sid, "waiting", timeout=60)       # the alias: asked, not run
     answers = [r for r in world.fm.turns() if m in r.text][-1].tool_results
     assert REFUSED[cli] in answers[0], answers
-    assert not (world.repo / "by-output.txt").exists()
-    assert not (world.repo / "by-alias.txt").exists()
+    _nothing_written(world)
