@@ -38,6 +38,7 @@ class RuleFile:
     text: str                   # in force
     disk: str | None            # the file as it is now; None when there is none
     accepted_seq: int | None    # the acceptance in force (None: none yet, or no store)
+    unreadable: str | None = None   # why the file cannot be read (a folder, say): not accepted
 
     @property
     def label(self) -> str:
@@ -54,7 +55,7 @@ class RuleFile:
     @property
     def pending(self) -> bool:
         """Whether the file says something that is not in force."""
-        return (self.disk or "") != self.text
+        return self.unreadable is not None or (self.disk or "") != self.text
 
 
 def text_digest(text: str) -> str:
@@ -145,18 +146,21 @@ class Repo:
     def rule_file(self, name: str) -> RuleFile:
         """The rule file `name` (gate.toml, config.toml): the text in force and the file's."""
         path = self.rule_path(name)
+        unreadable = None
         try:
             disk: str | None = path.read_text(encoding="utf-8", errors="surrogateescape")
         except FileNotFoundError:
             disk = None
-        except OSError as exc:
-            raise A2AError("bad_config", f"{path}: cannot read: {exc}") from exc
+        except OSError as exc:   # whatever is there stays out of force; the user is told
+            disk, unreadable = None, exc.strerror or str(exc)
         if not self.db_path.exists():   # before `a2a init` made the store: the user's own
+            if unreadable:
+                raise A2AError("bad_config", f"{path}: cannot read: {unreadable}")
             return RuleFile(name, path, disk or "", disk, None)
         accepted = self._accepted(name)
         if accepted is not None:
-            return RuleFile(name, path, accepted[1], disk, accepted[0])
-        return RuleFile(name, path, self._before_acceptance(name), disk, None)
+            return RuleFile(name, path, accepted[1], disk, accepted[0], unreadable)
+        return RuleFile(name, path, self._before_acceptance(name), disk, None, unreadable)
 
     def _accepted(self, name: str) -> tuple[int, str] | None:
         import sqlite3
@@ -192,7 +196,12 @@ class Repo:
         finally:
             con.close()
         if not row or not row[0]:   # a store that recorded nothing yet: `a2a init` will
-            return self.rule_path(name).read_text(encoding="utf-8", errors="surrogateescape")
+            try:
+                return self.rule_path(name).read_text(encoding="utf-8",
+                                                      errors="surrogateescape")
+            except OSError as exc:
+                raise A2AError("bad_config", f"{self.rule_path(name)}: cannot read: {exc}"
+                               ) from exc
         return f'target_branch = "{row[0]}"\n'
 
     def store(self):  # -> Store (import kept lazy: tiny CLIs that never touch the store stay fast)

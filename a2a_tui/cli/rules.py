@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from a2a_tui.gate.roles import GATE_ROLES, who_may
+from a2a_tui.gate.roles import ROLE_TABLE, who_may
 
 COMMAND_RULES: dict[str, list[str]] = {
     "init": [
@@ -136,6 +136,8 @@ COMMAND_RULES: dict[str, list[str]] = {
     "spawn": [
         "A session is launched with per-session arguments and environment only; no global"
         " config is written.",
+        "Options after `--` that set the CLI's permissions (--dangerously-skip-permissions, a"
+        " sandbox mode, --yolo, ...) are the user's alone.",
         "The pane's state comes from the CLI's hook/notify signals only: it is 'unknown' until"
         " the first one arrives.",
         "With --attempt the session works in the attempt's worktree as its sole writer; its"
@@ -143,7 +145,9 @@ COMMAND_RULES: dict[str, list[str]] = {
     ],
     "inject": [
         "Delivered only to an idle, unpaused pane, one at a time, in order; the text starts with"
-        " its marker ⟦主控 #n⟧.",
+        " its marker ⟦主控 #n · WHO⟧, WHO naming who queued it (用户: the user, or a session's"
+        " id); a marker inside the text is escaped (\\⟦).",
+        "Into another session's pane: the user or the executive controller only.",
         "The next item waits for a Stop signal later than the Enter that delivered this one.",
     ],
     "release": [
@@ -197,6 +201,6 @@ COMMAND_RULES: dict[str, list[str]] = {
 def rules_for(command: str) -> list[str]:
     """The rules `command` prints; a gate command's first says who may run it."""
     rules = COMMAND_RULES.get(command, [])
-    if command in GATE_ROLES:
+    if command in ROLE_TABLE:
         rules = [f"Who may run it: {who_may(command)}.", *rules]
     return rules

@@ -19,6 +19,8 @@ TITLE = "{label} changed: not in force until you accept it"
 
 def diff(rule: RuleFile) -> str:
     """The file's change from the text in force, as a unified diff."""
+    if rule.unreadable is not None:
+        return f"(a2a cannot read {rule.label}: {rule.unreadable})\n"
     return "".join(difflib.unified_diff(rule.text.splitlines(keepends=True),
                                         (rule.disk or "").splitlines(keepends=True),
                                         fromfile="in force", tofile=rule.label))

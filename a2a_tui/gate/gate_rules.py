@@ -235,6 +235,9 @@ def accept(g: GateContext) -> list[dict[str, Any]]:
     require_role(g, "gate-rules accept")
     changed = [r for r in (g.repo.rule_file(n) for n in RULE_FILES) if r.pending]
     for rule in changed:   # everything checked before anything is recorded
+        if rule.unreadable is not None:
+            raise A2AError("bad_gate_rules" if rule.name == GATE_TOML else "bad_config",
+                           f"{rule.path}: cannot read: {rule.unreadable}")
         try:
             (rule.disk or "").encode("utf-8")
         except UnicodeEncodeError:

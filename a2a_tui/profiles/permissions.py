@@ -2,10 +2,11 @@
 
 Measured against the pinned CLIs (tests/real_cli/FINDINGS.md, "Permission layers"):
 
-- A worker edits and commits in its worktree and runs `a2a` without being asked.
-- A reviewer and the controllers (ideation, executive) change no file: they read, run `a2a` and
-  read-only git commands, and write only in their own session folder (a review report, a task
-  card draft).
+- A worker edits and commits in its worktree and runs named git and a2a commands without being
+  asked (never `git *` or `a2a *`: `WORKER_GIT`, `A2A_COMMANDS`).
+- A reviewer and the controllers (ideation, executive) change no file: they read, run the a2a
+  commands their role has (a candidate is read with `a2a diff` and `a2a show`, no git), and
+  write only in their own session folder (a review report, a task card draft).
 
 Codex's sandbox cannot serve a session that runs `a2a`: its commands run in a PID namespace of
 their own, with no terminal, so a2a cannot follow the process tree back to the pane and takes

@@ -189,20 +189,26 @@ def scan(root: Path) -> dict[str, Facts]:
     stack = [(root, "")]
     while stack:
         folder, prefix = stack.pop()
-        with os.scandir(folder) as it:
-            for entry in it:
-                rel = prefix + entry.name
-                st = entry.stat(follow_symlinks=False)
-                out[rel] = _facts(st, Path(entry.path))
-                if stat.S_ISDIR(st.st_mode):
-                    stack.append((Path(entry.path), rel + "/"))
+        try:
+            with os.scandir(folder) as it:
+                for entry in it:
+                    rel = prefix + entry.name
+                    st = entry.stat(follow_symlinks=False)
+                    out[rel] = _facts(st, Path(entry.path))
+                    if stat.S_ISDIR(st.st_mode):
+                        stack.append((Path(entry.path), rel + "/"))
+        except OSError as exc:   # a folder a run made unreadable: a fact like any other
+            out[(prefix or "./") + " (cannot be read)"] = (0, 0, 0, 0, 0, exc.strerror or "")
     return out
 
 
 def _facts(st: os.stat_result, path: Path) -> Facts:
     if stat.S_ISDIR(st.st_mode):
         return (st.st_mode, st.st_ino, 0, 0, 0, "")
-    link = os.readlink(path) if stat.S_ISLNK(st.st_mode) else ""
+    try:
+        link = os.readlink(path) if stat.S_ISLNK(st.st_mode) else ""
+    except OSError:
+        link = " (cannot be read)"
     return (st.st_mode, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, link)
 
 

@@ -142,9 +142,11 @@ SWITCHES: dict[str, Switch] = {
     "only_user_inputs_authorize": Switch(
         "an assign's quote authorizes only when found in a user input record",
         (Edit("a2a_tui.collab.authorization", "check_quote",
-              'row = tx.one("SELECT kind, text FROM user_inputs WHERE id = ?", (user_input,))',
-              'row = tx.one("SELECT kind, text FROM user_inputs WHERE id = ? UNION ALL'
-              " SELECT 'message', text FROM inbox WHERE id = ?\", (user_input, user_input))"),)),
+              'row = tx.one("SELECT kind, text, source FROM user_inputs WHERE id = ?",'
+              ' (user_input,))',
+              'row = tx.one("SELECT kind, text, source FROM user_inputs WHERE id = ? UNION ALL'
+              " SELECT 'message', text, 'cli' FROM inbox WHERE id = ?\","
+              " (user_input, user_input))"),)),
     "status_never_raised": Switch(
         "a relayed report keeps or lowers the status it relays",
         (Edit("a2a_tui.collab.inbox", "_check_relay",
@@ -243,9 +245,12 @@ def _requeueing(unknown_deliveries):
 
 
 def _live_worktree(self):
-    """Checkout.__enter__ without its checkout: the attempt's own, live worktree."""
-    self.path.rmdir()
+    """Checkout.__enter__ without its checkout: the attempt's own, live worktree (taken as it
+    is: what a2a sees there now is what it expects)."""
+    from a2a_tui.gate.verify.checkout import scan
+
     self.path = max(self.g.repo.worktrees_dir.iterdir(), key=lambda p: p.stat().st_mtime)
+    self.expected = scan(self.path)
     return self.path
 
 
