@@ -111,9 +111,10 @@ def test_an_approval_needs_a_verified_candidate(repo):
 
 
 def test_taking_the_approval_or_the_review_off_the_card_is_a_new_version(repo):
-    """The card's review and approval requirements are part of its contract: a controller that
-    adds the card again without them makes a new version (draft, to be confirmed, verified
-    again), never a silent revision that lets the verified candidate through."""
+    """The card's review and approval requirements are part of its contract: taking them off a
+    card under way is the user's decision (a controller's try is refused, `card_weakened`),
+    and it makes a new version (draft, to be confirmed, verified again), never a silent
+    revision that lets the verified candidate through."""
     add_ready_card(repo, extra=f'{APPROVAL}\nreview = "required"')
     c = a2a("claim", "T-1", "--json", cwd=repo).json
     submit(repo, c, 1)
@@ -121,6 +122,8 @@ def test_taking_the_approval_or_the_review_off_the_card_is_a_new_version(repo):
     for n, extra in enumerate(('review = "required"', "")):   # the approval off, then the review
         card = write_card(repo, "T-1", extra=extra)
         r = a2a_as(repo, f"exec{n}", "executive", "card", "add", str(card), "--json")
+        assert r.code != 0 and error_code(r) == "card_weakened", r.out
+        r = a2a("card", "add", str(card), "--json", cwd=repo)
         assert r.code == 0, r.out
         assert r.json["state"] == "draft", r.json
     assert r.json["version"] == 3
