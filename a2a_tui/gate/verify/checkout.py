@@ -67,6 +67,7 @@ class Checkout:
         self.tracked: dict[str, TreeEntry] = {}
         self.written: dict[str, Facts] = {}
         self.expected: dict[str, Facts] = {}
+        self._now: dict[str, Facts] | None = None   # the scan `changed` made, for `seen`
 
     def __enter__(self) -> Path:
         try:
@@ -98,9 +99,10 @@ class Checkout:
             if e.is_symlink:
                 links.add(e.path)
         contents = git.blobs([e.oid for e in ordered if e.kind == "blob"])
+        made: set[str] = set()
         try:
             for e in ordered:
-                _write(self.path, e, None if e.kind == "commit" else next(contents))
+                _write(self.path, e, None if e.kind == "commit" else next(contents), made)
         finally:
             contents.close()
         self.tracked = entries
@@ -117,23 +119,22 @@ class Checkout:
 
     def seen(self) -> None:
         """What is here now is expected (a run's own output, after the run ended)."""
-        self.expected = scan(self.path)
+        self.expected = self._now if self._now is not None else scan(self.path)
+        self._now = None
 
     def changed(self) -> list[str]:
         """The commit's files that are no longer as the commit has them."""
-        algo = self.g.git.object_format()
+        now = self._now = scan(self.path)
+        algo = None
         out = []
         for path, e in self.tracked.items():
-            target = self.path / path
-            try:
-                st = target.lstat()
-            except OSError:
+            facts = now.get(path)
+            if facts is None:
                 out.append(path)
-                continue
-            if _facts(st, target) == self.written.get(path):
-                continue
-            if not _same(e, target, st, algo):
-                out.append(path)
+            elif facts != self.written.get(path):
+                algo = algo or self.g.git.object_format()
+                if not _same(e, os.path.join(self.path, path), algo):
+                    out.append(path)
         return sorted(out)
 
 
@@ -186,7 +187,7 @@ class Workspace:
 def scan(root: Path) -> dict[str, Facts]:
     """Every entry below `root` (symlinks not followed): relative path -> its facts."""
     out: dict[str, Facts] = {}
-    stack = [(root, "")]
+    stack: list[tuple[str | Path, str]] = [(root, "")]
     while stack:
         folder, prefix = stack.pop()
         try:
@@ -194,15 +195,15 @@ def scan(root: Path) -> dict[str, Facts]:
                 for entry in it:
                     rel = prefix + entry.name
                     st = entry.stat(follow_symlinks=False)
-                    out[rel] = _facts(st, Path(entry.path))
+                    out[rel] = _facts(st, entry.path)
                     if stat.S_ISDIR(st.st_mode):
-                        stack.append((Path(entry.path), rel + "/"))
+                        stack.append((entry.path, rel + "/"))
         except OSError as exc:   # a folder a run made unreadable: a fact like any other
             out[(prefix or "./") + " (cannot be read)"] = (0, 0, 0, 0, 0, exc.strerror or "")
     return out
 
 
-def _facts(st: os.stat_result, path: Path) -> Facts:
+def _facts(st: os.stat_result, path: str | Path) -> Facts:
     if stat.S_ISDIR(st.st_mode):
         return (st.st_mode, st.st_ino, 0, 0, 0, "")
     try:
@@ -212,8 +213,12 @@ def _facts(st: os.stat_result, path: Path) -> Facts:
     return (st.st_mode, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, link)
 
 
-def _same(e: TreeEntry, target: Path, st: os.stat_result, algo: str) -> bool:
+def _same(e: TreeEntry, target: str, algo: str) -> bool:
     """Whether the file at `target` is still the commit's entry `e`."""
+    try:
+        st = os.lstat(target)
+    except OSError:
+        return False
     if e.kind == "commit":
         return stat.S_ISDIR(st.st_mode)
     if e.is_symlink:
@@ -223,9 +228,12 @@ def _same(e: TreeEntry, target: Path, st: os.stat_result, algo: str) -> bool:
         return False
     h = hashlib.new(algo)
     h.update(f"blob {st.st_size}\0".encode())
-    with open(target, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
+    try:
+        with open(target, "rb") as f:
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                h.update(chunk)
+    except OSError:
+        return False
     return h.hexdigest() == e.oid
 
 
@@ -251,30 +259,39 @@ def _check_path(path: str, links: set[str]) -> None:
             raise _Refused(path, "beyond a symbolic link in the tree")
 
 
-def _write(root: Path, e: TreeEntry, data: bytes | None) -> None:
-    """Write one entry of the tree (never through a symlink, never over something there)."""
-    target = root / e.path
-    _make_parents(root, e.path)
+def _write(root: Path, e: TreeEntry, data: bytes | None, made: set[str]) -> None:
+    """Write one entry of the tree (never through a symlink, never over something there);
+    `made`: the folders made so far."""
+    target = os.path.join(root, e.path)
+    _make_parents(root, e.path, made)
     if data is None:                     # a submodule: git leaves an empty folder
-        target.mkdir(mode=0o755)
+        os.mkdir(target, 0o755)
+        made.add(e.path)
     elif e.is_symlink:
         os.symlink(os.fsdecode(data), target)
     else:
         fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
                      0o755 if e.executable else 0o644)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-
-
-def _make_parents(root: Path, path: str) -> None:
-    folder = root
-    for part in path.split("/")[:-1]:
-        folder = folder / part
         try:
-            folder.mkdir(mode=0o755)
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
+
+
+def _make_parents(root: Path, path: str, made: set[str]) -> None:
+    parts = path.split("/")[:-1]
+    for i in range(1, len(parts) + 1):
+        folder = "/".join(parts[:i])
+        if folder in made:
+            continue
+        try:
+            os.mkdir(os.path.join(root, folder), 0o755)
         except FileExistsError:
-            if not stat.S_ISDIR(folder.lstat().st_mode):
+            if not stat.S_ISDIR(os.lstat(os.path.join(root, folder)).st_mode):
                 raise _Refused(path, "a file of the tree is in its way") from None
+        made.add(folder)
 
 
 def _remove(path: Path) -> None:
