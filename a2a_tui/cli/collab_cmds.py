@@ -145,6 +145,7 @@ def cmd_input_show(ctx, args) -> Result:
 
 
 def cmd_input_confirm(ctx, args) -> Result:
+    # lazy: each command imports only what it runs (a2a's start-up cost is paid per call)
     from a2a_tui.collab.user_input import confirm_pane_input
 
     r = confirm_pane_input(_collab(ctx), args.id)

@@ -12,16 +12,18 @@ def register(sub, common) -> None:
     p = sub.add_parser("diff", parents=[common],
                        help="an attempt's diff from its start commit to its candidate (else its"
                             " branch)")
-    p.add_argument("attempt", metavar="ATTEMPT")
+    p.add_argument("attempt", metavar="ATTEMPT", help="the attempt (T-1-a1)")
     p.set_defaults(func=cmd_diff)
     p = sub.add_parser("show", parents=[common],
                        help="an attempt's head commit (its message and changed files), or one"
                             " file of it: ATTEMPT:PATH")
-    p.add_argument("target", metavar="ATTEMPT[:PATH]")
+    p.add_argument("target", metavar="ATTEMPT[:PATH]",
+                   help="the attempt, and a file of its head commit after a colon")
     p.set_defaults(func=cmd_show)
 
 
 def cmd_diff(ctx, args) -> Result:
+    # lazy: each command imports only what it runs (a2a's start-up cost is paid per call)
     from a2a_tui.gate.diff import attempt_diff
 
     d = attempt_diff(ctx.repo, ctx.store, args.attempt)
@@ -35,6 +37,7 @@ def cmd_diff(ctx, args) -> Result:
 
 
 def cmd_show(ctx, args) -> Result:
+    # lazy: each command imports only what it runs (a2a's start-up cost is paid per call)
     from a2a_tui.gate.diff import attempt_show
 
     attempt, _, path = args.target.partition(":")

@@ -111,8 +111,9 @@ def test_restart_and_end_refuse_what_they_cannot_do(repo, tmux_socket, serve):
     assert r.code == 1 and r.json["error"]["code"] == "session_busy"
     assert session(repo, sid)["state"] == "busy"
     assert rows(repo, "SELECT COUNT(*) AS n FROM user_inputs") == before
-    # An agent may start sessions (as `a2a spawn`), but only the user ends one.
+    # An agent may start sessions (as `a2a spawn`), but only the user ends one (the role
+    # table, gate/roles.py).
     r = a2a_as(repo, "exec9", "executive", "session", "end", sid, "--yes", "--json")
-    assert r.code == 1 and r.json["error"]["code"] == "user_only"
+    assert r.code == 1 and r.json["error"]["code"] == "role_forbidden"
     assert a2a("session", "end", sid, "--yes", cwd=repo).code == 0
     assert session(repo, sid)["state"] == "exited"
