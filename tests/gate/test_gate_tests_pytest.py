@@ -1,0 +1,111 @@
+"""Every blocking check with a report is held to its base test by test (pytest): a base test
+that passed and no longer passes — skipped, xfail, deselected in configuration, deleted, or
+edited into passing — rejects, naming it; an honest rename-and-extend integrates."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.gate.runners_support import (
+    BROKEN_MUL,
+    CALC,
+    FIXED,
+    PYTEST,
+    TEST_ADD,
+    TEST_MUL,
+    TEST_SUB,
+    integrate,
+    py_claim,
+    py_repo,
+    verify_files,
+)
+from tests.gate.verify_support import result
+
+SKIPPED = ("import pytest\nfrom calc import mul, sub\n\n\n@pytest.mark.skip(reason='later')\n"
+           f"{TEST_MUL}\n\n{TEST_SUB}")
+XFAIL = SKIPPED.replace("@pytest.mark.skip(reason='later')", "@pytest.mark.xfail")
+
+
+@pytest.mark.parametrize("tests_file, how", [(SKIPPED, "skipped"), (XFAIL, "xfail")],
+                         ids=["skip", "xfail"])
+def test_a_base_test_masked_on_a_card_without_red_is_refused_naming_it(tmp_path, tests_file,
+                                                                        how):
+    repo = py_repo(tmp_path)
+    c, _ = py_claim(repo)
+    v = verify_files(repo, c, {"src/calc.py": BROKEN_MUL, "tests/test_calc.py": tests_file})
+    assert v.json["verdict"] == "rejected", v.out
+    tests = result(v, "per-test")
+    assert tests["code"] == "test_masked", tests
+    assert "tests/test_calc.py::test_mul" in tests["detail"] and how in tests["detail"], tests
+    assert "test_sub" not in tests["detail"]
+
+
+def test_the_xfail_with_a_decoy_fake_is_refused(tmp_path):
+    """The task's own test marked xfail (it fails; the run passes) beside a decoy test of a new
+    function (red on the base, green on the candidate): add stays broken."""
+    repo = py_repo(tmp_path)
+    c, _ = py_claim(repo, extra=f'red_command = "{PYTEST}"\n')
+    new_tests = ("import pytest\nfrom calc import add\n\n\n@pytest.mark.xfail\n" + TEST_ADD
+                 + "\n\ndef test_double():\n    from calc import double\n"
+                 "    assert double(2) == 4\n")
+    v = verify_files(repo, c, {"src/calc.py": CALC + "\n\ndef double(a):\n    return 2 * a\n",
+                               "tests/test_add.py": new_tests})
+    assert v.json["verdict"] == "rejected", v.out
+    red = result(v, "red")
+    assert red["code"] == "test_masked", red
+    assert "tests/test_add.py::test_add" in red["detail"] and "xfail" in red["detail"], red
+
+
+CONFIG_DROPS = {
+    "pytest.ini": ("pytest.ini", "[pytest]\naddopts = -p no:cacheprovider -k 'not test_mul'\n"),
+    "pyproject.toml": ("pyproject.toml", "[tool.pytest.ini_options]\naddopts ="
+                       " '--deselect tests/test_calc.py::test_mul'\n"),
+    "conftest.py": ("conftest.py", "def pytest_collection_modifyitems(config, items):\n"
+                    "    kept = [i for i in items if i.name != 'test_mul']\n"
+                    "    config.hook.pytest_deselected(items=[i for i in items if i not in kept])\n"
+                    "    items[:] = kept\n"),
+}
+
+
+@pytest.mark.parametrize("where", list(CONFIG_DROPS))
+def test_a_base_test_deselected_in_configuration_is_caught(tmp_path, where):
+    repo = py_repo(tmp_path)
+    if where == "pyproject.toml":  # pytest.ini would win over pyproject.toml
+        c, wt = py_claim(repo)
+        (wt / "pytest.ini").unlink()
+    else:
+        c, _ = py_claim(repo)
+    path, text = CONFIG_DROPS[where]
+    v = verify_files(repo, c, {"src/calc.py": BROKEN_MUL, path: text})
+    assert v.json["verdict"] == "rejected", v.out
+    tests = result(v, "per-test")
+    assert tests["code"] == "test_dropped", tests
+    assert "tests/test_calc.py::test_mul" in tests["detail"], tests
+
+
+def test_a_base_test_edited_into_passing_still_counts(tmp_path):
+    """The base's version of test_mul is run against the candidate's code."""
+    repo = py_repo(tmp_path)
+    c, _ = py_claim(repo)
+    edited = ("from calc import mul, sub\n\n\n"
+              + TEST_MUL.replace("== 6", "== 5") + "\n\n" + TEST_SUB)
+    v = verify_files(repo, c, {"src/calc.py": BROKEN_MUL, "tests/test_calc.py": edited})
+    assert v.json["verdict"] == "rejected", v.out
+    tests = result(v, "per-test")
+    assert tests["code"] == "test_masked", tests
+    assert "tests/test_calc.py::test_mul" in tests["detail"], tests
+    assert "base version" in tests["detail"], tests
+
+
+def test_an_honest_rename_and_extend_integrates(tmp_path):
+    repo = py_repo(tmp_path)
+    c, _ = py_claim(repo)
+    arith = f"from calc import add, mul, sub\n\n\n{TEST_MUL}\n\n{TEST_SUB}\n\n{TEST_ADD}"
+    v = verify_files(repo, c, {"src/calc.py": FIXED, "tests/test_arith.py": arith},
+                     removed=("tests/test_calc.py",))
+    assert v.json["verdict"] == "passed", v.out
+    assert result(v, "drift")["passed"], result(v, "drift")
+    tests = result(v, "per-test")
+    assert tests["passed"] and "3 test(s)" in tests["detail"], tests
+    r = integrate(repo, c["attempt"])
+    assert r.code == 0, r.out + r.err
