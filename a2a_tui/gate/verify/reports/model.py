@@ -39,6 +39,8 @@ class TestCase:
     test within it (classes and name, or a suite chain and name). A test moved to another file
     keeps its key."""
 
+    __test__ = False  # not a pytest test class, whatever its name
+
     file: str
     key: str
     outcome: Outcome
@@ -51,6 +53,8 @@ class TestCase:
 @dataclass(frozen=True)
 class TestReport:
     """Every test of one run, by id; `runner` names the dialect it was read as."""
+
+    __test__ = False
 
     runner: str
     cases: dict[str, TestCase] = field(default_factory=dict)
