@@ -10,6 +10,7 @@ from tests.gate.runners_support import (
     BROKEN_MUL,
     CALC,
     FIXED,
+    PY_FILES,
     PYTEST,
     TEST_ADD,
     TEST_MUL,
@@ -109,3 +110,43 @@ def test_an_honest_rename_and_extend_integrates(tmp_path):
     assert tests["passed"] and "3 test(s)" in tests["detail"], tests
     r = integrate(repo, c["attempt"])
     assert r.code == 0, r.out + r.err
+
+
+FLIP = ("\n\nimport pytest\n\n\n@pytest.hookimpl(hookwrapper=True)\n"
+        "def pytest_runtest_makereport(item, call):\n    outcome = yield\n"
+        "    report = outcome.get_result()\n    if report.failed:\n"
+        "        report.outcome = 'passed'\n")
+
+
+def test_outcomes_flipped_in_process_by_a_test_hook_still_count(tmp_path):
+    """A conftest hook turns failures into passes: report, summary and exit code all agree;
+    the base's own test files (its conftest too) run against the candidate's code do not."""
+    repo = py_repo(tmp_path)
+    c, _ = py_claim(repo)
+    conftest = PY_FILES["tests/conftest.py"] + FLIP
+    v = verify_files(repo, c, {"src/calc.py": BROKEN_MUL, "tests/conftest.py": conftest})
+    assert v.json["verdict"] == "rejected", v.out
+    per_test = result(v, "per-test")
+    assert per_test["code"] == "test_masked", per_test
+    assert "tests/test_calc.py::test_mul (its base version failed" in per_test["detail"]
+
+
+LAUNDER = ("\n\nimport atexit, os, re\n\n\ndef _launder():\n"
+           "    opts = os.environ.get('PYTEST_ADDOPTS', '')\n"
+           "    found = re.search(r'--junitxml=\"([^\"]+)\"', opts)\n"
+           "    if found:\n        text = open(found[1]).read()\n"
+           "        text = re.sub(r'<failure.*?</failure>', '', text, flags=re.S)\n"
+           "        open(found[1], 'w').write(text)\n    os._exit(0)\n\n\n"
+           "atexit.register(_launder)\n")
+
+
+def test_a_report_rewritten_after_the_run_disagrees_with_the_runners_summary(tmp_path):
+    """Code under test rewrites the report once pytest has written it and printed its summary,
+    and forces exit 0."""
+    repo = py_repo(tmp_path)
+    c, _ = py_claim(repo)
+    v = verify_files(repo, c, {"src/calc.py": BROKEN_MUL + LAUNDER})
+    assert v.json["verdict"] == "rejected", v.out
+    per_test = result(v, "per-test")
+    assert per_test["code"] == "report_mismatch", per_test
+    assert "the report has 2 passing test(s), the runner's summary 1" in per_test["detail"]
