@@ -89,6 +89,11 @@ class Verification:
     def flaky_checks(self) -> list[str]:
         return [r.name for r in self.failures() if r.code == "flaky"] + self.flaky_across_runs
 
+    def tests(self) -> dict[str, int] | None:
+        """The run's test counts: the per-test step's, else the red step's (None: no report)."""
+        found = {r.name: r.tests for r in self.results if r.tests is not None}
+        return found.get("per-test", found.get("red"))
+
     def first_failure(self) -> CheckResult | None:
         failures = self.failures()
         return failures[0] if failures else None
