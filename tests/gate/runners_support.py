@@ -10,9 +10,12 @@ from typing import Any
 
 import pytest
 
-from tests.gate.verify_support import PY, claim, submit_verify
+from tests.gate.verify_support import PY, claim, result, submit_verify
 from tests.support import a2a, make_repo
 
+SKIPPED_MUL = ("import pytest\nfrom calc import mul, sub\n\n\n@pytest.mark.skip(reason='later')\n"
+               "def test_mul():\n    assert mul(2, 3) == 6\n\n\n"
+               "def test_sub():\n    assert sub(5, 3) == 2\n")
 SCORES = ("--score", "boundary=3:in bounds", "--score", "taste=2:fine")
 
 # --- Python -----------------------------------------------------------------------------------
@@ -98,3 +101,14 @@ def verify_files(repo: Path, c: dict[str, Any], files: dict[str, str],
     for path in removed:
         (wt / path).unlink()
     return submit_verify(repo, c, files)
+
+
+def refused(v, code: str, *named: str, step: str = "per-test") -> dict[str, Any]:
+    """Assert the verify rejected at `step` with `code`, naming each of `named` in its detail;
+    the step's result."""
+    assert v.json["verdict"] == "rejected", v.out
+    res = result(v, step)
+    assert res["code"] == code, res
+    for text in named:
+        assert text in res["detail"], (text, res)
+    return res

@@ -3,33 +3,21 @@ first-pass and tasks views."""
 
 from __future__ import annotations
 
-from tests.gate.runners_support import (
-    BROKEN_MUL,
-    FIXED,
-    TEST_ADD,
-    TEST_MUL,
-    TEST_SUB,
-    integrate,
-    py_claim,
-    py_repo,
-    verify_files,
-)
+from tests.gate import runners_support as calc
 from tests.support import a2a
-
-SKIPPED = ("import pytest\nfrom calc import mul, sub\n\n\n@pytest.mark.skip(reason='later')\n"
-           f"{TEST_MUL}\n\n{TEST_SUB}")
 
 
 def test_tests_run_passed_masked_and_dropped_per_attempt(tmp_path):
-    repo = py_repo(tmp_path)
-    c, _ = py_claim(repo)
-    masked = verify_files(repo, c, {"src/calc.py": BROKEN_MUL, "tests/test_calc.py": SKIPPED})
+    repo = calc.py_repo(tmp_path)
+    c, _ = calc.py_claim(repo)
+    masked = calc.verify_files(repo, c, {"src/calc.py": calc.BROKEN_MUL,
+                                         "tests/test_calc.py": calc.SKIPPED_MUL})
     assert masked.json["verdict"] == "rejected", masked.out
-    honest = verify_files(repo, c, {"src/calc.py": FIXED, "tests/test_calc.py":
-                                    f"from calc import add, mul, sub\n\n\n{TEST_MUL}\n\n"
-                                    f"{TEST_SUB}\n\n{TEST_ADD}"})
+    honest = calc.verify_files(repo, c, {
+        "src/calc.py": calc.FIXED, "tests/test_calc.py": "from calc import add, mul, sub\n\n\n"
+        + "\n\n".join((calc.TEST_MUL, calc.TEST_SUB, calc.TEST_ADD))})
     assert honest.json["verdict"] == "passed", honest.out
-    assert integrate(repo, c["attempt"]).code == 0
+    assert calc.integrate(repo, c["attempt"]).code == 0
     want = {"run": 3, "passed": 3, "masked": 1, "dropped": 0}
     m = a2a("metrics", "--json", cwd=repo).json
     assert m["first_pass"]["tests"] == want

@@ -250,16 +250,23 @@ def test_processes_opening_a_new_store_at_once_migrate_it_once(tmp_path):
     assert [out.split() for out, _ in outs] == [[str(newest), "1"]] * 4
 
 
+def at_version(path: Path, n: int) -> sqlite3.Connection:
+    """A new database with migrations 1..n applied, in an open transaction (the caller adds
+    rows, then commits)."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("BEGIN IMMEDIATE")
+    for m in migrate.migrations()[:n]:
+        m.apply(conn)
+    conn.execute(f"PRAGMA user_version = {n}")
+    return conn
+
+
 def test_migration_6_keeps_old_reviews_and_may_run_again(tmp_path):
     """Reviews made before reports: their rows keep their values, their id becomes their
     event's seq, the new columns take their defaults, and a second run (after an old a2a stamps
     its checksum back) changes nothing."""
     path = tmp_path / "a2a.db"
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute("BEGIN IMMEDIATE")
-    for m in migrate.migrations()[:5]:
-        m.apply(conn)
-    conn.execute("PRAGMA user_version = 5")
+    conn = at_version(path, 5)
     # Two old reviews whose ids were numbered apart from their seqs (one id is the other's seq).
     for rid, seq in ((5, 7), (1, 5)):
         conn.execute("INSERT INTO reviews(id, attempt_id, submission_n, sha, session, verdict,"
@@ -289,11 +296,7 @@ def test_migration_13_adds_test_reports_beside_older_verify_results(tmp_path):
     """A store from before per-test evidence: its check results stay, the test_reports table
     (append-only) is added, and running the migration again changes nothing."""
     path = tmp_path / "a2a.db"
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute("BEGIN IMMEDIATE")
-    for m in migrate.migrations()[:7]:
-        m.apply(conn)
-    conn.execute("PRAGMA user_version = 7")
+    conn = at_version(path, 7)
     conn.execute("INSERT INTO check_results(attempt_id, submission_n, run, sha, card_version,"
                  " name, kind, blocking, passed, seq) VALUES ('T-1-a1', 1, 1, ?, 1, 'tests',"
                  " 'command', 1, 1, 9)", ("a" * 40,))
