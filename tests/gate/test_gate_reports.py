@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from a2a_tui.errors import A2AError
+from a2a_tui.gate.cards import parse_card
 from a2a_tui.gate.verify.compare import compare, match
 from a2a_tui.gate.verify.reports import Outcome, TestCase, TestReport, read
 from a2a_tui.gate.verify.reports.junit import parse
@@ -158,3 +160,34 @@ def test_count_gaming_no_test_run_or_fewer_unaccounted_rejects():
         == ["test_masked", "no_tests"]
     fewer = compare(base, _report(t_a__one=P), lambda _t: False)
     assert [f.code for f in fewer.findings] == ["test_count"]
+
+
+CARD = """id = "T-1"
+title = "t"
+goal = "g"
+non_goals = ["n"]
+allowed_paths = ["src/**"]
+acceptance = ["a"]
+task_type = "bugfix"
+complexity = "S"
+source_ticket = "GH-1"
+{red}
+[executor]
+cli = "codex"
+
+[[checks]]
+name = "tests"
+command = "mvn -q test"
+{report}
+"""
+
+
+def test_a_checks_report_is_part_of_the_cards_contract():
+    plain = parse_card(CARD.format(red="", report=""))
+    named = parse_card(CARD.format(red="", report='report = "target/surefire-reports"'))
+    red = parse_card(CARD.format(red='red_report = "target/red.xml"', report=""))
+    # A card naming no report keeps the body (and digests) it had before cards could.
+    assert "report" not in plain.body()["checks"][0] and "red_report" not in plain.body()
+    assert len({plain.contract_digest(), named.contract_digest(), red.contract_digest()}) == 3
+    with pytest.raises(A2AError, match="stay inside it"):
+        parse_card(CARD.format(red="", report='report = "../elsewhere.xml"'))
