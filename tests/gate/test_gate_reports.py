@@ -20,6 +20,7 @@ from a2a_tui.gate.verify.reports import Outcome, TestCase, TestReport, read
 from a2a_tui.gate.verify.reports.junit import parse
 from a2a_tui.gate.verify.reports.model import build
 from a2a_tui.gate.verify.reports.summary import disagreements, find
+from tests.support import CARD_TOML
 
 FIXTURES = Path(__file__).parent / "fixtures" / "reports"
 P, F, S, X, XP = "passed", "failed", "skipped", "xfail", "xpass"
@@ -162,32 +163,14 @@ def test_count_gaming_no_test_run_or_fewer_unaccounted_rejects():
     assert [f.code for f in fewer.findings] == ["test_count"]
 
 
-CARD = """id = "T-1"
-title = "t"
-goal = "g"
-non_goals = ["n"]
-allowed_paths = ["src/**"]
-acceptance = ["a"]
-task_type = "bugfix"
-complexity = "S"
-source_ticket = "GH-1"
-{red}
-[executor]
-cli = "codex"
-
-[[checks]]
-name = "tests"
-command = "mvn -q test"
-{report}
-"""
-
-
 def test_a_checks_report_is_part_of_the_cards_contract():
-    plain = parse_card(CARD.format(red="", report=""))
-    named = parse_card(CARD.format(red="", report='report = "target/surefire-reports"'))
-    red = parse_card(CARD.format(red='red_report = "target/red.xml"', report=""))
+    card = CARD_TOML.format(id="T-1", check="mvn -q test", extra="")
+    plain = parse_card(card)
+    named = parse_card(card + 'report = "target/surefire-reports"\n')
+    red = parse_card(CARD_TOML.format(id="T-1", check="mvn -q test",
+                                      extra='red_report = "target/red.xml"'))
     # A card naming no report keeps the body (and digests) it had before cards could.
     assert "report" not in plain.body()["checks"][0] and "red_report" not in plain.body()
     assert len({plain.contract_digest(), named.contract_digest(), red.contract_digest()}) == 3
     with pytest.raises(A2AError, match="stay inside it"):
-        parse_card(CARD.format(red="", report='report = "../elsewhere.xml"'))
+        parse_card(card + 'report = "../elsewhere.xml"\n')
