@@ -249,6 +249,22 @@ class Git:
             found.append(Change(status[0], path, new_mode, new_blob, old_blob))
         return found
 
+    def renames(self, base: str, head: str) -> dict[str, str]:
+        """Files git sees renamed between two commits (content at least half the same):
+        old path -> new path."""
+        out = self._run("diff", "--name-status", "-z", "-M", "--no-abbrev", base, head).stdout
+        fields, found, i = out.split("\0"), {}, 0
+        while i < len(fields) - 1:
+            status = fields[i]
+            if status.startswith("R"):
+                found[fields[i + 1]] = fields[i + 2]
+                i += 3
+            elif status.startswith("C"):
+                i += 3
+            else:
+                i += 2
+        return found
+
     def blob(self, sha: str) -> bytes:
         """The contents of a blob (a file, or a symlink's target)."""
         return self._bytes("cat-file", "blob", sha)

@@ -33,6 +33,8 @@ BENCHES = {
               " hook's cost, idle CPU with 20 panes"),
     "real-cli": ("bench_real_cli", "Claude Code and Codex: Stop → idle, → next paste, → Enter"),
     "gate": ("bench_gate", "the gate's overhead beyond the check commands, 10,000 files"),
+    "tests": ("bench_tests", "verify with and without the base comparison, 500 tests; the"
+              " cache hit"),
     "store": ("bench_store", "store append with 8 writers at once"),
     "cli": ("run_all", "agent-facing CLI calls beside `python -c pass`"),
     "metrics": ("bench_metrics", "the metric views over 1,000,000 events"),

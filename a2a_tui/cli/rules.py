@@ -39,9 +39,13 @@ COMMAND_RULES: dict[str, list[str]] = {
     "verify": [
         "Checks run on a clean checkout of exactly the submitted SHA, never the live worktree.",
         "Chain: precheck (the card's contract), sanity, boundary (allowed_paths, symlinks,"
-        " paths git refuses), drift (acceptance_files, deleted tests), provenance (A2A-*"
-        " trailers), red state, the card's checks, artifacts; only the candidate's own commits"
-        " are judged.",
+        " paths git refuses), drift (acceptance_files), provenance (A2A-* trailers), red state,"
+        " the card's checks, per-test (each blocking check's tests against the base's, one"
+        " by one), artifacts; only the candidate's own commits are judged.",
+        "A test that passed at the base must pass on the candidate: not deleted, deselected,"
+        " skipped or marked xfail/todo, and its base version must pass against your code;"
+        " a test you add may not end skipped or xfail/todo (droppable_tests on the card"
+        " allows named ones).",
         "Each check runs isolated: allow-listed variables and the card's env, its own HOME,"
         " stdin closed, its timeout; every process it starts is ended with it; a change to a"
         " tracked file rejects (tree_modified).",

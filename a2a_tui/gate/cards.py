@@ -15,7 +15,8 @@ from a2a_tui.gate.model import _digest, contract_digest_of
 CARD_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$")
 GATE_FILLED = ("version", "digest", "start_commit", "writer", "sole_writer", "state")
 # The verify chain's own steps: a check may not take their names (its results are named).
-STEP_NAMES = ("precheck", "sanity", "boundary", "drift", "provenance", "red", "artifacts")
+STEP_NAMES = ("precheck", "sanity", "boundary", "drift", "provenance", "red", "per-test",
+              "artifacts")
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # Variables the gate itself sets for every check: a card cannot take them over.
 GATE_ENV = ("HOME", "TMPDIR")
@@ -29,6 +30,12 @@ def _nonblank(v: str) -> str:
     return v
 
 
+def _inside_path(v: str) -> str:
+    if v.startswith("/") or ".." in v.split("/"):
+        raise ValueError(f"{v!r}: paths are relative to the repository and stay inside it")
+    return _nonblank(v)
+
+
 class Check(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -37,8 +44,16 @@ class Check(BaseModel):
     blocking: bool = True
     timeout_s: int | None = Field(default=None, ge=1, le=86_400,
                                   description="default: the gate's (gate.toml [timeouts])")
+    # The test report the command writes (JUnit XML or TAP): a file, folder or glob inside the
+    # checkout. pytest's and `node --test`'s a2a asks for itself (gate/verify/reports).
+    report: str | None = None
 
     _cmd = field_validator("command")(_nonblank)
+
+    @field_validator("report")
+    @classmethod
+    def _report(cls, v: str | None) -> str | None:
+        return _inside_path(v) if v is not None else v
 
 
 class Executor(BaseModel):
@@ -64,6 +79,8 @@ class Card(BaseModel):
     red_command: str | None = None
     red_paths: list[str] = Field(default_factory=lambda: list(DEFAULT_RED_PATHS))
     red_timeout_s: int | None = Field(default=None, ge=1, le=86_400)
+    # The red command's test report, as a check's `report`.
+    red_report: str | None = None
     task_type: Literal["feature", "bugfix", "refactor", "test", "docs", "chore"]
     complexity: Literal["S", "M", "L"]
     executor: Executor
@@ -116,6 +133,11 @@ class Card(BaseModel):
     def _red(cls, v: str | None) -> str | None:
         return _nonblank(v) if v is not None else v
 
+    @field_validator("red_report")
+    @classmethod
+    def _red_report(cls, v: str | None) -> str | None:
+        return _inside_path(v) if v is not None else v
+
     @field_validator("env")
     @classmethod
     def _env(cls, v: dict[str, str]) -> dict[str, str]:
@@ -152,7 +174,13 @@ class Card(BaseModel):
         return self
 
     def body(self) -> dict[str, Any]:
-        return self.model_dump(mode="json")
+        body = self.model_dump(mode="json")
+        # A card that names no report keeps the body (and digests) it had before cards could.
+        for part in (body, *body["checks"]):
+            for name in ("report", "red_report"):
+                if name in part and part[name] is None:
+                    del part[name]
+        return body
 
     def digest(self) -> str:
         return _digest(self.body())

@@ -106,7 +106,7 @@ def test_suspects(tx, att, v) -> bool:
 
 
 def failing_tests(results) -> list[str]:
-    """The tests a run failed: from pytest's junit report, else the check's name."""
+    """The tests a run failed: from its test report (any runner), else the check's name."""
     out: list[str] = []
     for r in results:
         if r.kind in ("command", "red") and not r.passed and not r.skipped:

@@ -31,7 +31,7 @@ CONTRACT_FIELDS = (
 # a card that does not keeps the digest it was recorded with (the ledger folds it again).
 LATER_CONTRACT_FIELDS: dict[str, Any] = {
     "red_timeout_s": None, "artifacts": [], "env": {}, "droppable_tests": [], "review": "none",
-    "integrate_approval": "none",
+    "integrate_approval": "none", "red_report": None,
 }
 
 
