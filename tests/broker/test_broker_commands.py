@@ -1,0 +1,56 @@
+"""The broker's allow-list covers the whole command table, and a command it does not name is
+refused: a command added later fails closed until someone places it (a2a_tui/broker/commands.py
+says what each may touch)."""
+
+from __future__ import annotations
+
+import argparse
+
+from a2a_tui.broker import commands
+from a2a_tui.cli import COMMANDS, build_parser
+
+
+def test_every_command_is_placed_once_either_run_for_agents_or_refused_with_a_reason():
+    paths = set(commands.command_paths(build_parser()).values())
+    assert {p.split()[0] for p in paths} == set(COMMANDS)   # the walk reached every command
+    placed = set(commands.AGENT) | set(commands.REFUSED)
+    assert paths - placed == set(), "place these commands in commands.AGENT or REFUSED"
+    assert placed - paths == set(), "these names are no command"
+    assert set(commands.AGENT) & set(commands.REFUSED) == set()
+    assert all(commands.REFUSED.values())
+    assert set(commands.FILE_ARGS) <= commands.AGENT
+
+
+def test_a_command_nobody_placed_is_refused():
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+
+    def cmd_new_thing(ctx, args):   # a command added later
+        raise AssertionError("never run")
+
+    sub.add_parser("new-thing").set_defaults(func=cmd_new_thing)
+    words = commands.command_paths(parser)[cmd_new_thing]
+    assert words == "new-thing"
+    assert commands.refusal(words) == "not a command a2a runs for an agent"
+    assert commands.refusal(None) is not None
+
+
+def test_the_users_own_commands_and_a2as_processes_are_not_run_for_agents():
+    for words in ("approve", "resolve", "target adopt", "target restore", "review override",
+                  "store reseal", "store rebuild", "board answer", "init", "serve", "up",
+                  "down", "demo", "workbench", "demo-agent", "demo-director"):
+        assert commands.refusal(words), words
+    for words in ("whoami", "submit", "say", "inbox post", "card add", "review verdict"):
+        assert commands.refusal(words) is None, words
+
+
+def test_the_file_arguments_name_what_their_commands_read():
+    paths = commands.command_paths(build_parser())
+    parser = build_parser()
+    for words, dest in commands.FILE_ARGS.items():
+        argv = {"card add": ["card", "add", "c.toml"],
+                "review verdict": ["review", "verdict", "A", "--sha", "x", "--file", "r.md"],
+                "retro save": ["retro", "save", "--file", "r.md"]}[words]
+        args = parser.parse_args(argv)
+        assert paths[args.func] == words
+        assert str(getattr(args, dest)) in ("c.toml", "r.md")
