@@ -33,6 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tmux-socket", default=None)
     args = ap.parse_args(argv)
 
+    # Imported after the arguments are read: a bad invocation answers without loading a2a.
     from a2a_tui import cli
     from a2a_tui.broker import commands, request, serve
     from a2a_tui.repo import Repo
