@@ -25,6 +25,7 @@ IN_CLOSE_WRITE = 0x00000008
 IN_MOVED_TO = 0x00000080
 IN_CREATE = 0x00000100
 IN_Q_OVERFLOW = 0x00004000
+IN_IGNORED = 0x00008000   # the watch is gone (its folder was removed)
 IN_ISDIR = 0x40000000
 IN_NONBLOCK = 0o4000
 IN_CLOEXEC = 0o2000000
@@ -35,7 +36,10 @@ class DirWatch:
     """Files written or renamed into one folder, or into any folder `add` adds on the same
     watch; names starting with '.' (temp files) are not reported, nor, when `names` is given,
     any other name. With `folders`, a folder made (or renamed) in them is reported too: the
-    orchestrator then watches a session's new spool folder (`add`) before it looks inside."""
+    orchestrator then watches a session's new spool folder (`add`) before it looks inside.
+
+    `take_changed` says where: the folders a reported file landed in (and the new folders
+    themselves), so a reader with many folders looks only into those."""
 
     def __init__(self, folder: Path, mask: int = IN_CLOSE_WRITE | IN_MOVED_TO,
                  names: set[str] | None = None, folders: bool = False):
@@ -49,6 +53,8 @@ class DirWatch:
         if fd < 0:
             raise OSError(ctypes.get_errno(), f"inotify_init1: {os.strerror(ctypes.get_errno())}")
         self.fd = fd
+        self._folders: dict[int, Path] = {}
+        self._changed: set[Path] | None = set()   # None: the kernel's queue overflowed
         try:
             self.add(folder)
         except OSError:
@@ -61,6 +67,18 @@ class DirWatch:
         if wd < 0:
             err = ctypes.get_errno()
             raise OSError(err, f"inotify_add_watch {folder}: {os.strerror(err)}")
+        self._folders[wd] = folder
+
+    @property
+    def watched(self) -> set[Path]:
+        """The folders watched now (one that was removed is not)."""
+        return set(self._folders.values())
+
+    def take_changed(self) -> set[Path] | None:
+        """The folders where something was reported since the last call; None when that is
+        not known (the kernel's event queue overflowed: look everywhere)."""
+        changed, self._changed = self._changed, set()
+        return changed
 
     def wait(self, timeout_s: float) -> bool:
         """Block until a visible file lands (True) or `timeout_s` passes (False)."""
@@ -86,19 +104,29 @@ class DirWatch:
                 return landed
             pos = 0
             while pos + _HEADER.size <= len(buf):
-                _wd, mask, _cookie, length = _HEADER.unpack_from(buf, pos)
+                wd, mask, _cookie, length = _HEADER.unpack_from(buf, pos)
                 name = buf[pos + _HEADER.size:pos + _HEADER.size + length].rstrip(b"\0")
                 pos += _HEADER.size + length
-                if mask & IN_Q_OVERFLOW:
-                    landed = True
-                elif not name or name.startswith(b"."):
+                where = self._folders.get(wd)
+                if mask & IN_IGNORED:
+                    self._folders.pop(wd, None)
+                elif mask & IN_Q_OVERFLOW:
+                    landed, self._changed = True, None
+                elif not name or name.startswith(b".") or where is None:
                     continue
                 elif mask & IN_ISDIR:
-                    landed = landed or self.folders
+                    if self.folders:
+                        landed = True
+                        self._note(where / os.fsdecode(name))
                 elif mask & IN_CREATE:
                     continue  # a file being created: its close or rename reports it
                 elif self.names is None or name in self.names:
                     landed = True
+                    self._note(where)
+
+    def _note(self, folder: Path) -> None:
+        if self._changed is not None:
+            self._changed.add(folder)
 
     def close(self) -> None:
         os.close(self.fd)

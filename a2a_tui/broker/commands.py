@@ -29,7 +29,7 @@ The audit of every agent-facing command's arguments (what names a path, what sta
   names, whatever CHECK says (a check's name selects a row).
 - Everything else only reads or appends to the store: status, events, metrics, card
   show|list|ready, claim, submit, integrate, abandon, feedback more, review show|dispose,
-  say, input, inbox, board ask|report|close|list|show, rules, whoami, sessions, config show,
+  input, inbox, board ask|report|close|list|show, rules, whoami, sessions, config show,
   gate-rules, target show, store verify, recover, attention (its `--seen` is the user's).
 """
 
@@ -48,7 +48,7 @@ AGENT = frozenset({
     "card add", "card ready", "claim", "submit", "verify", "integrate", "abandon", "reclaim",
     "feedback more", "review start", "review verdict", "review dispose",
     # collaboration
-    "say", "inbox post", "board ask", "board report", "board close",
+    "inbox post", "board ask", "board report", "board close",
     # sessions (started confined, like every launch)
     "spawn", "inject", "session new", "session restart", "session revive", "session fork",
     # retrospectives
@@ -58,7 +58,8 @@ AGENT = frozenset({
 _USERS = "the user's own: run it from your terminal"
 _A2AS = "a2a's own process, never started for an agent"
 REFUSED = {
-    "init": _USERS, "approve": _USERS, "review override": _USERS, "resolve": _USERS,
+    "init": _USERS, "say": _USERS, "approve": _USERS, "review override": _USERS,
+    "resolve": _USERS,
     "target adopt": _USERS, "target restore": _USERS, "store rebuild": _USERS,
     "store reseal": _USERS, "board answer": _USERS, "board send": _USERS, "comment": _USERS,
     "pause": _USERS, "resume": _USERS, "release": _USERS, "session end": _USERS,

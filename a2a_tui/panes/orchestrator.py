@@ -101,7 +101,6 @@ class Orchestrator:
         self._settings_seen = self._settings_stamp()
         self.calls: Calls | None = None
         self.broker: BrokerHost | None = None
-        self._watched: set[Path] = set()   # the session spool folders the watch covers
 
     # --- life cycle ---------------------------------------------------------------------
     def start(self) -> None:
@@ -186,53 +185,58 @@ class Orchestrator:
     # --- the worker -------------------------------------------------------------------------
     def _run(self) -> None:
         try:
-            for _ in self._landings():
+            for folders in self._landings():
                 if self._stop.is_set():
                     return
-                self._cycle()
+                self._cycle(folders)
         except BaseException as exc:  # recorded by stop(); serve exits non-zero with it
             log.exception("orchestrator worker failed")
             self.error = exc
 
-    def _landings(self) -> Iterator[None]:
-        """Once per batch of files landing in the spool (in any session's folder, or a folder
-        appearing), and once a minute regardless as a safety net: inotify where it can be set
-        up (no CPU while idle), else watchfiles."""
+    def _landings(self) -> Iterator[set[Path] | None]:
+        """Once per batch of files landing in the spool, with the session folders they landed in
+        (a new folder included; None: look in every folder), and once a minute regardless, as
+        a safety net that looks everywhere: inotify where it can be set up (no CPU while idle),
+        else watchfiles."""
+        top = self.repo.spool_dir
         try:
-            dw = DirWatch(self.repo.spool_dir, folders=True)
+            dw = DirWatch(top, folders=True)
         except OSError as exc:
             log.warning("inotify unavailable (%s): watching the spool with watchfiles", exc)
-            yield
-            yield from watch(self.repo.spool_dir, watch_filter=_visible, recursive=True,
-                             step=WATCH_STEP_MS, debounce=WATCH_DEBOUNCE_MS,
-                             rust_timeout=WATCH_TIMEOUT_MS, yield_on_timeout=True,
-                             raise_interrupt=False)
+            yield None
+            for changes in watch(top, watch_filter=_visible, recursive=True,
+                                 step=WATCH_STEP_MS, debounce=WATCH_DEBOUNCE_MS,
+                                 rust_timeout=WATCH_TIMEOUT_MS, yield_on_timeout=True,
+                                 raise_interrupt=False):
+                yield _folders_of(top, [Path(p) for _c, p in changes]) if changes else None
             return
         try:
             self._watch_folders(dw)
-            yield  # what landed between start()'s cycle and the watch being set up
+            yield None  # what landed before the watch was set up, in any folder
             while not self._stop.is_set():
-                dw.wait(WATCH_TIMEOUT_MS / 1000)
+                landed = dw.wait(WATCH_TIMEOUT_MS / 1000)
+                changed = dw.take_changed()
                 self._watch_folders(dw)   # before the cycle looks in them: nothing slips by
-                yield
+                yield changed if landed else None
         finally:
             dw.close()
 
     def _watch_folders(self, dw: DirWatch) -> None:
         """Add every session spool folder not watched yet to the watch."""
+        watched = dw.watched
         for folder in spool.session_folders(self.repo.spool_dir):
-            if folder not in self._watched:
+            if folder not in watched:
                 try:
                     dw.add(folder)
                 except OSError as exc:   # gone again, or not ours to watch: the next cycle
                     log.warning("cannot watch %s: %s", folder, exc)
-                    continue
-                self._watched.add(folder)
 
-    def _cycle(self) -> None:
-        """Ingest every waiting spool file in order, then deliver to every ready pane."""
+    def _cycle(self, folders: set[Path] | None = None) -> None:
+        """Ingest every waiting spool file in order (of the spool's top, and of the session
+        folders in `folders`; of every one when None), then deliver to every ready pane."""
+        top = self.repo.spool_dir
         while True:
-            files = spool.pending(self.repo.spool_dir)
+            files = spool.pending(top, folders)
             for path in files:
                 spool.ingest(self.store, path)
             result = delivery.deliver_ready(self.store, self.tmux, self.tmux_socket)
@@ -240,7 +244,8 @@ class Orchestrator:
                 recovery.reconcile_panes(self.store, self.tmux.panes(), self.tmux_socket)
             # Deliveries and the files that landed meanwhile may make more work: loop until quiet.
             # A failed paste is not retried here (its pane is re-checked above); the next file is.
-            if not result.sent and not spool.pending(self.repo.spool_dir):
+            # A file landing elsewhere meanwhile is in the watch's next batch.
+            if not result.sent and not spool.pending(top, folders):
                 self._watch_exits()
                 return
 
@@ -328,6 +333,17 @@ class Orchestrator:
         if self._lock_file is not None:
             self._lock_file.close()
             self._lock_file = None
+
+
+def _folders_of(top: Path, paths: list[Path]) -> set[Path]:
+    """The session folders that changed paths lie in (or are), for watchfiles' changes."""
+    out = set()
+    for p in paths:
+        if p.parent == top and p.is_dir():
+            out.add(p)
+        elif p.parent.parent == top:
+            out.add(p.parent)
+    return out
 
 
 def _visible(_change, path: str) -> bool:

@@ -43,9 +43,10 @@ OUTSIDE = "a signal outside its session's folder"
 _OPEN = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
 
 
-def pending(spool_dir: Path) -> list[Path]:
-    """Files waiting in the spool, oldest first: every session folder's, and whatever sits at
-    the top (wake files; anything else is quarantined). Hidden names are temp files still being
+def pending(spool_dir: Path, folders: set[Path] | None = None) -> list[Path]:
+    """Files waiting in the spool, oldest first: every session folder's (only those in
+    `folders`, when given: where the watch saw something land), and whatever sits at the top
+    (wake files; anything else is quarantined). Hidden names are temp files still being
     written; folders inside a session's folder are not looked into."""
     try:
         top = list(os.scandir(spool_dir))
@@ -56,8 +57,9 @@ def pending(spool_dir: Path) -> list[Path]:
         if e.name.startswith("."):
             continue
         if e.is_dir(follow_symlinks=False):
-            if e.name != QUARANTINE:
-                found += _entries(Path(e.path))
+            path = spool_dir / e.name
+            if e.name != QUARANTINE and (folders is None or path in folders):
+                found += _entries(path)
         else:
             found.append(spool_dir / e.name)
     return sorted(found, key=lambda p: _order(p.name))

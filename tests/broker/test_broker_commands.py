@@ -38,11 +38,12 @@ def test_a_command_nobody_placed_is_refused():
 
 
 def test_the_users_own_commands_and_a2as_processes_are_not_run_for_agents():
-    for words in ("approve", "resolve", "target adopt", "target restore", "review override",
+    for words in ("say", "approve", "resolve", "target adopt", "target restore", "review override",
                   "store reseal", "store rebuild", "board answer", "init", "serve", "up",
                   "down", "demo", "workbench", "demo-agent", "demo-director"):
         assert commands.refusal(words), words
-    for words in ("whoami", "submit", "say", "inbox post", "card add", "review verdict"):
+    for words in ("whoami", "submit", "board report", "inbox post", "card add",
+                  "review verdict"):
         assert commands.refusal(words) is None, words
 
 

@@ -16,6 +16,7 @@ from tests.support import (
     dispatch,
     events,
     inject,
+    rows,
     spawn,
     wait_state,
     wait_until,
@@ -60,9 +61,10 @@ def test_a_process_outside_the_sessions_pane_is_refused_on_its_socket_and_record
     AgentProcess(repo, "w2", "worker", "status").go()
     env = {**os.environ, "A2A_BROKER": str(socket_of(repo, "w1"))}
     # The user's own process (this test's child), and a process of session w2, on w1's socket.
-    stranger = subprocess.run([*CLIENT, "say", "I am w1"], cwd=repo, env=env,
+    report = ("board", "report", "--title", "from w1", "--body", "I am w1")
+    stranger = subprocess.run([*CLIENT, *report], cwd=repo, env=env,
                               capture_output=True, text=True, timeout=60)
-    w2 = AgentProcess(repo, "w2", "worker", "say", "I am w1",
+    w2 = AgentProcess(repo, "w2", "worker", *report,
                       env={"A2A_BROKER": str(socket_of(repo, "w1"))}).go()
     for r in (stranger, w2):
         code = r.returncode if hasattr(r, "returncode") else r.code
@@ -72,7 +74,7 @@ def test_a_process_outside_the_sessions_pane_is_refused_on_its_socket_and_record
     refused = events(repo, "broker_peer_mismatch")
     assert len(refused) == 2 and {e.session for e in refused} == {"w1"}
     assert all("not a process of session w1's pane" in e.payload["why"] for e in refused)
-    assert not events(repo, "message", session="w1")   # nothing was said for w1
+    assert not rows(repo, "SELECT id FROM board_items")   # nothing was reported for w1
 
 
 def test_a_demo_worker_running_a2a_whoami_in_its_pane_gets_its_session(
