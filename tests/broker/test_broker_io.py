@@ -69,24 +69,24 @@ def test_stdin_given_to_the_client_is_what_the_command_reads(repo, serve):
     assert d["text"].endswith("typed in")
 
 
-def _hanging_verify(repo, tmp_path):
-    """An attempt whose check hangs once `flag` exists, verified once (passed); `pids` gets the
-    check's processes."""
+def _hanging_verify(repo, tmp_path) -> tuple[AgentProcess, list[int]]:
+    """The executive's `a2a verify` through its broker, running a check that hangs (the attempt
+    verified once before, passed): the client's process, and the check's processes."""
     flag, pids = tmp_path / "hang", tmp_path / "pids"
     check = f"if [ -e {flag} ]; then sleep 120 & echo $! >> {pids}; sleep 120; fi"
     c, _ = claim(repo, check)
     assert submit_verify(repo, c).json["verdict"] == "passed"
     flag.touch()
-    return c, pids
-
-
-def test_interrupting_the_client_interrupts_a_long_verify(repo, serve, tmp_path):
-    serve()
-    c, pids = _hanging_verify(repo, tmp_path)
     p = AgentProcess(repo, "exec1", "executive", "verify", c["attempt"])
     p.start()
     started = wait_until(lambda: pids.exists() and [int(x) for x in pids.read_text().split()],
                          timeout=30, what="the check's process")
+    return p, started
+
+
+def test_interrupting_the_client_interrupts_a_long_verify(repo, serve, tmp_path):
+    serve()
+    p, started = _hanging_verify(repo, tmp_path)
     p.proc.send_signal(signal.SIGINT)        # Ctrl-C in the agent's shell reaches the client
     r = p.finish(timeout=30)
     assert r.code == 128 + signal.SIGINT, r.err
@@ -98,11 +98,7 @@ def test_interrupting_the_client_interrupts_a_long_verify(repo, serve, tmp_path)
 
 def test_a_client_that_dies_hangs_the_command_up(repo, serve, tmp_path):
     serve()
-    c, pids = _hanging_verify(repo, tmp_path)
-    p = AgentProcess(repo, "exec1", "executive", "verify", c["attempt"])
-    p.start()
-    started = wait_until(lambda: pids.exists() and [int(x) for x in pids.read_text().split()],
-                         timeout=30, what="the check's process")
+    p, started = _hanging_verify(repo, tmp_path)
     p.proc.kill()
     p.proc.wait(timeout=10)
     (ev,) = wait_until(lambda: events(repo, "verify_interrupted"), timeout=30,
