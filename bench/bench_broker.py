@@ -171,10 +171,50 @@ def rows(quick: bool) -> list[dict]:
     return out
 
 
+def against(tree: Path, n: int) -> tuple[list[float], list[float]]:
+    """ms from a signal file renamed into a spool to its state committed: here (into the
+    session's folder) and in another a2a checkout `tree` (its `a2a serve` run from it: into its
+    spool's top when it has no broker, as before), one sample of each in turn, so that the
+    machine's load falls on both alike."""
+    old_style = not (tree / "a2a_tui" / "broker").is_dir()
+    with World() as ours, World() as theirs:
+        ours.serve()
+        theirs.serve(env={"PYTHONPATH": str(tree)})
+        places = []
+        for w, top in ((ours, False), (theirs, old_style)):
+            register_session(w.repo, "drv", state="idle")
+            folder = w.repo / ".a2a/spool" / ("" if top else "drv")
+            folder.mkdir(exist_ok=True)
+            places.append((w, folder, "" if top else "drv/"))
+        out: tuple[list[float], list[float]] = ([], [])
+        for i in range(n):
+            for k, (w, folder, prefix) in enumerate(places):
+                name = f"{time.time_ns()}-drv-{i}.json"
+                with store(w.repo) as s:
+                    t0 = land(folder, name, envelope("drv", "PreToolUse" if i % 2 else "Stop",
+                                                     time.time_ns()))
+                    got = wait_until(lambda s=s, key=prefix + name: s.one(
+                        "SELECT seq FROM spool_files WHERE name = ?", (key,)), timeout=30,
+                        interval=0.001, what="the signal")
+                    out[k].append((_committed_ns(s, got[0]) - t0) * 1e-6)
+                time.sleep(0.01)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=20)
+    ap.add_argument("--against", type=Path, metavar="TREE",
+                    help="another a2a checkout (e.g. `git worktree add /tmp/main main`): its"
+                         " signal path timed in turn with this one's")
     args = ap.parse_args()
+    if args.against:
+        here, there = against(args.against.resolve(), 60)
+        print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        for label, v in (("here: session folder", here), (f"{args.against}", there)):
+            print(f"  renamed → state, {label:<40} median {statistics.median(v):6.3f} ms"
+                  f"   p90 {pct(v, .9):6.3f} ms")
+        return
     with World() as w:
         w.serve()
         t = calls(w, args.runs)

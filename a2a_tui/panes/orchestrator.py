@@ -211,21 +211,25 @@ class Orchestrator:
                 yield _folders_of(top, [Path(p) for _c, p in changes]) if changes else None
             return
         try:
-            self._watch_folders(dw)
+            self._watch_folders(dw, None)
             yield None  # what landed before the watch was set up, in any folder
             while not self._stop.is_set():
                 landed = dw.wait(WATCH_TIMEOUT_MS / 1000)
-                changed = dw.take_changed()
-                self._watch_folders(dw)   # before the cycle looks in them: nothing slips by
-                yield changed if landed else None
+                changed = dw.take_changed() if landed else None
+                self._watch_folders(dw, changed)   # before the cycle looks in them
+                yield changed
         finally:
             dw.close()
 
-    def _watch_folders(self, dw: DirWatch) -> None:
-        """Add every session spool folder not watched yet to the watch."""
+    def _watch_folders(self, dw: DirWatch, changed: set[Path] | None) -> None:
+        """Add the session spool folders not watched yet to the watch: the new ones among
+        `changed`, or every one (None)."""
+        top = self.repo.spool_dir
         watched = dw.watched
-        for folder in spool.session_folders(self.repo.spool_dir):
-            if folder not in watched:
+        new = (spool.session_folders(top) if changed is None
+               else [p for p in changed if p.parent == top and p.name != spool.QUARANTINE])
+        for folder in new:
+            if folder not in watched and folder.is_dir() and not folder.is_symlink():
                 try:
                     dw.add(folder)
                 except OSError as exc:   # gone again, or not ours to watch: the next cycle

@@ -44,10 +44,17 @@ _OPEN = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
 
 
 def pending(spool_dir: Path, folders: set[Path] | None = None) -> list[Path]:
-    """Files waiting in the spool, oldest first: every session folder's (only those in
-    `folders`, when given: where the watch saw something land), and whatever sits at the top
-    (wake files; anything else is quarantined). Hidden names are temp files still being
-    written; folders inside a session's folder are not looked into."""
+    """Files waiting in the spool, oldest first: every session folder's, and whatever sits at
+    the top (wake files; anything else is quarantined). With `folders` (where the watch saw
+    something land), only those: the top when it is among them, and the session folders among
+    them. Hidden names are temp files still being written; folders inside a session's folder
+    are not looked into."""
+    if folders is not None:
+        found = _entries(spool_dir) if spool_dir in folders else []
+        for folder in folders:
+            if folder.parent == spool_dir and folder.name != QUARANTINE:
+                found += _entries(folder)
+        return sorted(found, key=lambda p: _order(p.name))
     try:
         top = list(os.scandir(spool_dir))
     except FileNotFoundError:
@@ -57,9 +64,8 @@ def pending(spool_dir: Path, folders: set[Path] | None = None) -> list[Path]:
         if e.name.startswith("."):
             continue
         if e.is_dir(follow_symlinks=False):
-            path = spool_dir / e.name
-            if e.name != QUARANTINE and (folders is None or path in folders):
-                found += _entries(path)
+            if e.name != QUARANTINE:
+                found += _entries(spool_dir / e.name)
         else:
             found.append(spool_dir / e.name)
     return sorted(found, key=lambda p: _order(p.name))
@@ -68,16 +74,21 @@ def pending(spool_dir: Path, folders: set[Path] | None = None) -> list[Path]:
 def session_folders(spool_dir: Path) -> list[Path]:
     """The session folders in the spool (the orchestrator watches each)."""
     try:
-        return [Path(e.path) for e in os.scandir(spool_dir) if not e.name.startswith(".")
+        return [spool_dir / e.name for e in os.scandir(spool_dir) if not e.name.startswith(".")
                 and e.name != QUARANTINE and e.is_dir(follow_symlinks=False)]
     except FileNotFoundError:
         return []
 
 
 def _entries(folder: Path) -> list[Path]:
+    """The visible files of a folder (a folder that is not one, a link included, has none)."""
     try:
-        return [folder / e.name for e in os.scandir(folder)
-                if not e.name.startswith(".") and not e.is_dir(follow_symlinks=False)]
+        with os.scandir(folder) as it:
+            found = [folder / e.name for e in it
+                     if not e.name.startswith(".") and not e.is_dir(follow_symlinks=False)]
+        if found and not stat.S_ISDIR(os.lstat(folder).st_mode):
+            return []   # a link put where a folder was: its files are not the session's
+        return found
     except (FileNotFoundError, NotADirectoryError):
         return []
 
