@@ -44,7 +44,7 @@ class DirWatch:
     def __init__(self, folder: Path, mask: int = IN_CLOSE_WRITE | IN_MOVED_TO,
                  names: set[str] | None = None, folders: bool = False):
         self.names = None if names is None else {os.fsencode(n) for n in names}
-        self.mask = mask | (IN_CREATE if folders else 0)
+        self.mask = mask
         self.folders = folders
         if not host.linux():
             raise OSError(errno.ENOSYS, "inotify is Linux-only")
@@ -54,25 +54,29 @@ class DirWatch:
             raise OSError(ctypes.get_errno(), f"inotify_init1: {os.strerror(ctypes.get_errno())}")
         self.fd = fd
         self._folders: dict[int, Path] = {}
+        self._paths: set[Path] = set()
         self._changed: set[Path] | None = set()   # None: the kernel's queue overflowed
         try:
-            self.add(folder)
+            self.add(folder, folders)
         except OSError:
             os.close(fd)
             raise
 
-    def add(self, folder: Path) -> None:
-        """Watch `folder` too (a folder watched already is left as it is)."""
-        wd = self._libc.inotify_add_watch(self.fd, os.fsencode(folder), self.mask)
+    def add(self, folder: Path, folders: bool = False) -> None:
+        """Watch `folder` too (a folder watched already is left as it is); with `folders`, for
+        folders made in it as well (the first folder's watch takes the constructor's)."""
+        mask = self.mask | (IN_CREATE if folders else 0)
+        wd = self._libc.inotify_add_watch(self.fd, os.fsencode(folder), mask)
         if wd < 0:
             err = ctypes.get_errno()
             raise OSError(err, f"inotify_add_watch {folder}: {os.strerror(err)}")
         self._folders[wd] = folder
+        self._paths.add(folder)
 
     @property
     def watched(self) -> set[Path]:
         """The folders watched now (one that was removed is not)."""
-        return set(self._folders.values())
+        return self._paths
 
     def take_changed(self) -> set[Path] | None:
         """The folders where something was reported since the last call; None when that is
@@ -109,7 +113,7 @@ class DirWatch:
                 pos += _HEADER.size + length
                 where = self._folders.get(wd)
                 if mask & IN_IGNORED:
-                    self._folders.pop(wd, None)
+                    self._paths.discard(self._folders.pop(wd, where))
                 elif mask & IN_Q_OVERFLOW:
                     landed, self._changed = True, None
                 elif not name or name.startswith(b".") or where is None:

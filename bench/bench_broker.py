@@ -209,7 +209,7 @@ def main() -> None:
                          " signal path timed in turn with this one's")
     args = ap.parse_args()
     if args.against:
-        here, there = against(args.against.resolve(), 60)
+        here, there = against(args.against.resolve(), 100)
         print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         for label, v in (("here: session folder", here), (f"{args.against}", there)):
             print(f"  renamed → state, {label:<40} median {statistics.median(v):6.3f} ms"

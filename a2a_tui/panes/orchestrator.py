@@ -227,7 +227,8 @@ class Orchestrator:
         top = self.repo.spool_dir
         watched = dw.watched
         new = (spool.session_folders(top) if changed is None
-               else [p for p in changed if p.parent == top and p.name != spool.QUARANTINE])
+               else [p for p in changed if p not in watched and p.parent == top
+                     and p.name != spool.QUARANTINE])
         for folder in new:
             if folder not in watched and folder.is_dir() and not folder.is_symlink():
                 try:

@@ -41,6 +41,7 @@ TRIM_DEPTH = 32
 WAKE_SUFFIX = ".wake"
 OUTSIDE = "a signal outside its session's folder"
 _OPEN = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
+_FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 def pending(spool_dir: Path, folders: set[Path] | None = None) -> list[Path]:
@@ -49,10 +50,10 @@ def pending(spool_dir: Path, folders: set[Path] | None = None) -> list[Path]:
     something land), only those: the top when it is among them, and the session folders among
     them. Hidden names are temp files still being written; folders inside a session's folder
     are not looked into."""
-    if folders is not None:
-        found = _entries(spool_dir) if spool_dir in folders else []
+    if folders is not None:   # the top, or folders just below it (the watch's own)
+        found = []
         for folder in folders:
-            if folder.parent == spool_dir and folder.name != QUARANTINE:
+            if folder == spool_dir or folder.name != QUARANTINE:
                 found += _entries(folder)
         return sorted(found, key=lambda p: _order(p.name))
     try:
@@ -81,24 +82,28 @@ def session_folders(spool_dir: Path) -> list[Path]:
 
 
 def _entries(folder: Path) -> list[Path]:
-    """The visible files of a folder (a folder that is not one, a link included, has none)."""
+    """The visible files of a folder; none when it is no folder (a link put in a folder's place
+    included: its files are not the session's)."""
     try:
-        with os.scandir(folder) as it:
-            found = [folder / e.name for e in it
-                     if not e.name.startswith(".") and not e.is_dir(follow_symlinks=False)]
-        if found and not stat.S_ISDIR(os.lstat(folder).st_mode):
-            return []   # a link put where a folder was: its files are not the session's
-        return found
-    except (FileNotFoundError, NotADirectoryError):
+        fd = os.open(folder, _FOLDER)
+    except OSError:   # gone, or not a folder (ELOOP: a link; ENOTDIR)
         return []
+    try:
+        with os.scandir(fd) as it:
+            return [folder / e.name for e in it
+                    if not e.name.startswith(".") and not e.is_dir(follow_symlinks=False)]
+    finally:
+        os.close(fd)
 
 
 def folder_of(path: Path) -> str | None:
     """The session whose spool folder holds `path` (`.a2a/spool/<session>/<file>`); None for a
     file at the spool's top."""
-    spool = path.parent.parent
-    if spool.name == SPOOL and spool.parent.name == A2A_DIR and path.parent.name != QUARANTINE:
-        return _text(path.parent.name)
+    folder, _file = os.path.split(path)   # strings: this runs for every signal
+    spool, name = os.path.split(folder)
+    a2a, spool_name = os.path.split(spool)
+    if spool_name == SPOOL and os.path.basename(a2a) == A2A_DIR and name != QUARANTINE:
+        return _text(name)
     return None
 
 
@@ -120,6 +125,7 @@ def ingest(store, path: Path) -> dict[str, Any] | None:
         _unlink(path)
         return None
     folder = folder_of(path)
+    raw_folder = os.path.basename(os.path.dirname(path))
     key = name if folder is None else f"{folder}/{name}"
     done = store.one("SELECT outcome FROM spool_files WHERE name = ?", (key,))
     if done is not None:  # recorded before a crash: finish the file move only
@@ -127,7 +133,7 @@ def ingest(store, path: Path) -> dict[str, Any] | None:
         return {"file": key, "outcome": done["outcome"], "again": True}
     if folder is None:
         return _quarantine(store, path, OUTSIDE, key, folder)
-    if name != path.name or folder != path.parent.name:
+    if name != path.name or folder != raw_folder:
         return _quarantine(store, path, "file name is not UTF-8", key, folder)
     raw = _read(path)
     if raw is None:
@@ -155,19 +161,24 @@ def _read(path: Path) -> bytes | str | None:
     except OSError as exc:  # ELOOP: a symbolic link; or not ours to read
         return "a symbolic link" if os.path.islink(path) else \
             f"unreadable: {exc.strerror or exc}"
-    with os.fdopen(fd, "rb") as f:
+    try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             return "not a regular file"
         if st.st_size > MAX_BYTES:
             return f"oversized: {st.st_size} bytes (limit {MAX_BYTES})"
-        try:
-            raw = f.read(MAX_BYTES + 1)
-        except OSError as exc:
-            return f"unreadable: {exc.strerror or exc}"
-    if len(raw) > MAX_BYTES:
+        chunks, size = [], 0
+        while size <= MAX_BYTES:   # sized by fstat: one read, unless it grew meanwhile
+            chunk = os.read(fd, st.st_size + 1 if not chunks else 65536)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+            size += len(chunk)
         return f"oversized: more than {MAX_BYTES} bytes (limit {MAX_BYTES})"
-    return raw
+    except OSError as exc:
+        return f"unreadable: {exc.strerror or exc}"
+    finally:
+        os.close(fd)
 
 
 def record(store, sig: Signal, name: str, size: int | None = None) -> dict[str, Any]:
