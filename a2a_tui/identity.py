@@ -298,11 +298,29 @@ def in_session(store, session: str, pid: int) -> str | None:
     a PID namespace of its own (a sandbox's) is placed by its ancestry as seen from a2a's."""
     rows = store.all("SELECT id, role, pane_pid, pane_pid_start, pane_tty, state FROM sessions"
                      " WHERE id = ? AND pane_pid IS NOT NULL", (session,))
+    if not rows:   # no pane yet
+        return None
+    if _descends(pid, rows[0]["pane_pid"], rows[0]["pane_pid_start"]):
+        return "process tree"   # rule 1, walked only as far as the pane (every request asks)
     chain, _cut = _chain(pid)
-    if not rows or not chain:   # no pane yet, or the process is gone
+    if not chain:   # the process is gone
         return None
     placed = _place(rows, chain, pid, controlling_tty(pid))
     return None if placed is None else placed[1]
+
+
+def _descends(pid: int, pane: int, pane_start: int | None) -> bool:
+    """Whether `pid` is the process that started at `pane_start` as `pane`, or descends from it."""
+    seen = set()
+    while pid > 1 and pid not in seen:
+        seen.add(pid)
+        st = proc_stat(pid, terminal=False)
+        if st is None:
+            return False
+        if pid == pane:
+            return same_start(pane_start, st.start)
+        pid = st.ppid
+    return False
 
 
 def _psutil():

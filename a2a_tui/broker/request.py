@@ -93,11 +93,16 @@ def handle(conn: socket.socket, session: str, served: Served) -> int:
 def _run(argv: list[str], session: str, served: Served, channel: Channel, workdir: Path
          ) -> int:
     try:
-        caller = identify(served.repo, session, peer(channel.conn))
+        store = served.repo.store()
     except A2AError as err:
         return emit_error(err, "--json" in argv)
+    try:
+        caller = identify(store, session, peer(channel.conn))
+    except A2AError as err:
+        store.close()
+        return emit_error(err, "--json" in argv)
     channel.start()
-    call = Call(served, caller, channel, workdir)
+    call = Call(served, caller, channel, workdir, store)   # the command closes the store
     try:
         return cli.run(argv, forced=call)
     except SystemExit as exc:   # --help and --version end by SystemExit
@@ -168,34 +173,30 @@ def peer(conn: socket.socket) -> tuple[int, int]:
     return pid, uid
 
 
-def identify(repo: Repo, session: str, who: tuple[int, int]) -> identity.Caller:
+def identify(store, session: str, who: tuple[int, int]) -> identity.Caller:
     """The caller: `session`, when the process at the other end is a process of its pane."""
     pid, uid = who
-    store = repo.store()
-    try:
-        row = store.one("SELECT role, state, pane_pid FROM sessions WHERE id = ?", (session,))
-        if row is None or row["state"] == "exited":
-            raise A2AError("broker_refused", f"session {session} has "
-                           f"{'exited' if row else 'no record'}: its socket serves no one")
-        deadline = time.monotonic() + PANE_WAIT_S
-        while row["pane_pid"] is None and time.monotonic() < deadline:
-            time.sleep(0.02)   # launched a moment ago: spawn records the pane right after
-            row = store.one("SELECT role, state, pane_pid FROM sessions WHERE id = ?",
-                            (session,))
-        why = None if uid == os.getuid() else f"its uid is {uid}, not a2a's ({os.getuid()})"
-        if why is None and identity.in_session(store, session, pid) is None:
-            if identity.proc_stat(pid, terminal=False) is None:
-                raise A2AError("broker_peer_mismatch", "the calling process is gone")
-            why = f"pid {pid} is not a process of session {session}'s pane"
-        if why is not None:
-            with store.write() as tx:
-                tx.append("broker_peer_mismatch", actor="orchestrator", session=session,
-                          payload={"pid": pid, "uid": uid, "why": why})
-            raise A2AError("broker_peer_mismatch", f"refused on session {session}'s socket:"
-                           f" {why}")
-        return identity.Caller(session=session, role=row["role"], via="broker")
-    finally:
-        store.close()
+    row = store.one("SELECT role, state, pane_pid FROM sessions WHERE id = ?", (session,))
+    if row is None or row["state"] == "exited":
+        raise A2AError("broker_refused", f"session {session} has "
+                       f"{'exited' if row else 'no record'}: its socket serves no one")
+    deadline = time.monotonic() + PANE_WAIT_S
+    while row["pane_pid"] is None and time.monotonic() < deadline:
+        time.sleep(0.02)   # launched a moment ago: spawn records the pane right after
+        row = store.one("SELECT role, state, pane_pid FROM sessions WHERE id = ?",
+                        (session,))
+    why = None if uid == os.getuid() else f"its uid is {uid}, not a2a's ({os.getuid()})"
+    if why is None and identity.in_session(store, session, pid) is None:
+        if identity.proc_stat(pid, terminal=False) is None:
+            raise A2AError("broker_peer_mismatch", "the calling process is gone")
+        why = f"pid {pid} is not a process of session {session}'s pane"
+    if why is not None:
+        with store.write() as tx:
+            tx.append("broker_peer_mismatch", actor="orchestrator", session=session,
+                      payload={"pid": pid, "uid": uid, "why": why})
+        raise A2AError("broker_peer_mismatch", f"refused on session {session}'s socket:"
+                       f" {why}")
+    return identity.Caller(session=session, role=row["role"], via="broker")
 
 
 class Channel:
@@ -242,9 +243,10 @@ class Call:
     """A command run for a session through its broker socket (cli.context.Forced)."""
 
     def __init__(self, served: Served, caller: identity.Caller, channel: Channel,
-                 workdir: Path):
+                 workdir: Path, store):
         self.repo = served.repo
         self.caller = caller
+        self.store = store
         self.served = served
         self.channel = channel
         self.workdir = workdir

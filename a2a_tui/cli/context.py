@@ -26,6 +26,7 @@ class Forced(Protocol):
 
     repo: Repo
     caller: Caller
+    store: Store | None   # the repository's store, opened already (the command closes it)
 
     def admit(self, ctx: CliContext) -> None:
         """Refuse (A2AError) what may not run this way, before the command runs; may replace
@@ -61,7 +62,8 @@ class CliContext:
     @property
     def store(self) -> Store:
         if self._store is None:
-            self._store = self.repo.store()
+            opened = self.forced.store if self.forced is not None else None
+            self._store = opened if opened is not None else self.repo.store()
         return self._store
 
     @cached_property

@@ -10,14 +10,18 @@ import shlex
 import subprocess
 import sys
 
+from a2a_tui import identity
 from tests.support import (
     AgentProcess,
     broker_as,
     dispatch,
     events,
     inject,
+    proc_start,
+    register_session,
     rows,
     spawn,
+    store,
     wait_state,
     wait_until,
 )
@@ -107,3 +111,26 @@ def test_a_detached_python_script_in_a_demo_pane_that_patches_identity_is_still_
     me = wait_until(lambda: out.exists() and out.read_text().strip()
                     and json.loads(out.read_text()), timeout=30, what="the script's whoami")
     assert (me["session"], me["is_user"], me["via"]) == (sid, False, "broker")
+
+
+def test_the_second_check_follows_the_process_tree_to_the_pane_and_its_start(repo):
+    pane = subprocess.Popen(["sh", "-c", "sleep 60 & wait"])
+    try:
+        child = wait_until(lambda: _children(pane.pid), what="the pane's child")[0]
+        register_session(repo, "w1", "worker", pid=pane.pid)
+        register_session(repo, "w2", "worker", pid=pane.pid, start=proc_start(pane.pid) + 1)
+        with store(repo) as s:
+            assert identity.in_session(s, "w1", child) == "process tree"
+            assert identity.in_session(s, "w1", pane.pid) == "process tree"
+            assert identity.in_session(s, "w1", os.getpid()) is None   # the user's process
+            assert identity.in_session(s, "w2", child) is None         # a pid reused
+            assert identity.in_session(s, "nobody", child) is None
+    finally:
+        pane.kill()
+        pane.wait()
+
+
+def _children(pid: int) -> list[int]:
+    out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True,
+                         text=True).stdout
+    return [int(p) for p in out.split()]
