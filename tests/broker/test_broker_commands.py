@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import argparse
 import re
+import subprocess
+import sys
 
 from a2a_tui.broker import commands
 from a2a_tui.cli import COMMANDS, build_parser
@@ -68,3 +70,13 @@ def test_every_broker_error_code_has_a_meaning_in_the_readme():
         raised |= set(re.findall(r'"code": "([a-z_]+)"', path.read_text()))
     assert {"broker_unavailable", "broker_refused", "broker_peer_mismatch"} <= raised
     assert raised == documented
+
+
+def test_what_the_broker_loads_before_forking_holds_no_screen_library():
+    """The broker imports the command line and what the agent-facing commands use once, before
+    its first fork; the workbench's libraries are none of it."""
+    code = ("import importlib, sys; from a2a_tui import cli; from a2a_tui.broker.__main__ import"
+            " PRELOAD; [importlib.import_module(m) for m in (*PRELOAD, *cli.command_modules())];"
+            " print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
