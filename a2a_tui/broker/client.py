@@ -81,7 +81,10 @@ class Reader:
                 if len(self.buf) >= _HEADER.size + n:
                     data = self.buf[_HEADER.size:_HEADER.size + n]
                     self.buf = self.buf[_HEADER.size + n:]
-                    msg = json.loads(data)
+                    try:
+                        msg = json.loads(data)
+                    except RecursionError:   # JSON nests deeper than Python recurses
+                        raise ValueError("a frame nested too deeply") from None
                     if not isinstance(msg, dict):
                         raise ValueError("a frame that is not a JSON object")
                     return msg

@@ -104,12 +104,11 @@ class Broker:
         *lines, self._pending = self._pending.split(b"\n")
         for line in lines:
             try:
-                msg = json.loads(line)
-                sessions = msg["sessions"]
+                sessions = {s for s in json.loads(line)["sessions"] if isinstance(s, str)}
             except (ValueError, KeyError, TypeError):
                 print(f"a2a broker: ignored a control line: {line[:200]!r}", file=sys.stderr)
                 continue
-            self.sync({s for s in sessions if isinstance(s, str)})
+            self.sync(sessions)
 
     def sync(self, sessions: set[str]) -> None:
         """Listen for exactly `sessions`."""
@@ -166,7 +165,12 @@ class Broker:
             return
         sys.stdout.flush()
         sys.stderr.flush()
-        pid = os.fork()
+        try:
+            pid = os.fork()
+        except OSError as exc:   # no process to spare now: this client is refused, not the next
+            print(f"a2a broker: cannot fork for {sid}: {exc}", file=sys.stderr, flush=True)
+            conn.close()
+            return
         if pid == 0:   # the child: one request, then _exit (never back into this loop)
             code = 1
             try:
