@@ -1,5 +1,10 @@
 """Who is calling: a managed agent session, known from the process tree, or the user.
 
+An agent's own `a2a` does not come here: it goes through its session's broker socket and is
+that session, whatever its process says (a2a_tui/broker; `Caller.via` "broker"). The rules
+below decide a direct call (the user's terminal, or a pane's process that bypasses its broker)
+and are the broker's second check of the process at the other end of a socket (`in_session`).
+
 A command is attributed to a managed session by kernel facts about processes, never because of
 an environment variable: those the agent can set to anything. In order:
 
