@@ -128,7 +128,7 @@ def _cannot(g, row, record: dict[str, Any], thread: str, *, fork: bool) -> str |
     before anything is recorded; None when it can."""
     ctx = profiles.LaunchContext(
         session=row["id"], role=row["role"], cwd=Path(record.get("cwd") or row["cwd"]),
-        run_dir=g.repo.runs_dir / row["id"], spool_dir=g.repo.spool_dir,
+        run_dir=g.repo.runs_dir / row["id"], spool_dir=g.repo.session_spool_dir(row["id"]),
         hook=hooks_dir() / "a2a-hook", extra=tuple(record.get("extra") or ()),
         continues=profiles.check_conversation(thread), fork=fork)
     try:

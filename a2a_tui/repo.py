@@ -16,6 +16,10 @@ from a2a_tui.errors import A2AError
 from a2a_tui.git import Git
 
 A2A_DIR = ".a2a"
+SPOOL = "spool"
+BROKER_SOCKET = "a2a.sock"
+# Not a session's folder: where the spool's refused files go (`spool/quarantine/`).
+QUARANTINE = "quarantine"
 
 
 @dataclass(frozen=True)
@@ -38,7 +42,27 @@ class Repo:
 
     @property
     def spool_dir(self) -> Path:
-        return self.a2a_dir / "spool"
+        """The spool: a folder per session (`session_spool_dir`), the wake files a command
+        drops after committing, and `quarantine/`."""
+        return self.a2a_dir / SPOOL
+
+    def session_spool_dir(self, session: str) -> Path:
+        """The one folder the session's hooks write into: the orchestrator takes a signal's
+        session from it, never from the file (panes/spool.py)."""
+        return self.spool_dir / _session_folder(session)
+
+    @property
+    def broker_dir(self) -> Path:
+        return self.a2a_dir / "broker"
+
+    def session_broker_dir(self, session: str) -> Path:
+        """The folder (mode 0700) holding the session's broker socket: the folder, not the
+        socket, is what a sandbox binds, so the socket can be made again behind it."""
+        return self.broker_dir / _session_folder(session)
+
+    def broker_socket(self, session: str) -> Path:
+        """The socket through which the session, and only it, reaches a2a (a2a_tui/broker)."""
+        return self.session_broker_dir(session) / BROKER_SOCKET
 
     @property
     def worktrees_dir(self) -> Path:
@@ -128,9 +152,10 @@ def init(repo: Repo, target: str | None = None, *, adopt_namespace: bool = False
         raise A2AError("no_target", f"branch {target!r} has no commit yet: commit once, then init")
     existed = repo.initialized
     repo.a2a_dir.mkdir(exist_ok=True)
-    for d in (repo.spool_dir, repo.spool_dir / "quarantine", repo.worktrees_dir, repo.locks_dir,
-              repo.runs_dir):
+    for d in (repo.spool_dir, repo.spool_dir / QUARANTINE, repo.worktrees_dir, repo.locks_dir,
+              repo.runs_dir, repo.broker_dir):
         d.mkdir(parents=True, exist_ok=True)
+    os.chmod(repo.broker_dir, 0o700)
     _exclude(git.git_path("info/exclude"))
     if not existed:
         repo.write_config(Config(target_branch=target))
@@ -178,6 +203,15 @@ def _exclude(exclude: Path) -> None:
             if lines and lines[-1] != "":
                 f.write("\n")
             f.write("/.a2a/\n")
+
+
+def _session_folder(session: str) -> str:
+    """A session id as a folder name: one path component, never the quarantine's."""
+    if (not session or session == QUARANTINE or "/" in session or "\0" in session
+            or session.startswith(".")):
+        raise A2AError("bad_session_id", f"session id {session!r} cannot name a session's"
+                       " folder", exit_code=2)
+    return session
 
 
 def default_tmux_session(root: Path) -> str:

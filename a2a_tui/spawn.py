@@ -31,7 +31,7 @@ from a2a_tui.identity import session_leader, start_time
 from a2a_tui.panes.githooks import git_config_env, write_hooks
 from a2a_tui.panes.records import check_session_id, record_launched, record_launching
 from a2a_tui.profiles.environment import write_private
-from a2a_tui.resources import hooks_dir, rolecards_dir
+from a2a_tui.resources import BROKER_ENV, broker_client, hooks_dir, rolecards_dir
 from a2a_tui.tmux import Tmux
 
 ROLES = ("ideation", "executive", "worker", "reviewer", "retro")
@@ -78,7 +78,8 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
                 " and has not exited (or was restarted meanwhile)" if restarts else ""))
         run_dir = repo.runs_dir / sid
         ctx = profiles.LaunchContext(
-            session=sid, role=role, cwd=cwd, run_dir=run_dir, spool_dir=repo.spool_dir,
+            session=sid, role=role, cwd=cwd, run_dir=run_dir,
+            spool_dir=repo.session_spool_dir(sid),
             hook=hooks_dir() / "a2a-hook", model=model, effort=effort,
             role_card=card if card.is_file() and cli != "demo" else None, extra=tuple(extra),
             continues=profiles.check_conversation(continues) if continues else None, fork=fork)
@@ -116,7 +117,7 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
         _write_files(repo, ctx, launch, trailers, tmux_socket, cwd, travel, clear_env)
         facts = tmux.new_pane(tmux_session, ["/bin/sh", str(run_dir / "launch.sh")], str(cwd))
         tmux.set_pane_option(facts.pane_id, SESSION_TAG, sid)
-        exit_cmd = shlex.join([str(ctx.hook), "--spool", str(repo.spool_dir), "--session", sid,
+        exit_cmd = shlex.join([str(ctx.hook), "--spool", str(ctx.spool_dir), "--session", sid,
                                "--pane", facts.pane_id, "tmux"])
         tmux.on_pane_death(facts.pane_id, exit_cmd)
     except (A2AError, OSError) as exc:
@@ -170,13 +171,15 @@ def _write_files(repo, ctx: profiles.LaunchContext, launch: profiles.Launch,
     orig = repo.git.own_hooks_dir(cwd)
     hooks = ctx.githooks_dir
     write_hooks(hooks, orig, trailers)
-    # The pane's environment comes from the tmux server, not from us: give it our PATH, with this
-    # a2a's own bin folder first, so the agent's `a2a ...` calls reach the same a2a.
+    channel, shim_dir = _channel(repo, ctx)
+    # The pane's environment comes from the tmux server, not from us: give it our PATH, with the
+    # session's `a2a` (the broker's client) first, then this a2a's own bin folder.
     path = os.environ.get("PATH", "/usr/bin:/bin")
     here = str(Path(sys.executable).parent)
     if here not in path.split(os.pathsep):
         path = here + os.pathsep + path
-    env = {**travel, **git_config_env(hooks), **launch.env, "A2A_SESSION": ctx.session,
+    path = str(shim_dir) + os.pathsep + path
+    env = {**travel, **git_config_env(hooks), **launch.env, **channel, "A2A_SESSION": ctx.session,
            "PATH": path}
     if tmux_socket:
         env["A2A_TMUX_SOCKET"] = tmux_socket
@@ -187,6 +190,28 @@ def _write_files(repo, ctx: profiles.LaunchContext, launch: profiles.Launch,
              f"cd {shlex.quote(str(cwd))} || exit 1",
              "exec " + " ".join(_quote_arg(a) for a in (*_subreaper(), *launch.argv))]
     write_private(ctx.run_dir / "launch.sh", "\n".join(lines) + "\n")
+
+
+def _channel(repo, ctx: profiles.LaunchContext) -> tuple[dict[str, str], Path]:
+    """The session's two channels, made before its pane starts (a sandbox binds both folders at
+    the same paths): its spool folder, the only one its hooks write into (`ctx.spool_dir`); and
+    its broker folder (0700), where the orchestrator's broker listens on the session's socket.
+    Returns the variable that names the socket and the folder of the session's `a2a`: a shim that
+    runs the broker's thin client (a2a_tui/broker/client.py), first on the pane's PATH."""
+    ctx.spool_dir.mkdir(parents=True, exist_ok=True)
+    folder = repo.session_broker_dir(ctx.session)
+    folder.mkdir(parents=True, exist_ok=True)
+    os.chmod(folder, 0o700)
+    shim_dir = ctx.run_dir / "bin"
+    shim_dir.mkdir(exist_ok=True)
+    shim = (f"#!/bin/sh\n# the a2a of session {ctx.session}: its broker's client; generated.\n"
+            f"exec {shlex.quote(sys.executable)} -I -S {shlex.quote(str(broker_client()))}"
+            ' "$@"\n')
+    fd = os.open(shim_dir / "a2a", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o700)
+    os.fchmod(fd, 0o700)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(shim)
+    return {BROKER_ENV: str(repo.broker_socket(ctx.session))}, shim_dir
 
 
 # 36 = PR_SET_CHILD_SUBREAPER. If it fails the CLI does not start: the pane's process exits with

@@ -37,6 +37,8 @@ BENCHES = {
               " cache hit"),
     "store": ("bench_store", "store append with 8 writers at once"),
     "cli": ("run_all", "agent-facing CLI calls beside `python -c pass`"),
+    "broker": ("bench_broker", "an agent's `a2a` through its broker beside the direct call and"
+               " `python -c pass`; a hook's signal through the session's spool folder"),
     "metrics": ("bench_metrics", "the metric views over 1,000,000 events"),
     "workbench": ("bench_tui", "the workbench's first frame, 20 sessions and 100,000 events"),
     "chain": ("bench_store_chain", "the event chain: open and full check"),

@@ -17,13 +17,18 @@ line is there; until then the command still works, through the whole parser, onl
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from a2a_tui import __version__
 from a2a_tui.cli.output import Result, emit, emit_error
 from a2a_tui.errors import A2AError
+from a2a_tui.resources import BROKER_ENV, broker_client
+
+if TYPE_CHECKING:
+    from a2a_tui.cli.context import Forced
 
 # Each `a2a_tui/cli/*_cmds.py` module adds its subcommands through `register(sub, common)`.
 FIRST_MODULES = ["base_cmds", "gate_cmds"]
@@ -171,7 +176,27 @@ class _Unbuilt:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """`a2a ARGS`. In a managed session's processes (A2A_BROKER set) it is the broker's thin
+    client instead, run in place of this process: the orchestrator runs the command as the
+    session whose socket it came in on, so nothing this process computes about itself counts
+    (a2a_tui/broker). Elsewhere, the command runs here."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    socket_path = os.environ.get(BROKER_ENV)
+    if socket_path:
+        client = str(broker_client())
+        sys.stdout.flush()
+        try:
+            os.execv(sys.executable, [sys.executable, "-I", "-S", client, *argv])
+        except OSError as exc:
+            return emit_error(A2AError("broker_unavailable", f"cannot start the broker's client"
+                                       f" {client}: {exc.strerror or exc}"), "--json" in argv)
+    return run(argv)
+
+
+def run(argv: Sequence[str], forced: Forced | None = None) -> int:
+    """Parse and run one command here; `forced`: for the broker, which settles the repository
+    and the caller itself and checks the command before it runs."""
+    argv = list(argv)
     as_json = "--json" in argv
     try:
         utf8_only(argv)
@@ -184,8 +209,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         # lazy: --help and usage errors answer without the repository, store or gate
         from a2a_tui.cli.context import CliContext
 
-        ctx = CliContext(args)
+        ctx = CliContext(args, forced)
         try:
+            if forced is not None:
+                forced.admit(ctx)
             ctx.admit()
             result: Result = args.func(ctx, args)
         finally:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import os
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from a2a_tui.errors import A2AError
 from a2a_tui.repo import Repo, find_repo
@@ -17,6 +17,20 @@ if TYPE_CHECKING:
     from a2a_tui.gate.context import GateContext
     from a2a_tui.identity import Caller
     from a2a_tui.store import Store
+
+
+class Forced(Protocol):
+    """A command run for someone whose repository and identity are settled before it runs:
+    a request that came in on a session's broker socket (a2a_tui/broker). The command neither
+    finds the repository from its arguments or folder nor asks the process tree who calls."""
+
+    repo: Repo
+    caller: Caller
+    store: Store | None   # the repository's store, opened already (the command closes it)
+
+    def admit(self, ctx: CliContext) -> None:
+        """Refuse (A2AError) what may not run this way, before the command runs; may replace
+        the parsed arguments' file paths with copies of what the caller sent."""
 
 # Commands that an unidentified caller may run (identity.py): they read, or never act for a
 # caller (init records only from a terminal; recover, run first by every gate command, records
@@ -34,23 +48,29 @@ READS_OR_OWN_RULES = frozenset({
 class CliContext:
     # Each part is imported when a command first asks for it: `a2a sessions` needs no caller,
     # `a2a whoami` no gate (each `a2a` call pays for what it imports, bench/bench_cli.py).
-    def __init__(self, args: argparse.Namespace):
+    def __init__(self, args: argparse.Namespace, forced: Forced | None = None):
         self.args = args
+        self.forced = forced
         self._store: Store | None = None
 
     @cached_property
     def repo(self) -> Repo:
+        if self.forced is not None:
+            return self.forced.repo
         return find_repo(getattr(self.args, "repo", None))
 
     @property
     def store(self) -> Store:
         if self._store is None:
-            self._store = self.repo.store()
+            opened = self.forced.store if self.forced is not None else None
+            self._store = opened if opened is not None else self.repo.store()
         return self._store
 
     @cached_property
     def identity(self) -> Caller:
         """Who is calling, unidentified included (for reads: whoami, rules, the gate's views)."""
+        if self.forced is not None:
+            return self.forced.caller
         from a2a_tui.identity import resolve_caller  # lazy: psutil, for commands that ask
 
         return resolve_caller(self.store)

@@ -7,8 +7,8 @@ and costs nothing while it waits. Where there are no pidfds (macOS, a kernel bef
 `A2A_PLATFORM=darwin`: see `host.py`) the same thread asks psutil every `POLL_S` whether each
 watched process still runs with its recorded start time: at most that late, and a few
 system calls per pane per tick. Either way the watcher writes the same spool envelope the hook
-script writes, so ingestion stays the one place that records signals (a second `exited` is
-ignored there).
+script writes, into the session's own spool folder, so ingestion stays the one place that
+records signals (a second `exited` is ignored there).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ class ExitWatcher:
     pidfds (Linux), or looking every `POLL_S` seconds (elsewhere)."""
 
     def __init__(self, spool_dir: Path):
-        self.spool_dir = spool_dir
+        self.spool_dir = spool_dir   # the spool's top: each session's folder is below it
         self.pidfds = host.linux() and hasattr(os, "pidfd_open")
         self._lock = threading.Lock()
         # key (a pidfd; the session id without pidfds) -> (session, pane, pid, start)
@@ -134,6 +134,8 @@ class ExitWatcher:
         doc = {"v": 1, "ts_ns": ts, "session": sid, "pane": pane or "", "source": "process",
                "payload": {"hook_event_name": "process-exited", "pid": pid}}
         name = f"{ts}-{sid}-exit{pid}"
-        tmp = self.spool_dir / f".{name}.tmp"
+        folder = self.spool_dir / sid
+        folder.mkdir(exist_ok=True)
+        tmp = folder / f".{name}.tmp"
         tmp.write_text(json.dumps(doc) + "\n")
-        os.replace(tmp, self.spool_dir / f"{name}.json")
+        os.replace(tmp, folder / f"{name}.json")

@@ -34,7 +34,7 @@ class LaunchContext:
     role: str
     cwd: Path
     run_dir: Path            # per-session folder for generated files
-    spool_dir: Path
+    spool_dir: Path          # the session's own spool folder (`.a2a/spool/<session>/`)
     hook: Path               # hooks/a2a-hook
     model: str = ""
     effort: str = ""
@@ -46,7 +46,9 @@ class LaunchContext:
     fork: bool = False
 
     def hook_argv(self, source: str, pane: bool = False) -> list[str]:
-        """The hook command for one protocol source, with this session baked in."""
+        """The hook command for one protocol source, with this session and its own spool folder
+        baked in (the orchestrator takes the session from the folder; `--session` only names
+        the files)."""
         argv = [str(self.hook), "--spool", str(self.spool_dir), "--session", self.session]
         if pane:
             argv += ["--pane", PANE_TOKEN]

@@ -56,7 +56,8 @@ def session(repo: Path, sid: str) -> dict:
         return dict(st.one("SELECT * FROM sessions WHERE id = ?", (sid,)) or {})
 
 
-def test_codex_mode_tool_commands_find_a2a(repo, tmux_socket):
+def test_codex_mode_tool_commands_find_a2a(repo, tmux_socket, serve):
+    # `serve`: the pane's `a2a` is its broker's client, and the orchestrator answers it.
     s = spawn(repo, tmux_socket, "--protocol", "codex")
     assert "allow_login_shell=false" in s["argv"]
     found = repo / "found.txt"

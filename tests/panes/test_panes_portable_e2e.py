@@ -3,7 +3,9 @@
 The same scenario runs twice on a private tmux server with the demo agent: once as Linux runs
 it (the CLI a child subreaper, pidfds, inotify) and once with `A2A_PLATFORM=darwin`, which makes
 `a2a spawn` and `a2a serve` take the portable branches (`a2a_tui/host.py`). Commands run as the
-agent's Bash tool runs them (`sh -c` in a session of its own, no terminal), typed as `!` lines.
+agent's Bash tool runs them (`sh -c` in a session of its own, no terminal), typed as `!` lines,
+calling a2a directly (A2A_BROKER unset: the process-tree rules, the fallback for a direct call;
+through the broker the same rules are its second check, tests/broker).
 
 - a command in the pane is its session's, by process tree, in both;
 - a command detached with `( … &)` while the tool shell still runs is its session's in both:
@@ -28,7 +30,8 @@ import pytest
 
 from tests.support import a2a, dispatch, events, inject, session, wait_state, wait_until
 
-WHO = shlex.join([sys.executable, "-m", "a2a_tui", "whoami", "--json"])
+WHO = shlex.join(["env", "-u", "A2A_BROKER", sys.executable, "-m", "a2a_tui", "whoami",
+                  "--json"])
 
 # `detach.sh OUT TOOL [gone]`, started in the background by `( … &)` or `setsid -f` from the tool
 # shell TOOL: wait until re-parented (the parent is no longer a child of TOOL: the subshell or
