@@ -37,7 +37,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from a2a_tui.profiles import Launch, LaunchContext, Profile, permissions, role_card_text
+from a2a_tui.profiles import (
+    Launch,
+    LaunchContext,
+    Profile,
+    home_of,
+    permissions,
+    role_card_text,
+)
 from a2a_tui.profiles.environment import EnvFamily
 
 # hook_event_name -> Codex's snake-case name, used in trust keys and hashes.
@@ -114,6 +121,10 @@ def provider_key_names(extra: tuple[str, ...], environ: Mapping[str, str]) -> tu
 
 @dataclass(frozen=True)
 class Codex(Profile):
+    def state_paths(self, environ: Mapping[str, str]) -> tuple[Path, ...]:
+        return (Path(environ["CODEX_HOME"]) if environ.get("CODEX_HOME")
+                else home_of(environ) / ".codex",)
+
     def env_names(self, extra: tuple[str, ...], environ: Mapping[str, str]) -> tuple[str, ...]:
         return provider_key_names(extra, environ)
 
