@@ -85,7 +85,8 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
             session=sid, role=role, cwd=cwd, run_dir=run_dir, spool_dir=repo.spool_dir,
             hook=hooks_dir() / "a2a-hook", model=model, effort=effort,
             role_card=card if card.is_file() and cli != "demo" else None, extra=tuple(extra),
-            continues=profiles.check_conversation(continues) if continues else None, fork=fork)
+            continues=profiles.check_conversation(continues) if continues else None, fork=fork,
+            open_shell=boxing.open_shell)
         launch = profile.prepare(ctx)
         # The spawner's provider settings go to the pane by the launch script; only their names
         # are recorded (profiles/environment.py).
@@ -162,8 +163,14 @@ class _Boxing:
         self.tmux_dir = Path(tmux.socket_dir())
         self.hooks = repo.git.own_hooks_dir(repo.root)
         # Refused here, before anything is recorded, when the session may not start.
-        check_machine(enabled=self.settings.enabled,
-                      allow_unconfined=self.settings.allow_unconfined)
+        self.will_confine = check_machine(
+            enabled=self.settings.enabled,
+            allow_unconfined=self.settings.allow_unconfined) is None
+
+    @property
+    def open_shell(self) -> bool:
+        """Whether a confined worker may run any command without its CLI asking."""
+        return self.will_confine and self.settings.any_command
 
     def confine(self, ctx: profiles.LaunchContext, profile: profiles.Profile,
                 launch: profiles.Launch) -> Confinement:

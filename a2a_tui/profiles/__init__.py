@@ -44,6 +44,10 @@ class LaunchContext:
     # or, with `fork`, a copy of it under a new id.
     continues: str | None = None
     fork: bool = False
+    # The session runs confined by the OS (a2a_tui/confine) and the user lets a confined worker
+    # run any command without asking: its CLI's own sandbox and prompts then guard only what
+    # the confinement does not already (permissions.py).
+    open_shell: bool = False
 
     def hook_argv(self, source: str, pane: bool = False) -> list[str]:
         """The hook command for one protocol source, with this session baked in."""

@@ -75,7 +75,7 @@ class Claude(Profile):
         else:
             conversation = ["--session-id", thread]
         settings = claude_hooks_settings(ctx, EVENTS)
-        perms = permissions.claude(ctx.role, ctx.run_dir)
+        perms = permissions.claude(ctx.role, ctx.run_dir, ctx.open_shell)
         args, given = perms.applied(ctx.extra, permissions.CLAUDE_OVERRIDES)
         # The permission options first: --allowedTools takes every word up to the next option.
         argv = [self.binary, *args, "--settings", str(ctx.run_dir / SETTINGS_FILE),

@@ -129,7 +129,7 @@ class Codex(Profile):
         return provider_key_names(extra, environ)
 
     def prepare(self, ctx: LaunchContext) -> Launch:
-        perms = permissions.codex(ctx.role)
+        perms = permissions.codex(ctx.role, ctx.cwd)
         args, given = perms.applied(ctx.extra, permissions.CODEX_OVERRIDES)
         argv = [self.binary, "-c", f"notify={notify_value(ctx)}",
                 "-c", "check_for_update_on_startup=false", *SHELL_ARGS, *args,
