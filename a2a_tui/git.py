@@ -391,8 +391,8 @@ class Git:
         return {k: v for k in ("user.name", "user.email") if (v := self.config_value(k))}
 
     def import_commit(self, objects: Path, sha: str, have: list[str]) -> None:
-        """Copy commit `sha` and everything it reaches (but what `have` reaches) from the
-        object folder `objects` into this repository, verified.
+        """Copy object `sha` (the caller checks that it is a commit) and what it reaches, but
+        what `have` reaches, from the object folder `objects` into this repository, verified.
 
         `objects` (an attempt clone's `.git/objects`) is read as data through
         GIT_ALTERNATE_OBJECT_DIRECTORIES by a `pack-objects` run here: no config, hook or
@@ -414,20 +414,22 @@ class Git:
         if index.returncode != 0:
             raise GitError("index-pack", index.stderr.decode(errors="replace"),
                            index.returncode)
-        if not self.object_is_commit(sha):
-            raise GitError("index-pack", f"{sha} is not a commit after the import")
 
     def work_tree_status(self, work_tree: Path, commit: str, index: Path) -> list[str]:
-        """`git status --porcelain` of the files at `work_tree` against `commit`, judged by
-        this repository's git with a fresh index (`index`, a scratch file): changed tracked
-        files and untracked ones. The work tree's own `.git` (an attempt's clone) is never
-        read: its config, hooks and index are its agent's."""
+        """What the files at `work_tree` hold beyond `commit`: its tracked files that changed
+        (`M path`, deleted ones too) and untracked files that are not ignored (`?? path`),
+        judged by this repository's git with a fresh index (`index`, a scratch file) read from
+        `commit`. The work tree's own `.git` (an attempt's clone) is never read: its config,
+        hooks and index are its agent's."""
         env = {"GIT_DIR": str(self.common_dir()), "GIT_WORK_TREE": str(work_tree),
                "GIT_INDEX_FILE": str(index)}
         self._run("read-tree", commit, cwd=work_tree, env=env)
-        out = self._run("status", "--porcelain", "--untracked-files=all", cwd=work_tree,
-                        env=env).stdout
-        return [line for line in out.splitlines() if line.strip()]
+        changed = self._run("diff", "--name-only", "--no-renames", "-z", cwd=work_tree,
+                            env=env).stdout
+        others = self._run("ls-files", "--others", "--exclude-standard", "-z", cwd=work_tree,
+                           env=env).stdout
+        return ([f"M {p}" for p in changed.split("\0") if p]
+                + [f"?? {p}" for p in others.split("\0") if p])
 
     def write_tree(self, cwd: Path | None = None) -> str | None:
         """The tree the index at `cwd` holds, or None when it cannot be written (a merge in

@@ -65,6 +65,8 @@ def import_head(repo: Repo, attempt_id: str, clone: Path, sha: str, start: str) 
                                              "unknown revision")):
                 return False
             raise
+        if not git.object_is_commit(sha):
+            return False     # a tree or a blob of the clone: nothing to pin
     ref = imported_ref(attempt_id, sha)
     if git.ref_value(ref) != sha:
         git.update_ref(ref, sha, ZERO_SHA, message=f"a2a import {attempt_id}")
