@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import A2A, at_terminal, events, write_user_config
+from tests.support import A2A, add_ready_card, at_terminal, events, write_user_config
 
 NO_USERNS = "echo 0 > /proc/sys/user/max_user_namespaces && exec \"$@\""
 
@@ -56,7 +56,8 @@ def test_without_user_namespaces_a_session_is_refused_and_nothing_is_recorded(wo
 @needs_unshare
 def test_the_users_setting_starts_it_unconfined_and_says_so_everywhere(world, repo):
     write_user_config(world, "[confinement]\nallow_unconfined = true\n")
-    r = without_userns(world, *spawn_args(world))
+    attempt = world.a2a("claim", add_ready_card(repo), "--json").json["attempt"]
+    r = without_userns(world, *spawn_args(world), "--attempt", attempt)
     assert r.returncode == 0, r.stdout + r.stderr
     sid = __import__("json").loads(r.stdout)["session"]
     (launch,) = events(repo, "session_launching", session=sid)
@@ -66,6 +67,9 @@ def test_the_users_setting_starts_it_unconfined_and_says_so_everywhere(world, re
     # The sessions view (the Sessions panel, `a2a sessions`) says it.
     (row,) = [s for s in world.a2a("sessions", "--json").json if s["session"] == sid]
     assert row["confined"] is False and "namespace" in row["unconfined_reason"], row
+    # And every attempt it wrote (`a2a status`, the Gate panel's views).
+    (att,) = world.a2a("status", "--json").json["attempts"]
+    assert att["id"] == attempt and att["unconfined"] is True
 
 
 def test_a_repositorys_config_cannot_allow_it(world, repo):
