@@ -384,7 +384,11 @@ class Git:
         clone._run("update-ref", f"refs/remotes/origin/{target}", start)
         clone._run("update-ref", f"refs/heads/{branch}", start)
         clone._run("symbolic-ref", "HEAD", f"refs/heads/{branch}")
-        clone._run("reset", "-q", "--hard", "HEAD")
+        # The files and the clone's index, written by this repository's git from its own
+        # objects (reading them through the clone's alternates is several times slower).
+        self._run("read-tree", "-u", "--reset", start, cwd=path,
+                  env={"GIT_DIR": str(self.common_dir()), "GIT_WORK_TREE": str(path),
+                       "GIT_INDEX_FILE": str(path / ".git" / "index")})
 
     def identity(self) -> dict[str, str]:
         """`user.name` and `user.email` as git reads them here (for an attempt's clone)."""
