@@ -299,5 +299,6 @@ def spawn_reviewer(g, attempt: str, *, cli: str, model: str = "", effort: str = 
             review_start.failed(g, planned, str(exc))
             raise
         crashpoint("review_start:after_spawn")
-        report = g.repo.runs_dir / launched["session"] / "review.md"
+        # In the session's output folder: the one place of its run folder it may write.
+        report = session_paths(g.repo.a2a_dir, launched["session"]).out_dir / "review.md"
         return review_start.started(g, planned, launched, report)
