@@ -9,6 +9,7 @@ work tree and a scratch index, never by the clone's git (its config and hooks ar
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -89,14 +90,9 @@ def _reclaim_one(g: GateContext, att) -> dict[str, Any]:
         if seen is None or seen != head:
             return _record(g, att, "unknown", result | {
                 "reason": "the clone has no head the gate can read, or it moved; kept"})
-        try:
-            files = clones.dirty_files(g, path, head)
-        except GitError as exc:
-            return _record(g, att, "unknown", result | {
-                "reason": f"cannot read the worktree's status: {exc.stderr.strip()[:200]}"})
-        if files:
-            return _record(g, att, "kept_dirty", result | {
-                "reason": f"{len(files)} uncommitted path(s); kept", "files": files[:50]})
+        kept = _kept_if_dirty(g, att, result, lambda: clones.dirty_files(g, path, head))
+        if kept is not None:
+            return kept
         if clones.head_of(att) != head:
             return _record(g, att, "unknown", result | {
                 "reason": "the clone's head moved while it was checked; kept"})
@@ -108,17 +104,27 @@ def _reclaim_one(g: GateContext, att) -> dict[str, Any]:
         return _record(g, att, "removed", result)
 
 
-def _reclaim_linked(g: GateContext, att, path: Path, result: dict[str, Any]) -> dict[str, Any]:
-    """A linked worktree, as claims made before clones left them (its branch is in the
-    repository): removed by git when clean, as then."""
+def _kept_if_dirty(g: GateContext, att, result: dict[str, Any],
+                   read: Callable[[], list[str]]) -> dict[str, Any] | None:
+    """The record of a worktree kept because `read` found uncommitted paths (or could not
+    look); None when it is clean."""
     try:
-        files = g.git.status(path)
+        files = read()
     except GitError as exc:
         return _record(g, att, "unknown", result | {
             "reason": f"cannot read the worktree's status: {exc.stderr.strip()[:200]}"})
     if files:
         return _record(g, att, "kept_dirty", result | {
             "reason": f"{len(files)} uncommitted path(s); kept", "files": files[:50]})
+    return None
+
+
+def _reclaim_linked(g: GateContext, att, path: Path, result: dict[str, Any]) -> dict[str, Any]:
+    """A linked worktree, as claims made before clones left them (its branch is in the
+    repository): removed by git when clean, as then."""
+    kept = _kept_if_dirty(g, att, result, lambda: g.git.status(path))
+    if kept is not None:
+        return kept
     try:
         g.git.worktree_remove(path)
     except GitError as exc:

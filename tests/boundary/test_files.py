@@ -34,12 +34,16 @@ def test_the_store_cannot_be_edited_raw(world, repo, mode):
     db = repo / ".a2a" / "a2a.db"
     code, out = a.run(f"{PY} -c \"import sqlite3; c = sqlite3.connect('file:{db}?mode=rw',"
                       " uri=True); c.execute('DROP TRIGGER events_no_update'); c.commit()\"")
+    # Nor can it read the log (the store is not in its sight at all).
+    rcode, rout = a.run(f"head -c 15 {db}")
     if a.confined:
         assert code != 0 and "unable to open database" in out, out
+        assert rcode != 0 and "SQLite format" not in rout, rout
         assert _trigger_exists(repo)
         assert a2a("store", "verify", cwd=repo).code == 0
     else:
         assert code == 0, out
+        assert rcode == 0 and "SQLite format" in rout
         assert not _trigger_exists(repo)
 
 
