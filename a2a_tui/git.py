@@ -401,7 +401,8 @@ class Git:
         `objects` (an attempt clone's `.git/objects`) is read as data through
         GIT_ALTERNATE_OBJECT_DIRECTORIES by a `pack-objects` run here: no config, hook or
         attribute of the clone is read. `index-pack --strict` then hashes and checks every
-        object and that the pack's links resolve here; nothing is written on a failure."""
+        object and that the pack's links resolve here (path findings are warnings: the gate's
+        boundary step rejects them by name); nothing is written on a failure."""
         alt = {"GIT_ALTERNATE_OBJECT_DIRECTORIES": str(objects)}
         revs = "".join(f"{r}\n" for r in (sha, "--not", *have))
         env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", **alt}
@@ -412,7 +413,7 @@ class Git:
             raise GitError("pack-objects", pack.stderr.decode(errors="replace"),
                            pack.returncode)
         env.pop("GIT_ALTERNATE_OBJECT_DIRECTORIES")
-        index = subprocess.run(["git", "index-pack", "--stdin", "--strict"],
+        index = subprocess.run(["git", "index-pack", "--stdin", f"--strict={PATH_CHECKS}"],
                                cwd=str(self.cwd), input=pack.stdout, capture_output=True,
                                env=env)
         if index.returncode != 0:
@@ -445,6 +446,12 @@ class Git:
         """Bring the index and the files at `cwd` from tree `old` to tree `new` (a two-tree
         merge, `read-tree -m -u`: refused when it would lose a local change)."""
         self._run("read-tree", "-m", "-u", old, new, cwd=cwd)
+
+
+# fsck's findings about paths in a tree are the gate's to judge and name (its boundary step:
+# `path_refused`, a rejection with its reason); every other finding refuses the import.
+PATH_CHECKS = ",".join(f"{m}=warn" for m in ("hasDot", "hasDotdot", "hasDotgit", "fullPathname",
+                                               "gitmodulesSymlink"))
 
 
 def clone_head(path: Path) -> str | None:
