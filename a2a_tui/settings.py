@@ -26,6 +26,15 @@ board_after_s = 2700
 
 [layout]
 events_rows = 0           # rows of the Events panel; 0: about a quarter of the screen
+
+[confinement]             # the user's file only: a repository's config cannot widen it
+allow_unconfined = false  # where the machine cannot confine, start sessions unconfined anyway
+read = ["~/src/shared"]   # more paths every session may read (absolute, or from ~)
+write = []                # more paths every session may write
+[confinement.roles.worker]        # per role
+read = []
+[confinement.sessions.w1]         # per session id
+write = ["~/scratch"]
 ```
 """
 
@@ -44,7 +53,10 @@ from typing import Any
 from a2a_tui.errors import A2AError
 from a2a_tui.profiles import CLIS
 
-SECTIONS = ("roles", "notify", "stall", "layout")
+SECTIONS = ("roles", "notify", "stall", "layout", "confinement")
+# Sections only the user's own file may set: a file an agent could write (the repository's
+# `.a2a/config.toml`) never widens what a session may reach.
+USER_ONLY = ("confinement",)
 # The roles of a2a_tui/collab/roles.py (a layer above this one; tests/test_settings.py keeps
 # the two equal).
 ROLE_NAMES = ("ideation", "executive", "worker", "reviewer")
@@ -59,6 +71,8 @@ DEFAULTS: dict[str, Any] = {
     "notify": {"bell": True, "status": True},
     "stall": {cli: {"hint_after_s": h, "board_after_s": b} for cli, (h, b) in _STALL.items()},
     "layout": {"events_rows": 0},
+    "confinement": {"enabled": True, "allow_unconfined": False, "any_command": True,
+                    "read": [], "write": [], "roles": {}, "sessions": {}},
 }
 
 
@@ -83,6 +97,39 @@ class StallTimes:
 
 
 @dataclass(frozen=True)
+class ExtraPaths:
+    """Paths a session may read or write beyond what its launch gives it."""
+
+    read: tuple[str, ...] = ()
+    write: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ConfinementSettings:
+    """`[confinement]`: whether sessions must be confined, and what more they may reach.
+
+    `enabled = false` starts every session unconfined (recorded and shown as such);
+    `allow_unconfined` starts one unconfined only where the machine cannot confine;
+    `any_command`: a confined worker runs any command without asking (its CLI's own
+    permission prompts are for what the confinement does not already stop); false keeps the
+    CLI's allow-list."""
+
+    enabled: bool = True
+    allow_unconfined: bool = False
+    any_command: bool = True
+    every: ExtraPaths = ExtraPaths()
+    roles: dict[str, ExtraPaths] = field(default_factory=dict)
+    sessions: dict[str, ExtraPaths] = field(default_factory=dict)
+
+    def extra(self, role: str, session: str) -> ExtraPaths:
+        """Every path the user adds for a session of `role` with id `session`."""
+        parts = [self.every, self.roles.get(role, ExtraPaths()),
+                 self.sessions.get(session, ExtraPaths())]
+        return ExtraPaths(tuple(p for x in parts for p in x.read),
+                          tuple(p for x in parts for p in x.write))
+
+
+@dataclass(frozen=True)
 class Settings:
     """The merged settings, and for every value (dotted path) the file it came from."""
 
@@ -94,6 +141,7 @@ class Settings:
     values: dict[str, Any] = field(repr=False)
     sources: dict[str, str] = field(repr=False)
     files: dict[str, str] = field(repr=False)
+    confinement: ConfinementSettings = ConfinementSettings()
 
     def stall_for(self, cli: str) -> StallTimes:
         return self.stall.get(cli) or self.stall["claude"]
@@ -116,6 +164,7 @@ def load(repo_config: Path | None = None, user_config: Path | None = None) -> Se
         data = read(path, own=own)
         if not own:
             files["repo"] = str(path)
+            data = {k: v for k, v in data.items() if k not in USER_ONLY}
         _validate_partial(data, path)
         _merge(values, data, str(path), sources, "")
     return _build(values, sources, files)
@@ -196,13 +245,35 @@ def _models():
                 raise ValueError("0 (about a quarter of the screen) or 3 to 60")
             return v
 
+    def absolute(paths: list[str]) -> list[str]:
+        for p in paths:
+            if not os.path.isabs(os.path.expanduser(p)):
+                raise ValueError(f"{p!r}: a path must be absolute (or start with ~)")
+        return paths
+
+    class Paths(BaseModel):
+        model_config = strict
+        read: list[str] = Field(default_factory=list)
+        write: list[str] = Field(default_factory=list)
+
+        _abs = field_validator("read", "write")(lambda cls, v: absolute(v))
+
+    class Confinement(Paths):
+        enabled: bool = True
+        allow_unconfined: bool = False
+        any_command: bool = True
+        roles: dict[Literal[*ROLE_NAMES], Paths] = Field(  # type: ignore[valid-type]
+            default_factory=dict)
+        sessions: dict[str, Paths] = Field(default_factory=dict)
+
     roles = create_model("Roles", __config__=strict,
                          **{r: (Role, Role()) for r in ROLE_NAMES})  # type: ignore[call-overload]
     stall = create_model("Stalls", __config__=strict,
                          **{c: (Stall, Stall()) for c in CLIS})  # type: ignore[call-overload]
     whole = create_model("Settings", __config__=strict, roles=(roles, roles()),
                          notify=(Notify, Notify()), stall=(stall, stall()),
-                         layout=(Layout, Layout()))  # type: ignore[call-overload]
+                         layout=(Layout, Layout()),
+                         confinement=(Confinement, Confinement()))  # type: ignore[call-overload]
     _MODELS = whole
     return whole
 
@@ -230,9 +301,15 @@ def _build(values: dict[str, Any], sources: dict[str, str], files: dict[str, str
     roles = {r: RoleDefaults(v.cli, v.model, v.effort, tuple(v.options))
              for r, v in m.roles}
     stall = {c: StallTimes(v.hint_after_s, v.board_after_s) for c, v in m.stall}
+    c = m.confinement
+    confinement = ConfinementSettings(
+        enabled=c.enabled, allow_unconfined=c.allow_unconfined, any_command=c.any_command,
+        every=ExtraPaths(tuple(c.read), tuple(c.write)),
+        roles={r: ExtraPaths(tuple(p.read), tuple(p.write)) for r, p in c.roles.items()},
+        sessions={s: ExtraPaths(tuple(p.read), tuple(p.write)) for s, p in c.sessions.items()})
     return Settings(roles=roles, bell=m.notify.bell, status=m.notify.status, stall=stall,
                     events_rows=m.layout.events_rows, values=m.model_dump(), sources=sources,
-                    files=files)
+                    files=files, confinement=confinement)
 
 
 def _bad(exc, where: Callable[[str], str]) -> A2AError:

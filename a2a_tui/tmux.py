@@ -246,6 +246,14 @@ class Tmux:
         proc = self.server.cmd("display-message", "-p", "#{socket_path}")
         return proc.stdout[0] if proc.returncode == 0 and proc.stdout else None
 
+    def socket_dir(self) -> str:
+        """The folder of the server's socket: where it is, or where tmux would make it
+        (`$TMUX_TMPDIR`, else /tmp, then `tmux-<uid>`) when the server is not running yet."""
+        path = self.socket_path()
+        if path:
+            return os.path.dirname(path)
+        return os.path.join(os.environ.get("TMUX_TMPDIR") or "/tmp", f"tmux-{os.getuid()}")
+
     def session_of(self, pane_id: str) -> str | None:
         """The name of the session holding the pane, or None when this server has no such pane."""
         proc = self.server.cmd("display-message", "-p", "-t", pane_id, "#{session_name}")

@@ -42,6 +42,7 @@ BENCHES = {
     "metrics": ("bench_metrics", "the metric views over 1,000,000 events"),
     "workbench": ("bench_tui", "the workbench's first frame, 20 sessions and 100,000 events"),
     "chain": ("bench_store_chain", "the event chain: open and full check"),
+    "confine": ("bench_confine", "a launch confined and not: the sandbox alone, a whole spawn"),
 }
 TIMEOUT_S = {"quick": 600, "full": 3 * 3600}
 

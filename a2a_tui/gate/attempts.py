@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import shutil
 import time
 from typing import Any
 
 from a2a_tui.collab.authorization import claim_refusal
 from a2a_tui.errors import A2AError
-from a2a_tui.gate import ledger
+from a2a_tui.gate import clones, ledger
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.facts import objective_facts
 from a2a_tui.gate.locks import op_lock
@@ -20,7 +21,8 @@ from a2a_tui.git import FULL_SHA
 
 def claim(g: GateContext, card_id: str, *, writer: str | None = None,
           supersede: bool = False) -> dict[str, Any]:
-    """Atomically allocate attempt n, a new fence, a branch and a worktree from the target head.
+    """Atomically allocate attempt n, a new fence, and a clone of the repository on a new
+    branch at the target head (gate/clones.py: the agent writes only the clone's `.git`).
 
     The target must be where the gate last left it (targets.observe). The store transaction
     decides the winner; git runs only after it commits.
@@ -66,8 +68,10 @@ def claim(g: GateContext, card_id: str, *, writer: str | None = None,
         # Outside the transaction: git.
         try:
             g.repo.worktrees_dir.mkdir(parents=True, exist_ok=True)
-            g.git.worktree_add(worktree, branch, start)
-        except A2AError as exc:
+            g.git.make_clone(worktree, branch, start, cfg.target_branch, g.git.identity())
+        except (A2AError, OSError) as exc:
+            shutil.rmtree(worktree, ignore_errors=True)   # nothing half-made stays
+            exc = exc if isinstance(exc, A2AError) else A2AError("worktree_failed", str(exc))
             with g.store.write() as tx:
                 s = tx.append("worktree_failed", actor="gate", task=card_id, attempt=attempt_id,
                               payload={"error": exc.message,
@@ -79,7 +83,8 @@ def claim(g: GateContext, card_id: str, *, writer: str | None = None,
                            f" {exc.message}") from exc
         with g.store.write() as tx:
             s = tx.append("worktree_created", actor="gate", task=card_id, attempt=attempt_id,
-                          payload={"path": str(worktree), "branch": branch, "start_commit": start})
+                          payload={"path": str(worktree), "branch": branch, "start_commit": start,
+                                   "layout": "clone"})
             tx.execute("UPDATE attempts SET worktree_state='present', updated_seq=? WHERE id=?",
                        (s, attempt_id))
     return {"attempt": attempt_id, "card": card_id, "fence": fence, "branch": branch,
@@ -144,8 +149,15 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
 
     if not FULL_SHA.match(sha):
         raise refuse("bad_sha", f"{sha_in!r} is not a full 40-hex commit SHA")
-    if not g.git.object_is_commit(sha):
-        raise refuse("bad_sha", f"{sha} is not a commit in this repository")
+    try:
+        # The commit is in the attempt's clone: imported, verified, pinned (gate/clones.py).
+        present = clones.bring_in(g, att, sha)
+    except A2AError as exc:
+        raise refuse("import_failed", f"{sha} could not be brought in from the attempt's"
+                     f" clone: {exc.message}") from exc
+    if not present or not g.git.object_is_commit(sha):
+        raise refuse("bad_sha", f"{sha} is not a commit in the attempt's clone or the"
+                     " repository")
     if sha == att["start_commit"]:
         raise refuse("empty_submission", f"{sha} is the start commit itself: nothing was delivered")
     if not g.git.is_ancestor(att["start_commit"], sha):

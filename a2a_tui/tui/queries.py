@@ -80,6 +80,7 @@ class GateRow:
     verify_state: str | None        # running | passed | rejected | interrupted
     verify_run: int | None
     checks: list[CheckRow] = field(default_factory=list)
+    unconfined: bool = False        # written by a session that ran unconfined
 
 
 @dataclass
@@ -151,7 +152,8 @@ def gate(store) -> list[GateRow]:
             writer=a.writer if a else None, sha=a.submitted_sha if a else None,
             rejections=a.rejections if a else 0,
             worktree_state=a.worktree_state if a else None, verify_state=v.state if v else None,
-            verify_run=v.run if v else None, checks=list(v.checks) if v else []))
+            verify_run=v.run if v else None, checks=list(v.checks) if v else [],
+            unconfined=bool(a and a.unconfined)))
     return out
 
 

@@ -73,7 +73,10 @@ class GatePanel(Panel[GateRow]):
 
     def cells(self, g: GateRow) -> Sequence[Cell]:
         state = g.attempt_state or g.card_state
-        return (Text(g.card, style="bold"), g.attempt or "", Text(state, style=_style(state)),
+        attempt = Text(g.attempt or "")
+        if g.unconfined:
+            attempt.append(" ⚠", style="bold red")   # written by an unconfined session
+        return (Text(g.card, style="bold"), attempt, Text(state, style=_style(state)),
                 verify_cell(g), g.title)
 
     def detail(self, g: GateRow) -> Text:
@@ -83,6 +86,8 @@ class GatePanel(Panel[GateRow]):
             t.append(f" · {g.attempt} {g.attempt_state} · writer {g.writer}"
                      + (f" · {g.sha[:12]}" if g.sha else "")
                      + (f" · {g.rejections} rejection(s)" if g.rejections else ""), style="dim")
+            if g.unconfined:
+                t.append(" · written UNCONFINED", style="bold red")
         if g.checks:
             t.append(f"\nverify run {g.verify_run} ({g.verify_state}): ")
             t.append_text(checks_line(g))

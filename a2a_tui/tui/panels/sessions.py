@@ -33,7 +33,7 @@ class SessionsPanel(Panel[SessionRow]):
     TITLE = "Sessions"
     EMPTY = "no sessions: n starts one (or `a2a session new ROLE`)"
     COLUMNS = (("id", "Session"), ("role", "Role"), ("state", "State"), ("flags", "Q"),
-               ("attempt", "Attempt"), ("cli", "CLI"))
+               ("attempt", "Attempt"), ("cli", "CLI"), ("box", "Box"))
 
     def __init__(self, now: Callable[[], int] = time.time_ns, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -42,7 +42,17 @@ class SessionsPanel(Panel[SessionRow]):
 
     def cells(self, r: SessionRow) -> Sequence[Cell]:
         return (Text(r.id, style="bold"), r.role, self._state(r), self._flags(r),
-                r.attempt or "", f"{r.cli} {r.model}".strip())
+                r.attempt or "", f"{r.cli} {r.model}".strip(), self._box(r))
+
+    @staticmethod
+    def _box(r: SessionRow) -> Text:
+        """Confined (its engine), or UNCONFINED; empty for a launch recorded before a2a
+        confined sessions."""
+        if r.confined is None:
+            return Text("")
+        if r.confined:
+            return Text(r.confinement or "", style="dim")
+        return Text("unconfined", style="bold red")
 
     def _state(self, r: SessionRow) -> Text:
         text = fmt.state(r.state, r.state_since_ns, self.now())
@@ -69,6 +79,11 @@ class SessionsPanel(Panel[SessionRow]):
                  + (f" · pane {r.pane_id}" if r.pane_id else " · no pane"))
         t.append(" · ")
         t.append_text(self._state(r))
+        if r.confined is False:
+            t.append(f" · UNCONFINED: {r.unconfined_reason or 'no reason recorded'}",
+                     style="bold red")
+        elif r.confined:
+            t.append(f" · confined ({r.confinement})")
         if r.in_flight:
             t.append(f" · in flight #{r.in_flight}")
         if r.queue:
