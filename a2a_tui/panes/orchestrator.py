@@ -86,6 +86,23 @@ def stop_running(repo, timeout_s: float = 15.0) -> int | None:
     return pid
 
 
+def take_lock(repo, then: str):
+    """The repository's orchestrator lock, held through the returned open file (for an
+    orchestrator, or for what no orchestrator may run beside: a store restore); refused with
+    `orchestrator_running` (`then`: what the user does about it) while another holds it."""
+    repo.locks_dir.mkdir(parents=True, exist_ok=True)
+    f = open(repo.locks_dir / LOCK_NAME, "a+")
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        f.seek(0)
+        holder = f.read().split("\n", 1)[0].strip() or "?"
+        f.close()
+        raise A2AError("orchestrator_running", f"an orchestrator already serves {repo.root}"
+                       f" (pid {holder}); {then}") from None
+    return f
+
+
 class Orchestrator:
     """Ingestion and delivery for one repository and one tmux server."""
 
@@ -321,17 +338,7 @@ class Orchestrator:
 
     # --- the lock ------------------------------------------------------------------------------
     def _take_lock(self) -> None:
-        self.repo.locks_dir.mkdir(parents=True, exist_ok=True)
-        f = open(self.repo.locks_dir / LOCK_NAME, "a+")
-        try:
-            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            f.seek(0)
-            holder = f.read().strip() or "?"
-            f.close()
-            raise A2AError("orchestrator_running",
-                           f"an orchestrator already serves {self.repo.root}"
-                           f" (pid {holder}); stop it first") from None
+        f = take_lock(self.repo, "stop it first")
         f.seek(0)
         f.truncate()
         f.write(str(os.getpid()))

@@ -241,6 +241,21 @@ def _identity_alone(path: Path) -> Identity:
         conn.close()
 
 
+def check_restorable(root: Path, ident: Identity, source: Path) -> None:
+    """Refuse (`store_foreign`) a backup that is not of this repository's store."""
+    mark = marker_path(root)
+    _refuse_foreign(ident, read_marker(mark), root, source, mark)
+
+
+def restored(root: Path, path: Path, store_id: str | None, seq: int) -> None:
+    """The repository's record after a restore: the restored file, and its last event as the
+    seq seen (going back to the backup's moment is the point of a restore)."""
+    mark = marker_path(root)
+    if mark is not None and store_id is not None:
+        st = path.stat()
+        write_marker(mark, Marker(store_id, seq, (st.st_dev, st.st_ino)))
+
+
 def _refuse_foreign(ident: Identity, marker: Marker | None, root: Path, path: Path,
                     mark: Path | None, lenient: bool = False) -> None:
     """`store_foreign` unless the store is this repository's (`lenient`: a store that records

@@ -62,7 +62,7 @@ def test_backup_of_a_running_repository_and_restore_round_trip(world, repo, tmp_
     assert r.code == 0, r.err
     restored = _chain(repo / ".a2a/a2a.db")
     assert restored[:len(copied)] == copied
-    assert [e.kind for e in world.events()[len(copied):]] == ["store_restored"]
+    assert [e.kind for e in world.events()[len(copied):]] == ["store_restored", "user_input"]
     kept = r.json["previous"]      # the record it replaced is kept, not deleted
     assert len(_chain(kept)) > len(copied)
     v = world.a2a("store", "verify", "--json")
