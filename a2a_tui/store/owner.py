@@ -1,7 +1,7 @@
 """Whose store this is: a store and its repository name each other, and every a2a process checks
 the pair when it opens the store.
 
-The store records its id (a random uuid) and the repository it was made for, in the payload of
+The store records its id (128 random bits) and the repository it was made for, in the payload of
 its first event (`initialized`; `store_identified` for a store made before stores had ids), so
 the hash chain covers them. The repository records, in its git directory, the id of its store
 and the highest event seq it has seen committed (`.git/a2a-store.json`, MARKER). In `.git`
@@ -26,14 +26,15 @@ pass it, so it never refuses a good store; what it cannot see is the loss of a l
 writer's last few seconds.
 """
 
+# Imports inside functions: every a2a command opens its store through here, so logging loads
+# only when a note fails (a2a's start-up: tests/test_startup.py).
+
 from __future__ import annotations
 
 import json
-import logging
 import os
 import sqlite3
 import time
-import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,8 +44,6 @@ from a2a_tui.errors import A2AError
 from a2a_tui.store import trouble
 from a2a_tui.store.db import Store
 from a2a_tui.store.trouble import StoreCode
-
-log = logging.getLogger(__name__)
 
 MARKER = "a2a-store.json"
 NOTE_EVERY_S = 5.0
@@ -161,7 +160,10 @@ class Owner:
             write_marker(self.path, Marker(self.store_id, seq, store.file))
             self.seen, self.file = seq, store.file
         except (A2AError, OSError) as exc:
-            log.warning("could not note the store's last event in %s: %s", self.path, exc)
+            import logging
+
+            logging.getLogger(__name__).warning("could not note the store's last event in %s:"
+                                                " %s", self.path, exc)
 
 
 def open_store(root: Path, path: Path) -> Store:
@@ -277,7 +279,7 @@ def _adopt(store: Store, ident: Identity, root: Path, mark: Path | None) -> Owne
     stores had ids): it gets an id if it has none, and the repository records it."""
     store_id = ident.store_id
     if store_id is None:
-        store_id = uuid.uuid4().hex
+        store_id = new_id()
         with store.write() as tx:
             tx.append("store_identified", actor="a2a",
                       payload={"store_id": store_id, "root": str(root),
@@ -300,7 +302,7 @@ def create_store(root: Path, path: Path, initialized: dict[str, Any],
     removed again: what is left is never half a store."""
     if path.exists():
         raise ValueError(f"{path} exists: a store is made only where none is")
-    store_id = uuid.uuid4().hex
+    store_id = new_id()
     payload = {**initialized, "root": str(root), "store_id": store_id}
     if replaces:
         payload["replaces"] = replaces
@@ -323,6 +325,11 @@ def create_store(root: Path, path: Path, initialized: dict[str, Any],
             raise err from exc
         raise
     return store
+
+
+def new_id() -> str:
+    """A store's id: 128 random bits, as hex."""
+    return os.urandom(16).hex()
 
 
 def remove_files(path: Path) -> None:
