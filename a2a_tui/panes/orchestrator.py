@@ -146,6 +146,7 @@ class Orchestrator:
             self.calls = Calls(self.repo, self.tmux, lambda: self.settings)
             self.calls.start()
         except BaseException:
+            self._stop.set()   # the store's file watch, if it started
             if self.exits is not None:
                 self.exits.stop()
                 self.exits = None

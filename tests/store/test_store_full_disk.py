@@ -142,3 +142,28 @@ def test_serve_survives_a_full_disk_shows_it_and_catches_up_when_space_returns(
     v = world.a2a("store", "verify", "--json")
     assert v.code == 0 and v.json["intact"], v.out + v.err
     assert served.stop() == 0
+
+
+def test_a_pane_exit_met_on_a_full_disk_is_reported_once_space_returns(small_disk):
+    from a2a_tui.panes.exits import ExitWatcher
+
+    spool = small_disk.path / "spool"
+    spool.mkdir()
+    proc = subprocess.Popen(["sleep", "60"])
+    watcher = ExitWatcher(spool)
+    watcher.start()
+    try:
+        from tests.support import proc_start
+
+        watcher.watch([("w1", "%1", proc.pid, proc_start(proc.pid))])
+        small_disk.fill()
+        proc.kill()
+        proc.wait()
+        holds_for(lambda: not [n for n in os.listdir(spool) if not n.startswith(".")], 1.0,
+                  what="nothing written on the full disk")
+        small_disk.free()
+        (name,) = wait_until(lambda: [n for n in os.listdir(spool) if not n.startswith(".")],
+                             timeout=10, what="the exit reported once space returned")
+        assert json.loads((spool / name).read_text())["session"] == "w1"
+    finally:
+        watcher.stop()
