@@ -12,6 +12,7 @@ import os
 import subprocess
 
 from a2a_tui.repo import Repo
+from a2a_tui.tui import store_health
 from tests.fuzz.spool import HOOK
 from tests.support import add_ready_card, holds_for, register_session, wait_until, write_card
 
@@ -122,6 +123,9 @@ def test_serve_survives_a_full_disk_shows_it_and_catches_up_when_space_returns(
     assert "#{@a2a_store}" in world.tmux("show-options", "-v", "-t", session, "status-right")
     lock = (repo / ".a2a/locks/orchestrator.lock").read_text()
     assert "store_full" in lock or "store_io" in lock, lock
+    # What a workbench beside this serve shows in its status line (tui/store_health.py).
+    seen = store_health.problem(None, None, Repo(repo))
+    assert seen is not None and seen.startswith(("store_full since", "store_io since")), seen
     holds_for(lambda: served.proc.poll() is None and (repo / ".a2a/spool" / name).exists(),
               2.0, what="serve running, the signal kept in the spool")
     _all_refused(world, repo, writes)
