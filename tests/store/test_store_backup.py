@@ -4,20 +4,12 @@ repository's record back (and refuses another repository's, or while an orchestr
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 
+from tests.store.store_support import chain as _chain
 from tests.support import add_ready_card, register_session, write_card
 
 SCORES = ("--score", "boundary=3:ok", "--score", "taste=2:ok")
-
-
-def _chain(db) -> list[tuple[int, str]]:
-    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    try:
-        return conn.execute("SELECT seq, hash FROM events ORDER BY seq").fetchall()
-    finally:
-        conn.close()
 
 
 def test_backup_of_a_running_repository_and_restore_round_trip(world, repo, tmp_path):

@@ -14,6 +14,7 @@ import subprocess
 from a2a_tui.repo import Repo
 from a2a_tui.tui import store_health
 from tests.fuzz.spool import HOOK
+from tests.store.store_support import chain
 from tests.support import add_ready_card, holds_for, register_session, wait_until, write_card
 
 CODES = ("store_full", "store_io")
@@ -34,14 +35,7 @@ def _prepare(world, repo) -> None:
 
 
 def _chain(repo) -> list[tuple[int, str]]:
-    """(seq, hash) of every event, read with sqlite3 alone."""
-    import sqlite3
-
-    db = sqlite3.connect(f"file:{repo / '.a2a/a2a.db'}?mode=ro", uri=True)
-    try:
-        return db.execute("SELECT seq, hash FROM events ORDER BY seq").fetchall()
-    finally:
-        db.close()
+    return chain(repo / ".a2a/a2a.db")
 
 
 def _one_line_with_code(r, args) -> str:

@@ -21,18 +21,10 @@ from a2a_tui.errors import A2AError
 from a2a_tui.queue import wake
 from a2a_tui.repo import Repo
 from a2a_tui.store import Store
+from tests.store.store_support import chain as _chain
 from tests.support import add_ready_card, make_repo, wait_until, write_card
 
 DB_FILES = ("a2a.db", "a2a.db-wal", "a2a.db-shm")
-
-
-def _chain(db, alone: bool = False) -> list[tuple[int, str]]:
-    """(seq, hash) of every event; `alone`: of the database file without any log beside it."""
-    conn = sqlite3.connect(f"file:{db}?{'immutable=1' if alone else 'mode=ro'}", uri=True)
-    try:
-        return conn.execute("SELECT seq, hash FROM events ORDER BY seq").fetchall()
-    finally:
-        conn.close()
 
 
 def _refused(r, code: str) -> str:

@@ -14,6 +14,18 @@ def _status(app) -> str:
     return str(app.query_one("#status").render())
 
 
+async def _shown_then_refused(app, pilot, seen, code: str) -> str:
+    """Wait until the status line names `code`, then try a write (pause w1): its refusal's
+    code."""
+    await until(pilot, lambda: code in _status(app), timeout=20,
+                what=f"the status line to say {code}")
+    app.query_one("#sessions").table.focus()
+    await pilot.press("p")
+    refused = await until(pilot, lambda: of_type(seen, UserActionRefused), timeout=20,
+                          what="the pause refused")
+    return refused[0].code
+
+
 def test_the_workbench_shows_a_full_disk_and_clears_it_when_space_returns(world, small_disk):
     repo = world.init_repo(small_disk.path / "repo")
     _prepare(world, repo)
@@ -24,13 +36,8 @@ def test_the_workbench_shows_a_full_disk_and_clears_it_when_space_returns(world,
             await until(pilot, lambda: "hosted here" in _status(app), what="hosting")
             small_disk.fill()
             land()
-            await until(pilot, lambda: "store_full" in _status(app), timeout=20,
-                        what="the status line to say the disk is full")
-            app.query_one("#sessions").table.focus()
-            await pilot.press("p")   # pause w1: a write, refused
-            refused = await until(pilot, lambda: of_type(seen, UserActionRefused), timeout=20,
-                                  what="the pause refused")
-            assert refused[0].code in ("store_full", "store_io")
+            code = await _shown_then_refused(app, pilot, seen, "store_full")
+            assert code in ("store_full", "store_io")
             small_disk.free()
             await until(pilot, lambda: "store_full" not in _status(app), timeout=30,
                         what="the status line cleared once space returned")
@@ -47,13 +54,7 @@ def test_the_workbench_says_loudly_that_its_store_file_is_gone(world, repo):
         async with workbench(repo) as (app, pilot, seen):
             await until(pilot, lambda: of_type(seen, OrchestratorSeen), what="the reader")
             (repo / ".a2a/a2a.db").unlink()
-            await until(pilot, lambda: "store_missing" in _status(app), timeout=10,
-                        what="the status line to say the store is gone")
-            app.query_one("#sessions").table.focus()
-            await pilot.press("p")   # pause w1: a write, refused
-            refused = await until(pilot, lambda: of_type(seen, UserActionRefused), timeout=10,
-                                  what="the pause refused")
-            assert refused[0].code == "store_missing"
+            assert await _shown_then_refused(app, pilot, seen, "store_missing") == "store_missing"
             assert not (repo / ".a2a/a2a.db").exists()
 
     run(scenario())
