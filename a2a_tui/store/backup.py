@@ -4,7 +4,7 @@
 read transaction sees it, its write-ahead log included, while writers go on (in WAL mode a
 reader blocks no writer): safe while `a2a serve` runs. The copy is made beside its target in
 rollback-journal mode and renamed into place once whole and synced: one file, whole on its own
-(a copied `a2a.db` without its `-wal` is not: https://sqlite.org/howtocorrupt.html §1.2).
+(a copied `a2a.db` without its `-wal` is not: https://sqlite.org/howtocorrupt.html).
 
 `inspect` and `put_in_place`, for `a2a store restore` (cli/store_cmds.py, which checks the
 caller and holds the orchestrator's lock): a backup is read without writing to it and checked

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NoReturn, Protocol
 from urllib.parse import quote
 
 from a2a_tui import ids
@@ -120,8 +120,8 @@ class Store:
     written to it (a migration, the chain's checkpoint), to refuse a store that is not the
     caller's. Every write first checks that the file at `path` is still the one this connection
     has open: SQLite would go on writing into a file that was deleted, renamed or replaced, and
-    its write-ahead log would then pair with another database (https://sqlite.org/howtocorrupt.html
-    §1.4, §2.4)."""
+    its write-ahead log would then pair with another database ("How To Corrupt An SQLite
+    Database File", https://sqlite.org/howtocorrupt.html)."""
 
     def __init__(self, path: Path | str, *, create: bool = True,
                  admit: Callable[[Store], None] | None = None):
@@ -151,8 +151,8 @@ class Store:
             self.conn.close()
             if isinstance(exc, sqlite3.Error):
                 raise self._failed(exc, "cannot open") from exc
-            if isinstance(exc, OSError):
-                raise (trouble.from_os(exc, self.path) or exc) from exc
+            if isinstance(exc, OSError) and (err := trouble.from_os(exc, self.path)):
+                raise err from exc
             raise
 
     def _setup(self) -> None:
@@ -169,6 +169,13 @@ class Store:
     def _failed(self, exc: sqlite3.Error, doing: str = "cannot use") -> A2AError:
         return (trouble.from_sqlite(exc, self.path)
                 or A2AError("store_unavailable", f"{doing} {self.path}: {exc}"))
+
+    def _reraise(self, exc: sqlite3.Error) -> NoReturn:
+        """A failed read raises the store trouble it stands for, else itself."""
+        err = trouble.from_sqlite(exc, self.path)
+        if err is None:
+            raise exc
+        raise err from exc
 
     def same_file(self) -> None:
         """Refuse, before anything is written, when the file at `path` is no longer the one
@@ -252,20 +259,20 @@ class Store:
             finally:
                 self._rollback()
         except sqlite3.Error as exc:
-            raise (trouble.from_sqlite(exc, self.path) or exc) from exc
+            self._reraise(exc)
 
     # Reads outside a transaction (each statement is its own snapshot).
     def one(self, sql: str, params: Any = ()) -> sqlite3.Row | None:
         try:
             return self.conn.execute(sql, params).fetchone()
         except sqlite3.Error as exc:
-            raise (trouble.from_sqlite(exc, self.path) or exc) from exc
+            self._reraise(exc)
 
     def all(self, sql: str, params: Any = ()) -> list[sqlite3.Row]:
         try:
             return self.conn.execute(sql, params).fetchall()
         except sqlite3.Error as exc:
-            raise (trouble.from_sqlite(exc, self.path) or exc) from exc
+            self._reraise(exc)
 
     def last_seq(self) -> int:
         row = self.one("SELECT COALESCE(MAX(seq), 0) FROM events")
