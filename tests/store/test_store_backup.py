@@ -79,3 +79,20 @@ def test_restore_refuses_another_repositorys_backup(world, repo, tmp_path):
     assert _chain(repo / ".a2a/a2a.db") == mine
     r = world.a2a("store", "restore", str(tmp_path / "nothing.db"))
     assert r.code != 0 and len(r.err.strip().splitlines()) == 1, r.err
+
+
+def test_a_missing_store_is_restored_from_its_backup(world, repo, tmp_path):
+    add_ready_card(repo, "T-1")
+    backup = tmp_path / "b.db"
+    assert world.a2a("store", "backup", str(backup)).code == 0
+    for suffix in ("", "-wal", "-shm"):
+        (repo / f".a2a/a2a.db{suffix}").unlink(missing_ok=True)
+    r = world.a2a("status")
+    assert r.code != 0 and r.err.strip().endswith("[store_missing]"), r.err
+    r = world.a2a("store", "restore", str(backup), "--json")
+    assert r.code == 0, r.err
+    assert r.json["previous"] is None
+    cards = {c["id"] for c in world.a2a("status", "--json").json["cards"]}
+    assert cards == {"T-1"}
+    v = world.a2a("store", "verify", "--json")
+    assert v.code == 0 and v.json["intact"], v.out + v.err
