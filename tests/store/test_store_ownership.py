@@ -82,6 +82,8 @@ def test_a_store_swapped_for_another_repositorys_is_refused_by_every_process(
 
 def test_a_store_deleted_under_serve_is_missing_never_recreated(world, repo):
     add_ready_card(repo, "T-1")
+    session = Repo(repo).config().tmux_session
+    world.tmux("new-session", "-d", "-s", session)
     served = _serving(world)
     db = repo / ".a2a/a2a.db"
     db.unlink()
@@ -92,6 +94,9 @@ def test_a_store_deleted_under_serve_is_missing_never_recreated(world, repo):
     assert not db.exists()
     _serve_stops_with(served, "store_missing", repo)
     assert not db.exists()
+    # ... and said where the user looks: the status line of a2a's tmux session.
+    shown = world.tmux("show-options", "-v", "-t", session, "@a2a_store").strip()
+    assert shown == "orchestrator stopped: store_missing"
 
 
 def test_a_store_moved_aside_without_its_wal_and_back_loses_nothing(world, repo, tmp_path):
