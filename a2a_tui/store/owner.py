@@ -63,14 +63,18 @@ class Identity:
         return f"{who} of {self.root or 'no recorded repository'}"
 
 
+FileId = tuple[int, int]   # (device, inode): what tells one file from another at one path
+
+
 @dataclass(frozen=True)
 class Marker:
     """The repository's record of its store: its id, the highest seq seen committed, and which
-    file held it then (device, inode)."""
+    files held it then: the database and the write-ahead log beside it (None: none was)."""
 
     store_id: str
     seq: int
-    file: tuple[int, int] | None = None
+    file: FileId | None = None
+    wal: FileId | None = None
 
 
 def identity_of(conn: Any) -> Identity:
@@ -97,9 +101,8 @@ def read_marker(path: Path | None) -> Marker | None:
         return None
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        file = data.get("file")
-        return Marker(str(data["store_id"]), int(data["seq"]),
-                      (int(file[0]), int(file[1])) if file else None)
+        return Marker(str(data["store_id"]), int(data["seq"]), _file_id_of(data.get("file")),
+                      _file_id_of(data.get("wal")))
     except FileNotFoundError:
         return None
     except (OSError, ValueError, TypeError, KeyError) as exc:
@@ -108,12 +111,25 @@ def read_marker(path: Path | None) -> Marker | None:
                        " names this repository)") from exc
 
 
+def _file_id_of(value: Any) -> FileId | None:
+    return (int(value[0]), int(value[1])) if value else None
+
+
+def wal_id(db: Path) -> FileId | None:
+    """The write-ahead log beside the database at `db`, if one is there."""
+    try:
+        st = Path(f"{db}-wal").stat()
+    except FileNotFoundError:
+        return None
+    return st.st_dev, st.st_ino
+
+
 def write_marker(path: Path, marker: Marker) -> None:
     """Replace the repository's record at once (a temp file renamed over it)."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         tmp.write_text(json.dumps({"store_id": marker.store_id, "seq": marker.seq,
-                                   "file": list(marker.file) if marker.file else None}) + "\n",
+                                   "file": marker.file, "wal": marker.wal}) + "\n",
                        encoding="utf-8")
         os.replace(tmp, path)
     finally:
@@ -124,12 +140,12 @@ class Owner:
     """The repository's side of an open store: moves the seen seq on as the store is written."""
 
     def __init__(self, path: Path | None, store_id: str, seen: int,
-                 file: tuple[int, int] | None = None):
+                 file: FileId | None = None, wal: FileId | None = None):
         self.path = path
         self.store_id = store_id
         self.seen = seen
-        self.file = file       # the file the repository's record names
-        self._noted = time.monotonic()
+        self.files = (file, wal)   # the files the repository's record names
+        self._noted = -NOTE_EVERY_S   # the first commit notes at once (the log it wrote in)
 
     def committed(self, store: Store) -> None:
         if time.monotonic() - self._noted >= NOTE_EVERY_S:
@@ -146,19 +162,19 @@ class Owner:
             return
         try:
             store.same_file()
-            seq = store.last_seq()
-            if seq <= self.seen and self.file == store.file:
+            seq, files = store.last_seq(), (store.file, wal_id(store.path))
+            if seq <= self.seen and self.files == files:
                 return
             now = read_marker(self.path)
             if now is not None and now.store_id != self.store_id:
                 self.path = None   # another store is the repository's now (a restore): not ours
                 return
-            if now is not None and now.seq >= seq and now.file == store.file:
-                self.seen, self.file = now.seq, now.file   # noted by another process already
+            if now is not None and now.seq >= seq and (now.file, now.wal) == files:
+                self.seen, self.files = now.seq, files   # noted by another process already
                 return
             seq = max(seq, now.seq if now is not None else 0)
-            write_marker(self.path, Marker(self.store_id, seq, store.file))
-            self.seen, self.file = seq, store.file
+            write_marker(self.path, Marker(self.store_id, seq, *files))
+            self.seen, self.files = seq, files
         except (A2AError, OSError) as exc:
             import logging
 
@@ -193,8 +209,8 @@ def open_store(root: Path, path: Path) -> Store:
         if marker is None:
             store.owner = _adopt(store, found[0], root, mark)
         else:
-            store.owner = Owner(mark, marker.store_id, marker.seq, marker.file)
-            if marker.file != store.file:   # the whole store moved (no log was beside it)
+            store.owner = Owner(mark, marker.store_id, marker.seq, marker.file, marker.wal)
+            if marker.file != store.file:   # the whole store moved
                 store.owner.note(store)
     except BaseException:
         store.close()
@@ -208,7 +224,8 @@ def _check_file(path: Path, marker: Marker | None, root: Path, mark: Path | None
     still there (its orchestrator running) reads as a mix of both, and the first connection to
     close would fold the other's log into it. So where a log is beside the file, the file alone
     (`immutable`: no log, no lock, nothing written) must name this repository's store, and be
-    the file (inode) the repository recorded."""
+    the file (inode) the repository recorded — unless the log is not the recorded one either:
+    then the two were moved together (the repository copied whole) and belong together."""
     wal = path.with_name(path.name + "-wal")
     try:
         hot = wal.stat().st_size > 0
@@ -219,7 +236,8 @@ def _check_file(path: Path, marker: Marker | None, root: Path, mark: Path | None
     alone = _identity_alone(path)
     _refuse_foreign(alone, marker, root, path, mark, lenient=True)
     st = path.stat()
-    if marker is not None and marker.file and marker.file != (st.st_dev, st.st_ino):
+    if (marker is not None and marker.file and marker.file != (st.st_dev, st.st_ino)
+            and (marker.wal is None or marker.wal == wal_id(path))):
         raise A2AError(StoreCode.REPLACED, f"{path} is not the file this repository's store"
                        f" was, and the write-ahead log {wal.name} beside it may be the other"
                        " file's: opened together they would mix two databases. Put the"
@@ -255,7 +273,7 @@ def restored(root: Path, path: Path, store_id: str | None, seq: int) -> None:
     mark = marker_path(root)
     if mark is not None and store_id is not None:
         st = path.stat()
-        write_marker(mark, Marker(store_id, seq, (st.st_dev, st.st_ino)))
+        write_marker(mark, Marker(store_id, seq, (st.st_dev, st.st_ino), wal_id(path)))
 
 
 def _refuse_foreign(ident: Identity, marker: Marker | None, root: Path, path: Path,
@@ -288,10 +306,10 @@ def _adopt(store: Store, ident: Identity, root: Path, mark: Path | None) -> Owne
     seq = store.last_seq()
     if mark is not None:
         try:
-            write_marker(mark, Marker(store_id, seq, store.file))
+            write_marker(mark, Marker(store_id, seq, store.file, wal_id(store.path)))
         except OSError as exc:
             raise (trouble.from_os(exc, mark) or trouble.io(mark, str(exc))) from exc
-    return Owner(mark, store_id, seq, store.file)
+    return Owner(mark, store_id, seq, store.file, wal_id(store.path))
 
 
 def create_store(root: Path, path: Path, initialized: dict[str, Any],
@@ -316,8 +334,8 @@ def create_store(root: Path, path: Path, initialized: dict[str, Any],
             tx.append("initialized", actor="user", payload=payload)
         mark, seq = marker_path(root), store.last_seq()
         if mark is not None:
-            write_marker(mark, Marker(store_id, seq, store.file))
-        store.owner = Owner(mark, store_id, seq, store.file)
+            write_marker(mark, Marker(store_id, seq, store.file, wal_id(path)))
+        store.owner = Owner(mark, store_id, seq, store.file, wal_id(path))
     except BaseException as exc:
         store.close()
         remove_files(path)

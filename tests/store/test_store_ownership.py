@@ -200,3 +200,17 @@ def test_a_process_holding_the_store_writes_nothing_once_its_file_is_replaced(re
         assert err.value.code == "store_replaced"
     finally:
         s.close()
+
+
+def test_a_repository_copied_whole_while_serve_runs_keeps_its_store(world, repo, tmp_path):
+    add_ready_card(repo, "T-1")
+    served = _serving(world)
+    add_ready_card(repo, "T-2")
+    assert (repo / ".a2a/a2a.db-wal").stat().st_size > 0   # the log is hot
+    copy = tmp_path / "copy"
+    shutil.copytree(repo, copy, ignore=shutil.ignore_patterns("worktrees", "*.lock"))
+    r = world.a2a("status", "--json", cwd=copy)
+    assert r.code == 0, r.err
+    assert {c["id"] for c in r.json["cards"]} == {"T-1", "T-2"}
+    assert world.a2a("card", "add", str(write_card(copy, "T-3")), cwd=copy).code == 0
+    assert served.proc.poll() is None
