@@ -227,7 +227,13 @@ class Store:
         try:
             yield Tx(self.conn)
         except BaseException as exc:
-            self._rollback()
+            # SQLite may have rolled back already (a full disk, an I/O error): then there is
+            # nothing to end, and a failing ROLLBACK must not hide the error that caused it.
+            if self.conn.in_transaction:
+                try:
+                    self.conn.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
             if isinstance(exc, sqlite3.Error) and (err := trouble.from_sqlite(exc, self.path)):
                 raise err from exc
             raise
@@ -241,8 +247,7 @@ class Store:
             self.owner.committed(self)
 
     def _rollback(self) -> None:
-        # SQLite may have rolled back already (a full disk, an I/O error): then there is
-        # nothing to end, and a failing ROLLBACK must not hide the error that caused it.
+        """End the open transaction, if SQLite has not (as write() does on an error)."""
         if self.conn.in_transaction:
             try:
                 self.conn.execute("ROLLBACK")
