@@ -162,8 +162,7 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
     # the transaction); a submission refused below leaves a pin that the next one replaces.
     pinned_n, pin = att["submission_n"] + 1, submitted_ref(attempt_id, att["submission_n"] + 1)
     try:
-        g.git.update_ref(pin, sha, g.git.ref_value(pin) or ZERO_SHA,
-                         message=f"a2a: {attempt_id} submission {pinned_n}")
+        _pin(g, pin, sha, f"a2a: {attempt_id} submission {pinned_n}")
     except GitError as exc:
         raise refuse(exc.code, f"could not keep {sha[:12]} under {pin}: {exc.message}") from exc
     with g.store.write() as tx:
@@ -204,6 +203,16 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
                     "card_version": card_version, "fence": fence, "state": "submitted",
                     "unresolved": open_items}
     raise refuse(*problem)
+
+
+def _pin(g: GateContext, ref: str, sha: str, message: str) -> None:
+    """`ref` at `sha`: made new (one git call), or moved from what a refused submission left."""
+    try:
+        g.git.update_ref(ref, sha, ZERO_SHA, message=message)
+    except GitError as exc:
+        if exc.code != "ref_moved":
+            raise
+        g.git.update_ref(ref, sha, g.git.ref_value(ref) or ZERO_SHA, message=message)
 
 
 def abandon(g: GateContext, attempt_id: str, score: Score, reason: str = "") -> dict[str, Any]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import subprocess
 
 from tests.gate.verify_support import attempt_state, board, claim, events, submit, verify
-from tests.support import commit_in, git
+from tests.support import a2a, commit_in, git
 
 
 def _clean_up_by_hand(repo, worktree, branch) -> None:
@@ -61,3 +61,15 @@ def test_a_submitted_commit_that_vanished_is_no_strike_but_unknown_and_the_users
     assert not events(repo, "rejected")
     (item,) = [i for i in board(repo) if c["attempt"] in i["title"]]
     assert "missing" in item["title"]
+
+
+def test_a_refused_submission_leaves_a_pin_the_next_one_replaces(repo):
+    c, wt = claim(repo)
+    first = commit_in(wt, {"src/app.py": "one\n"})
+    r = a2a("submit", c["attempt"], "--sha", first, "--card-version", "1", "--fence",
+            str(c["fence"] + 1), cwd=repo)   # a stale fence: refused after the pin
+    assert r.code != 0 and "stale_fence" in r.err
+    assert git(repo, "rev-parse", f"refs/a2a/submitted/{c['attempt']}/1") == first
+    second = commit_in(wt, {"src/app.py": "two\n"})
+    submit(repo, c, second)
+    assert git(repo, "rev-parse", f"refs/a2a/submitted/{c['attempt']}/1") == second
