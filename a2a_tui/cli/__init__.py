@@ -220,6 +220,15 @@ def run(argv: Sequence[str], forced: Forced | None = None) -> int:
         return emit(result, as_json)
     except A2AError as err:
         return emit_error(err, as_json)
+    except Exception as exc:
+        # A full disk or a failing one met outside the store's own handling (a read on the raw
+        # connection, a log file): one line with its code all the same. lazy: only then.
+        from a2a_tui.store.trouble import translate
+
+        err = translate(exc)
+        if err is None:
+            raise
+        return emit_error(err, as_json)
     except KeyboardInterrupt:
         print("a2a: interrupted", file=sys.stderr)
         return 130

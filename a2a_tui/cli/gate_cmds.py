@@ -196,7 +196,8 @@ def cmd_verify(ctx, args) -> Result:
             "unresolved": unresolved, "checks": [r.to_json() for r in v.results]}
     first = v.first_failure()
     word = {"passed": "PASSED", "rejected": "REJECTED", "flaky": "FLAKY (unknown)",
-            "contract_invalid": "CONTRACT INVALID (the card's problem)"}[v.verdict]
+            "contract_invalid": "CONTRACT INVALID (the card's problem)",
+            "commit_missing": "UNKNOWN (the submitted commit is missing)"}[v.verdict]
     text = (f"{word}: {v.attempt} at {v.sha[:12]} (run {v.run})"
             + (f"; first failure: {first.name}: {first.detail}" if first else "")
             + (f"\n  log: {first.log_path} (`a2a log {v.attempt} {first.name}`)"

@@ -115,6 +115,10 @@ COMMAND_RULES: dict[str, list[str]] = {
         "A break or a table that disagrees with the log freezes the gate: reads work, gate"
         " commands refuse (store_tampered) until the user repairs it (rebuild; reseal after"
         " looking at the events).",
+        "The store is this repository's alone (its id is in .git/a2a-store.json): a2a refuses"
+        " another's, a missing one (only `a2a init` makes one) and one that lost events.",
+        "Back it up with `a2a store backup PATH` (safe while a2a runs), never by copying"
+        " a2a.db: its -wal holds the newest events; `a2a store restore PATH` puts a backup back.",
     ],
     "recover": [
         "Half-finished operations are resolved by reading facts (the target ref), never by"

@@ -16,7 +16,14 @@ from a2a_tui.gate.model import ACTIVE, UNRESOLVED, Score, way_out
 from a2a_tui.gate.openitems import clean as clean_open_items
 from a2a_tui.gate.roles import require_role
 from a2a_tui.gate.targets import observe, target_lock
-from a2a_tui.git import FULL_SHA
+from a2a_tui.git import FULL_SHA, ZERO_SHA, GitError
+
+
+def submitted_ref(attempt_id: str, n: int) -> str:
+    """Where submission `n` of an attempt is kept from the moment it is submitted: git keeps a
+    commit only while a ref reaches it, and the branch and worktree that reach it are the
+    worker's, and the user's to clean up (reclaim keeps `refs/a2a/attempts/` later)."""
+    return f"refs/a2a/submitted/{attempt_id}/{n}"
 
 
 def claim(g: GateContext, card_id: str, *, writer: str | None = None,
@@ -163,6 +170,13 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
     if not g.git.is_ancestor(att["start_commit"], sha):
         raise refuse("not_descendant",
                      f"{sha} does not descend from the start commit {att['start_commit'][:12]}")
+    # The evidence is pinned before the record says it was submitted (git never runs inside
+    # the transaction); a submission refused below leaves a pin that the next one replaces.
+    pinned_n, pin = att["submission_n"] + 1, submitted_ref(attempt_id, att["submission_n"] + 1)
+    try:
+        _pin(g, pin, sha, f"a2a: {attempt_id} submission {pinned_n}")
+    except GitError as exc:
+        raise refuse(exc.code, f"could not keep {sha[:12]} under {pin}: {exc.message}") from exc
     with g.store.write() as tx:
         att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
         card = tx.one("SELECT * FROM cards WHERE id = ?", (att["card_id"],))
@@ -182,6 +196,9 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
             # The writer changed since the role check (a2a spawn --attempt hands it over).
             problem = ("role_forbidden", f"submit {attempt_id} is for its writer"
                        f" ({att['writer']}) or the user: {g.caller.describe()} may not")
+        elif att["submission_n"] + 1 != pinned_n:
+            problem = ("attempt_changed", f"{attempt_id} was submitted again meanwhile (now"
+                       f" submission {att['submission_n']}): submit again")
         if problem is None:
             n = att["submission_n"] + 1
             seq = tx.append("submitted", actor=g.caller.actor, task=att["card_id"],
@@ -198,6 +215,16 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
                     "card_version": card_version, "fence": fence, "state": "submitted",
                     "unresolved": open_items}
     raise refuse(*problem)
+
+
+def _pin(g: GateContext, ref: str, sha: str, message: str) -> None:
+    """`ref` at `sha`: made new (one git call), or moved from what a refused submission left."""
+    try:
+        g.git.update_ref(ref, sha, ZERO_SHA, message=message)
+    except GitError as exc:
+        if exc.code != "ref_moved":
+            raise
+        g.git.update_ref(ref, sha, g.git.ref_value(ref) or ZERO_SHA, message=message)
 
 
 def abandon(g: GateContext, attempt_id: str, score: Score, reason: str = "") -> dict[str, Any]:

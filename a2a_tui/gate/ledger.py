@@ -408,6 +408,7 @@ HANDLERS: dict[str, Callable[[Ledger, Event], None]] = {
     "rejected": _verdict("rejected"),
     "verify_flaky": _verdict("flaky"),
     "contract_invalid": _verdict("contract_invalid"),
+    "verify_commit_missing": _verdict("commit_missing"),
     "verify_interrupted": _verify_interrupted,
     "integration_intent": _integration_intent,
     "integrated": _integration("integrated", None),

@@ -30,7 +30,9 @@ from a2a_tui.store.watch import store_changes
 log = logging.getLogger(__name__)
 
 COUNT_OPTION = "@a2a_waiting"
-STATUS = f"#{{?{COUNT_OPTION},#[reverse] a2a: #{{{COUNT_OPTION}}} waiting for you #[default] ,}}"
+STORE_OPTION = "@a2a_store"   # the store taking no writes, or gone (panes/storeguard.py)
+STATUS = (f"#{{?{STORE_OPTION},#[reverse] a2a: #{{{STORE_OPTION}}} #[default] ,}}"
+          f"#{{?{COUNT_OPTION},#[reverse] a2a: #{{{COUNT_OPTION}}} waiting for you #[default] ,}}")
 LIMIT = 100   # unseen rejections and stops read at most (the count says "100+" beyond)
 
 

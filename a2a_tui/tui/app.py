@@ -30,7 +30,7 @@ from textual.worker import Worker, WorkerState
 from a2a_tui.errors import A2AError
 from a2a_tui.repo import Repo
 from a2a_tui.store.watch import store_changes
-from a2a_tui.tui import actions, queries
+from a2a_tui.tui import actions, queries, store_health
 from a2a_tui.tui.away import Away
 from a2a_tui.tui.chrome import NarrationLine, PanelGrid, WorkbenchFooter
 from a2a_tui.tui.messages import (
@@ -100,6 +100,8 @@ class WorkbenchApp(Away, App[None]):
         self.orchestrator = "…" if host is None else "starting…"
         self.last_seq = 0
         self.waiting: list = []           # what waits for the user (panes.calls.Waiting)
+        self.store_problem: str | None = None   # the store gone, replaced or taking no writes
+        self._reading = None              # the store reader's connection (tui/store_health.py)
         self._stop = threading.Event()
         self._actions: queue.SimpleQueue[ActionRequested | None] = queue.SimpleQueue()
 
@@ -133,6 +135,7 @@ class WorkbenchApp(Away, App[None]):
         if self.host is not None:
             self.host_orchestrator()
         self.set_interval(self.tick_s, self._tick)
+        self.set_interval(store_health.CHECK_S, self._check_store)
         self.query_one(SessionsPanel).table.focus()
 
     def panel(self, scope: str) -> Panel:
@@ -146,6 +149,9 @@ class WorkbenchApp(Away, App[None]):
         t = Text()
         t.append("a2a ", style="bold")
         t.append(self.services.repo.root.name, style="bold cyan")
+        if self.store_problem:
+            t.append(" · ")
+            t.append(f"⚠ {self.store_problem}", style="bold reverse red")
         if self.waiting:
             t.append(" · ")
             t.append(f"⚑ {len(self.waiting)} waiting for you (!)", style="bold reverse")
@@ -167,12 +173,25 @@ class WorkbenchApp(Away, App[None]):
         except NoMatches:  # closing: nothing left to tick
             return
 
+    def _check_store(self) -> None:
+        self._store_problem(store_health.problem(self._reading, self.host, self.services.repo))
+
+    def _store_problem(self, text: str | None) -> None:
+        """Say a store problem loudly, once (the status line keeps it while it lasts)."""
+        if text == self.store_problem:
+            return
+        self.store_problem = text
+        self._show_status()
+        if text:
+            self.notify(text, title="store", severity="error", timeout=30)
+
     # --- workers --------------------------------------------------------------------------
     @work(thread=True, exclusive=True, exit_on_error=False, group="store", name="store reader")
     def read_store(self, last: int | None = None) -> None:
         self._settings_read()
         holder: tuple[int | None] | None = None
         with self.services.store() as store:
+            self._reading = store
             for _ in store_changes(self.services.repo.db_path, self._stop):
                 snap = queries.load(store, after=last)
                 # Not hosted here: who serves the repository (a flock and a read: cheap), said
@@ -246,6 +265,8 @@ class WorkbenchApp(Away, App[None]):
             return
         err = event.worker.error
         log.error("worker %s failed: %r", event.worker.name, err)
+        if isinstance(err, A2AError) and err.code.startswith("store_"):
+            self._store_problem(f"{err.code}: {err.message}")
         if event.worker.name == "orchestrator":
             self.orchestrator = f"failed: {err!r}"
             self._show_status()

@@ -305,6 +305,7 @@ class Workbench:
             v = verify(GateContext(self.repo, s, Caller()), attempt)
         first = v.first_failure()
         verdict = {"passed": "PASSED", "flaky": "FLAKY (unknown)",
+                   "commit_missing": "UNKNOWN (the submitted commit is missing)",
                    "contract_invalid": "CONTRACT INVALID (the card's)"}.get(v.verdict) or (
             f"REJECTED at {first.name}" if first else "REJECTED")
         return Done(f"verify {attempt}: {verdict} (run {v.run}) · {uid}",
