@@ -5,6 +5,7 @@ worker's strike but `commit_missing`: the verdict is unknown and the user hears 
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 
 from tests.gate.verify_support import attempt_state, board, claim, events, submit, verify
@@ -12,10 +13,13 @@ from tests.support import a2a, commit_in, git
 
 
 def _clean_up_by_hand(repo, worktree, branch) -> None:
-    """What a user tidying up does: the worktree and its branch gone, every reflog expired,
-    every unreachable object pruned."""
-    git(repo, "worktree", "remove", "--force", str(worktree))
-    git(repo, "branch", "-D", branch)
+    """What a user tidying up does: the attempt's clone (and the branch in it) gone, every
+    reflog expired, every unreachable object pruned. The refs a2a keeps of what it brought in
+    from the clone (`refs/a2a/imported/`, which reclaim and the diff view rely on) go too, so
+    that only the pin made at submit can keep the commit."""
+    shutil.rmtree(worktree)
+    for ref in git(repo, "for-each-ref", "--format=%(refname)", "refs/a2a/imported/").split():
+        git(repo, "update-ref", "-d", ref)
     git(repo, "reflog", "expire", "--expire=now", "--all")
     git(repo, "gc", "-q", "--prune=now")
 
