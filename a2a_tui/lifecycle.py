@@ -38,6 +38,7 @@ from a2a_tui.tmux import Tmux
 
 ACTOR = "user"
 PROCESS_GONE_S = 3.0        # how long `end` waits to see the pane's process gone
+DOWN_GONE_S = 10.0          # how long `down` waits for all of them together
 
 
 def new(g, settings: Settings, *, role: str, cli: str | None = None, model: str | None = None,
@@ -184,13 +185,24 @@ def end(g, session_id: str, *, source: str = "cli", user_input: str | None = Non
         raise A2AError("session_exited", f"session {session_id} has already exited")
     uid = user_input or _decided(g, f"end {session_id}", source=source,
                                  to_session=session_id, attempt=row["attempt_id"])
-    closed = False
-    if row["pane_id"]:
-        tmux = Tmux(row["tmux_socket"])
-        if row["pane_id"] in tmux.panes():
-            tmux.kill_pane(row["pane_id"])
-            closed = True
-    gone = _wait_gone(row["pane_pid"], row["pane_pid_start"])
+    closed = _close_pane(row)
+    gone = _wait_gone([row], PROCESS_GONE_S)[session_id]
+    return _record_end(g, session_id, uid, closed, gone)
+
+
+def _close_pane(row) -> bool:
+    """Close the session's pane (tmux hangs its process up); whether there was one to close."""
+    if not row["pane_id"]:
+        return False
+    tmux = Tmux(row["tmux_socket"])
+    if row["pane_id"] not in tmux.panes():
+        return False
+    tmux.kill_pane(row["pane_id"])
+    return True
+
+
+def _record_end(g, session_id: str, uid: str | None, closed: bool, gone: bool
+                ) -> dict[str, Any]:
     with g.store.write() as tx:
         fresh = session_row(tx, session_id)
         p = pane_of(fresh)
@@ -201,8 +213,8 @@ def end(g, session_id: str, *, source: str = "cli", user_input: str | None = Non
         if p.state != "exited":
             _end_in_flight(tx, fresh, p.in_flight)
             save_pane(tx, session_id, p, machine.exited(p))
-    return {"session": session_id, "pane": row["pane_id"], "pane_closed": closed,
-            "process_gone": gone, "user_input": uid}
+    return {"session": session_id, "pane": fresh["pane_id"], "pane_closed": closed,
+            "process_gone": gone, "pid": fresh["pane_pid"], "user_input": uid}
 
 
 def down(g, tmux_socket: str | None, *, confirm: Callable[[list[str]], bool],
@@ -222,7 +234,12 @@ def down(g, tmux_socket: str | None, *, confirm: Callable[[list[str]], bool],
                        " (`a2a down --yes` ends them anyway)")
     uid = _decided(g, f"down: end tmux session {tmux_session}", source=source)
     stopped = stop_running(g.repo)
-    ended = [end(g, r["id"], user_input=uid) for r in live]
+    # Every pane is closed first and their processes awaited together: each agent gets the
+    # whole wait to exit on its hang-up, not a share of it (a busy machine is slow to exit).
+    rows = [session_row(g.store, r["id"]) for r in live]
+    closed = {r["id"]: _close_pane(r) for r in rows}
+    gone = _wait_gone(rows, DOWN_GONE_S)
+    ended = [_record_end(g, r["id"], uid, closed[r["id"]], gone[r["id"]]) for r in rows]
     done = {"tmux_session": tmux_session, "tmux_socket": tmux_socket,
             "orchestrator_stopped": stopped, "ended": ended, "user_input": uid,
             "then": then() if then is not None else None}
@@ -264,16 +281,18 @@ def _close_dead_pane(row) -> bool:
     return True
 
 
-def _wait_gone(pid: int | None, start: int | None) -> bool:
-    """Whether the pane's process is gone (tmux hung it up), waiting a moment for it."""
-    if pid is None:
-        return True
-    deadline = time.monotonic() + PROCESS_GONE_S
-    while process_alive(pid, start):
-        if time.monotonic() > deadline:
-            return False
+def _wait_gone(rows, within_s: float) -> dict[str, bool]:
+    """For each session row, whether its pane's process is gone (tmux hung it up), waiting up
+    to `within_s` for all of them together."""
+    deadline = time.monotonic() + within_s
+    gone: dict[str, bool] = {}
+    while True:
+        for r in rows:
+            pid = r["pane_pid"]
+            gone[r["id"]] = pid is None or not process_alive(pid, r["pane_pid_start"])
+        if all(gone.values()) or time.monotonic() > deadline:
+            return gone
         time.sleep(0.05)
-    return True
 
 
 def _end_in_flight(tx, row, n: int | None) -> None:

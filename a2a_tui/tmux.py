@@ -46,6 +46,22 @@ def socket_from_env(explicit: str | None) -> str | None:
     return explicit or os.environ.get(SOCKET_ENV) or None
 
 
+def enclosing_socket() -> str | None:
+    """The socket path of the tmux server this process runs inside ($TMUX), or None outside
+    tmux. tmux itself talks to that server when no -L or -S is given; naming it lets a2a
+    record it, so that a command typed later outside tmux finds the same server."""
+    inside = os.environ.get("TMUX", "")
+    path = inside.split(",")[0]
+    return path or None
+
+
+def socket_args(socket: str | None) -> list[str]:
+    """How tmux is told which server: `-S PATH` for a socket path, `-L NAME` for a name."""
+    if not socket:
+        return []
+    return ["-S", socket] if "/" in socket else ["-L", socket]
+
+
 _IMPORT_LOCK = threading.Lock()
 
 
@@ -66,13 +82,17 @@ def _libtmux() -> types.ModuleType:
 
 
 class Tmux:
-    """One tmux server: `tmux -L <socket>`, or the user's default server when socket is None."""
+    """One tmux server: `tmux -L <socket>` (or `-S <path>` when the socket is a path), or the
+    user's default server when socket is None."""
 
     def __init__(self, socket: str | None = None):
         if shutil.which("tmux") is None:
             raise A2AError("tmux_missing", "tmux is not installed or not on PATH")
         self.socket = socket
-        self.server = _libtmux().Server(socket_name=socket)
+        if socket and "/" in socket:
+            self.server = _libtmux().Server(socket_path=socket)
+        else:
+            self.server = _libtmux().Server(socket_name=socket)
 
     def _cmd(self, *args: str) -> list[str]:
         proc = self.server.cmd(*args)
@@ -83,7 +103,7 @@ class Tmux:
 
     def _argv(self, *args: str) -> list[str]:
         """The tmux command line for `args` on this server (for exec, or for a person to type)."""
-        return ["tmux", *(["-L", self.socket] if self.socket else []), *args]
+        return ["tmux", *socket_args(self.socket), *args]
 
     def _stdin_cmd(self, data: str, *args: str) -> None:
         # libtmux has no stdin path; load-buffer reads the text from stdin so that no temp file

@@ -11,7 +11,7 @@ from a2a_tui.gate import ledger
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.facts import objective_facts
 from a2a_tui.gate.locks import op_lock
-from a2a_tui.gate.model import ACTIVE, UNRESOLVED, Score, way_out
+from a2a_tui.gate.model import ACTIVE, UNRESOLVED, Score, parse_scores, way_out
 from a2a_tui.gate.openitems import clean as clean_open_items
 from a2a_tui.gate.roles import require_role
 from a2a_tui.gate.targets import observe, target_lock
@@ -188,11 +188,17 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
     raise refuse(*problem)
 
 
-def abandon(g: GateContext, attempt_id: str, score: Score, reason: str = "") -> dict[str, Any]:
-    """End an attempt without integrating it, with a score; its evidence stays."""
+def abandon(g: GateContext, attempt_id: str, score: Score | None, reason: str = ""
+            ) -> dict[str, Any]:
+    """End an attempt without integrating it, with a score; its evidence stays. An untouched
+    attempt (nothing submitted, no commit on its branch) has nothing to score: its score may be
+    left out (None)."""
     require_role(g, "abandon")
     att = g.attempt(attempt_id)
     ledger.require_intact(g, att["card_id"])
+    # Read before the write transaction (no git inside it); a commit made meanwhile is only
+    # a commit nobody submitted.
+    committed = g.git.resolve_commit(att["branch"]) not in (None, att["start_commit"])
     with op_lock(g.repo.locks_dir, attempt_id, what=f"an operation on {attempt_id}"):
         with g.store.write() as tx:
             att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
@@ -202,15 +208,19 @@ def abandon(g: GateContext, attempt_id: str, score: Score, reason: str = "") -> 
             if att["state"] not in ACTIVE:
                 raise A2AError("attempt_not_open", f"attempt {attempt_id} is {att['state']}:"
                                " it has ended")
+            if score is None and (att["submission_n"] or committed):
+                score = parse_scores([])   # there is work to judge: it is scored
             now = time.time_ns()
             facts = score_facts(tx, att, now)
+            scored = score.to_json() if score is not None else None
             seq = tx.append("abandoned", actor=g.caller.actor, task=att["card_id"],
                             attempt=attempt_id, session=g.caller.session,
-                            payload={"reason": reason, "score": score.to_json(), **facts})
+                            payload={"reason": reason, "score": scored, **facts})
             tx.execute("UPDATE attempts SET state='abandoned', ended_ns=?, updated_seq=?"
                        " WHERE id=?", (now, seq, attempt_id))
-            insert_score(tx, attempt_id, "abandoned", score, facts, g.caller.actor, seq)
-    return {"attempt": attempt_id, "state": "abandoned", "score": score.to_json(), **facts}
+            if score is not None:
+                insert_score(tx, attempt_id, "abandoned", score, facts, g.caller.actor, seq)
+    return {"attempt": attempt_id, "state": "abandoned", "score": scored, **facts}
 
 
 def score_facts(tx, att, now_ns: int) -> dict[str, Any]:

@@ -86,8 +86,10 @@ ACTIONS: tuple[Action, ...] = (
     Action("panel.bottom", "panel", "end", "cursor_bottom", "Bottom", "Move to the last row.",
            show=False, priority=True),
     Action("panel.filter", "panel", "slash", "filter", "Filter",
-           "Show only the rows that contain what you type (Enter keeps it, Esc clears it).",
-           show=False),
+           "Search the panel's whole record (not only the rows shown) for every word you type"
+           " (Enter keeps it, Esc clears it).", show=False),
+    Action("panel.clear_filter", "panel", "escape", "clear_filter", "Clear filter",
+           "Clear the panel's kept filter: every row again.", show=False),
     # --- sessions ---
     Action("sessions.jump", "sessions", "enter", "jump", "Jump",
            "Show this session's pane in tmux.", priority=True),

@@ -30,7 +30,7 @@ from textual.worker import Worker, WorkerState
 from a2a_tui.errors import A2AError
 from a2a_tui.repo import Repo
 from a2a_tui.store.watch import store_changes
-from a2a_tui.tui import actions, queries
+from a2a_tui.tui import actions, fmt, queries
 from a2a_tui.tui.away import Away
 from a2a_tui.tui.chrome import NarrationLine, PanelGrid, WorkbenchFooter
 from a2a_tui.tui.messages import (
@@ -148,7 +148,8 @@ class WorkbenchApp(Away, App[None]):
         t.append(self.services.repo.root.name, style="bold cyan")
         if self.waiting:
             t.append(" · ")
-            t.append(f"⚑ {len(self.waiting)} waiting for you (!)", style="bold reverse")
+            t.append(f"⚑ {len(self.waiting)} waiting for you: {fmt.waiting_summary(self.waiting)}"
+                     " (!)", style="bold reverse")
         t.append(f" · orchestrator: {self.orchestrator} · event #{self.last_seq}", style="dim")
         t.append(" · ? help", style="dim")
         return t

@@ -10,6 +10,7 @@ detach key), closed, or crashed. Only a confirmed quit (`Q`) or `a2a down` stops
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import sys
@@ -95,6 +96,7 @@ def up(repo: Repo, tmux_socket: str | None, *, attach: bool = True) -> dict[str,
     session = repo.config().tmux_session
     pid, _, served = ensure_orchestrator(repo, tmux, tmux_socket)
     pane, started = ensure_workbench(repo, tmux, tmux_socket)
+    record_server(repo, tmux_socket, session, pane)
     attach_cmd = shlex.join(tmux.attach_argv(session))
     result = {"session": session, "pane": pane, "started": started, "tmux_socket": tmux_socket,
               "attach": attach_cmd, "root": str(repo.root), "orchestrator_pid": pid,
@@ -105,6 +107,31 @@ def up(repo: Repo, tmux_socket: str | None, *, attach: bool = True) -> dict[str,
     if not attach:
         return result
     return attach_to(tmux, session, pane, result)
+
+
+UP_EVENT = "workbench_up"
+
+
+def record_server(repo: Repo, tmux_socket: str | None, session: str, pane: str) -> None:
+    """Which tmux server the workbench runs on, in the store: `a2a down` (and `a2a up`) typed
+    later from another terminal, inside tmux or not, finds it there."""
+    with repo.store() as store, store.write() as tx:
+        last = tx.one("SELECT payload FROM events WHERE kind = ? ORDER BY seq DESC LIMIT 1",
+                      (UP_EVENT,))
+        payload = {"tmux_socket": tmux_socket, "tmux_session": session, "pane": pane}
+        if last is None or json.loads(last["payload"]) != payload:
+            tx.append(UP_EVENT, actor="user", payload=payload)
+
+
+def recorded_server(repo: Repo) -> str | None:
+    """The tmux socket the last `a2a up` recorded (None: the default server, or no record)."""
+    try:
+        with repo.store() as store:
+            last = store.one("SELECT payload FROM events WHERE kind = ? ORDER BY seq DESC"
+                             " LIMIT 1", (UP_EVENT,))
+    except A2AError:
+        return None
+    return json.loads(last["payload"]).get("tmux_socket") if last is not None else None
 
 
 def running(tmux: Tmux) -> list[dict[str, str]]:

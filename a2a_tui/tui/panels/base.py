@@ -32,6 +32,12 @@ class PanelTable(DataTable):
     PanelTable > .datatable--header { text-style: bold; background: $panel; }
     """
 
+    def on_resize(self) -> None:
+        # Shorter now (the focused panel's detail grew under it, at 80x24 a line may be all
+        # it had): the cursor's row is scrolled back into view, not left below the panel.
+        if self.row_count:
+            self.call_after_refresh(self.move_cursor, row=self.cursor_row, animate=False)
+
 
 class FilterInput(Input):
     """The panel's `/` box: what is typed filters the rows at once; Enter keeps the filter and
@@ -212,6 +218,12 @@ class Panel(Vertical, Generic[RowT]):
         self.filter_box.display = bool(self.filter_text)
         self.screen.set_focus(self.table)
 
+    def action_clear_filter(self) -> None:
+        """Esc on the rows: the filter kept with Enter goes, every row shows again."""
+        self.filter_box.value = ""
+        self.filter_box.display = False
+        self.set_filter("")
+
     @property
     def filtering(self) -> bool:
         """Whether the filter box has the keyboard (the panel's keys are then its letters)."""
@@ -273,6 +285,8 @@ class Panel(Vertical, Generic[RowT]):
             return True
         if self.filtering:
             return False   # hidden, and the key goes to the filter box (Enter, Home, letters)
+        if action == "clear_filter":
+            return bool(self.filter_text)   # no filter: Esc is not the panel's
         if own.scope == "panel":
             return True
         # None: shown dimmed in the footer; pressing it makes the app say why.

@@ -60,7 +60,7 @@ def verify_cell(g: GateRow) -> Text:
 class GatePanel(Panel[GateRow]):
     SCOPE = "gate"
     TITLE = "Gate"
-    EMPTY = "no task cards: `a2a card add FILE`"
+    EMPTY = "no task cards: N writes one"
     COLUMNS = (("card", "Card"), ("attempt", "Attempt"), ("state", "State"),
                ("verify", "Verify"), ("title", "Title"))
 
@@ -91,7 +91,7 @@ class GatePanel(Panel[GateRow]):
     def subtitle(self) -> str:
         active = sum(g.attempt_state not in (None, "integrated", "abandoned", "superseded",
                                              "failed") for g in self.rows.values())
-        return f"{len(self.rows)} cards · {active} active"
+        return f"{fmt.count(len(self.rows), 'card')} · {active} active"
 
     def why_disabled(self, action: str, params: tuple[object, ...]) -> str | None:
         g = self.selected

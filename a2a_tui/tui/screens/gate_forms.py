@@ -12,6 +12,8 @@ from textual.containers import Grid, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
+from a2a_tui.tui.chrome import WorkbenchFooter
+
 
 @dataclass(frozen=True)
 class Scored:
@@ -66,6 +68,7 @@ class ScoreScreen(ModalScreen[Scored | None]):
                     yield Static("")
                     yield Input(placeholder="why end this attempt", id="reason", compact=True)
             yield Static("", classes="problem")
+        yield WorkbenchFooter(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#boundary", Input).focus()

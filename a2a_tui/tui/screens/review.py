@@ -24,6 +24,7 @@ from textual.widgets import DataTable, Input, Label, RadioButton, RadioSet, Stat
 from a2a_tui.gate.review_views import ReviewState
 from a2a_tui.profiles import CLIS
 from a2a_tui.tui import actions
+from a2a_tui.tui.chrome import WorkbenchFooter
 from a2a_tui.tui.messages import (
     ActionRequested,
     IntegrationApproved,
@@ -76,6 +77,7 @@ class ReviewScreen(ModalScreen[None]):
             yield Label("Blocking issues of the current commit", classes="label")
             yield DataTable(cursor_type="row", id="issues")
             yield Static("", id="approval")
+        yield WorkbenchFooter(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#runs", DataTable).add_columns("Review", "Round", "Commit", "State",
@@ -264,6 +266,7 @@ class StartReviewScreen(ModalScreen[tuple[str, str, str] | None]):
                     yield RadioButton(cli, value=i == 0, id=f"cli-{cli}")
             yield Input(placeholder="model (optional)", id="model")
             yield Input(placeholder="effort (optional)", id="effort")
+        yield WorkbenchFooter(compact=True)
 
     def action_send(self) -> None:
         pressed = self.query_one(RadioSet).pressed_button

@@ -15,6 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Select
 
 from a2a_tui.settings import RoleDefaults
+from a2a_tui.tui.chrome import WorkbenchFooter
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,7 @@ class NewSessionScreen(ModalScreen[SessionSpec | None]):
                              id="attempt")
             yield Label("recorded as your input; the session opens in a new tmux window",
                         classes="hint")
+        yield WorkbenchFooter(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#role", Select).focus()
