@@ -46,12 +46,12 @@ def new(g, settings: Settings, *, role: str, cli: str | None = None, model: str 
         attempt: str | None = None, session: str | None = None,
         tmux_socket: str | None = None, source: str = "cli") -> dict[str, Any]:
     """A new session of `role`; what is not given comes from the settings' defaults for the
-    role (`[roles.<role>]`)."""
+    role on its CLI (`[clis.<cli>]`, and `[roles.<role>]` where written for that CLI)."""
     if role not in ROLES:
         raise A2AError("unknown_role", f"unknown role {role!r} (one of {', '.join(ROLES)})",
                        exit_code=2)
-    d = settings.role(role)
-    cli = cli or d.cli
+    d = settings.launch(role, cli)
+    cli = d.cli
     if not cli:
         raise A2AError("no_cli", f"no CLI for a {role}: give --cli, or set roles.{role}.cli in"
                        f" {settings.files['user']}", exit_code=2)

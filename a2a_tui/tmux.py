@@ -202,6 +202,22 @@ class Tmux:
         proc = self.server.cmd("show-options", "-g", "-q", "-v", name)
         return proc.stdout[0] if proc.returncode == 0 and proc.stdout else ""
 
+    def bind_session_key(self, session: str, key: str, command: list[str]) -> str:
+        """Bind `key` to the tmux command `command` for the clients of `session` alone: the
+        session gets a key table of its own (`a2a-<session>`: a copy of the root table, so
+        every key bound there, the mouse's included, still works, plus `key`), named by its
+        `key-table` option. Nothing global changes; other sessions keep the root table.
+        Returns the table's name."""
+        table = f"a2a-{session}"
+        proc = self.server.cmd("list-keys", "-T", "root")
+        root = proc.stdout if proc.returncode == 0 else []
+        lines = [line.replace(" -T root ", f" -T {table} ", 1) for line in root
+                 if line.startswith("bind-key") and " -T root " in line]
+        lines.append(" ".join(["bind-key", "-T", table, key, *map(_tmux_quote, command)]))
+        self._stdin_cmd("\n".join(lines) + "\n", "source-file", "-")
+        self.set_session_option(session, "key-table", table)
+        return table
+
     def set_window_option(self, pane_id: str, name: str, value: str) -> None:
         """Set an option of the window holding `pane_id` only."""
         self._cmd("set-option", "-w", "-t", pane_id, name, value)
