@@ -30,7 +30,7 @@ from a2a_tui.identity import process_alive
 from a2a_tui.panes import machine
 from a2a_tui.panes.orchestrator import stop_running
 from a2a_tui.panes.records import pane_of, save_pane, session_row, set_dispatch
-from a2a_tui.queue import wake
+from a2a_tui.queue import enqueue_in_tx, wake
 from a2a_tui.resources import hooks_dir
 from a2a_tui.settings import Settings
 from a2a_tui.spawn import ROLES, spawn
@@ -44,9 +44,12 @@ DOWN_GONE_S = 10.0          # how long `down` waits for all of them together
 def new(g, settings: Settings, *, role: str, cli: str | None = None, model: str | None = None,
         effort: str | None = None, options: Sequence[str] | None = None,
         attempt: str | None = None, session: str | None = None,
-        tmux_socket: str | None = None, source: str = "cli") -> dict[str, Any]:
+        tmux_socket: str | None = None, source: str = "cli", assign: bool = False
+        ) -> dict[str, Any]:
     """A new session of `role`; what is not given comes from the settings' defaults for the
-    role on its CLI (`[clis.<cli>]`, and `[roles.<role>]` where written for that CLI)."""
+    role on its CLI (`[clis.<cli>]`, and `[roles.<role>]` where written for that CLI).
+    `assign`: a session on an attempt gets its task as its first prompt (the card, the checks,
+    the command that delivers: gate/cards_ops.assignment), so it starts working at once."""
     if role not in ROLES:
         raise A2AError("unknown_role", f"unknown role {role!r} (one of {', '.join(ROLES)})",
                        exit_code=2)
@@ -63,6 +66,13 @@ def new(g, settings: Settings, *, role: str, cli: str | None = None, model: str 
     uid = _decided(g, what, source=source, attempt=attempt)
     r = spawn(g, role=role, cli=cli, model=model, effort=effort, attempt=attempt,
               session=session, tmux_socket=tmux_socket, extra=extra, user_input=uid)
+    if assign and attempt:
+        from a2a_tui.gate.cards_ops import assignment  # lazy: the card model (pydantic)
+
+        text = assignment(g, attempt)
+        with g.store.write() as tx:
+            r["assigned"] = enqueue_in_tx(tx, r["session"], text, source="user",
+                                          actor=g.caller.actor, attempt=attempt)
     wake(g.repo)
     return {**r, "options": list(extra), "user_input": uid}
 

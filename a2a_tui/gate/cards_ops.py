@@ -226,3 +226,35 @@ def settle_draft(repo, path: Path, card_id: str) -> Path:
         path.replace(target)
         return target
     return path
+
+
+# --- a worker's assignment: the first prompt of a session started on an attempt ---------------
+SHA_PLACEHOLDER = "<SHA>"
+
+
+def assignment(g: GateContext, attempt_id: str) -> str:
+    """What a worker started on an attempt is told first: where it works, the card, the checks
+    the gate runs, and, as the last line, the command that delivers its commit (with the
+    attempt's fence and card version filled in, the SHA left to it)."""
+    att = g.attempt(attempt_id)
+    row = g.store.one("SELECT body FROM card_versions WHERE card_id = ? AND version = ?",
+                      (att["card_id"], att["card_version"]))
+    b = json.loads(row["body"])
+    checks = "; ".join(f"{c['name']}: {c['command']}" for c in b["checks"])
+    return "\n".join([
+        f"Your task: attempt {attempt_id} of card {att['card_id']} (version"
+        f" {att['card_version']}), in the folder {att['worktree']} (branch {att['branch']},"
+        f" from {att['start_commit'][:12]}). You are its sole writer.",
+        "",
+        f"Card {att['card_id']}: {b['title']}",
+        f"Goal: {b['goal']}",
+        "Non-goals:", *[f"- {x}" for x in b["non_goals"]],
+        f"Allowed paths (change nothing outside them): {', '.join(b['allowed_paths'])}",
+        "Acceptance:", *[f"- {x}" for x in b["acceptance"]],
+        f"The gate's checks on your commit: {checks}",
+        "",
+        "When it is done, commit in that folder, then deliver the commit (saying you are done is"
+        f" not a delivery; `git rev-parse HEAD` prints the SHA to put for {SHA_PLACEHOLDER}):",
+        f"a2a submit {attempt_id} --sha {SHA_PLACEHOLDER} --card-version {att['card_version']}"
+        f" --fence {att['fence']}",
+    ])

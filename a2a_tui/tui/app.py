@@ -32,6 +32,7 @@ from a2a_tui.repo import Repo
 from a2a_tui.store.watch import store_changes
 from a2a_tui.tui import actions, fmt, queries
 from a2a_tui.tui.away import Away
+from a2a_tui.tui.cardflow import CardFlows
 from a2a_tui.tui.chrome import NarrationLine, PanelGrid, WorkbenchFooter
 from a2a_tui.tui.messages import (
     ACTED,
@@ -40,7 +41,9 @@ from a2a_tui.tui.messages import (
     OrchestratorStarted,
     OrchestratorStopped,
     OrchestratorUnavailable,
+    SearchWanted,
     StoreRead,
+    StoreSearched,
     UserActed,
     UserActionRefused,
     UserSaid,
@@ -74,7 +77,7 @@ class StatusLine(Static):
     """
 
 
-class WorkbenchApp(Away, App[None]):
+class WorkbenchApp(CardFlows, Away, App[None]):
     """Sessions, Board, Inbox, Gate and Events around the agents' tmux panes."""
 
     TITLE = "a2a"
@@ -276,6 +279,25 @@ class WorkbenchApp(Away, App[None]):
             follow(snap.last_seq)
         if not snap.reset_events:
             self.called([e for e in snap.events if e.kind == "user_called"])
+
+    @on(SearchWanted)
+    def _search_wanted(self, message: SearchWanted) -> None:
+        message.stop()
+        scope, text = message.scope, message.text
+        self.run_worker(partial(self._search, scope, text), thread=True, exclusive=True,
+                        group=f"search-{scope}", exit_on_error=False, name=f"search {scope}")
+
+    def _search(self, scope: str, text: str) -> None:
+        with self.services.store() as store:
+            found = queries.search(store, scope, text)
+        self.post_message(StoreSearched(scope, text, found))
+
+    @on(StoreSearched)
+    def _store_searched(self, message: StoreSearched) -> None:
+        try:
+            self.panel(message.scope).show_found(message.text, message.rows)
+        except NoMatches:   # closing
+            return
 
     @on(ActionRequested)
     def _action_requested(self, message: ActionRequested) -> None:

@@ -120,9 +120,12 @@ class Away(_Base):
         panel = self.panel(scope)
         if key in panel.rows and key not in panel.shown:
             panel.action_clear_filter()
-        panel.table.focus()
+        # The panels' own screen: a modal closing now gives that screen back its focus.
+        panel.screen.set_focus(panel.table)
         if key in panel.shown:
             panel.select(key)
+        else:
+            panel.wanted = key   # not read yet: selected when it comes
 
     def called(self, calls: list) -> None:
         """The orchestrator called the user: ring this window's bell (tmux flags the window

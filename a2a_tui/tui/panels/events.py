@@ -43,6 +43,12 @@ class EventsPanel(Panel[Event]):
     def detail(self, e: Event) -> str:
         return ""
 
+    def all_rows(self) -> dict[str, Event]:
+        """The tail and the older events a `/` search found, in the order of the log."""
+        if not self.found:
+            return self.rows
+        return dict(sorted({**self.found, **self.rows}.items(), key=lambda kv: int(kv[0])))
+
     def subtitle(self) -> str:
         last = next(reversed(self.rows.values()), None)
         held = "" if self.following or self.selected_key is None else \

@@ -31,6 +31,7 @@ from a2a_tui.tui.queries import SessionRow
 class SessionsPanel(Panel[SessionRow]):
     SCOPE = "sessions"
     TITLE = "Sessions"
+    SEARCHED = False   # every session is loaded: the filter sees them all
     EMPTY = "no sessions: n starts one (or `a2a session new ROLE`)"
     COLUMNS = (("id", "Session"), ("role", "Role"), ("state", "State"), ("flags", "Q"),
                ("attempt", "Attempt"), ("cli", "CLI"))

@@ -29,6 +29,7 @@ class SessionSpec:
     effort: str
     options: tuple[str, ...]
     attempt: str | None
+    assign: bool = False     # its first prompt is the attempt's task (lifecycle.new)
 
 
 class NewSessionScreen(ModalScreen[SessionSpec | None]):
@@ -50,7 +51,7 @@ class NewSessionScreen(ModalScreen[SessionSpec | None]):
     def __init__(self, defaults: Callable[[str, str | None], RoleDefaults],
                  roles: Sequence[str], clis: Sequence[str], attempts: Sequence[str],
                  role: str = "worker", attempt: str | None = None,
-                 title: str = "New session") -> None:
+                 title: str = "New session", assign: bool = False) -> None:
         super().__init__()
         self.defaults = defaults
         self.roles = roles
@@ -59,6 +60,7 @@ class NewSessionScreen(ModalScreen[SessionSpec | None]):
         self.role = role
         self.attempt = attempt
         self.title_text = title
+        self.assign = assign      # a session on an attempt is given its task as it starts
         self.cli: str | None = None
 
     def compose(self) -> ComposeResult:
@@ -85,8 +87,9 @@ class NewSessionScreen(ModalScreen[SessionSpec | None]):
                 yield Select([(a, a) for a in self.attempts], prompt="none: the repository",
                              value=self.attempt if self.attempt in self.attempts
                              else Select.NULL, id="attempt")
-            yield Label("recorded as your input; the session opens in a new tmux window",
-                        classes="hint")
+            yield Label("recorded as your input; the session opens in a new tmux window"
+                        + ("; its first prompt is the attempt's task: the card, the checks and"
+                           " how to deliver" if self.assign else ""), classes="hint")
         yield WorkbenchFooter(compact=True)
 
     def on_mount(self) -> None:
@@ -126,7 +129,8 @@ class NewSessionScreen(ModalScreen[SessionSpec | None]):
         self.dismiss(SessionSpec(
             role=self.role, cli=str(cli), model=self.query_one("#model", Input).value.strip(),
             effort=self.query_one("#effort", Input).value.strip(), options=options,
-            attempt=None if attempt is Select.NULL else str(attempt)))
+            attempt=None if attempt is Select.NULL else str(attempt),
+            assign=self.assign and attempt is not Select.NULL))
 
     def action_cancel(self) -> None:
         self.dismiss(None)
