@@ -464,7 +464,8 @@ class Workbench:
             uid = self._record(s, "action", f"start a review of {attempt} with {cli}"
                                + "".join(f" {x}" for x in (model, effort) if x))
             r = spawn_reviewer(self._gate(s), attempt, cli=cli, model=model, effort=effort,
-                               tmux_socket=self.tmux_socket)
+                               tmux_socket=self.tmux_socket,
+                               extra=self.settings().launch("reviewer", cli).options)
         self._wake()
         return Done(f"review {r['review']} of {attempt}: session {r['session']} in its read-only"
                     f" checkout · {uid}", {**r, "user_input": uid})

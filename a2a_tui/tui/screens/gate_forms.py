@@ -12,7 +12,7 @@ from textual.containers import Grid, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
-from a2a_tui.tui.chrome import WorkbenchFooter
+from a2a_tui.tui.chrome import FORM_KEYS, WorkbenchFooter
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,8 @@ class ScoreScreen(ModalScreen[Scored | None]):
     cancels. Nothing is sent until every field is filled."""
 
     BINDINGS = [Binding("ctrl+s", "send", "Send", priority=True),
-                Binding("escape", "cancel", "Cancel", priority=True)]
+                Binding("escape", "cancel", "Cancel", priority=True),
+                *FORM_KEYS]
     DEFAULT_CSS = """
     ScoreScreen { align: center middle; }
     ScoreScreen > Vertical {

@@ -16,7 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Select
 
 from a2a_tui.settings import RoleDefaults
-from a2a_tui.tui.chrome import WorkbenchFooter
+from a2a_tui.tui.chrome import FORM_KEYS, WorkbenchFooter
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,8 @@ class NewSessionScreen(ModalScreen[SessionSpec | None]):
     """Returns the session to start, or None when cancelled."""
 
     BINDINGS = [Binding("ctrl+s", "start", "Start", priority=True),
-                Binding("escape", "cancel", "Cancel", priority=True)]
+                Binding("escape", "cancel", "Cancel", priority=True),
+                *FORM_KEYS]
     DEFAULT_CSS = """
     NewSessionScreen { align: center middle; }
     NewSessionScreen > Vertical {
