@@ -9,6 +9,7 @@ from a2a_tui.collab.authorization import claim_refusal
 from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
 from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.escalate import tell_dispatcher
 from a2a_tui.gate.facts import objective_facts
 from a2a_tui.gate.locks import op_lock
 from a2a_tui.gate.model import ACTIVE, UNRESOLVED, Score, parse_scores, way_out
@@ -16,6 +17,7 @@ from a2a_tui.gate.openitems import clean as clean_open_items
 from a2a_tui.gate.roles import require_role
 from a2a_tui.gate.targets import observe, target_lock
 from a2a_tui.git import FULL_SHA
+from a2a_tui.queue import wake
 
 
 def claim(g: GateContext, card_id: str, *, writer: str | None = None,
@@ -182,10 +184,15 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
             tx.execute("UPDATE attempts SET state='submitted', submission_n=?, submitted_sha=?,"
                        " card_version=?, updated_seq=? WHERE id=?",
                        (n, sha, card_version, seq, attempt_id))
-            return {"attempt": attempt_id, "submission": n, "sha": sha,
-                    "card_version": card_version, "fence": fence, "state": "submitted",
-                    "unresolved": open_items}
-    raise refuse(*problem)
+            told = tell_dispatcher(tx, attempt_id, f"{attempt_id} submitted {sha} (card"
+                                   f" {att['card_id']} v{card_version}, submission {n}):"
+                                   f" `a2a verify {attempt_id}` checks it.")
+    if problem is not None:
+        raise refuse(*problem)
+    if told is not None:
+        wake(g.repo)   # the executive that dispatched it is told (after the commit)
+    return {"attempt": attempt_id, "submission": n, "sha": sha, "card_version": card_version,
+            "fence": fence, "state": "submitted", "unresolved": open_items}
 
 
 def abandon(g: GateContext, attempt_id: str, score: Score | None, reason: str = ""

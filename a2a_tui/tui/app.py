@@ -151,8 +151,9 @@ class WorkbenchApp(CardFlows, Away, App[None]):
         t.append(self.services.repo.root.name, style="bold cyan")
         if self.waiting:
             t.append(" · ")
-            t.append(f"⚑ {len(self.waiting)} waiting for you: {fmt.waiting_summary(self.waiting)}"
-                     " (!)", style="bold reverse")
+            # What waits, by kind: the count says what it is made of (2 questions on the
+            # Board, 1 rejection on the Gate), short enough for an 80-column status line.
+            t.append(f"⚑ {fmt.waiting_summary(self.waiting)} (!)", style="bold reverse")
         t.append(f" · orchestrator: {self.orchestrator} · event #{self.last_seq}", style="dim")
         t.append(" · ? help", style="dim")
         return t

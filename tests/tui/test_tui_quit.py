@@ -50,7 +50,7 @@ def test_bang_lists_what_waits_and_marks_rejections_seen(repo):
         async with workbench(repo) as (app, pilot, _seen):
             await until(pilot, lambda: len(app.waiting) == 2, what="two things waiting")
             status = str(app.query_one("#status").render())
-            assert "⚑ 2 waiting for you" in status
+            assert "⚑ 1 pane, 1 rejection (!)" in status
             await pilot.press("exclamation_mark")
             shown = await until(pilot, lambda: isinstance(app.screen, WaitingScreen)
                                 and app.screen, what="the list")

@@ -38,7 +38,12 @@ class PanelTable(DataTable):
         # Shorter now (the focused panel's detail grew under it, at 80x24 a line may be all
         # it had): the cursor's row is scrolled back into view, not left below the panel.
         if self.row_count:
-            self.call_after_refresh(self.move_cursor, row=self.cursor_row, animate=False)
+            self.call_after_refresh(self._cursor_into_view)
+
+    def _cursor_into_view(self) -> None:
+        # The row the cursor is on when this runs (a key may have moved it since the resize).
+        if self.row_count:
+            self.move_cursor(row=self.cursor_row, animate=False)
 
 
 class FilterInput(Input):
