@@ -14,7 +14,7 @@ from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
 from a2a_tui.gate.cards import Card, load_card
 from a2a_tui.gate.context import GateContext
-from a2a_tui.gate.model import card_body
+from a2a_tui.gate.model import card_body, contract_lines
 from a2a_tui.gate.roles import require_role
 from a2a_tui.gate.views import card_status
 from a2a_tui.queue import wake
@@ -246,11 +246,8 @@ def assignment(g: GateContext, attempt_id: str) -> str:
         f" {att['card_version']}), in the folder {att['worktree']} (branch {att['branch']},"
         f" from {att['start_commit'][:12]}). You are its sole writer.",
         "",
-        f"Card {att['card_id']}: {b['title']}",
-        f"Goal: {b['goal']}",
-        "Non-goals:", *[f"- {x}" for x in b["non_goals"]],
-        f"Allowed paths (change nothing outside them): {', '.join(b['allowed_paths'])}",
-        "Acceptance:", *[f"- {x}" for x in b["acceptance"]],
+        f"Card {att['card_id']}: {b['title']} (change nothing outside its allowed paths)",
+        *contract_lines(b),
         f"The gate's checks on your commit: {checks}",
         "",
         "When it is done, commit in that folder, then deliver the commit (saying you are done is"
