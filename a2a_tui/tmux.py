@@ -202,12 +202,13 @@ class Tmux:
         proc = self.server.cmd("show-options", "-g", "-q", "-v", name)
         return proc.stdout[0] if proc.returncode == 0 and proc.stdout else ""
 
-    def bind_session_key(self, session: str, key: str, command: list[str]) -> str:
-        """Bind `key` to the tmux command `command` for the clients of `session` alone: the
+    def bind_key_to_pane(self, session: str, key: str, pane_id: str) -> str:
+        """Bind `key`, for the clients of `session` alone, to showing the pane's window: the
         session gets a key table of its own (`a2a-<session>`: a copy of the root table, so
         every key bound there, the mouse's included, still works, plus `key`), named by its
         `key-table` option. Nothing global changes; other sessions keep the root table.
         Returns the table's name."""
+        command = ["select-window", "-t", pane_id]
         table = f"a2a-{session}"
         proc = self.server.cmd("list-keys", "-T", "root")
         root = proc.stdout if proc.returncode == 0 else []

@@ -107,7 +107,7 @@ def cmd_down(ctx, args) -> Result:
 
 def alive(socket: str | None, repo) -> str | None:
     """`socket` when the repository's tmux session runs on it, else None."""
-    from a2a_tui.tmux import Tmux
+    from a2a_tui.tmux import Tmux  # lazy: libtmux, for `up` alone
 
     if socket is None:
         return None

@@ -250,8 +250,8 @@ def assignment(g: GateContext, attempt_id: str) -> str:
         *contract_lines(b),
         f"The gate's checks on your commit: {checks}",
         "",
-        "When it is done, commit in that folder, then deliver the commit (saying you are done is"
-        f" not a delivery; `git rev-parse HEAD` prints the SHA to put for {SHA_PLACEHOLDER}):",
+        "When it is done, commit in that folder, then deliver the commit, its full 40-hex SHA"
+        f" put for {SHA_PLACEHOLDER} (saying you are done is not a delivery):",
         f"a2a submit {attempt_id} --sha {SHA_PLACEHOLDER} --card-version {att['card_version']}"
         f" --fence {att['fence']}",
     ])

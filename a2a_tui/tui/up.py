@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -98,7 +99,7 @@ def way_back(tmux: Tmux, session: str, pane: str) -> None:
     """From any pane of a2a's tmux session, one key (F12) shows the workbench again, and the
     session's status line says so. Both are options of that session alone (its own key table,
     its own status-left): the user's other sessions and tmux.conf are left as they are."""
-    tmux.bind_session_key(session, BACK_KEY, ["select-window", "-t", pane])
+    tmux.bind_key_to_pane(session, BACK_KEY, pane)
     left = tmux.global_option("status-left")
     if tmux.session_option(session, "status-left") != BACK_HINT + left:
         tmux.set_session_option(session, "status-left", BACK_HINT + left)
@@ -230,8 +231,6 @@ def a2a_argv() -> list[str]:
 
 def on_path() -> bool:
     """Whether `a2a` typed in a shell runs this a2a."""
-    import shutil
-
     found = shutil.which("a2a")
     return found is not None and Path(found).resolve() == Path(a2a_argv()[0]).resolve()
 

@@ -53,8 +53,12 @@ def escalated(cmd: str) -> tuple[str, dict]:
                              "justification": "a2a records the gate's decisions"})
 
 
-def last_line(req: Request) -> str:
-    return req.text.strip().splitlines()[-1].strip()
+def command_in(req: Request, starts: str) -> str:
+    """The line of the turn's prompt that starts with `starts` (the command it ends with; a CLI
+    may add text of its own after the prompt)."""
+    found = [ln.strip() for ln in req.text.splitlines() if ln.strip().startswith(starts)]
+    assert found, f"no line starting {starts!r} in {req.text[-300:]!r}"
+    return found[-1]
 
 
 def script_ideation(w: World, idea: str, assign: str, work: str) -> None:
@@ -105,7 +109,8 @@ def script_worker(w: World, work: str) -> None:
         shas = re.findall(r"\b[0-9a-f]{40}\b", req.tool_results[-1])
         assert shas, f"no SHA in {req.tool_results[-1]!r}"
         return Reply(text="Delivering.",
-                     tool=shell_call("claude", last_line(req).replace("<SHA>", shas[-1])))
+                     tool=shell_call("claude", command_in(req, "a2a submit ")
+                                     .replace("<SHA>", shas[-1])))
 
     w.fm.script(
         work,
@@ -119,8 +124,7 @@ def script_worker(w: World, work: str) -> None:
 
 def script_reviewer(w: World) -> None:
     def report(req: Request) -> Reply:
-        cmd = last_line(req)
-        path = Path(cmd.split(" --file ", 1)[1])
+        path = Path(command_in(req, "a2a review verdict ").split(" --file ", 1)[1])
         return Reply(text="My report.", tool=write_call(
             "claude", path.parent, path.name, "# Review\n\nsrc/hello.txt says hello.\n\n"
             "```verdict\nverdict = \"pass\"\nrecommends_follow_up = false\n```\n"))
@@ -129,7 +133,7 @@ def script_reviewer(w: World) -> None:
         "a2a review verdict T-1-a1",
         report,
         lambda req: Reply(text="Submitting the verdict.",
-                          tool=shell_call("claude", last_line(req))),
+                          tool=shell_call("claude", command_in(req, "a2a review verdict "))),
         Reply(text="Reviewed."))
 
 
@@ -164,7 +168,8 @@ def test_an_idea_from_the_user_comes_out_integrated_with_real_clis_in_every_role
 
     # The user looks at the Codex pane when it waits for them, and approves: `p` approves the
     # command and every later one that starts with `a2a` (its prefix rule).
-    approvals = []
+    approvals: list[str] = []
+    enters: list[str] = []
 
     def integrated_or_approved() -> bool:
         if state() == "integrated":
@@ -175,6 +180,16 @@ def test_an_idea_from_the_user_comes_out_integrated_with_real_clis_in_every_role
             approvals.append(w.screen(exec_pane))
             wait_until(lambda: w.session("exec1")["state"] != "waiting", timeout=20,
                        what="the approval taken")
+        # Under load a Claude Code pane may not take the Enter after a paste: a2a says so on
+        # the pane's row ("not seen submitted … look at the pane") and never presses it again;
+        # the user does, as the README says (counted and reported).
+        for sid, s in w.sessions().items():
+            if s["hint"] and "not seen submitted" in s["hint"] and s["pane"]:
+                w.keys(s["pane"], "Enter")
+                enters.append(sid)
+                wait_until(lambda sid=sid: "not seen submitted" not in
+                           (w.sessions()[sid]["hint"] or ""), timeout=30,
+                           what=f"{sid}'s prompt submitted")
         return False
 
     try:
@@ -182,6 +197,8 @@ def test_an_idea_from_the_user_comes_out_integrated_with_real_clis_in_every_role
     except AssertionError as exc:
         raise AssertionError(f"{exc}\n{explain(w)}") from None
     assert len(approvals) == 1, f"the user approved {len(approvals)} times"
+    print(f"real-CLI walk: 1 message, {len(approvals)} approval (p), and {len(enters)} Enter"
+          f" in a pane that did not take a2a's ({', '.join(enters) or 'none'})")
     sha = w.store().all("SELECT submitted_sha FROM attempts")[0]["submitted_sha"]
     assert git(w.repo, "rev-parse", "main") == sha
     assert git(w.repo, "show", "main:src/hello.txt") == "hello"
