@@ -37,6 +37,7 @@ from a2a_tui.spawn import ROLES, spawn
 from a2a_tui.tmux import Tmux
 
 ACTOR = "user"
+ASSIGNED = "attempt_assigned"   # a session started on an attempt was given its task
 PROCESS_GONE_S = 3.0        # how long `end` waits to see the pane's process gone
 DOWN_GONE_S = 10.0          # how long `down` waits for all of them together
 
@@ -71,8 +72,13 @@ def new(g, settings: Settings, *, role: str, cli: str | None = None, model: str 
 
         text = assignment(g, attempt)
         with g.store.write() as tx:
-            r["assigned"] = enqueue_in_tx(tx, r["session"], text, source="user",
-                                          actor=g.caller.actor, attempt=attempt)
+            r["assigned"] = n = enqueue_in_tx(tx, r["session"], text, source="user",
+                                              actor=g.caller.actor, attempt=attempt)
+            # Who gave the attempt its worker: the executive that did is told what becomes
+            # of it (gate/escalate.tell_dispatcher).
+            tx.append(ASSIGNED, actor=g.caller.actor, task=g.attempt(attempt)["card_id"],
+                      attempt=attempt, session=r["session"],
+                      payload={"dispatch": n, "by": g.caller.actor})
     wake(g.repo)
     return {**r, "options": list(extra), "user_input": uid}
 

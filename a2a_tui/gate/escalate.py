@@ -39,14 +39,15 @@ def raise_item(tx, att, title: str, body: str, *, blocking: bool = False,
 
 
 def tell_dispatcher(tx, attempt_id: str, text: str) -> int | None:
-    """Tell the executive controller that claimed the attempt (and so supervises it) what just
+    """Tell the executive controller that dispatched the attempt (gave it a worker with its
+    task: `a2a session new worker --attempt A --assign`, an `attempt_assigned` event) what just
     happened to it, in its pane, if it is still live: the submission to verify, the verdict to
-    act on. Nothing for an attempt the user claimed (they see it on the Gate panel)."""
-    claim = tx.one("SELECT actor FROM events WHERE kind = 'claimed' AND attempt = ?"
+    act on. Nothing when the user dispatched it (they see it on the Gate panel)."""
+    given = tx.one("SELECT actor FROM events WHERE kind = 'attempt_assigned' AND attempt = ?"
                    " ORDER BY seq DESC LIMIT 1", (attempt_id,))
-    if claim is None or not claim["actor"].startswith("session:"):
+    if given is None or not given["actor"].startswith("session:"):
         return None
-    sid = claim["actor"].removeprefix("session:")
+    sid = given["actor"].removeprefix("session:")
     row = tx.one("SELECT role FROM sessions WHERE id = ?", (sid,))
     if row is None or row["role"] != "executive" or not session_is_live(tx, sid):
         return None

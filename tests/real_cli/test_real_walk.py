@@ -61,7 +61,7 @@ def command_in(req: Request, starts: str) -> str:
     return found[-1]
 
 
-def script_ideation(w: World, idea: str, assign: str, work: str) -> None:
+def script_ideation(w: World, idea: str, assign: str) -> None:
     draft = w.repo / ".a2a" / "run" / "idea1" / "card.toml"
 
     def ready(req: Request) -> Reply:
@@ -72,7 +72,7 @@ def script_ideation(w: World, idea: str, assign: str, work: str) -> None:
     w.fm.script(
         idea,
         Reply(text="Writing the card.", tool=write_call(
-            "claude", draft.parent, draft.name, card_toml(f"src/hello.txt says hello ({work})"))),
+            "claude", draft.parent, draft.name, card_toml("src/hello.txt says hello"))),
         Reply(text="Adding it.", tool=shell_call("claude", f"a2a card add {draft}")),
         ready,
         Reply(text="Handing it over.", tool=shell_call(
@@ -149,10 +149,10 @@ def explain(w: World) -> str:
 
 def test_an_idea_from_the_user_comes_out_integrated_with_real_clis_in_every_role(fresh_world):
     w, panes = fresh_world, []
-    idea, assign, work = mark("IDEA"), mark("ASSIGN"), mark("WORK")
-    script_ideation(w, idea, assign, work)
+    idea, assign = mark("IDEA"), mark("ASSIGN")
+    script_ideation(w, idea, assign)
     script_executive(w, assign)
-    script_worker(w, work)            # the worker's task quotes the card's goal, which holds it
+    script_worker(w, "Your task: attempt T-1-a1")   # how a worker's task begins
     script_reviewer(w)
     w.start(panes, "claude", role="ideation", timeout=60)
     w.start(panes, "codex", *CODEX_ENV, f"say hello {mark('HELLO')}", role="executive",
