@@ -10,6 +10,7 @@ writes its report and runs the verdict command its prompt ends with (--replies).
 
 from __future__ import annotations
 
+import re
 import shlex
 import stat
 import sys
@@ -135,6 +136,12 @@ def world_events(repo: Path) -> list:
         return s.events()
 
 
+def shows(terminal: Terminal, pattern: str) -> bool:
+    """Whether the terminal shows `pattern` (a regex): a person acts on what they see, and a
+    key pressed before the panel shows the new state is refused as it was (dimmed)."""
+    return re.search(pattern, terminal.screen()) is not None
+
+
 def attempt_state(repo: Path) -> str | None:
     found = rows(repo, "SELECT state FROM attempts ORDER BY n DESC LIMIT 1")
     return found[0]["state"] if found else None
@@ -156,6 +163,7 @@ def walk(world, repo: Path, terminal: Terminal, tmux_socket: str, capsys) -> Non
     keys.press("y")
     wait_until(lambda: rows(repo, "SELECT state FROM cards") == [{"state": "ready"}],
                what="T-1 ready")
+    wait_until(lambda: shows(terminal, r"T-1 +ready"), what="T-1 ready on the Gate panel")
 
     keys.press("C")          # claim, and a session on the attempt (the worker, on demo)
     wait_until(lambda: "Start a session on T-1-a1" in terminal.screen(), timeout=30,
@@ -163,9 +171,11 @@ def walk(world, repo: Path, terminal: Terminal, tmux_socket: str, capsys) -> Non
     keys.press("C-s")
     wait_until(lambda: attempt_state(repo) == "submitted", timeout=90,
                what="the worker's commit submitted")
+    wait_until(lambda: shows(terminal, r"T-1-a1 +submitted"), what="submitted, on the Gate")
 
     keys.press("v")          # verify
     wait_until(lambda: attempt_state(repo) == "verified", timeout=90, what="T-1-a1 verified")
+    wait_until(lambda: shows(terminal, r"T-1-a1 +verified"), what="verified, on the Gate")
 
     keys.press("R")          # the review screen: a fresh reviewer
     wait_until(lambda: "T-1-a1 · reviews" in terminal.screen(), what="the review screen")
