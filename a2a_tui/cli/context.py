@@ -110,6 +110,24 @@ class CliContext:
                                "pid": os.getpid()})
         raise caller.refusal(f"`a2a {command}` writes")
 
+    def rules_read(self, command: str | None) -> bool:
+        """Whether the rules of `command` may be left out (a line says where they are): the
+        caller is the user, who was shown them in full before (noted now, the first time). A
+        managed session, a model, gets them in full every time."""
+        if not command:
+            return False
+        from a2a_tui.cli.rules import note_shown, shown_before  # lazy: commands with rules
+
+        try:
+            if not self.identity.is_user:
+                return False
+        except A2AError:   # nobody placed (no store yet): the rules in full
+            return False
+        if shown_before(command):
+            return True
+        note_shown(command)
+        return False
+
     @cached_property
     def gate(self) -> GateContext:
         from a2a_tui.gate import ledger, recover  # lazy: commands without the gate skip them

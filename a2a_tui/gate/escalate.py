@@ -16,7 +16,7 @@ import json
 from typing import Any
 
 from a2a_tui.collab.board import post_finding_in_tx
-from a2a_tui.collab.delivery import live_session
+from a2a_tui.collab.delivery import live_session, session_is_live
 from a2a_tui.queue import enqueue_in_tx
 
 # Protected: acceptance conditions are the user's to close (collab/roles.py).
@@ -38,6 +38,22 @@ def raise_item(tx, att, title: str, body: str, *, blocking: bool = False,
         enqueue_in_tx(tx, executive, f"Board {item}, for you and the user: {title}"
                       f" (a2a board show {item})", source="gate", actor="gate", attempt=attempt)
     return item, executive is not None
+
+
+def tell_dispatcher(tx, attempt_id: str, text: str) -> int | None:
+    """Tell the executive controller that dispatched the attempt (gave it a worker with its
+    task: `a2a session new worker --attempt A --assign`, an `attempt_assigned` event) what just
+    happened to it, in its pane, if it is still live: the submission to verify, the verdict to
+    act on. Nothing when the user dispatched it (they see it on the Gate panel)."""
+    given = tx.one("SELECT actor FROM events WHERE kind = 'attempt_assigned' AND attempt = ?"
+                   " ORDER BY seq DESC LIMIT 1", (attempt_id,))
+    if given is None or not given["actor"].startswith("session:"):
+        return None
+    sid = given["actor"].removeprefix("session:")
+    row = tx.one("SELECT role FROM sessions WHERE id = ?", (sid,))
+    if row is None or row["role"] != "executive" or not session_is_live(tx, sid):
+        return None
+    return enqueue_in_tx(tx, sid, text, source="gate", actor="gate", attempt=attempt_id)
 
 
 def card_contract_invalid(tx, card_id: str, version: int, problems: list[str]

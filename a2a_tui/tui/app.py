@@ -30,8 +30,9 @@ from textual.worker import Worker, WorkerState
 from a2a_tui.errors import A2AError
 from a2a_tui.repo import Repo
 from a2a_tui.store.watch import store_changes
-from a2a_tui.tui import actions, queries, store_health
+from a2a_tui.tui import actions, fmt, queries, store_health
 from a2a_tui.tui.away import Away
+from a2a_tui.tui.cardflow import CardFlows
 from a2a_tui.tui.chrome import NarrationLine, PanelGrid, WorkbenchFooter
 from a2a_tui.tui.messages import (
     ACTED,
@@ -40,7 +41,9 @@ from a2a_tui.tui.messages import (
     OrchestratorStarted,
     OrchestratorStopped,
     OrchestratorUnavailable,
+    SearchWanted,
     StoreRead,
+    StoreSearched,
     UserActed,
     UserActionRefused,
     UserSaid,
@@ -74,7 +77,7 @@ class StatusLine(Static):
     """
 
 
-class WorkbenchApp(Away, App[None]):
+class WorkbenchApp(CardFlows, Away, App[None]):
     """Sessions, Board, Inbox, Gate and Events around the agents' tmux panes."""
 
     TITLE = "a2a"
@@ -154,7 +157,9 @@ class WorkbenchApp(Away, App[None]):
             t.append(f"⚠ {self.store_problem}", style="bold reverse red")
         if self.waiting:
             t.append(" · ")
-            t.append(f"⚑ {len(self.waiting)} waiting for you (!)", style="bold reverse")
+            # What waits, by kind: the count says what it is made of (2 questions on the
+            # Board, 1 rejection on the Gate), short enough for an 80-column status line.
+            t.append(f"⚑ {fmt.waiting_summary(self.waiting)} (!)", style="bold reverse")
         t.append(f" · orchestrator: {self.orchestrator} · event #{self.last_seq}", style="dim")
         t.append(" · ? help", style="dim")
         return t
@@ -296,6 +301,25 @@ class WorkbenchApp(Away, App[None]):
             follow(snap.last_seq)
         if not snap.reset_events:
             self.called([e for e in snap.events if e.kind == "user_called"])
+
+    @on(SearchWanted)
+    def _search_wanted(self, message: SearchWanted) -> None:
+        message.stop()
+        scope, text = message.scope, message.text
+        self.run_worker(partial(self._search, scope, text), thread=True, exclusive=True,
+                        group=f"search-{scope}", exit_on_error=False, name=f"search {scope}")
+
+    def _search(self, scope: str, text: str) -> None:
+        with self.services.store() as store:
+            found = queries.search(store, scope, text)
+        self.post_message(StoreSearched(scope, text, found))
+
+    @on(StoreSearched)
+    def _store_searched(self, message: StoreSearched) -> None:
+        try:
+            self.panel(message.scope).show_found(message.text, message.rows)
+        except NoMatches:   # closing
+            return
 
     @on(ActionRequested)
     def _action_requested(self, message: ActionRequested) -> None:
