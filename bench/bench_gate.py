@@ -5,7 +5,8 @@ trivial check, integrate, reclaim) and the store's append rate. `rows(quick)` gi
 bench/run_all.py the gate's overhead beyond the check commands on a repository of 10,000 files
 (in-process, so an interpreter's start is not in it: the CLI benchmark has that), beside the
 git work it cannot avoid, timed alone on the same repository: `git worktree add` (claim) and
-`git worktree add --detach` + remove (verify's clean checkout of the exact SHA).
+`git worktree add --detach` + remove (what verify's clean checkout of the exact SHA was); and
+verify's private checkout alone (gate/verify/checkout.py) beside that same bare pair.
 `python bench/bench_gate.py [--cards 10]`
 """
 
@@ -77,11 +78,44 @@ def gate_overhead(w: World, cards: int) -> dict[str, list[float]]:
     return out
 
 
+def private_checkouts(w: World, n: int) -> dict[str, list[float]]:
+    """Seconds, per run: verify's private checkout of HEAD as one check uses it (written from
+    the commit's blobs, compared in full before the run and after it, removed), beside the bare
+    `git worktree add --detach` + `remove` + `prune` it replaced, on the same repository."""
+    from a2a_tui.gate.verify.checkout import Checkout
+
+    r = Repo(w.repo)
+    store = r.store()
+    g = GateContext(r, store)
+    sha = git(w.repo, "rev-parse", "HEAD")
+    out: dict[str, list[float]] = {"private": [], "bare": []}
+    scratch = Path(tempfile.mkdtemp(prefix="a2a-bench-co-"))
+    try:
+        for i in range(n):
+            t0 = time.perf_counter()
+            co = Checkout(g, sha, "bench")
+            with co:
+                co.ready()          # compared before the run
+                co.changed()        # and after it
+                co.seen()
+            out["private"].append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            git(w.repo, "worktree", "add", "-q", "--detach", str(scratch / f"v{i}"), sha)
+            git(w.repo, "worktree", "remove", "--force", str(scratch / f"v{i}"))
+            git(w.repo, "worktree", "prune")
+            out["bare"].append(time.perf_counter() - t0)
+    finally:
+        store.close()
+        shutil.rmtree(scratch, ignore_errors=True)
+    return out
+
+
 def rows(quick: bool) -> list[dict]:
     files, cards = (1_000, 2) if quick else (10_000, 5)
     w = big_world(files)
     try:
         t = gate_overhead(w, cards)
+        co = private_checkouts(w, cards)
     finally:
         w.close()
     ms = lambda xs: [x * 1e3 for x in xs]  # noqa: E731
@@ -90,8 +124,15 @@ def rows(quick: bool) -> list[dict]:
             limits=[("bare `git worktree add --detach` + `remove` + `prune`",
                      ms(t["bare checkout"]))],
             note="in-process; sanity, boundary, drift, provenance and the records included"),
+        row(f"verify's private checkout, {files:,} files", "ms", ms(co["private"]),
+            limits=[("bare `git worktree add --detach` + `remove` + `prune`", ms(co["bare"]))],
+            note="written from the commit's blobs outside the repository, compared in full"
+                 " (every entry's type, mode, size, inode, times) before a run and after it,"
+                 " removed"),
         row(f"claim, {files:,} files", "ms", ms(t["claim"]),
-            limits=[("bare `git worktree add -b`", ms(t["bare add -b"]))]),
+            limits=[("bare `git worktree add -b`", ms(t["bare add -b"]))],
+            note="claim makes a clone of its own (git init, alternates, its branch, the files"
+                 " written from the repository's objects): the same checkout as the limit"),
     ]
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import os
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from a2a_tui.errors import A2AError
 from a2a_tui.repo import Repo, find_repo
@@ -17,6 +17,20 @@ if TYPE_CHECKING:
     from a2a_tui.gate.context import GateContext
     from a2a_tui.identity import Caller
     from a2a_tui.store import Store
+
+
+class Forced(Protocol):
+    """A command run for someone whose repository and identity are settled before it runs:
+    a request that came in on a session's broker socket (a2a_tui/broker). The command neither
+    finds the repository from its arguments or folder nor asks the process tree who calls."""
+
+    repo: Repo
+    caller: Caller
+    store: Store | None   # the repository's store, opened already (the command closes it)
+
+    def admit(self, ctx: CliContext) -> None:
+        """Refuse (A2AError) what may not run this way, before the command runs; may replace
+        the parsed arguments' file paths with copies of what the caller sent."""
 
 # Commands that an unidentified caller may run (identity.py): they read, or never act for a
 # caller (init records only from a terminal; recover, run first by every gate command, records
@@ -31,41 +45,48 @@ READS_OR_OWN_RULES = frozenset({
     "cmd_inbox_show", "cmd_board_list", "cmd_board_show", "cmd_rules", "cmd_whoami", "cmd_serve",
     "cmd_demo_agent", "cmd_store_verify", "cmd_target_show", "cmd_config_show",
     "cmd_gate_rules", "cmd_review_show", "cmd_log", "cmd_diff", "cmd_show",
+    # A restore judges its caller itself: the store it replaces may be missing or not this
+    # repository's (cli/store_cmds.py).
+    "cmd_store_restore",
 })
 
 
-def command_key(args: argparse.Namespace) -> str | None:
-    """The command `args` runs, as the role table names it ("session new", "comment list")."""
-    command = getattr(args, "command", None)
-    if not command:
-        return None
-    sub = next((v for k, v in sorted(vars(args).items()) if k != "command" and isinstance(v, str)
-                and k.endswith(("_cmd", "_command"))), None)
-    if command == "comment" and (getattr(args, "words", None) or [""])[0] == "list":
-        sub = "list"
-    return f"{command} {sub}" if sub else command
+def command_key(args: argparse.Namespace, words: str | None) -> str | None:
+    """The command `args` runs, as the role table names it: `words`, the words of its function
+    in the parser (`cli.command_paths`); `comment list` for a comment command that lists."""
+    if words == "comment" and (getattr(args, "words", None) or [""])[0] == "list":
+        return "comment list"
+    return words
 
 
 class CliContext:
     # Each part is imported when a command first asks for it: `a2a sessions` needs no caller,
     # `a2a whoami` no gate (each `a2a` call pays for what it imports, bench/bench_cli.py).
-    def __init__(self, args: argparse.Namespace):
+    def __init__(self, args: argparse.Namespace, forced: Forced | None = None,
+                 words: str | None = None):
         self.args = args
+        self.forced = forced
+        self.words = words   # the command's words in the parser ("session new")
         self._store: Store | None = None
 
     @cached_property
     def repo(self) -> Repo:
+        if self.forced is not None:
+            return self.forced.repo
         return find_repo(getattr(self.args, "repo", None))
 
     @property
     def store(self) -> Store:
         if self._store is None:
-            self._store = self.repo.store()
+            opened = self.forced.store if self.forced is not None else None
+            self._store = opened if opened is not None else self.repo.store()
         return self._store
 
     @cached_property
     def identity(self) -> Caller:
         """Who is calling, unidentified included (for reads: whoami, rules, the gate's views)."""
+        if self.forced is not None:
+            return self.forced.caller
         from a2a_tui.identity import resolve_caller  # lazy: psutil, for commands that ask
 
         return resolve_caller(self.store)
@@ -86,7 +107,7 @@ class CliContext:
         from a2a_tui.gate import roles  # lazy: the table, for commands that write
 
         func = getattr(self.args, "func", None)
-        key = command_key(self.args)
+        key = command_key(self.args, self.words)
         if key is not None and roles.ROLE_TABLE.get(key) == (roles.EVERYONE,):
             return
         try:
@@ -102,8 +123,7 @@ class CliContext:
             return
         from a2a_tui import identity
 
-        sub = getattr(self.args, f"{self.args.command.replace('-', '_')}_cmd", None)
-        command = f"{self.args.command} {sub}" if sub else self.args.command
+        command = key or self.args.command
         with self.store.write() as tx:
             tx.append("caller_unidentified", actor=identity.UNIDENTIFIED,
                       payload={"command": command, "why": caller.unidentified,
@@ -117,6 +137,10 @@ class CliContext:
         from a2a_tui.gate import roles
         from a2a_tui.profiles.permissions import weakening
 
+        if key not in roles.ROLE_TABLE and not caller.is_user:
+            # A command with no row (a table out of step): no session runs it.
+            raise A2AError("role_forbidden", f"`a2a {key or self.args.command}` has no role"
+                           " rule: only the user may run it")
         if key not in roles.ENFORCED_AT_ENTRY:
             return
         if key == "inject" and caller.session is not None and caller.session == getattr(
@@ -131,6 +155,24 @@ class CliContext:
         if options and not roles.allows("spawn permission options", caller):
             roles.refuse(self.store, caller, "spawn permission options",
                          detail=f" ({' '.join(options)})")
+
+    def rules_read(self, command: str | None) -> bool:
+        """Whether the rules of `command` may be left out (a line says where they are): the
+        caller is the user, who was shown them in full before (noted now, the first time). A
+        managed session, a model, gets them in full every time."""
+        if not command:
+            return False
+        from a2a_tui.cli.rules import note_shown, shown_before  # lazy: commands with rules
+
+        try:
+            if not self.identity.is_user:
+                return False
+        except A2AError:   # nobody placed (no store yet): the rules in full
+            return False
+        if shown_before(command):
+            return True
+        note_shown(command)
+        return False
 
     @cached_property
     def gate(self) -> GateContext:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 
@@ -63,14 +64,17 @@ def cmd_serve(ctx, args) -> Result:
     # lazy: each command imports only what it runs (a2a's start-up cost is paid per call)
     from a2a_tui.metrics.retro import propose_if_due
     from a2a_tui.panes.orchestrator import Orchestrator
-    from a2a_tui.tmux import socket_from_env
+    from a2a_tui.tmux import socket_args, socket_from_env
 
     socket = socket_from_env(args.tmux_socket)
     orch = Orchestrator(ctx.repo, socket)
-    propose_if_due(ctx.repo, ctx.store)   # a board question once per retro_every, if set
-    print(f"a2a: serving {ctx.repo.root} (pid {__import__('os').getpid()},"
-          f" tmux -L {socket})", file=sys.stderr, flush=True)
-    orch.run_forever()
+
+    def serving() -> None:   # once it holds the lock: a refused serve never says it serves
+        propose_if_due(ctx.repo, ctx.store)   # a board question once per retro_every, if set
+        print(f"a2a: serving {ctx.repo.root} (pid {os.getpid()},"
+              f" tmux {' '.join(socket_args(socket))})", file=sys.stderr, flush=True)
+
+    orch.run_forever(serving)
     return Result({"stopped": True}, "a2a: orchestrator stopped")
 
 

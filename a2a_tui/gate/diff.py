@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from a2a_tui.errors import A2AError
 from a2a_tui.gate import views
+from a2a_tui.gate.clones import import_head
+from a2a_tui.git import clone_head
 from a2a_tui.repo import Repo
 
 MAX_LINES = 20_000          # a diff longer than this is cut, and says so
@@ -167,6 +170,16 @@ def parse_diff(text: str) -> list[DiffLine]:
     return out
 
 
+def _clone_head(repo: Repo, place) -> str | None:
+    """The head of the attempt's clone, brought into the repository (gate/clones.py), or of
+    its branch in the repository for a claim made before clones."""
+    head = clone_head(Path(place.worktree))
+    if head is not None and import_head(repo, place.id, Path(place.worktree), head,
+                                        place.start_commit):
+        return head
+    return repo.git.ref_value(f"refs/heads/{place.branch}")
+
+
 def attempt_diff(repo: Repo, db, attempt_id: str, max_lines: int = MAX_LINES) -> AttemptDiff:
     """The attempt's diff from its start commit to its submitted candidate, or, before a
     submission, to the head of its branch."""
@@ -183,7 +196,7 @@ def _ends(repo: Repo, db, attempt_id: str) -> tuple[str, str, str]:
         raise A2AError("unknown_attempt", f"no attempt {attempt_id!r} (see `a2a status`)")
     if place.submitted_sha:
         return place.start_commit, place.submitted_sha, f"candidate {place.submission_n}"
-    head = repo.git.ref_value(f"refs/heads/{place.branch}") or place.start_commit
+    head = _clone_head(repo, place) or place.start_commit
     return place.start_commit, head, f"branch {place.branch} (not submitted)"
 
 

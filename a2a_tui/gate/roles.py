@@ -78,7 +78,13 @@ OTHER_ROLES: dict[str, tuple[str, ...]] = {
     "init": (USER,),
     "store rebuild": (USER,),
     "store reseal": (USER,),
-    "feedback more": (USER, "executive"),
+    # A backup is written where its caller names; a restore replaces the store.
+    "store backup": (USER,),
+    "store restore": (USER,),
+    # These open the user's editor on a card file (a session writes a card and `card add`s it).
+    "card new": (USER,),
+    "card edit": (USER,),
+    "feedback more": (USER,),   # more rounds of automatic feedback: the user grants them
     "comment": (USER,),
     "say": (USER,),
     "input confirm": (USER,),
@@ -88,13 +94,13 @@ OTHER_ROLES: dict[str, tuple[str, ...]] = {
     "board close": (USER, *CONTROLLERS),
     "board report": (USER, *SESSIONS),
     "inbox post": (USER, *CONTROLLERS),
-    "retro": (USER,),
+    "retro": (USER, "executive"),   # it starts a retro session, as `spawn` starts one
     "retro save": (USER, "retro"),
     # Reads, and what records only facts it reads: every caller.
     **{c: (EVERYONE,) for c in (
         "status", "events", "metrics", "recover", "card show", "card list", "log", "rules",
         "whoami", "sessions", "input list", "input show", "inbox list", "inbox show",
-        "board list", "board show", "target show", "config", "config show", "gate-rules",
+        "board list", "board show", "target show", "config show", "gate-rules",
         "review show", "comment list", "store verify", "demo-agent", "diff", "show",
         "attention")},
 }
@@ -104,8 +110,22 @@ OTHER_ROLES: dict[str, tuple[str, ...]] = {
 ENFORCED_AT_ENTRY = frozenset({
     "spawn", "session new", "session restart", "session revive", "session fork", "session end",
     "inject", "pause", "resume", "release", "serve", "up", "workbench", "down", "demo",
-    "demo-director", "init", "retro", "gate-rules accept"})
+    "demo-director", "init", "retro", "gate-rules accept", "card new", "card edit",
+    "store backup", "store restore"})
 ROLE_TABLE: dict[str, tuple[str, ...]] = {**GATE_ROLES, **OTHER_ROLES}
+# Rows that qualify a command rather than name one.
+QUALIFIERS = frozenset({"spawn permission options", "inject own", "comment list"})
+# a2a's own processes: never started for a session, whatever their rows say (the broker refuses
+# them, a2a_tui/broker/commands.py).
+A2A_PROCESSES = frozenset({"serve", "up", "down", "workbench", "demo", "demo-director",
+                           "demo-agent"})
+
+
+def for_sessions(command: str) -> bool:
+    """Whether the table lets some managed session run `command` (the broker then runs it for
+    one; the row still decides which)."""
+    who = set(ROLE_TABLE[command])
+    return command not in A2A_PROCESSES and bool(who & {EVERYONE, WRITER, *SESSIONS})
 
 _WHO = {USER: "the user", WRITER: "the attempt's writer", "executive": "the executive controller",
         "ideation": "the ideation controller", "reviewer": "a reviewer session",

@@ -116,8 +116,8 @@ def test_a_replace_ref_does_not_change_what_verify_tests(tmp_path):
     c, wt = claim(repo, PYTEST)
     passing = commit_in(wt, {"src/x.py": "x = 1\n"}, "passing")
     failing = commit_in(wt, FAILING, "failing")
+    submit(repo, c, failing)   # both commits are now in the repository (the clone's import)
     git(repo, "replace", failing, passing)
-    submit(repo, c, failing)
     v = verify(repo, c["attempt"])
     assert v.json["verdict"] == "rejected", v.out
     assert "test_a_failure" in result(v, "tests")["stdout_tail"]

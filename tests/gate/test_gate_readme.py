@@ -51,5 +51,11 @@ def test_every_gate_error_code_has_a_meaning_in_the_readme():
 
 
 def test_the_readme_role_table_is_the_enforced_one():
-    rows = {row[0].strip("`"): row[1] for row in _table_after("gate-roles")}
+    table = _table_after("gate-roles")
+    rows = {row[0].strip("`"): row[1] for row in table}
     assert rows == {command: who_may(command) for command in ROLE_TABLE}
+    # One table: the broker runs for a session exactly the commands some session's row names.
+    from a2a_tui.broker import commands
+
+    runs = {row[0].strip("`") for row in table if row[2] == "runs it"}
+    assert runs == set(commands.AGENT)

@@ -6,35 +6,23 @@ options after `--` that set a CLI's permissions are the user's alone.
 
 from __future__ import annotations
 
-import argparse
 import json
 
 import pytest
 
-from a2a_tui.cli import build_parser
-from a2a_tui.gate.roles import EVERYONE, ROLE_TABLE, USER
+from a2a_tui.cli import build_parser, command_paths
+from a2a_tui.gate.roles import EVERYONE, QUALIFIERS, ROLE_TABLE, USER
 from tests.support import a2a, a2a_as, events
 
 
-def _leaves(parser: argparse.ArgumentParser, words: tuple[str, ...] = ()):
-    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
-    if not subs:
-        yield " ".join(words)
-        return
-    sub = subs[0]
-    if not sub.required and words:       # `gate-rules` alone, `config` alone: a command too
-        yield " ".join(words)
-    for name, child in sub.choices.items():
-        yield from _leaves(child, (*words, name))
-
-
 def test_every_command_of_the_cli_has_a_row():
-    leaves = set(_leaves(build_parser()))
+    # Named as the CLI's entry check and the broker name them: by the words of each command's
+    # function in the parser (`a2a config` runs `config show`).
+    leaves = set(command_paths(build_parser()).values())
     assert "session new" in leaves and "spawn" in leaves and "pause" in leaves  # the walk works
     missing = sorted(w for w in leaves if w not in ROLE_TABLE)
     assert missing == [], f"commands with no role rule: {missing}"
-    extra = sorted(set(ROLE_TABLE) - leaves - {"spawn permission options", "comment list",
-                                               "inject own"})
+    extra = sorted(set(ROLE_TABLE) - leaves - QUALIFIERS)
     assert extra == [], f"rows for no command: {extra}"
 
 
@@ -85,3 +73,70 @@ def test_reads_are_open_and_the_table_says_so():
     for command in ("pause", "resume", "release", "gate-rules accept", "approve"):
         assert ROLE_TABLE[command] == (USER,), command
     assert set(ROLE_TABLE["spawn"]) == {USER, "executive"}
+
+
+# Every other row a reviewer is not in, with arguments that parse; the gate's rows are
+# tests/gate/test_gate_roles.py's (they need an attempt).
+REFUSED_TO_A_REVIEWER = {
+    "card new": ("card", "new", "--no-edit"),
+    "card edit": ("card", "edit", "T-1"),
+    "store backup": ("store", "backup", "b.db"),
+    "store restore": ("store", "restore", "../b.db"),
+    "store rebuild": ("store", "rebuild"),
+    "store reseal": ("store", "reseal", "--reason", "x"),
+    "feedback more": ("feedback", "more", "T-1-a1", "--rounds", "1"),
+    "comment": ("comment", "T-1-a1", "--file", "a.py", "--line", "1", "--text", "x"),
+    "say": ("say", "hello"),
+    "input confirm": ("input", "confirm", "U-1"),
+    "board answer": ("board", "answer", "Q-1", "--adopt"),
+    "board send": ("board", "send"),
+    "board ask": ("board", "ask", "--title", "t", "--option", "a=A", "--option", "b=B",
+                  "--recommend", "a", "--why", "w"),
+    "board close": ("board", "close", "F-1", "--reason", "x"),
+    "inbox post": ("inbox", "post", "assign", "--card", "T-1", "--text", "b"),
+    "retro": ("retro", "--cli", "demo"),
+    "retro save": ("retro", "save", "--file", "r.md"),
+    "init": ("init",),
+    "serve": ("serve",),
+    "down": ("down", "--yes"),
+    "demo-director": ("demo-director",),
+}
+
+
+def test_the_table_names_every_command_a_reviewer_is_refused_here_or_elsewhere():
+    from a2a_tui.gate.roles import GATE_ROLES, QUALIFIERS, allows
+    from a2a_tui.identity import Caller
+
+    reviewer = Caller(session="r1", role="reviewer")
+    refused = {c for c in ROLE_TABLE if not allows(c, reviewer)} - QUALIFIERS
+    here = {" ".join(a[:2]) if len(a) > 1 and not a[1].startswith("-") else a[0]
+            for a in _REVIEWER_ARGS}
+    assert refused - set(GATE_ROLES) - here - set(REFUSED_TO_A_REVIEWER) <= {
+        "up", "workbench", "demo"}   # these attach a terminal: their refusal is below
+
+
+_REVIEWER_ARGS = [
+    ("spawn",), ("session", "new"), ("session", "fork"), ("session", "revive"),
+    ("session", "restart"), ("session", "end"), ("inject",), ("pause",), ("resume",),
+    ("release",), ("gate-rules", "accept")]
+
+
+@pytest.mark.parametrize("command", sorted(REFUSED_TO_A_REVIEWER))
+def test_a_reviewer_is_refused_every_command_the_table_does_not_give_it(repo, command):
+    if command == "board close":
+        assert a2a("board", "report", "--title", "t", "--body", "b", cwd=repo).code == 0
+    if command == "store restore":
+        assert a2a("store", "backup", str(repo.parent / "b.db"), cwd=repo).code == 0
+    r = a2a_as(repo, "r1", "reviewer", *REFUSED_TO_A_REVIEWER[command], "--json")
+    assert r.code != 0, r.out + r.err
+    err = json.loads(r.out)["error"]
+    # The role table's refusal at entry, or the command's own (the user's alone, or the
+    # collaboration rules of collab/roles.py), before it touches anything.
+    assert err["code"] in ("role_forbidden", "user_only", "ask_not_allowed",
+                           "close_not_allowed", "kind_not_allowed"), err
+
+
+@pytest.mark.parametrize("args", [("up", "--no-attach"), ("workbench",), ("demo", "--no-attach")])
+def test_a_reviewer_starts_no_workbench_orchestrator_or_demo(repo, args):
+    r = a2a_as(repo, "r1", "reviewer", *args, "--json")
+    assert r.code != 0 and json.loads(r.out)["error"]["code"] == "role_forbidden", r.out

@@ -47,7 +47,8 @@ def test_checks_run_on_a_clean_checkout_of_exactly_the_sha(repo):
     assert not cwd.is_relative_to(repo)   # outside the repository, never the live worktree
     # The throwaway checkout is gone afterwards.
     assert not cwd.exists()
-    assert len(git(repo, "worktree", "list").splitlines()) == 2  # main + the attempt's worktree
+    # main alone: the attempt works in a clone of its own, and verify adds no worktree
+    assert len(git(repo, "worktree", "list").splitlines()) == 1
 
 
 def test_timeout_kills_the_whole_process_group(repo, tmp_path):

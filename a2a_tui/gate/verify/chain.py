@@ -1,13 +1,15 @@
 """The chain, in order: precheck, sanity, boundary, drift, provenance, red, the card's checks,
-artifacts. Each yields one result (a run step also a `<step>/tree` result when it changed a
-tracked file). After a blocking failure the rest is reported `skipped` when the gate rules say
+per-test (each blocking check's tests held to the base's: per_test.py), artifacts. Each yields
+one result (a run step also a `<step>/tree` result when it changed a tracked file). After a
+blocking failure the rest is reported `skipped` when the gate rules say
 `stop_at_first_blocking_failure` (the default); a failed precheck or sanity always stops it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,8 +17,8 @@ from typing import Any
 from a2a_tui.gate.cards import Card, Check, glob_to_regex
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.gate_rules import GateRules
-from a2a_tui.gate.verify import precheck, structural
-from a2a_tui.gate.verify.checkout import Workspace
+from a2a_tui.gate.verify import per_test, precheck, reports, structural
+from a2a_tui.gate.verify.checkout import Checkout, Tampered, Workspace
 from a2a_tui.gate.verify.interrupt import Cancel, VerifyInterrupted
 from a2a_tui.gate.verify.red import RedPlan, red
 from a2a_tui.gate.verify.results import CheckResult, Verification, skipped
@@ -39,10 +41,29 @@ class Chain:
     cancel: Cancel | None = None
     halted: str | None = None
     pending: list[tuple[str, str, bool]] = field(default_factory=list)
+    # Each check's run that decided it (the last), for the tests step.
+    evidence: dict[str, RunResult] = field(default_factory=dict)
+    tracked_files: dict[str, set[str]] = field(default_factory=dict)
 
-    def run_in(self, command: str, cwd: Path, log: Path, timeout: int | None) -> RunResult:
-        return run(command, cwd, timeout_s=self.rules.timeout(timeout), log=log, env=self.env,
-                   cancel=self.cancel)
+    def run_in(self, command: str, where: Checkout | Workspace, log: Path, timeout: int | None,
+               report: str | None = None, commit: str | None = None) -> RunResult:
+        """Run a command in a checkout of `commit` (default: the candidate), compared in full
+        first (`Tampered`: someone else wrote there, and nothing runs); a `report` the card
+        names is collected from the checkout afterwards (reports/auto.py)."""
+        cwd = where.ready()
+        declared = reports.Declared(report) if report else None
+        if declared:
+            declared.snapshot(cwd)
+        r = run(command, cwd, timeout_s=self.rules.timeout(timeout), log=log, env=self.env,
+                cancel=self.cancel)
+        if declared is None:
+            return r
+        commit = commit or self.v.sha
+        if commit not in self.tracked_files:
+            self.tracked_files[commit] = set(self.g.git.files(commit))
+        found = declared.collect(cwd, self.tracked_files[commit], log.with_suffix(".report"))
+        both = found if r.report is None or found is None else r.report.merged(found)
+        return dataclasses.replace(r, report=both, notes=(*r.notes, *declared.notes))
 
     def add(self, res: CheckResult) -> CheckResult:
         self.v.results.append(res)
@@ -81,6 +102,7 @@ def run_chain(c: Chain) -> Iterator[CheckResult]:
                  *((s, s, rules.blocks(s)) for s in ("boundary", "drift", "provenance")),
                  *([("red", "red", rules.blocks("red"))] if card.red_command else []),
                  *((ch.name, "command", ch.blocking) for ch in card.checks),
+                 (per_test.STEP, per_test.STEP, rules.blocks("per_test")),
                  *([("artifacts", "artifacts", rules.blocks("artifacts"))]
                    if card.artifacts else [])]
     for name, step, why in (("precheck", _precheck, "the card's contract is invalid"),
@@ -120,6 +142,14 @@ def run_chain(c: Chain) -> Iterator[CheckResult]:
                 yield from c.skip(check.name)
                 continue
             yield from _command(c, ws, check)
+        if c.start(per_test.STEP):
+            try:
+                yield c.add(per_test.tests(c, own))
+            except Tampered as exc:
+                yield from _tampered(c, per_test.STEP, per_test.STEP,
+                                     rules.blocks("per_test"), exc)
+        else:
+            yield from c.skip(per_test.STEP)
     finally:
         ws.close()
     if card.artifacts:
@@ -142,42 +172,38 @@ def _checkout(c: Chain, ws: Workspace, name: str, kind: str):
 
 def _command(c: Chain, ws: Workspace, check: Check) -> Iterator[CheckResult]:
     """One of the card's checks; a blocking failure is run again up to `flaky_reruns` times."""
-    tree = yield from _checkout(c, ws, check.name, "command")
-    if tree is None or (yield from _tampered(c, ws, check.name, "command", check.blocking)):
-        return
-    first = c.run_in(check.command, tree, c.logs / f"{check.name}.log", check.timeout_s)
-    changed = ws.changed()
-    runs = [first]
-    if check.blocking and not first.passed:
-        for n in range(1, c.rules.flaky_reruns + 1):
-            tree = yield from _checkout(c, ws, check.name, "command")
-            if tree is None or (yield from _tampered(c, ws, check.name, "command", True)):
-                return
-            runs.append(c.run_in(check.command, tree, c.logs / f"{check.name}.rerun{n}.log",
-                                 check.timeout_s))
-            changed += [p for p in ws.changed() if p not in changed]
-            if runs[-1].passed:
-                break
+    runs: list[RunResult] = []
+    changed: list[str] = []
+    for n in range(c.rules.flaky_reruns + 1 if check.blocking else 1):
+        if runs and runs[-1].passed:
+            break
+        tree = yield from _checkout(c, ws, check.name, "command")
+        if tree is None:
+            return
+        log = c.logs / (f"{check.name}.rerun{n}.log" if n else f"{check.name}.log")
+        try:
+            runs.append(c.run_in(check.command, ws, log, check.timeout_s, check.report))
+        except Tampered as exc:
+            yield from _tampered(c, check.name, "command", check.blocking, exc)
+            return
+        changed += [p for p in ws.changed() if p not in changed]
+    c.evidence[check.name] = runs[-1]
     yield c.add(_check_result(check, runs, changed))
     yield from _tree_result(c, ws, check.name, changed)
 
 
-def _tampered(c: Chain, ws: Workspace, name: str, kind: str, blocking: bool
-              ) -> Generator[CheckResult, None, bool]:
-    """Before a run: whether the checkout changed since a2a last saw it (someone else wrote
-    there). Then the run does not happen, and the tree result says what changed; it always
-    blocks (the evidence could not be trusted), whatever the gate rules say of `tree`."""
-    found = ws.unexpected()
-    if not found:
-        return False
+def _tampered(c: Chain, name: str, kind: str, blocking: bool, exc: Tampered
+              ) -> Iterator[CheckResult]:
+    """A run that did not happen: its checkout changed since a2a last saw it (someone else
+    wrote there). The tree result says what changed; it always blocks (the evidence could not
+    be trusted), whatever the gate rules say of `tree`."""
     yield c.add(CheckResult(
         f"{name}/tree", "tree", True, False, code="tree_modified",
-        detail=f"before {name} ran, its checkout of {c.v.sha[:12]} changed outside a2a:"
-               f" {', '.join(found[:20])}; it did not run there"))
+        detail=f"before {name} ran, its checkout changed outside a2a: {exc}; it did not run"
+               " there"))
     yield c.add(CheckResult(name, kind, blocking, False, code="tree_modified",
                             detail=f"not run: its checkout changed before it ran (see"
                                    f" {name}/tree)"))
-    return True
 
 
 def _check_result(check: Check, runs: list[RunResult], changed: list[str]) -> CheckResult:
@@ -233,8 +259,11 @@ def _sanity(c: Chain) -> CheckResult:
     v, att, git = c.v, c.att, c.g.git
     problems, code = [], None
     if not git.object_is_commit(v.sha):
-        problems.append(f"{v.sha} is not a commit")
-        code = "not_a_commit"
+        # It was a commit when it was submitted (submit checks it, and pins it): it vanished
+        # since, which says nothing of the worker's work (record.py: no strike, the user's).
+        problems.append(f"the submitted commit {v.sha[:12]} is no longer in this repository"
+                        f" (refs/a2a/submitted/{v.attempt}/ and every other ref to it are gone)")
+        code = "commit_missing"
     elif not git.is_ancestor(att["start_commit"], v.sha):
         problems.append("does not descend from the start commit")
         code = "not_descendant"

@@ -29,7 +29,7 @@ import os
 import secrets
 import shutil
 import stat
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from a2a_tui import host
@@ -55,14 +55,40 @@ def checkouts_dir() -> Path:
     return base
 
 
+class Tampered(Exception):
+    """A checkout changed outside a2a since a2a last saw it: no run happens there."""
+
+    def __init__(self, found: list[str]):
+        super().__init__(", ".join(found[:20]))
+        self.found = found
+
+
+Overlay = Mapping[str, "TreeEntry | None"]   # path -> what to write there (None: no file)
+
+
+def new_side(changes: Iterable[Change]) -> dict[str, TreeEntry | None]:
+    """The changes' files as the later commit has them (laid over the earlier one)."""
+    return {ch.path: None if ch.status == "D" else _entry(ch.new_mode, ch.new_blob, ch.path)
+            for ch in changes}
+
+
+def old_side(changes: Iterable[Change]) -> dict[str, TreeEntry | None]:
+    """The changes' files as the earlier commit has them (laid over the later one)."""
+    return {ch.path: None if ch.status == "A" else _entry(ch.old_mode, ch.old_blob, ch.path)
+            for ch in changes}
+
+
+def _entry(mode: str, oid: str, path: str) -> TreeEntry:
+    return TreeEntry(mode, "commit" if mode == "160000" else "blob", oid, path)
+
+
 class Checkout:
     """The commit at `sha` in a private folder: `with Checkout(g, sha, name) as path: ...`.
-    `overlay`: changes laid over it (a path deleted, or written with its new blob and mode)."""
+    `overlay`: files laid over it, from git's objects (`new_side`, `old_side`)."""
 
-    def __init__(self, g: GateContext, sha: str, name: str,
-                 overlay: Iterable[Change] = ()):
+    def __init__(self, g: GateContext, sha: str, name: str, overlay: Overlay | None = None):
         self.g, self.sha, self.name = g, sha, name
-        self.overlay = list(overlay)
+        self.overlay = dict(overlay or {})
         self.path = checkouts_dir() / f"{secrets.token_hex(16)}"
         self.tracked: dict[str, TreeEntry] = {}
         self.written: dict[str, Facts] = {}
@@ -84,14 +110,22 @@ class Checkout:
     def close(self) -> None:
         _remove(self.path)
 
+    def ready(self) -> Path:
+        """The folder, right before a run in it: `Tampered` when anything there differs from
+        what a2a last saw (someone else wrote there)."""
+        found = self.unexpected()
+        if found:
+            raise Tampered(found)
+        return self.path
+
     # --- filling ----------------------------------------------------------------------------
     def _fill(self) -> None:
         git = self.g.git
         entries = {e.path: e for e in git.tree_entries(self.sha)}
-        for ch in self.overlay:
-            entries.pop(ch.path, None)
-            if ch.status != "D":
-                entries[ch.path] = TreeEntry(ch.new_mode, "blob", ch.new_blob, ch.path)
+        for path, entry in self.overlay.items():
+            entries.pop(path, None)
+            if entry is not None:
+                entries[path] = entry
         ordered = sorted(entries.values(), key=lambda e: e.path)
         links: set[str] = set()
         for e in ordered:
@@ -149,22 +183,25 @@ class Workspace:
         self.current: Checkout | None = None
 
     def path(self) -> Path:
+        return self.checkout().path
+
+    def checkout(self) -> Checkout:
+        """The current checkout, made when there is none (GitError when it cannot be)."""
         if self.current is None:
             self.n += 1
             co = Checkout(self.g, self.sha, f"{self.name}-{self.n}")
             co.__enter__()
             self.current = co
-        return self.current.path
+        return self.current
 
-    def unexpected(self) -> list[str]:
-        """What changed here since a2a last looked (before a run: someone else's doing). A
-        tampered checkout is dropped: the next step gets a new one."""
-        if self.current is None:
-            return []
-        found = self.current.unexpected()
-        if found:
+    def ready(self) -> Path:
+        """The current checkout's folder right before a run (`Checkout.ready`); a tampered
+        checkout is dropped (the next step gets a new one)."""
+        try:
+            return self.checkout().ready()
+        except Tampered:
             self.close()
-        return found
+            raise
 
     def changed(self) -> list[str]:
         """Compare with the SHA's tree after a run; a changed checkout is dropped (the next step
