@@ -222,15 +222,16 @@ def check_repository(data: dict[str, Any], path: Path) -> None:
     """What the repository's config may never say, accepted or not: options that weaken a
     role's permissions (skip them, a sandbox off, allow-all) and switches that silence a2a's
     calls. Those come only from the user's own file; an agent can write the repository's."""
-    for section in ("roles", "clis"):
-        tables = data.get(section)
-        for name, table in (tables.items() if isinstance(tables, dict) else ()):
-            options = table.get("options") if isinstance(table, dict) else None
-            found = weakening(options) if isinstance(options, list) else []
-            if found:
-                raise A2AError("bad_config", f"{path}: {section}.{name}.options: {found[0]!r}"
-                               " sets permissions: permission options come only from your own"
-                               f" config ({user_config_path()}), never from the repository's")
+    # (`[clis]` and `[confinement]` are refused in the repository's file whatever they say:
+    # a2a_tui/config.py's model has no such tables.)
+    roles = data.get("roles")
+    for role, table in (roles.items() if isinstance(roles, dict) else ()):
+        options = table.get("options") if isinstance(table, dict) else None
+        found = weakening(options) if isinstance(options, list) else []
+        if found:
+            raise A2AError("bad_config", f"{path}: roles.{role}.options: {found[0]!r} sets"
+                           " permissions: permission options come only from your own config"
+                           f" ({user_config_path()}), never from the repository's")
     notify = data.get("notify")
     for key in ("bell", "status"):
         if isinstance(notify, dict) and notify.get(key) is False:

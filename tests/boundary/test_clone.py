@@ -8,7 +8,10 @@ the commit that reached the repository is the one submitted, verified object by 
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
+from pathlib import Path
 
 from a2a_tui.gate.diff import attempt_diff
 from a2a_tui.repo import Repo
@@ -63,3 +66,36 @@ def test_the_gate_runs_nothing_of_the_clone(world, repo):
 
 def _in_repo(repo, sha: str) -> bool:
     return subprocess.run(["git", "cat-file", "-e", f"{sha}^{{commit}}"], cwd=repo).returncode == 0
+
+
+def test_no_git_runs_inside_the_clone_for_a_spawn_a_submit_the_diff_or_reclaim(
+        world, repo, tmux_socket, serve, tmp_path):
+    # A `git` first on a2a's PATH notes where each git process a2a starts runs, then runs git.
+    shim, log = tmp_path / "shim", tmp_path / "git-calls"
+    shim.mkdir()
+    real = shutil.which("git")
+    (shim / "git").write_text(f'#!/bin/sh\nprintf "%s|%s\\n" "$PWD" "$GIT_DIR" >> {log}\n'
+                              f'exec {real} "$@"\n')
+    (shim / "git").chmod(0o755)
+    via = {"PATH": f"{shim}{os.pathsep}{os.environ['PATH']}"}
+    attempt = a2a("claim", add_ready_card(repo), "--json", cwd=repo).json["attempt"]
+    clone = repo / ".a2a" / "worktrees" / attempt
+    sha = commit_in(clone, {"src/app.py": "fixed = True\n"})
+    log.unlink(missing_ok=True)              # the claim made the clone: git ran there once
+    serve()
+    s = a2a("spawn", "worker", "--cli", "demo", "--attempt", attempt, "--tmux-socket",
+            tmux_socket, "--json", env=via, cwd=repo)
+    assert s.code == 0, s.out + s.err
+    assert s.json["cwd"] == str(clone)
+    for args in (("diff", attempt), ("submit", attempt, "--sha", sha, "--card-version", "1",
+                                     "--fence", "1"),
+                 ("abandon", attempt, "--score", "boundary=0:x", "--score", "taste=0:x",
+                  "--reason", "x"), ("reclaim", attempt)):
+        r = a2a(*args, "--json", env=via, cwd=repo)
+        assert r.code == 0, (args, r.out)
+    calls = [line.split("|") for line in log.read_text().splitlines()]
+    assert calls, "the shim saw no git at all"
+    inside = [(cwd, git_dir) for cwd, git_dir in calls if Path(cwd).is_relative_to(clone)]
+    # Only the repository's own git may look at the clone's files (its status, by reclaim);
+    # none reads the clone's `.git`.
+    assert all(git_dir == str(repo / ".git") for _, git_dir in inside), inside
