@@ -67,15 +67,20 @@ def gate_overhead(w: World, cards: int) -> dict[str, list[float]]:
             git(w.repo, "worktree", "add", "-q", "-b", f"bare-{i}", str(scratch / f"b{i}"),
                 "HEAD")
             out["bare add -b"].append(time.perf_counter() - t0)
-            t0 = time.perf_counter()
-            git(w.repo, "worktree", "add", "-q", "--detach", str(scratch / f"v{i}"), sha)
-            git(w.repo, "worktree", "remove", "--force", str(scratch / f"v{i}"))
-            git(w.repo, "worktree", "prune")
-            out["bare checkout"].append(time.perf_counter() - t0)
+            out["bare checkout"].append(bare_checkout(w.repo, scratch / f"v{i}", sha))
     finally:
         store.close()
         shutil.rmtree(scratch, ignore_errors=True)
     return out
+
+
+def bare_checkout(repo: Path, where: Path, sha: str) -> float:
+    """Seconds for a bare `git worktree add --detach` + `remove` + `prune` of `sha`."""
+    t0 = time.perf_counter()
+    git(repo, "worktree", "add", "-q", "--detach", str(where), sha)
+    git(repo, "worktree", "remove", "--force", str(where))
+    git(repo, "worktree", "prune")
+    return time.perf_counter() - t0
 
 
 def private_checkouts(w: World, n: int) -> dict[str, list[float]]:
@@ -99,11 +104,7 @@ def private_checkouts(w: World, n: int) -> dict[str, list[float]]:
                 co.changed()        # and after it
                 co.seen()
             out["private"].append(time.perf_counter() - t0)
-            t0 = time.perf_counter()
-            git(w.repo, "worktree", "add", "-q", "--detach", str(scratch / f"v{i}"), sha)
-            git(w.repo, "worktree", "remove", "--force", str(scratch / f"v{i}"))
-            git(w.repo, "worktree", "prune")
-            out["bare"].append(time.perf_counter() - t0)
+            out["bare"].append(bare_checkout(w.repo, scratch / f"v{i}", sha))
     finally:
         store.close()
         shutil.rmtree(scratch, ignore_errors=True)
