@@ -2,8 +2,9 @@
 
 After a claim, a card's checks are what the writer's work is judged by; a controller that makes
 them weaker (a check dropped or made advisory, a command changed, the red step or a required
-review taken off, the scope widened) decides what "done" means for work already under way. That
-is the user's decision (`add_card`): a session's weaker version is refused (`card_weakened`).
+review taken off, a test report no longer read, the scope widened) decides what "done" means
+for work already under way. That is the user's decision (`add_card`): a session's weaker
+version is refused (`card_weakened`).
 """
 
 from __future__ import annotations
@@ -25,8 +26,13 @@ def weakenings(old: Card, new: Card) -> list[str]:
             found.append(f"check {c.name!r} no longer blocks")
         elif (n.timeout_s or 0) > (c.timeout_s or 0) and c.timeout_s is not None:
             found.append(f"check {c.name!r} has a longer timeout")
+        elif c.report and n.report != c.report:
+            # Its tests are held to the base's one by one only through its report (per_test).
+            found.append(f"check {c.name!r} reads its test report elsewhere, or none")
     if old.red_command and new.red_command != old.red_command:
         found.append("red_command removed or changed")
+    elif old.red_report and new.red_report != old.red_report:
+        found.append("red_report removed or changed")
     for field in ("allowed_paths", "droppable_tests"):
         added = sorted(set(getattr(new, field)) - set(getattr(old, field)))
         if added:

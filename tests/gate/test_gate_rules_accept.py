@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.gate.verify_support import claim, events, result, submit, verify
 from tests.support import a2a, a2a_as, commit_in
 
@@ -134,3 +136,31 @@ def test_a_weaker_card_version_after_a_claim_is_the_users(repo):
     assert r.code == 0, r.out
     r = a2a("card", "add", str(weaker), "--json", cwd=repo)   # the user's own decision
     assert r.code == 0, r.out
+
+
+@pytest.mark.parametrize("later", [
+    {"name": "tests", "command": "true"},                          # its report no longer read
+    {"name": "tests", "command": "true", "report": "elsewhere.xml"},
+], ids=["report-dropped", "report-moved"])
+def test_a_version_that_stops_reading_a_checks_test_report_weakens_it(repo, later):
+    # Without its report a check's tests are no longer held to the base's one by one (per-test).
+    from a2a_tui.gate.cards import load_card
+    from a2a_tui.gate.weakening import weakenings
+    from tests.gate.verify_support import write
+
+    old = load_card(write(repo, {"name": "tests", "command": "true", "report": "out.xml"}))
+    new = load_card(write(repo, later))
+    assert any("report" in w for w in weakenings(old, new)), weakenings(old, new)
+
+
+def test_a_version_that_drops_the_red_report_weakens_it(repo):
+    from a2a_tui.gate.cards import load_card
+    from a2a_tui.gate.weakening import weakenings
+    from tests.gate.verify_support import write
+
+    red = 'red_command = "true"\nred_paths = ["tests/**"]\n'
+    old = load_card(write(repo, "true", extra=red + 'red_report = "red.xml"\n'))
+    assert weakenings(old, load_card(write(repo, "true", extra=red + 'red_report = "r.xml"\n')))
+    assert weakenings(old, load_card(write(repo, "true", extra=red)))
+    assert not weakenings(old, load_card(write(repo, "true",
+                                               extra=red + 'red_report = "red.xml"\n')))

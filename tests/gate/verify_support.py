@@ -63,6 +63,7 @@ def write(repo: Path, *checks: dict[str, Any] | str, card_id: str = "T-1", extra
     for i, c in enumerate(checks or ("true",)):
         c = {"command": c} if isinstance(c, str) else c
         timeout = f"timeout_s = {c['timeout_s']}\n" if "timeout_s" in c else ""
+        timeout += f"report = {json.dumps(c['report'])}\n" if "report" in c else ""
         text += CHECK.format(name=c.get("name", "tests" if i == 0 else f"check{i}"),
                              command=c["command"],
                              blocking=str(c.get("blocking", True)).lower(), timeout=timeout)
