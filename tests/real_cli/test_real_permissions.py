@@ -124,6 +124,12 @@ OUTPUT, ALIAS = "git log -1 --output=by-output.txt", "git -c alias.x='!touch by-
 def _try_git(world, panes, cli: str, role: str, *more) -> tuple[str, int, str]:
     """A session of `role` whose model runs OUTPUT, ALIAS, then `more` commands: (session,
     dispatch, the test's mark)."""
+    if role == "worker":
+        # A confined worker runs any command (the confinement stops what it could reach); the
+        # allow-lists are what an unconfined worker, or one your config keeps on them, gets.
+        own = world.home / ".config" / "a2a" / "config.toml"
+        own.parent.mkdir(parents=True, exist_ok=True)
+        own.write_text("[confinement]\nany_command = false\n")
     sid = start(world, panes, cli, role)["session"]
     m = mark("GIT")
     world.fm.script(m, *(Reply(text="Next.", tool=shell_call(cli, c))
