@@ -47,6 +47,18 @@ def test_the_users_own_commands_and_a2as_processes_are_not_run_for_agents():
     for words in ("whoami", "submit", "board report", "inbox post", "card add",
                   "review verdict"):
         assert commands.refusal(words) is None, words
+    # An editor, and a file the broker would write where the agent says: never for an agent.
+    for words in ("card edit", "store backup", "store restore"):
+        assert commands.refusal(words), words
+
+
+def test_card_new_runs_for_an_agent_only_to_print_the_template():
+    parser = build_parser()
+    printed = parser.parse_args(["card", "new", "--print"])
+    assert commands.refusal("card new", printed) is None
+    for argv in (["card", "new"], ["card", "new", "--no-edit", "--file", "/etc/x.toml"]):
+        why = commands.refusal("card new", parser.parse_args(argv))
+        assert why and "--print" in why, argv
 
 
 def test_the_file_arguments_name_what_their_commands_read():
