@@ -182,13 +182,15 @@ class Orchestrator:
         if self.calls is not None:
             self.calls.stop()
             self.calls = None
-        if self.broker is not None:
-            self.broker.stop()
-            self.broker = None
+        broker, self.broker = self.broker, None
+        if broker is not None:
+            broker.stop()
         if self._file_watch is not None:
             self._file_watch.join()
         if getattr(self, "store", None) is not None:
             try:
+                if broker is not None:
+                    broker.record(self.store)   # what its life left unrecorded
                 with self.store.write() as tx:
                     tx.append("orchestrator_stopped", actor="orchestrator",
                               payload={"pid": os.getpid(), "error": repr(self.error)
@@ -308,6 +310,8 @@ class Orchestrator:
         """Ingest every waiting spool file in order (of the spool's top, and of the session
         folders in `folders`; of every one when None), then deliver to every ready pane."""
         top = self.repo.spool_dir
+        if self.broker is not None:
+            self.broker.record(self.store)   # on a full disk: waited out with the rest
         while True:
             files = spool.pending(top, folders)
             for path in files:
