@@ -73,7 +73,7 @@ SWITCHES: dict[str, Switch] = {
               "g.git.check_ref_update(ref, sha, old)", "pass"),)),
     "reclaim_keeps_dirty": Switch(
         "reclaim keeps a worktree with uncommitted changes",
-        (Edit("a2a_tui.gate.reclaim", "_reclaim_one", "if files:", "if False:"),)),
+        (Edit("a2a_tui.gate.reclaim", "_kept_if_dirty", "if files:", "if False:"),)),
     "sending_becomes_unknown": Switch(
         "on start, a dispatch left between sending and sent becomes unknown (never re-sent)",
         (Edit("a2a_tui.panes.orchestrator", "Orchestrator.start",
