@@ -191,20 +191,22 @@ SWITCHES: dict[str, Switch] = {
 
 def _idle_is_delivery(ingest):
     """spool.ingest, then what a gate that took "done" for a delivery would do: a writer session
-    idle with commits on its claimed attempt's branch submits its head."""
+    idle with commits on its claimed attempt's branch (in the attempt's clone) submits its
+    head."""
     def ingesting(store, path):
         result = ingest(store, path)
+        from a2a_tui.gate import clones
         from a2a_tui.gate.attempts import submit
         from a2a_tui.gate.context import GateContext
         from a2a_tui.identity import Caller
         from a2a_tui.repo import Repo
 
         repo = Repo(store.path.parent.parent)
-        for row in store.all("SELECT s.id, s.role, a.id AS attempt, a.branch, a.start_commit,"
+        for row in store.all("SELECT s.id, s.role, a.id AS attempt, a.worktree, a.start_commit,"
                              " a.fence, a.card_version FROM sessions s JOIN attempts a"
                              " ON a.id = s.attempt_id WHERE s.state = 'idle'"
                              " AND a.state = 'claimed'"):
-            head = repo.git.ref_value(f"refs/heads/{row['branch']}")
+            head = clones.head_of(row)
             if head and head != row["start_commit"]:
                 submit(GateContext(repo, store, Caller(session=row["id"], role=row["role"])),
                        row["attempt"], head, row["card_version"], row["fence"])
