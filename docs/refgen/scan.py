@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -114,7 +114,11 @@ def _error_code_in(node: ast.AST, path: Path, found: Found, errors: set[str],
 
 
 # --- event kinds ----------------------------------------------------------------------------
-Bindings = dict[str, list[ast.AST]]
+# A name's possible values where an append is reached: each name bound to the expressions it
+# may hold there. Statements are followed in order, each branch of an `if` on its own (so a
+# value set in one branch is not taken for the other), a `for` over a literal binding its
+# target to each element.
+Env = dict[str, list[ast.AST]]
 
 
 def _strings(node: ast.AST | None) -> list[str]:
@@ -127,89 +131,132 @@ def _strings(node: ast.AST | None) -> list[str]:
             if isinstance(n, ast.Constant) and isinstance(n.value, str)]
 
 
-def _bind(out: Bindings, target: ast.AST, value: ast.AST) -> None:
-    """Every name a target binds, to what it gets; a tuple is unpacked element by element (a
-    conditional of tuples too: each branch's element)."""
+def _bind(env: Env, target: ast.AST, values: list[ast.AST]) -> None:
+    """Bind a target to what it may get; a tuple unpacks element by element (each branch of a
+    conditional of tuples too)."""
     if isinstance(target, ast.Name):
-        out.setdefault(target.id, []).append(value)
+        env[target.id] = values
     elif isinstance(target, ast.Tuple):
-        branches = [value.body, value.orelse] if isinstance(value, ast.IfExp) else [value]
-        for branch in branches:
-            if isinstance(branch, ast.Tuple) and len(branch.elts) == len(target.elts):
-                for t, v in zip(target.elts, branch.elts, strict=True):
-                    _bind(out, t, v)
+        parts: list[list[ast.AST]] = [[] for _ in target.elts]
+        for value in values:
+            for branch in ([value.body, value.orelse] if isinstance(value, ast.IfExp)
+                           else [value]):
+                if isinstance(branch, ast.Tuple) and len(branch.elts) == len(target.elts):
+                    for i, v in enumerate(branch.elts):
+                        parts[i].append(v)
+        for t, vs in zip(target.elts, parts, strict=True):
+            _bind(env, t, vs)
 
 
-def _bindings(body: list[ast.stmt]) -> Bindings:
-    """Every value assigned to each name in a block, nested blocks included."""
-    out: Bindings = {}
-    for stmt in body:
-        for node in ast.walk(stmt):
-            if isinstance(node, ast.Assign):
-                for t in node.targets:
-                    _bind(out, t, node.value)
-            elif isinstance(node, ast.AnnAssign) and node.value is not None:
-                _bind(out, node.target, node.value)
-    return out
-
-
-def _kinds_of(expr: ast.AST, local: Bindings, tables: Bindings, depth: int = 0) -> list[str]:
-    """The strings an append's kind can be: a constant, a conditional, a name bound to either,
-    or a dict of strings looked up (by a constant key: that value; else any value)."""
-    if depth > 4:
+def _kinds_of(expr: ast.AST, env: Env, tables: Env, depth: int = 0) -> list[str]:
+    """The strings an expression can be: a constant, a conditional, a name bound to either, an
+    f-string of them, or a dict of strings looked up (a constant key: that value; else any)."""
+    if depth > 5:
         return []
+    again = lambda e: _kinds_of(e, env, tables, depth + 1)  # noqa: E731
     if isinstance(expr, ast.Constant):
         return _strings(expr)
     if isinstance(expr, ast.IfExp):
-        return (_kinds_of(expr.body, local, tables, depth + 1)
-                + _kinds_of(expr.orelse, local, tables, depth + 1))
+        return again(expr.body) + again(expr.orelse)
     if isinstance(expr, ast.Name):
-        return [k for v in local.get(expr.id, tables.get(expr.id, []))
-                for k in _kinds_of(v, {}, tables, depth + 1)]
+        return [k for v in env.get(expr.id, tables.get(expr.id, [])) for k in again(v)]
+    if isinstance(expr, ast.JoinedStr):
+        out = [""]
+        for part in expr.values:
+            inner = part.value if isinstance(part, ast.FormattedValue) else part
+            out = [a + b for a in out for b in again(inner)]
+        return out
     if isinstance(expr, ast.Subscript):
         found = ([expr.value] if isinstance(expr.value, ast.Dict)
                  else tables.get(getattr(expr.value, "id", ""), []))
         key = expr.slice.value if isinstance(expr.slice, ast.Constant) else None
-        out = []
-        for table in (t for t in found if isinstance(t, ast.Dict)):
-            for k, v in zip(table.keys, table.values, strict=True):
-                if key is None or (isinstance(k, ast.Constant) and k.value == key):
-                    out += _strings(v)
-        return out
+        return [s for t in found if isinstance(t, ast.Dict)
+                for k, v in zip(t.keys, t.values, strict=True)
+                if key is None or (isinstance(k, ast.Constant) and k.value == key)
+                for s in _strings(v)]
     return []
 
 
-def _appends(tree: ast.AST) -> list[ast.Call]:
-    """The store appends under `tree`: `.append(KIND, ..., actor=...)`."""
-    return [n for n in ast.walk(tree) if isinstance(n, ast.Call) and _name(n.func) == "append"
-            and n.args and any(kw.arg == "actor" for kw in n.keywords)]
+def _own_calls(stmt: ast.stmt) -> list[ast.Call]:
+    """The calls in a statement's own expressions (not in the blocks it holds)."""
+    out = []
+    for _field, value in ast.iter_fields(stmt):
+        items = value if isinstance(value, list) else [value]
+        for item in items:
+            if isinstance(item, ast.AST) and not isinstance(item, ast.stmt):
+                out += [n for n in ast.walk(item) if isinstance(n, ast.Call)]
+    return out
+
+
+def _follow(stmts: list[ast.stmt], env: Env, seen: Callable[[ast.Call, Env], None]) -> Env:
+    env = dict(env)
+    for stmt in stmts:
+        for call in _own_calls(stmt):
+            seen(call, env)
+        if isinstance(stmt, ast.Assign):
+            for t in stmt.targets:
+                _bind(env, t, [stmt.value])
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            _bind(env, stmt.target, [stmt.value])
+        elif isinstance(stmt, ast.If):
+            a, b = _follow(stmt.body, env, seen), _follow(stmt.orelse, env, seen)
+            env = {k: list({id(v): v for v in a.get(k, []) + b.get(k, [])}.values())
+                   for k in {*a, *b}}
+        elif isinstance(stmt, ast.For | ast.AsyncFor):
+            inner = dict(env)
+            if isinstance(stmt.iter, ast.Tuple | ast.List):
+                _bind(inner, stmt.target, list(stmt.iter.elts))
+            _follow(stmt.body, inner, seen)
+        elif isinstance(stmt, ast.With | ast.AsyncWith | ast.While):
+            env = _follow(stmt.body, env, seen)
+        elif isinstance(stmt, ast.Try):
+            for block in (stmt.body, *[h.body for h in stmt.handlers], stmt.orelse,
+                          stmt.finalbody):
+                env = _follow(block, env, seen)
+    return env
+
+
+def _is_append(call: ast.Call) -> bool:
+    """A store append: `.append(KIND, ..., actor=...)` (the store's always names its actor)."""
+    return (_name(call.func) == "append" and bool(call.args)
+            and any(kw.arg == "actor" for kw in call.keywords))
 
 
 def _functions(tree: ast.AST) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
     return [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
 
 
+def _passers(trees: list[tuple[Path, ast.Module]]) -> set[str]:
+    """Functions that append the kind they are given (`_record(kind, payload)`)."""
+    out = set()
+    for _path, tree in trees:
+        for f in _functions(tree):
+            params = [a.arg for a in f.args.args]
+            if "kind" in params and any(
+                    _is_append(c) and isinstance(c.args[0], ast.Name) and c.args[0].id == "kind"
+                    for c in ast.walk(f) if isinstance(c, ast.Call)):
+                out.add(f.name)
+    return out
+
+
 def event_kinds() -> Found:
     trees = list(modules())
     # Module-level names of every module (KINDS, VERDICT_EVENT, ...), whoever imports them.
-    tables: Bindings = {}
+    tables: Env = {}
     for _path, tree in trees:
-        for name, values in _bindings([s for s in tree.body
-                                       if isinstance(s, ast.Assign | ast.AnnAssign)]).items():
+        env = _follow([s for s in tree.body if isinstance(s, ast.Assign | ast.AnnAssign)], {},
+                      lambda call, env: None)
+        for name, values in env.items():
             tables.setdefault(name, []).extend(values)
-    # Functions that append the kind they are given (`_record(kind, payload)`).
-    passers = {f.name for _p, tree in trees for f in _functions(tree)
-               if any(isinstance(c.args[0], ast.Name) and c.args[0].id == "kind"
-                      and "kind" in [a.arg for a in f.args.args] for c in _appends(f))}
-    found = Found()
+    passers, found = _passers(trees), Found()
     for path, tree in trees:
-        for func in [tree, *_functions(tree)]:
-            local = _bindings(func.body) if func is not tree else {}
-            for call in _appends(func):
-                for kind in _kinds_of(call.args[0], local, tables):
+        def seen(call: ast.Call, env: Env, path: Path = path) -> None:
+            if _is_append(call):
+                for kind in _kinds_of(call.args[0], env, tables):
                     found.add(kind, path)
-        for node in ast.walk(tree):
-            if (isinstance(node, ast.Call) and _name(node.func) in passers and node.args
-                    and isinstance(node.args[0], ast.Constant)):
-                found.add(node.args[0].value, path)
+            elif (_name(call.func) in passers and call.args
+                  and isinstance(call.args[0], ast.Constant)):
+                found.add(call.args[0].value, path)
+        for func in _functions(tree):
+            _follow(func.body, {}, seen)
     return found
