@@ -64,6 +64,7 @@ REGIONS: dict[str, Callable[..., str]] = {
     "roles": models_ref.roles,
     "broker-commands": models_ref.broker_commands,
     "cli-env": models_ref.cli_env,
+    "real-cli-pins": models_ref.real_cli_pins,
     "layers": models_ref.layers,
 }
 

@@ -14,7 +14,7 @@ REPORT = ROOT / "bench" / "REPORT.md"
 # The report's column names, and the names its separate runs use for the same columns.
 SAME = {"beside": "physical limit (same run)", "its median": "limit median",
         "its p99": "limit p99"}
-SHORT = {"limit": "physical limit (same run)"}
+SHORT = {"limit": "limit median"}
 
 
 @dataclass(frozen=True)

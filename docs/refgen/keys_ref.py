@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from a2a_tui.tui import actions
+from a2a_tui.tui.screens.help import _legend_rows
 
 from .markdown import HEADER, code, table
 
@@ -33,4 +34,7 @@ def render() -> str:
             rows.append((_keys(a), label, a.help))
         if rows:
             out += [f"## {title}\n", table(("key", "action", "what it does"), rows), ""]
+    out += ["## What the screen shows\n",
+            "The legend of the `?` screen: the marks the panels use.\n",
+            table(("mark", "what it means"), [(code(m), w) for m, w in _legend_rows()]), ""]
     return "\n".join(out).rstrip() + "\n"

@@ -5,9 +5,11 @@ the broker runs for an agent, the variables that travel with a spawn, and the la
 from __future__ import annotations
 
 import inspect
+import json
 import re
 import tomllib
-from typing import Any
+from types import UnionType
+from typing import Any, Literal, Union, get_args, get_origin
 
 import tomli_w
 from pydantic import BaseModel
@@ -26,12 +28,18 @@ from .paths import ROOT
 
 
 def _type(annotation: Any) -> str:
-    text = str(annotation).replace("typing.", "").replace("a2a_tui.gate.cards.", "")
-    text = re.sub(r"<class '([\w.]+)'>", lambda m: m[1].rsplit(".", 1)[-1], text)
-    return text.replace("NoneType", "None")
+    """A field's type as a reader writes it: `list[str]`, `"S" | "M" | "L"`, `int | None`."""
+    if get_origin(annotation) is Literal:
+        return " | ".join(f'"{a}"' for a in get_args(annotation))
+    args = get_args(annotation)
+    if get_origin(annotation) in (UnionType, Union):
+        return " | ".join(_type(a) for a in args)
+    if args:
+        return f"{getattr(get_origin(annotation), '__name__', '')}[{', '.join(map(_type, args))}]"
+    return "None" if annotation is type(None) else getattr(annotation, "__name__", str(annotation))
 
 
-def _source_comments(model: type[BaseModel]) -> dict[str, str]:
+def _source_comments(model: type) -> dict[str, str]:
     """The `# ...` lines right above each field in the model's source: why the field is there."""
     out, pending = {}, []
     for line in inspect.getsource(model).splitlines():
@@ -46,11 +54,19 @@ def _source_comments(model: type[BaseModel]) -> dict[str, str]:
     return out
 
 
+def _literal(value: Any) -> str:
+    """A value as TOML writes it (`true`, `"feature"`, `["a", "b"]`); "—" for none or empty."""
+    if value in (None, "", [], {}):
+        return "—"
+    if isinstance(value, list):
+        shown = ", ".join(json.dumps(v) for v in value)
+        return f"{len(value)} entries" if len(value) > 8 else code(f"[{shown}]")
+    return code(json.dumps(value))
+
+
 def _default(field: Any) -> str:
-    if field.is_required():
-        return "required"
-    value = field.get_default(call_default_factory=True)
-    return "—" if value in (None, "", [], {}) else code(repr(value).replace("'", '"'))
+    return "required" if field.is_required() else _literal(
+        field.get_default(call_default_factory=True))
 
 
 def _field_rows(model: type[BaseModel], prefix: str = "") -> list[tuple[str, ...]]:
@@ -59,7 +75,7 @@ def _field_rows(model: type[BaseModel], prefix: str = "") -> list[tuple[str, ...
     contract = set(CONTRACT_FIELDS) | set(LATER_CONTRACT_FIELDS)
     rows = []
     for name, field in model.model_fields.items():
-        what = said.get(name) or field.description or ""
+        what = field.description or said.get(name) or ""
         in_contract = "yes" if not prefix and name in contract else ""
         rows.append((code(prefix + name), code(_type(field.annotation)), _default(field),
                      in_contract, what))
@@ -79,31 +95,29 @@ def gate_toml() -> str:
     return "```toml\n" + tomli_w.dumps(GateRules().model_dump(mode="json")).strip() + "\n```"
 
 
-def _schema_rows(schema: dict, defs: dict, prefix: str) -> list[tuple[str, ...]]:
+def _rule_rows(model: BaseModel, prefix: str = "") -> list[tuple[str, ...]]:
+    """Each rule of a rules model: its type, its default (from a default instance), its bounds
+    and what it means (the field's description; a table's, its class docstring)."""
     rows = []
-    for name, prop in schema.get("properties", {}).items():
-        ref = prop.get("$ref", "").rsplit("/", 1)[-1]
-        if ref:
-            rows.append((code(f"[{prefix}{name}]"), "table", "", "",
-                         " ".join(defs[ref].get("description", "").split())))
-            rows += _schema_rows(defs[ref], defs, f"{prefix}{name}.")
+    said = _source_comments(type(model))
+    for name, field in type(model).model_fields.items():
+        value = getattr(model, name)
+        if isinstance(value, BaseModel):
+            doc = " ".join((type(value).__doc__ or "").split())
+            rows.append((code(f"[{prefix}{name}]"), "table", "", "", field.description or doc))
+            rows += _rule_rows(value, f"{prefix}{name}.")
             continue
-        bounds = ", ".join(f"{sign} {prop[k]}" for k, sign in (("minimum", "≥"),
-                                                               ("maximum", "≤")) if k in prop)
-        default = prop.get("default")
-        shown = (f"{len(default)} entries (`a2a gate-rules`)"
-                 if isinstance(default, list) and len(default) > 8
-                 else code(tomli_w.dumps({"x": default})[4:].strip()))
-        rows.append((code(prefix + name), prop.get("type", ""), shown, bounds,
-                     prop.get("description", "")))
+        bounds = ", ".join(f"{sign} {getattr(m, attr)}" for m in field.metadata
+                           for attr, sign in (("ge", "≥"), ("gt", ">"), ("le", "≤"), ("lt", "<"))
+                           if getattr(m, attr, None) is not None)
+        rows.append((code(prefix + name), code(_type(field.annotation)), _literal(value), bounds,
+                     field.description or said.get(name, "")))
     return rows
 
 
 def gate_toml_fields() -> str:
     """Each gate rule: its type, default, bounds and meaning (the model's own words)."""
-    schema = GateRules.model_json_schema()
-    rows = _schema_rows(schema, schema.get("$defs", {}), "")
-    return table(("rule", "type", "default", "bounds", "what"), rows)
+    return table(("rule", "type", "default", "bounds", "what"), _rule_rows(GateRules()))
 
 
 def config_defaults() -> str:
@@ -117,7 +131,7 @@ def repo_config() -> str:
 
     said = _source_comments_of(Config)
     fields = model().model_fields
-    rows = [(code(name), _default(f), f.description or said.get(name, ""))
+    rows = [(code(name), _default(f), said.get(name) or f.description or "")
             for name, f in fields.items() if name not in settings.SECTIONS]
     return table(("key", "default", "what"), rows)
 
@@ -180,3 +194,12 @@ def layers() -> str:
             lines.append(f"  L{i - 1} --> L{i}")
     lines.append("```")
     return "\n".join(lines)
+
+
+def real_cli_pins() -> str:
+    """The CLI versions the conformance suite installs and drives (tests/real_cli/install.py)."""
+    from tests.real_cli.install import BINARIES, PINS  # the suite's own table, where it lives
+
+    names = {"claude": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI"}
+    return table(("CLI", "npm package", "version"),
+                 [(names[cli], code(pkg), PINS[pkg]) for cli, pkg in BINARIES.items()])
