@@ -88,12 +88,22 @@ def _section(prefix: str) -> str:
 
 
 def quote_table(prefix: str = "Results") -> str:
-    """A section's measures, each beside its limit and the ratio (the report has n and p99)."""
+    """A section of the report as it is, but its wide table: each measure there beside its limit
+    and the ratio (the report has n and p99 too)."""
     heading = _section(prefix)
     picked = [r.cells for r in rows() if r.section == heading]
     cols = ("measure", "median", "physical limit (same run)", "limit median", "ratio")
-    return table(("measure", "median", "physical limit (same run)", "its median", "ratio"),
-                 [[c.get(k, "") for k in cols] for c in picked])
+    condensed = table(("measure", "median", "physical limit (same run)", "its median", "ratio"),
+                      [[c.get(k, "") for k in cols] for c in picked])
+    out, placed = [], False
+    for line in sections()[heading]:
+        if line.startswith("|"):
+            if not placed:
+                out.append(condensed)
+                placed = True
+        else:
+            out.append(line)
+    return "\n".join(out).strip()
 
 
 def quote_machine() -> str:
