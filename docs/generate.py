@@ -40,6 +40,7 @@ from refgen import (  # noqa: E402  (after the path: docs/ is no package)
     codes_ref,
     events_ref,
     keys_ref,
+    markdown,
     models_ref,
 )
 
@@ -83,7 +84,7 @@ def fill(text: str, where: str) -> str:
     def one(m: re.Match) -> str:
         name, args = m["name"], shlex.split(m["args"])
         if name not in REGIONS:
-            raise SystemExit(f"{where}: no producer for region gen:{name}")
+            raise markdown.Unwritable(f"{where}: no producer for region gen:{name}")
         body = REGIONS[name](*args)
         if m["body"].startswith("\n"):     # a block: the comments on lines of their own
             body = f"\n{body.strip()}\n"
@@ -123,6 +124,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--picture", action="store_true",
                     help="also retake docs/images/workbench.svg from a real `a2a demo`")
     args = ap.parse_args(argv)
+    try:
+        return run(args)
+    except markdown.Unwritable as exc:
+        print(f"docs/generate.py: {exc}", file=sys.stderr)
+        return 1
+
+
+def run(args: argparse.Namespace) -> int:
     if args.check:
         late = stale()
         for path in late:

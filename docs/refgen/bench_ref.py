@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .markdown import table
+from .markdown import Unwritable, table
 from .paths import ROOT
 
 REPORT = ROOT / "bench" / "REPORT.md"
@@ -23,7 +23,7 @@ class Row:
     cells: dict[str, str]
 
 
-class Unquotable(SystemExit):
+class Unquotable(Unwritable):
     """A quote names a measure, column or section the report does not have."""
 
 

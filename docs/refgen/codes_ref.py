@@ -9,7 +9,7 @@ import tomllib
 from pathlib import Path
 
 from . import scan
-from .markdown import HEADER, anchor, code, table
+from .markdown import HEADER, Unwritable, anchor, code, table
 from .paths import DOCS
 
 MEANINGS = DOCS / "reference" / "error-codes.toml"
@@ -29,7 +29,7 @@ step that failed: `out_of_bounds`, `check_failed`, `test_dropped`, ...) are in
 """
 
 
-class Undocumented(SystemExit):
+class Undocumented(Unwritable):
     """The code has codes (or kinds) the meanings do not explain, or the other way round."""
 
 
@@ -49,7 +49,7 @@ def check_told(path: Path, found: set[str], sections: dict[str, dict[str, str]],
             + (f"{what} in the code with no meaning there: {', '.join(missing)}. "
                if missing else "")
             + (f"meanings of {what} the code does not have: {', '.join(gone)}." if gone else "")
-            + " Add or remove them, then run .venv/bin/python docs/generate.py")
+            + "Add or remove them, then run .venv/bin/python docs/generate.py")
 
 
 def where(paths: set[str]) -> str:
