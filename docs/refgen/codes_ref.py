@@ -43,13 +43,12 @@ def check_told(path: Path, found: set[str], sections: dict[str, dict[str, str]],
     """Stop unless `found` and the names `sections` explain are the same set."""
     told = {c for s in sections.values() for c in s if c != "title"}
     missing, gone = sorted(found - told), sorted(told - found)
-    if missing or gone:
-        raise Undocumented(
-            f"{path.relative_to(DOCS.parent)}: "
-            + (f"{what} in the code with no meaning there: {', '.join(missing)}. "
-               if missing else "")
-            + (f"meanings of {what} the code does not have: {', '.join(gone)}." if gone else "")
-            + "Add or remove them, then run .venv/bin/python docs/generate.py")
+    said = ([f"{what} in the code with no meaning there: {', '.join(missing)}."] if missing
+            else []) + ([f"meanings of {what} the code does not have: {', '.join(gone)}."]
+                        if gone else [])
+    if said:
+        raise Undocumented(f"{path.relative_to(DOCS.parent)}: {' '.join(said)} Add or remove"
+                           " them, then run .venv/bin/python docs/generate.py")
 
 
 def where(paths: set[str]) -> str:
