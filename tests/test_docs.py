@@ -225,3 +225,14 @@ def test_prose_shows_as_written(page):
 def test_a_tag_in_prose_is_found():
     text = "The id is T-<n>; in code `T-<n>` is fine, so are <kbd>q</kbd> and <!-- a comment -->."
     assert TAG.findall(prose(text)) == ["<n>"]
+
+
+def test_the_state_diagram_and_table_name_every_attempt_state():
+    from a2a_tui.gate.model import ACTIVE, ENDED
+
+    text = (DOCS / "reference" / "attempt-states.md").read_text(encoding="utf-8")
+    diagram = re.search(r"```mermaid\n(.*?)```", text, re.S)[1]
+    drawn = set(re.findall(r"(\w+) -->", diagram)) | set(re.findall(r"--> (\w+)", diagram))
+    table = {s for row in re.findall(r"^\| (`[^|]+) \|", text, re.M)
+             for s in re.findall(r"`(\w+)`", row)}
+    assert drawn == table == set(ACTIVE) | set(ENDED), (drawn, table)
