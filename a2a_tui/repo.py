@@ -18,6 +18,7 @@ from a2a_tui.git import Git
 A2A_DIR = ".a2a"
 SPOOL = "spool"
 BROKER_SOCKET = "a2a.sock"
+SESSION_OUT = "out"
 # Not a session's folder: where the spool's refused files go (`spool/quarantine/`).
 QUARANTINE = "quarantine"
 
@@ -76,6 +77,16 @@ class Repo:
     def runs_dir(self) -> Path:
         """Per-session generated files (settings, role cards, logs)."""
         return self.a2a_dir / "run"
+
+    def session_run_dir(self, session: str) -> Path:
+        """The session's run folder (its launch script, settings, git hooks, `a2a` shim): read
+        only to the session, inside its confinement."""
+        return self.runs_dir / _session_folder(session)
+
+    def session_out_dir(self, session: str) -> Path:
+        """Where the session writes its own results (a review report, a card draft): the one
+        part of its run folder it may write, seen at the same path by a2a and the session."""
+        return self.session_run_dir(session) / SESSION_OUT
 
     @property
     def git(self) -> Git:

@@ -23,9 +23,8 @@ from typing import Any
 
 from a2a_tui import host, profiles, settings
 from a2a_tui.collab.backlog import deliver_backlog_in_tx
-from a2a_tui.confine import Confinement, confine, session_paths
+from a2a_tui.confine import Confinement, Request, confine
 from a2a_tui.confine.plan import check_machine
-from a2a_tui.confine.policy import Request
 from a2a_tui.errors import A2AError
 from a2a_tui.faults import crashpoint
 from a2a_tui.gate import review_start
@@ -80,7 +79,7 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
         if old is not None and (restarts, "exited") != (old["launch_seq"], old["state"]):
             raise A2AError("session_exists", f"session {sid} already exists" + (
                 " and has not exited (or was restarted meanwhile)" if restarts else ""))
-        run_dir = repo.runs_dir / sid
+        run_dir = repo.session_run_dir(sid)
         ctx = profiles.LaunchContext(
             session=sid, role=role, cwd=cwd, run_dir=run_dir,
             spool_dir=repo.session_spool_dir(sid),
@@ -100,6 +99,10 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
                   "thread_id": launch.thread_id, "prompt_signal": launch.prompt_signal,
                   "env_passed": sorted(travel), "permissions": launch.permissions,
                   "confinement": box.record(),
+                  # The session's two channels: the socket it reaches a2a through, the folder
+                  # its hooks signal into (both bound into its sandbox alone).
+                  "broker_socket": str(repo.broker_socket(sid)),
+                  "spool": str(ctx.spool_dir),
                   "extra": list(extra),
                   **({"continues": continues, "fork": fork} if continues else {}),
                   **({("revives" if continues and not fork else "restarts"): restarts}
@@ -176,10 +179,12 @@ class _Boxing:
     def confine(self, ctx: profiles.LaunchContext, profile: profiles.Profile,
                 launch: profiles.Launch) -> Confinement:
         extra = self.settings.extra(ctx.role, ctx.session)
+        repo, sid = self.repo, ctx.session
         req = Request(
-            repo_root=self.repo.root, a2a_dir=self.repo.a2a_dir,
-            paths=session_paths(self.repo.a2a_dir, ctx.session), cwd=ctx.cwd,
-            write_cwd=self.write_cwd, spool_dir=ctx.spool_dir, binary=launch.argv[0],
+            repo_root=repo.root, a2a_dir=repo.a2a_dir, run_dir=ctx.run_dir,
+            out_dir=repo.session_out_dir(sid), spool_dir=ctx.spool_dir,
+            broker_dir=repo.session_broker_dir(sid), cwd=ctx.cwd,
+            write_cwd=self.write_cwd, binary=launch.argv[0],
             search_path=_pane_path(), state=profile.state_paths(os.environ),
             home=Path(os.environ["HOME"]) if os.environ.get("HOME") else None,
             extra_read=extra.read, extra_write=extra.write, hooks_dir=self.hooks,
@@ -222,8 +227,7 @@ def _write_files(repo, ctx: profiles.LaunchContext, launch: profiles.Launch,
                  travel: dict[str, str], clear_env: str, box: Confinement) -> None:
     ctx.run_dir.mkdir(parents=True, exist_ok=True)
     os.chmod(ctx.run_dir, 0o700)  # the launch script may hold provider keys
-    own = session_paths(repo.a2a_dir, ctx.session)
-    for folder in (own.out_dir, *([ctx.run_dir / "tmp"] if box.env else [])):
+    for folder in (repo.session_out_dir(ctx.session), *([ctx.run_dir / "tmp"] if box.env else [])):
         folder.mkdir(parents=True, exist_ok=True)
     for name, text in launch.files.items():
         (ctx.run_dir / name).write_text(text, encoding="utf-8")
@@ -325,5 +329,5 @@ def spawn_reviewer(g, attempt: str, *, cli: str, model: str = "", effort: str = 
             raise
         crashpoint("review_start:after_spawn")
         # In the session's output folder: the one place of its run folder it may write.
-        report = session_paths(g.repo.a2a_dir, launched["session"]).out_dir / "review.md"
+        report = g.repo.session_out_dir(launched["session"]) / "review.md"
         return review_start.started(g, planned, launched, report)

@@ -79,7 +79,7 @@ def confine(req: Request, *, enabled: bool = True, allow_unconfined: bool = Fals
     found = machine or probe()
     policy = build(req)
     if found.engine == Engine.SEATBELT:
-        private_tmp = str(req.paths.run_dir / "tmp")
+        private_tmp = str(req.run_dir / "tmp")
         words, digest = seatbelt.argv(policy, private_tmp)
         return Confinement(found.engine, True, tuple(words), seatbelt.tmp_env(private_tmp),
                            found.version, policy=policy, digest=digest)

@@ -23,50 +23,6 @@ from pathlib import Path
 # made the same symlink inside.
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt",
           "/nix", "/sys")
-# The broker's names, relative to the repository's `.a2a/` (the `broker` half of issue 27
-# adds them to `Repo`; until then they are computed here, in one place).
-BROKER = "broker"
-SPOOL = "spool"
-SOCKET = "a2a.sock"
-OUT = "out"
-
-
-@dataclass(frozen=True)
-class SessionPaths:
-    """The folders of one session under the repository's `.a2a/`."""
-
-    a2a_dir: Path
-    session: str
-
-    @property
-    def run_dir(self) -> Path:
-        return self.a2a_dir / "run" / self.session
-
-    @property
-    def out_dir(self) -> Path:
-        """Where the session may write its own results (review.md, drafts)."""
-        return self.run_dir / OUT
-
-    @property
-    def broker_dir(self) -> Path:
-        """The folder of the session's broker socket (bound read-write: the orchestrator may
-        make the socket again)."""
-        return self.a2a_dir / BROKER / self.session
-
-    @property
-    def broker_socket(self) -> Path:
-        return self.broker_dir / SOCKET
-
-    @property
-    def spool_dir(self) -> Path:
-        """The session's own spool folder (the broker's design: one per session)."""
-        return self.a2a_dir / SPOOL / self.session
-
-
-def session_paths(a2a_dir: Path, session: str) -> SessionPaths:
-    return SessionPaths(Path(a2a_dir), session)
-
-
 @dataclass(frozen=True)
 class Policy:
     """Everything an engine needs, in absolute, normalised paths.
@@ -186,10 +142,14 @@ class Request:
 
     repo_root: Path
     a2a_dir: Path
-    paths: SessionPaths
+    # The session's own folders under `.a2a/`, as `Repo` names them (a2a_tui/repo.py):
+    run_dir: Path                         # read-only: launch script, settings, its `a2a`
+    out_dir: Path                         # its results (review.md, drafts)
+    spool_dir: Path                       # where its hooks write
+    broker_dir: Path                      # its broker socket's folder (the orchestrator may
+                                          # make the socket again: bound read-write)
     cwd: Path
     write_cwd: bool                       # an attempt's clone, for its writer
-    spool_dir: Path                       # where this session's hooks write
     binary: str                           # the CLI's program (a name on PATH or a path)
     search_path: str                      # the pane's PATH
     state: tuple[Path, ...] = ()          # the CLI's own state folders and files
@@ -228,11 +188,11 @@ def build(req: Request) -> Policy:
         reads.append(cwd)                 # a reviewer's checkout outside the repository
     reads += [_norm(p) for p in req.extra_read]
     writes = [_norm(p) for p in req.state]
-    writes += [_norm(req.paths.out_dir), _norm(req.spool_dir), _norm(req.paths.broker_dir)]
+    writes += [_norm(req.out_dir), _norm(req.spool_dir), _norm(req.broker_dir)]
     if req.write_cwd:
         writes.append(cwd)
     writes += [_norm(p) for p in req.extra_write]
-    reopen = [_norm(req.paths.run_dir)]
+    reopen = [_norm(req.run_dir)]
     if not req.write_cwd and _under(cwd, [a2a]):
         reopen.append(cwd)                # a reviewer's read-only checkout under .a2a/
     hidden = [a2a]
