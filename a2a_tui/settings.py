@@ -10,8 +10,12 @@ it came from, for `a2a config show`.
 pydantic is imported only when a file is validated: the agent-facing commands never load this.
 
 ```toml
+[clis.claude]             # every Claude Code session starts from these, whatever its role
+model = "sonnet"
+options = []
+
 [roles.worker]            # `a2a session new worker` and the workbench's form start from these
-cli = "codex"
+cli = "codex"             # the role's CLI; its model, effort and options are for this CLI only
 model = "gpt-5-codex"
 effort = "high"
 options = ["-c", "model_verbosity=low"]   # passed to the CLI as they are
@@ -53,7 +57,7 @@ from typing import Any
 from a2a_tui.errors import A2AError
 from a2a_tui.profiles import CLIS
 
-SECTIONS = ("roles", "notify", "stall", "layout", "confinement")
+SECTIONS = ("roles", "clis", "notify", "stall", "layout", "confinement")
 # Sections only the user's own file may set: a file an agent could write (the repository's
 # `.a2a/config.toml`) never widens what a session may reach.
 USER_ONLY = ("confinement",)
@@ -68,6 +72,7 @@ _STALL = {"claude": (600.0, 1800.0), "codex": (900.0, 2700.0), "gemini": (600.0,
           "demo": (600.0, 1800.0)}
 DEFAULTS: dict[str, Any] = {
     "roles": {role: {"cli": "", "model": "", "effort": "", "options": []} for role in ROLE_NAMES},
+    "clis": {cli: {"model": "", "effort": "", "options": []} for cli in CLIS},
     "notify": {"bell": True, "status": True},
     "stall": {cli: {"hint_after_s": h, "board_after_s": b} for cli, (h, b) in _STALL.items()},
     "layout": {"events_rows": 0},
@@ -85,6 +90,13 @@ def user_config_path() -> Path:
 @dataclass(frozen=True)
 class RoleDefaults:
     cli: str
+    model: str
+    effort: str
+    options: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CliDefaults:
     model: str
     effort: str
     options: tuple[str, ...]
@@ -134,6 +146,7 @@ class Settings:
     """The merged settings, and for every value (dotted path) the file it came from."""
 
     roles: dict[str, RoleDefaults]
+    clis: dict[str, CliDefaults]
     bell: bool
     status: bool
     stall: dict[str, StallTimes]
@@ -148,6 +161,20 @@ class Settings:
 
     def role(self, role: str) -> RoleDefaults:
         return self.roles[role]
+
+    def launch(self, role: str, cli: str | None = None) -> RoleDefaults:
+        """What a new session of `role` on `cli` starts from (`cli` None: the role's own).
+
+        The CLI's defaults (`[clis.<cli>]`), then the role's model, effort and options where it
+        sets them, but only when the role's CLI is this CLI (or the role names none): a model
+        and options written for Codex are never passed to Claude Code."""
+        r = self.roles[role]
+        chosen = cli or r.cli
+        c = self.clis.get(chosen) or CliDefaults("", "", ())
+        if r.cli and r.cli != chosen:
+            return RoleDefaults(chosen, c.model, c.effort, c.options)
+        return RoleDefaults(chosen, r.model or c.model, r.effort or c.effort,
+                            r.options or c.options)
 
 
 def load(repo_config: Path | None = None, user_config: Path | None = None) -> Settings:
@@ -216,6 +243,12 @@ def _models():
         effort: str = ""
         options: list[str] = Field(default_factory=list)
 
+    class Cli(BaseModel):
+        model_config = strict
+        model: str = ""
+        effort: str = ""
+        options: list[str] = Field(default_factory=list)
+
     class Stall(BaseModel):
         model_config = strict
         hint_after_s: float = Field(default=600.0, gt=0)
@@ -270,8 +303,10 @@ def _models():
                          **{r: (Role, Role()) for r in ROLE_NAMES})  # type: ignore[call-overload]
     stall = create_model("Stalls", __config__=strict,
                          **{c: (Stall, Stall()) for c in CLIS})  # type: ignore[call-overload]
+    clis = create_model("Clis", __config__=strict,
+                        **{c: (Cli, Cli()) for c in CLIS})  # type: ignore[call-overload]
     whole = create_model("Settings", __config__=strict, roles=(roles, roles()),
-                         notify=(Notify, Notify()), stall=(stall, stall()),
+                         clis=(clis, clis()), notify=(Notify, Notify()), stall=(stall, stall()),
                          layout=(Layout, Layout()),
                          confinement=(Confinement, Confinement()))  # type: ignore[call-overload]
     _MODELS = whole
@@ -307,7 +342,9 @@ def _build(values: dict[str, Any], sources: dict[str, str], files: dict[str, str
         every=ExtraPaths(tuple(c.read), tuple(c.write)),
         roles={r: ExtraPaths(tuple(p.read), tuple(p.write)) for r, p in c.roles.items()},
         sessions={s: ExtraPaths(tuple(p.read), tuple(p.write)) for s, p in c.sessions.items()})
-    return Settings(roles=roles, bell=m.notify.bell, status=m.notify.status, stall=stall,
+    clis = {c: CliDefaults(v.model, v.effort, tuple(v.options)) for c, v in m.clis}
+    return Settings(roles=roles, clis=clis, bell=m.notify.bell, status=m.notify.status,
+                    stall=stall,
                     events_rows=m.layout.events_rows, values=m.model_dump(), sources=sources,
                     files=files, confinement=confinement)
 

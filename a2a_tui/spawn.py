@@ -312,7 +312,8 @@ def _failed(store, sid: str, attempt: str | None, reason: str,
 
 
 def spawn_reviewer(g, attempt: str, *, cli: str, model: str = "", effort: str = "",
-                   tmux_socket: str | None = None) -> dict[str, Any]:
+                   tmux_socket: str | None = None, extra: tuple[str, ...] = ()
+                   ) -> dict[str, Any]:
     """`a2a review start`: a fresh reviewer session in a read-only checkout of exactly the
     attempt's submitted SHA, recorded with that SHA, its first prompt queued (gate/review_start.py
     says what it holds). The role's permissions come with the launch (`profiles`, role
@@ -323,7 +324,7 @@ def spawn_reviewer(g, attempt: str, *, cli: str, model: str = "", effort: str = 
         planned = review_start.plan(g, attempt)
         try:
             launched = spawn(g, role="reviewer", cli=cli, model=model, effort=effort,
-                             tmux_socket=tmux_socket, cwd=planned.checkout)
+                             tmux_socket=tmux_socket, cwd=planned.checkout, extra=extra)
         except (A2AError, OSError) as exc:
             review_start.failed(g, planned, str(exc))
             raise

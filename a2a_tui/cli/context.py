@@ -42,6 +42,9 @@ READS_OR_OWN_RULES = frozenset({
     "cmd_card_list", "cmd_sessions", "cmd_input_list", "cmd_input_show", "cmd_inbox_list",
     "cmd_inbox_show", "cmd_board_list", "cmd_board_show", "cmd_rules", "cmd_whoami", "cmd_serve",
     "cmd_demo_agent", "cmd_store_verify",
+    # A restore judges its caller itself: the store it replaces may be missing or not this
+    # repository's (cli/store_cmds.py).
+    "cmd_store_restore",
 })
 
 
@@ -106,6 +109,24 @@ class CliContext:
                       payload={"command": command, "why": caller.unidentified,
                                "pid": os.getpid()})
         raise caller.refusal(f"`a2a {command}` writes")
+
+    def rules_read(self, command: str | None) -> bool:
+        """Whether the rules of `command` may be left out (a line says where they are): the
+        caller is the user, who was shown them in full before (noted now, the first time). A
+        managed session, a model, gets them in full every time."""
+        if not command:
+            return False
+        from a2a_tui.cli.rules import note_shown, shown_before  # lazy: commands with rules
+
+        try:
+            if not self.identity.is_user:
+                return False
+        except A2AError:   # nobody placed (no store yet): the rules in full
+            return False
+        if shown_before(command):
+            return True
+        note_shown(command)
+        return False
 
     @cached_property
     def gate(self) -> GateContext:

@@ -220,6 +220,8 @@ def _submitted(ledger: Ledger, ev: Event) -> None:
 
 def _score(ledger: Ledger, ev: Event, outcome: str) -> None:
     p = ev.payload
+    if p.get("score") is None:   # an attempt abandoned before it submitted anything
+        return
     ledger.put("scores", {"attempt_id": ev.attempt, "outcome": outcome, **p["score"],
                           "rounds": p["rounds"], "rejections": p["rejections"],
                           "duration_s": p["duration_s"], "actor": ev.actor, "seq": ev.seq})
@@ -408,6 +410,7 @@ HANDLERS: dict[str, Callable[[Ledger, Event], None]] = {
     "rejected": _verdict("rejected"),
     "verify_flaky": _verdict("flaky"),
     "contract_invalid": _verdict("contract_invalid"),
+    "verify_commit_missing": _verdict("commit_missing"),
     "verify_interrupted": _verify_interrupted,
     "integration_intent": _integration_intent,
     "integrated": _integration("integrated", None),

@@ -43,6 +43,14 @@ def contract_digest_of(body: dict[str, Any]) -> str:
     return _digest(fields)
 
 
+def contract_lines(body: dict[str, Any]) -> list[str]:
+    """A card's contract as the lines a session's prompt quotes (a worker's task, a review)."""
+    return [f"Goal: {body['goal']}",
+            "Non-goals:", *[f"- {x}" for x in body["non_goals"]],
+            f"Allowed paths: {', '.join(body['allowed_paths'])}",
+            "Acceptance:", *[f"- {x}" for x in body["acceptance"]]]
+
+
 def _digest(obj: Any) -> str:
     raw = json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return "sha256:" + hashlib.sha256(raw.encode()).hexdigest()

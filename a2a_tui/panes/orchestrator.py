@@ -20,7 +20,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from watchfiles import watch
@@ -33,6 +33,7 @@ from a2a_tui.panes import delivery, hints, recovery, spool, stalls
 from a2a_tui.panes.broker_host import BrokerHost
 from a2a_tui.panes.calls import Calls
 from a2a_tui.panes.exits import ExitWatcher
+from a2a_tui.panes.storeguard import FileWatch, StoreGuard
 from a2a_tui.tmux import Tmux
 
 log = logging.getLogger(__name__)
@@ -48,18 +49,25 @@ WATCH_TIMEOUT_MS = 60_000
 
 def lock_holder(repo) -> int | None:
     """The pid of the orchestrator serving `repo`, or None when none runs."""
+    return lock_state(repo)[0]
+
+
+def lock_state(repo) -> tuple[int | None, str]:
+    """(the pid of the orchestrator serving `repo` or None, what its lock file says beside it:
+    a store it cannot write, panes/storeguard.py)."""
     path = repo.locks_dir / LOCK_NAME
     if not path.exists():
-        return None
+        return None, ""
     with open(path, "a+") as f:
         try:
             fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             f.seek(0)
-            text = f.read().strip()
-            return int(text) if text.isdigit() else -1
+            text = f.read()
+            first = text.split("\n", 1)[0].strip()
+            return (int(first) if first.isdigit() else -1), text
         fcntl.flock(f, fcntl.LOCK_UN)
-        return None
+        return None, ""
 
 
 def stop_running(repo, timeout_s: float = 15.0) -> int | None:
@@ -84,6 +92,23 @@ def stop_running(repo, timeout_s: float = 15.0) -> int | None:
     return pid
 
 
+def take_lock(repo, then: str):
+    """The repository's orchestrator lock, held through the returned open file (for an
+    orchestrator, or for what no orchestrator may run beside: a store restore); refused with
+    `orchestrator_running` (`then`: what the user does about it) while another holds it."""
+    repo.locks_dir.mkdir(parents=True, exist_ok=True)
+    f = open(repo.locks_dir / LOCK_NAME, "a+")
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        f.seek(0)
+        holder = f.read().split("\n", 1)[0].strip() or "?"
+        f.close()
+        raise A2AError("orchestrator_running", f"an orchestrator already serves {repo.root}"
+                       f" (pid {holder}); {then}") from None
+    return f
+
+
 class Orchestrator:
     """Ingestion and delivery for one repository and one tmux server."""
 
@@ -101,6 +126,9 @@ class Orchestrator:
         self._settings_seen = self._settings_stamp()
         self.calls: Calls | None = None
         self.broker: BrokerHost | None = None
+        self.guard = StoreGuard(repo, tmux_socket, lambda: self.settings,
+                                repo.locks_dir / LOCK_NAME)
+        self._file_watch: FileWatch | None = None
 
     # --- life cycle ---------------------------------------------------------------------
     def start(self) -> None:
@@ -117,6 +145,9 @@ class Orchestrator:
                           payload={"pid": os.getpid(), "tmux_socket": self.tmux_socket})
             recovery.unknown_deliveries(self.store)
             recovery.reconcile_panes(self.store, self.tmux.panes(), self.tmux_socket)
+            self.guard.started()
+            self._file_watch = FileWatch(self.repo, self._file_changed, self._stop)
+            self._file_watch.start()
             self.exits = ExitWatcher(self.repo.spool_dir)
             self.exits.start()
             self.broker = BrokerHost(self.repo, self.tmux_socket)
@@ -125,6 +156,7 @@ class Orchestrator:
             self.calls = Calls(self.repo, self.tmux, lambda: self.settings)
             self.calls.start()
         except BaseException:
+            self._stop.set()   # the store's file watch, if it started
             if self.exits is not None:
                 self.exits.stop()
                 self.exits = None
@@ -153,28 +185,38 @@ class Orchestrator:
         if self.broker is not None:
             self.broker.stop()
             self.broker = None
+        if self._file_watch is not None:
+            self._file_watch.join()
         if getattr(self, "store", None) is not None:
-            with self.store.write() as tx:
-                tx.append("orchestrator_stopped", actor="orchestrator",
-                          payload={"pid": os.getpid(), "error": repr(self.error)
-                                   if self.error else None})
+            try:
+                with self.store.write() as tx:
+                    tx.append("orchestrator_stopped", actor="orchestrator",
+                              payload={"pid": os.getpid(), "error": repr(self.error)
+                                       if self.error else None})
+            except A2AError as err:   # a store it cannot write, or no longer its own
+                log.warning("a2a: the orchestrator's stop is not recorded: %s [%s]",
+                            err.message, err.code)
             self.store.close()
             self.store = None
         self._release_lock()
 
-    def run_forever(self) -> None:
-        """`a2a serve`: start, then run until SIGINT/SIGTERM/SIGHUP (its tmux window or
-        session closed) or the worker fails."""
+    def run_forever(self, started: Callable[[], None] | None = None) -> None:
+        """`a2a serve`: start, then (`started` told once it holds the lock) run until
+        SIGINT/SIGTERM/SIGHUP (its tmux window or session closed) or the worker fails."""
         done = threading.Event()
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             signal.signal(sig, lambda *_: done.set())
         self.start()
         try:
+            if started is not None:
+                started()
             while not done.wait(0.5):
                 if self._thread is not None and not self._thread.is_alive():
                     break
         finally:
             self.stop()
+        if isinstance(self.error, A2AError) and self.error.code.startswith("store_"):
+            raise self.error   # its store is gone or not its own: that code, not a failure's
         if self.error is not None:
             raise A2AError("orchestrator_failed", f"the orchestrator stopped: {self.error!r}")
 
@@ -188,10 +230,36 @@ class Orchestrator:
             for folders in self._landings():
                 if self._stop.is_set():
                     return
-                self._cycle(folders)
+                self._stored_cycle(folders)
         except BaseException as exc:  # recorded by stop(); serve exits non-zero with it
-            log.exception("orchestrator worker failed")
+            if not (isinstance(exc, A2AError) and exc.code.startswith("store_")):
+                log.exception("orchestrator worker failed")
             self.error = exc
+            self.guard.stopped(exc)
+
+    def _stored_cycle(self, folders: set[Path] | None = None) -> None:
+        """A cycle on a store that is still this orchestrator's; a full or failing disk is
+        waited out (shown, retried, recorded once it passes: panes/storeguard.py), anything
+        else about the store ends the worker."""
+        while True:
+            try:
+                self.store.same_file()
+                self._cycle(folders)
+                self.guard.settled(self.store)
+                return
+            except Exception as exc:
+                if not self.guard.waits_out(exc):
+                    raise
+            if self._stop.wait(self.guard.pause_s()):
+                return
+            folders = None   # what landed while it waited, in any folder
+
+    def _file_changed(self) -> bool:
+        try:
+            self.store.same_file()
+        except A2AError:
+            return True
+        return False
 
     def _landings(self) -> Iterator[set[Path] | None]:
         """Once per batch of files landing in the spool, with the session folders they landed in
@@ -317,17 +385,7 @@ class Orchestrator:
 
     # --- the lock ------------------------------------------------------------------------------
     def _take_lock(self) -> None:
-        self.repo.locks_dir.mkdir(parents=True, exist_ok=True)
-        f = open(self.repo.locks_dir / LOCK_NAME, "a+")
-        try:
-            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            f.seek(0)
-            holder = f.read().strip() or "?"
-            f.close()
-            raise A2AError("orchestrator_running",
-                           f"an orchestrator already serves {self.repo.root}"
-                           f" (pid {holder}); stop it first") from None
+        f = take_lock(self.repo, "stop it first")
         f.seek(0)
         f.truncate()
         f.write(str(os.getpid()))

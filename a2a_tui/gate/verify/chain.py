@@ -242,8 +242,11 @@ def _sanity(c: Chain) -> CheckResult:
     v, att, git = c.v, c.att, c.g.git
     problems, code = [], None
     if not git.object_is_commit(v.sha):
-        problems.append(f"{v.sha} is not a commit")
-        code = "not_a_commit"
+        # It was a commit when it was submitted (submit checks it, and pins it): it vanished
+        # since, which says nothing of the worker's work (record.py: no strike, the user's).
+        problems.append(f"the submitted commit {v.sha[:12]} is no longer in this repository"
+                        f" (refs/a2a/submitted/{v.attempt}/ and every other ref to it are gone)")
+        code = "commit_missing"
     elif not git.is_ancestor(att["start_commit"], v.sha):
         problems.append("does not descend from the start commit")
         code = "not_descendant"

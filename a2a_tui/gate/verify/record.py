@@ -14,7 +14,8 @@ from a2a_tui.gate.verify.interrupt import VerifyInterrupted
 from a2a_tui.gate.verify.results import CheckResult, Verification
 
 VERDICT_EVENT = {"passed": "verified", "rejected": "rejected", "flaky": "verify_flaky",
-                 "contract_invalid": "contract_invalid"}
+                 "contract_invalid": "contract_invalid",
+                 "commit_missing": "verify_commit_missing"}
 
 
 def result(g: GateContext, att, v: Verification, r: CheckResult) -> None:
@@ -57,7 +58,8 @@ def conclude(g: GateContext, att, v: Verification, rules: GateRules) -> bool:
     queued = False
     with g.store.write() as tx:
         cur = tx.one("SELECT rejections FROM attempts WHERE id=?", (v.attempt,))["rejections"]
-        # Only a rejection is the worker's strike; flaky and contract_invalid leave the count.
+        # Only a rejection is the worker's strike; flaky, contract_invalid and commit_missing
+        # leave the count.
         rejections = {"passed": 0, "rejected": cur + 1}.get(verdict, cur)
         extra: dict[str, Any] = {}
         if verdict == "contract_invalid":
@@ -66,6 +68,9 @@ def conclude(g: GateContext, att, v: Verification, rules: GateRules) -> bool:
         elif verdict == "flaky":
             item, queued = escalate.flaky(tx, att, v)
             extra = {"flaky": v.flaky_checks(), "item": item}
+        elif verdict == "commit_missing":
+            item, queued = escalate.commit_missing(tx, att, v)
+            extra = {"item": item}
         seq = tx.append(VERDICT_EVENT[verdict], actor="gate", task=att["card_id"],
                         attempt=v.attempt, payload={**_payload(v, rejections), **extra})
         tx.execute("UPDATE verifications SET state=?, ended_seq=? WHERE attempt_id=? AND run=?",

@@ -9,7 +9,7 @@ from typing import Any
 # that a step left the checkout as the SHA has it.
 STEPS = ("precheck", "sanity", "boundary", "drift", "provenance", "red", "checks", "tree",
          "per-test", "artifacts")
-VERDICTS = ("passed", "rejected", "flaky", "contract_invalid")
+VERDICTS = ("passed", "rejected", "flaky", "contract_invalid", "commit_missing")
 
 
 @dataclass
@@ -76,6 +76,8 @@ class Verification:
         failures = self.failures()
         if any(r.code == "contract_invalid" for r in failures):
             return "contract_invalid"
+        if any(r.code == "commit_missing" for r in failures):
+            return "commit_missing"
         if failures and all(r.code == "flaky" for r in failures):
             return "flaky"
         if failures:

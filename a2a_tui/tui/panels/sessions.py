@@ -31,6 +31,7 @@ from a2a_tui.tui.queries import SessionRow
 class SessionsPanel(Panel[SessionRow]):
     SCOPE = "sessions"
     TITLE = "Sessions"
+    SEARCHED = False   # every session is loaded: the filter sees them all
     EMPTY = "no sessions: n starts one (or `a2a session new ROLE`)"
     COLUMNS = (("id", "Session"), ("role", "Role"), ("state", "State"), ("flags", "Q"),
                ("attempt", "Attempt"), ("cli", "CLI"), ("box", "Box"))
@@ -187,7 +188,7 @@ class SessionsPanel(Panel[SessionRow]):
 
         services = self.app.services  # type: ignore[attr-defined]
         try:
-            defaults = services.settings().roles
+            settings = services.settings()
             attempts = services.open_attempts()
         except A2AError as err:
             self.app.notify(f"{err.message} [{err.code}]", title="new session", severity="error")
@@ -198,7 +199,8 @@ class SessionsPanel(Panel[SessionRow]):
                 self.post_message(ActionRequested(f"new {spec.role} session",
                                                   lambda w: w.new_session(spec), SessionStarted))
 
-        self.app.push_screen(NewSessionScreen(defaults, CLIS, attempts), start)
+        self.app.push_screen(NewSessionScreen(settings.launch, list(settings.roles), CLIS,
+                                              attempts), start)
 
     def action_restart(self) -> None:
         sid = self.selected.id  # type: ignore[union-attr]
