@@ -65,10 +65,19 @@ def _dedup(paths: Iterable[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _outermost(paths: Iterable[str]) -> tuple[str, ...]:
-    """The paths, without those inside another of them (bound once, by the outer one)."""
-    ps = _dedup(paths)
-    return tuple(p for p in ps if not any(q != p and _under(p, [q]) for q in ps))
+def _needed(reads: Iterable[str], others: Iterable[str]) -> tuple[str, ...]:
+    """The read paths, without those bound already by an outer read path with nothing of
+    another kind (`others`: private, hidden, writable) between the two."""
+    ps, others = _dedup(reads), _dedup(others)
+
+    def covered(p: str) -> bool:
+        outer = [q for q in ps if q != p and _under(p, [q])]
+        if not outer:
+            return False
+        nearest = max(outer, key=len)
+        return not any(_under(p, [r]) and r != nearest and _under(r, [nearest])
+                       for r in others)
+    return tuple(p for p in ps if not covered(p))
 
 
 def install_prefix(path: str | Path) -> str:
@@ -199,12 +208,16 @@ def build(req: Request) -> Policy:
     notes = []
     if req.tmux_dir is not None:
         tdir = _norm(req.tmux_dir)
-        if _under(tdir, [*reads, *writes]) and not _under(tdir, private):
+        # Hidden wherever a bound path would show it, even inside a private one (HOME):
+        # a read or write path between the two would bring it back.
+        if _under(tdir, [*reads, *writes]):
             hidden.append(tdir)
             notes.append(f"tmux's socket folder {tdir} is inside a bound path: hidden")
-    reads = _outermost(reads)
+    reads = _needed(reads, [*private, *hidden, *writes])
     # A program's name on the PATH is made a link to it only where its folder is not bound.
-    links = [(p, t) for p, t in links if p.count("/") == 1 or not _under(p, reads)]
+    # Its folder is judged by its real path: /bin/sh lies in /usr/bin when /bin -> usr/bin.
+    links = [(p, t) for p, t in links if p.count("/") == 1 or not _under(
+        os.path.join(os.path.realpath(os.path.dirname(p)), os.path.basename(p)), reads)]
     return Policy(read=reads, write=_dedup(writes), private=_dedup(private),
                   hidden=_dedup(hidden), reopen=_dedup(reopen), symlinks=tuple(links),
                   notes=tuple(notes))
