@@ -86,7 +86,8 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
             hook=hooks_dir() / "a2a-hook", model=model, effort=effort,
             role_card=card if card.is_file() and cli != "demo" else None, extra=tuple(extra),
             continues=profiles.check_conversation(continues) if continues else None, fork=fork,
-            open_shell=boxing.open_shell)
+            open_shell=boxing.open_shell, confined=boxing.will_confine,
+            out_dir=repo.session_out_dir(sid))
         launch = profile.prepare(ctx)
         # The spawner's provider settings go to the pane by the launch script; only their names
         # are recorded (profiles/environment.py).
@@ -180,18 +181,35 @@ class _Boxing:
                 launch: profiles.Launch) -> Confinement:
         extra = self.settings.extra(ctx.role, ctx.session)
         repo, sid = self.repo, ctx.session
+        state = profile.state_paths(os.environ)
+        if self.will_confine:
+            _make_state_folders(state)
         req = Request(
             repo_root=repo.root, a2a_dir=repo.a2a_dir, run_dir=ctx.run_dir,
             out_dir=repo.session_out_dir(sid), spool_dir=ctx.spool_dir,
             broker_dir=repo.session_broker_dir(sid), cwd=ctx.cwd,
             write_cwd=self.write_cwd, binary=launch.argv[0],
-            search_path=_pane_path(), state=profile.state_paths(os.environ),
+            search_path=_pane_path(), state=state,
             home=Path(os.environ["HOME"]) if os.environ.get("HOME") else None,
             extra_read=extra.read, extra_write=extra.write, hooks_dir=self.hooks,
             tmux_dir=self.tmux_dir)
         return confine(req, enabled=self.settings.enabled,
                        allow_unconfined=self.settings.allow_unconfined)
 
+
+
+def _make_state_folders(state: tuple[Path, ...]) -> None:
+    """Make the CLI's missing state folders (empty, the user's alone), as the CLI does on its
+    first start unconfined: a folder that does not exist cannot be bound into the sandbox,
+    and what the CLI kept in its stand-in (login, conversations) would end with the session.
+    Never a file, never a folder whose parent is missing, nothing written inside."""
+    for path in state:
+        if path.suffix or path.exists() or not path.parent.is_dir():
+            continue
+        try:
+            path.mkdir(mode=0o700)
+        except OSError:
+            pass    # made meanwhile, or not ours to make: the launch record's note says so
 
 
 def _cwd(g, attempt: str | None) -> tuple[Path, str | None]:

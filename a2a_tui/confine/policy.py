@@ -205,7 +205,10 @@ def build(req: Request) -> Policy:
     if not req.write_cwd and _under(cwd, [a2a]):
         reopen.append(cwd)                # a reviewer's read-only checkout under .a2a/
     hidden = [a2a]
-    notes = []
+    # A missing state path is not bound (bwrap's `--bind-try`): what the CLI writes there
+    # lands in the private HOME and is gone when the session ends.
+    notes = [f"{p} does not exist: what the CLI keeps there lasts only as long as the session"
+             for p in req.state if not os.path.lexists(p)]
     if req.tmux_dir is not None:
         tdir = _norm(req.tmux_dir)
         # Hidden wherever a bound path would show it, even inside a private one (HOME):

@@ -22,6 +22,7 @@ from a2a_tui.confine import Policy, Request, bwrap, confine
 from a2a_tui.confine.policy import build
 from a2a_tui.confine.seatbelt import profile
 from a2a_tui.repo import Repo
+from a2a_tui.spawn import _make_state_folders
 from tests.boundary.pane import need_namespaces
 
 SH = "/bin/sh"
@@ -171,3 +172,21 @@ def test_the_seatbelt_profile_lets_the_most_specific_path_decide(tmp_path):
                and str(tmux) in ln.replace("\\", "")]
     allowed = [i for i, ln in enumerate(lines) if ln.startswith("(allow network-outbound")]
     assert sockets and max(sockets) > max(allowed)
+
+
+def test_a_missing_state_folder_is_made_and_a_missing_state_file_is_noted(tmp_path):
+    """A state path that does not exist cannot be bound: the CLI's login and conversations
+    would land in the private HOME and end with the session (a Claude Code revive then finds
+    no conversation). spawn makes a missing folder, empty and the user's alone, as the CLI
+    would on its first start; a missing file is named in the launch record."""
+    req, p = layout(tmp_path)
+    home = p["home"]
+    nowhere = tmp_path / "no-such-home" / ".codex"
+    _make_state_folders((home / ".claude", home / ".claude.json", nowhere))
+    assert (home / ".claude").is_dir() and (home / ".claude").stat().st_mode & 0o077 == 0
+    assert list((home / ".claude").iterdir()) == []
+    assert not (home / ".claude.json").exists() and not nowhere.parent.exists()
+    notes = build(replace(req, state=(home / ".claude", home / ".claude.json"))).notes
+    assert [n for n in notes if "does not exist" in n] == [
+        f"{home / '.claude.json'} does not exist: what the CLI keeps there lasts only as long"
+        " as the session"]
