@@ -40,6 +40,8 @@ ROLES = ("ideation", "executive", "worker", "reviewer", "retro")
 ID_PREFIX = {"ideation": "idea", "executive": "exec", "worker": "w", "reviewer": "r",
              "retro": "retro"}
 SESSION_TAG = "@a2a_session"
+DEMO_CLI = "demo"
+DEMO_UNCONFINED = "a2a's own demo agent, in the sample repository of `a2a demo`, starts anyway"
 
 
 def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
@@ -71,7 +73,7 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
     tmux = Tmux(tmux_socket)
     tmux_session = repo.config().tmux_session
     sid = check_session_id(session) if session else None
-    boxing = _Boxing(repo, tmux, write_cwd=attempt is not None)
+    boxing = _Boxing(repo, tmux, write_cwd=attempt is not None, cli=cli)
 
     with store.write() as tx:
         sid = sid or _new_id(tx, role)
@@ -160,17 +162,23 @@ class _Boxing:
     anything is recorded (a launch that may not start unconfined is refused first); the
     policy is built once the session's folders are known."""
 
-    def __init__(self, repo, tmux: Tmux, *, write_cwd: bool) -> None:
+    def __init__(self, repo, tmux: Tmux, *, write_cwd: bool, cli: str) -> None:
         self.repo = repo
         self.write_cwd = write_cwd
         # The user's own file only: the repository's config never widens confinement.
         self.settings = settings.load().confinement
         self.tmux_dir = Path(tmux.socket_dir())
         self.hooks = repo.git.own_hooks_dir(repo.root)
+        # `a2a demo` comes up on a machine that cannot confine: a2a's own demo agent, in the
+        # sample repository `a2a demo` built (its marker is under .a2a/, out of any agent's
+        # reach), may start unconfined there, recorded and shown as such. No agent CLI may.
+        demo = cli == DEMO_CLI and repo.demo() is not None
+        self.allow_unconfined = self.settings.allow_unconfined or demo
+        self.allowed_by = "" if self.settings.allow_unconfined or not demo else DEMO_UNCONFINED
         # Refused here, before anything is recorded, when the session may not start.
         self.will_confine = check_machine(
-            enabled=self.settings.enabled,
-            allow_unconfined=self.settings.allow_unconfined) is None
+            enabled=self.settings.enabled, allow_unconfined=self.allow_unconfined,
+            allowed_by=self.allowed_by) is None
 
     @property
     def open_shell(self) -> bool:
@@ -194,7 +202,7 @@ class _Boxing:
             extra_read=extra.read, extra_write=extra.write, hooks_dir=self.hooks,
             tmux_dir=self.tmux_dir)
         return confine(req, enabled=self.settings.enabled,
-                       allow_unconfined=self.settings.allow_unconfined)
+                       allow_unconfined=self.allow_unconfined, allowed_by=self.allowed_by)
 
 
 

@@ -81,6 +81,8 @@ def test_a_path_with_quotes_is_escaped(tmp_path):
 
 def test_the_darwin_branch_on_linux_finds_no_sandbox_exec_and_refuses(world, repo, monkeypatch):
     monkeypatch.setenv("A2A_PLATFORM", "darwin")
+    # The user's own word first (a world on a machine that cannot confine allows it).
+    write_user_config(world, "[confinement]\nallow_unconfined = false\n")
     r = world.a2a("spawn", "worker", "--cli", "demo", "--tmux-socket", world.sock, "--json",
                   env={"A2A_PLATFORM": "darwin"})
     assert r.code != 0 and r.json["error"]["code"] == "confinement_unavailable", r.out
