@@ -5,6 +5,11 @@ Measured against Claude Code 2.1.332 (tests/real_cli/FINDINGS.md):
 - They are held back until the workspace-trust dialog is accepted (SessionStart fires right
   after the user accepts it). a2a never accepts it for the user (that is `~/.claude.json`), so a
   pane that shows no SessionStart stays `unknown` until the user answers the dialog in the pane.
+  Trust is kept per git root, and an attempt's clone is a root of its own: so that the user
+  does not answer once per attempt, a2a extends the user's own trust of the repository (read
+  from their config, never written) to a confined session in its clone with
+  `CLAUDE_CODE_SANDBOXED=1`, Claude Code's own "this folder is a sandbox's" switch, for that
+  launch only (`clone_trust_env`).
 - Esc gives no hook at all and puts the interrupted prompt back in the input box. Ctrl-U only
   empties one screen row (80+ in one burst are not taken as keys at all); Esc Esc empties a
   non-empty box but opens the Rewind menu on an empty one; Ctrl-C empties the box but arms
@@ -22,6 +27,7 @@ Measured against Claude Code 2.1.332 (tests/real_cli/FINDINGS.md):
 from __future__ import annotations
 
 import json
+import os
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -75,7 +81,7 @@ class Claude(Profile):
         else:
             conversation = ["--session-id", thread]
         settings = claude_hooks_settings(ctx, EVENTS)
-        perms = permissions.claude(ctx.role, ctx.run_dir, ctx.open_shell)
+        perms = permissions.claude(ctx.role, ctx.results_dir, ctx.open_shell)
         args, given = perms.applied(ctx.extra, permissions.CLAUDE_OVERRIDES)
         # The permission options first: --allowedTools takes every word up to the next option.
         argv = [self.binary, *args, "--settings", str(ctx.run_dir / SETTINGS_FILE),
@@ -87,13 +93,47 @@ class Claude(Profile):
         if ctx.role_card is not None:
             argv += ["--append-system-prompt", role_card_text(ctx, given["description"])]
         argv += list(ctx.extra)
-        return Launch(argv, files={SETTINGS_FILE: json.dumps(settings, indent=2)},
+        return Launch(argv, env=clone_trust_env(ctx, os.environ),
+                      files={SETTINGS_FILE: json.dumps(settings, indent=2)},
                       thread_id=thread,
                       permissions=given)
+
+
+SANDBOXED = "CLAUDE_CODE_SANDBOXED"
+
+
+def clone_trust_env(ctx: LaunchContext, environ: Mapping[str, str]) -> dict[str, str]:
+    """Claude Code asks "trust this folder?" per git root, and an attempt's clone is one
+    (gate/clones.py). A confined session in its clone is told the folder is a sandbox's (so
+    trusted) when the user's own Claude Code config trusts the main repository; else the
+    clone asks as the repository would. Never for an unconfined session."""
+    repo = ctx.repository
+    if not ctx.confined or repo is None:
+        return {}
+    return {SANDBOXED: "1"} if user_trusts(repo, environ) else {}
+
+
+def user_trusts(folder: Path, environ: Mapping[str, str]) -> bool:
+    """Whether the user accepted Claude Code's trust dialog for `folder` (their config, read:
+    `$CLAUDE_CONFIG_DIR/.claude.json` or `~/.claude.json`, and the older `.config.json`)."""
+    home = home_of(environ)
+    base = Path(environ["CLAUDE_CONFIG_DIR"]) if environ.get("CLAUDE_CONFIG_DIR") else None
+    names = {str(folder), os.path.realpath(folder)}
+    for path in ((base or home) / ".claude.json", (base or home / ".claude") / ".config.json"):
+        try:
+            projects = json.loads(path.read_text(encoding="utf-8")).get("projects")
+        except (OSError, UnicodeDecodeError, ValueError, AttributeError):
+            continue
+        if isinstance(projects, dict) and any(
+                isinstance(projects.get(n), dict)
+                and projects[n].get("hasTrustDialogAccepted") is True for n in names):
+            return True
+    return False
 
 
 PROFILE = Claude(
     "claude", "claude", clear_input_keys=("x", "Escape", "Escape"), enter_delay_s=0.3,
     env_family=ENV,
     silent_start_hint="no SessionStart yet: Claude Code holds hooks back until you answer its"
-    " dialogs in the pane (trust this folder; use this API key)")
+    " dialogs in the pane (trust this folder: an attempt's clone is a folder of its own, trusted"
+    " by a2a only where you trust the repository in Claude Code; use this API key)")

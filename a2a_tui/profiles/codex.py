@@ -105,8 +105,8 @@ def clone_trust_args(ctx: LaunchContext, environ: Mapping[str, str]) -> list[str
     repository, as recorded in their `$CODEX_HOME/config.toml` (read, never written), to its
     clone, for this invocation only. An untrusted repository's clone asks as the repository
     would."""
-    repo = ctx.run_dir.parents[2]          # <repo>/.a2a/run/<session>
-    if ctx.cwd == repo or repo not in ctx.cwd.parents:
+    repo = ctx.repository
+    if repo is None:
         return []
     home = Path(environ.get("CODEX_HOME") or Path(environ.get("HOME", "~")) / ".codex")
     try:
@@ -152,7 +152,9 @@ class Codex(Profile):
         return provider_key_names(extra, environ)
 
     def prepare(self, ctx: LaunchContext) -> Launch:
-        perms = permissions.codex(ctx.role, ctx.cwd)
+        # Confined, a worker writes only an attempt's clone (a2a_tui/confine).
+        perms = permissions.codex(ctx.role, ctx.cwd,
+                                  writes_cwd=not ctx.confined or ctx.repository is not None)
         args, given = perms.applied(ctx.extra, permissions.CODEX_OVERRIDES)
         argv = [self.binary, "-c", f"notify={notify_value(ctx)}",
                 "-c", "check_for_update_on_startup=false", *SHELL_ARGS, *args,

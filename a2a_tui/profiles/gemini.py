@@ -112,7 +112,8 @@ class Gemini(Profile):
         thread = ctx.continues or str(uuid.uuid4())
         conversation = ["--resume" if ctx.continues else "--session-id", thread]
         settings = claude_hooks_settings(ctx, EVENTS, source="gemini", timeout=10_000)
-        perms = permissions.gemini(ctx.role, ctx.run_dir, ctx.open_shell)
+        perms = permissions.gemini(ctx.role, ctx.run_dir, ctx.open_shell,
+                                    writes_in=ctx.results_dir)
         args, given = perms.applied(ctx.extra, permissions.GEMINI_OVERRIDES)
         argv = [self.binary, *args, *conversation]
         if ctx.model:

@@ -62,7 +62,8 @@ def command_in(req: Request, starts: str) -> str:
 
 
 def script_ideation(w: World, idea: str, assign: str) -> None:
-    draft = w.repo / ".a2a" / "run" / "idea1" / "card.toml"
+    # In its session's output folder: the one place under .a2a/ its confinement lets it write.
+    draft = w.repo / ".a2a" / "run" / "idea1" / "out" / "card.toml"
 
     def ready(req: Request) -> Reply:
         found = re.search(r"card (T-\d+) v1 added", req.tool_results[-1])
