@@ -136,6 +136,13 @@ def crashed_while_sending(p: Pane) -> Pane:
     return replace(p, state="unknown", hint=None)
 
 
+def unconfirmed(p: Pane, hint: str | None) -> Pane:
+    """Enter was written and the CLI never said it took the prompt (`confirm.py`): whether the
+    text waits in the box or went in is unknown, so the pane is too, until a signal or the user
+    says otherwise. The next paste clears the box first: the text may still be there."""
+    return replace(p, state="unknown", hint=hint, needs_clear=True)
+
+
 def _before_enter(p: Pane, sig: Signal) -> bool:
     barrier = max(p.busy_since_ns or 0, p.last_write_ns or 0)
     return barrier > 0 and sig.ts_ns <= barrier

@@ -24,7 +24,7 @@ from a2a_tui import queue
 from a2a_tui import settings as user_settings
 from a2a_tui.dirwatch import DirWatch
 from a2a_tui.errors import A2AError
-from a2a_tui.panes import delivery, hints, recovery, spool, stalls
+from a2a_tui.panes import confirm, delivery, hints, recovery, spool, stalls
 from a2a_tui.panes.calls import Calls
 from a2a_tui.panes.exits import ExitWatcher
 from a2a_tui.tmux import Tmux
@@ -215,12 +215,13 @@ class Orchestrator:
 
     def _watch_exits(self) -> None:
         """Hand every live pane process on this tmux server to the exit watcher (new ones only),
-        and point out panes whose expected signal has not come (`hints.py`) or that have been
-        busy and silent too long (`stalls.py`)."""
+        point out panes whose expected signal has not come (`hints.py`) or that have been busy
+        and silent too long (`stalls.py`), and settle deliveries no prompt signal confirmed
+        (`confirm.py`: another Enter, or `unknown`)."""
         self._reload_settings()
         now = time.time_ns()
         dues = [d for d in (hints.silent_starts(self.store, self.tmux_socket, now),
-                            hints.unconfirmed_prompts(self.store, self.tmux_socket, now),
+                            confirm.unconfirmed(self.store, self.tmux, self.tmux_socket, now),
                             stalls.silent_panes(self.store, self.tmux_socket, now,
                                                 self.settings.stall_for))
                 if d is not None]
@@ -232,8 +233,8 @@ class Orchestrator:
                           for r in rows])
 
     def _look_again_at(self, due_ns: int | None) -> None:
-        """One timer, for the earliest instant a hint may fall due (a wake file then); none when
-        nothing waits — a prompt confirmed in time costs no extra cycle."""
+        """One timer, for the earliest instant a hint or a prompt's wait may fall due (a wake
+        file then); none when nothing waits — a prompt confirmed in time costs no extra cycle."""
         t = self._hint_timer
         if t is not None and t.is_alive() and self._hint_due == due_ns:
             return
