@@ -58,8 +58,11 @@ def can_deliver(p: Pane) -> bool:
     return p.state == "idle" and not p.paused and p.in_flight is None
 
 
-def apply(p: Pane, sig: Signal, ours: Container[int]) -> Outcome:
-    """Apply one signal. `ours` holds the dispatch numbers injected into this pane."""
+def apply(p: Pane, sig: Signal, ours: Container[int], *,
+          prompts_signalled: bool = False) -> Outcome:
+    """Apply one signal. `ours` holds the dispatch numbers injected into this pane.
+    `prompts_signalled`: the session's CLI signals each submitted prompt (its launch record), so
+    a turn's end that repeats the prompt (Codex's notify) is not a second user input."""
     if p.state == "exited":
         return Outcome(p, ignored="the pane has exited")
     kind = sig.kind
@@ -100,7 +103,7 @@ def apply(p: Pane, sig: Signal, ours: Container[int]) -> Outcome:
             mine = [n for n in sig.markers() if n in ours]
             if mine:
                 out = replace(out, confirmed=mine[0])
-            elif sig.inputs:
+            elif sig.inputs and not prompts_signalled:
                 out = replace(out, user_input=sig.submitted_text)
         return out
     if kind == "idle_hint":
