@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.real_cli.fakemodel import Reply, Request
-from tests.real_cli.harness import World, mark, shell_call, work_root, write_call
+from tests.real_cli.harness import World, mark, needs_safe_folder, shell_call, write_call
 from tests.real_cli.isolation import require
 from tests.support import git
 
@@ -48,8 +48,7 @@ command = 'test "$(cat src/hello.txt)" = hello'
 blocking = true
 timeout_s = 60
 '''
-CLIS = ["claude", "codex", pytest.param("gemini", marks=pytest.mark.skipif(
-    work_root()[1] is not None, reason=work_root()[1] or ""))]
+CLIS = ["claude", "codex", pytest.param("gemini", marks=needs_safe_folder())]
 
 
 def claim(w: World, card_id: str, cli: str) -> dict:
