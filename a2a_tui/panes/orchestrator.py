@@ -210,17 +210,18 @@ class Orchestrator:
             # Deliveries and the files that landed meanwhile may make more work: loop until quiet.
             # A failed paste is not retried here (its pane is re-checked above); the next file is.
             if not result.sent and not spool.pending(self.repo.spool_dir):
-                self._watch_exits()
+                self._watch_exits(result.due_ns)
                 return
 
-    def _watch_exits(self) -> None:
+    def _watch_exits(self, delivery_due: int | None = None) -> None:
         """Hand every live pane process on this tmux server to the exit watcher (new ones only),
         point out panes whose expected signal has not come (`hints.py`) or that have been busy
         and silent too long (`stalls.py`), and settle deliveries no prompt signal confirmed
-        (`confirm.py`: another Enter, or `unknown`)."""
+        (`confirm.py`: another Enter, or `unknown`). `delivery_due`: when a pane left to settle
+        after its launch may take its first paste."""
         self._reload_settings()
         now = time.time_ns()
-        dues = [d for d in (hints.silent_starts(self.store, self.tmux_socket, now),
+        dues = [d for d in (delivery_due, hints.silent_starts(self.store, self.tmux_socket, now),
                             confirm.unconfirmed(self.store, self.tmux, self.tmux_socket, now),
                             stalls.silent_panes(self.store, self.tmux_socket, now,
                                                 self.settings.stall_for))
