@@ -183,7 +183,8 @@ class Probe:
         enter_ns = time.time_ns()
         self.tmux.send_keys(self.pane, "Enter")
         if self.cli == "codex":
-            self.world.fm.wait_for(lambda r: m in r.text and r.side is None, timeout=20)
+            self.world.fm.wait_for(lambda r: m in r.text and r.side is None, timeout=20,
+                                   what=f"the model request holding {m}")
         elif self.spool.wait(lambda s: s.ts_ns > enter_ns and carries(s, m), 20) is None:
             raise RuntimeError(f"{self.cli}: slow prompt {m} not taken")
         again = time.time_ns()

@@ -213,7 +213,8 @@ class World(support.World):
         self.fm.on_text(needle, Reply(text="never finished", delay_s=60))
         n = self.inject(sid, text)
         try:
-            req = self.fm.wait_for(lambda r: needle in r.text and r.side is None, timeout=20)
+            req = self.fm.wait_for(lambda r: needle in r.text and r.side is None, timeout=20,
+                                   what=f"the model request holding {needle}")
         except AssertionError as exc:
             raise AssertionError(f"{exc}\n{self.explain(sid)}") from None
         self.wait_state(sid, "busy")

@@ -139,6 +139,7 @@ def test_a_worker_commits_submits_and_the_gate_integrates_then_rejects_a_stray_p
     assert ver2.code != 0 or ver2.json["passed"] is False, ver2.out
     feedback = [e for e in w.events("gate_feedback") if e.attempt == att2["attempt"]]
     assert feedback and feedback[0].payload["sent"] is True, feedback
-    req = w.fm.wait_for(lambda r: "⟦门禁 #" in r.text and r.side is None, timeout=60)
+    req = w.fm.wait_for(lambda r: "⟦门禁 #" in r.text and r.side is None, timeout=60,
+                        what="the gate's feedback in a model request")
     assert "boundary" in req.text and "docs/hello.txt" in req.text, req.text
     assert git(w.repo, "rev-parse", "main") == sha  # the stray commit went nowhere

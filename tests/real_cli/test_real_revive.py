@@ -33,7 +33,7 @@ def two_turns(w: World, panes: list[str], cli: str) -> tuple[dict, list[str]]:
 def first_request(w: World, needle: str) -> str:
     """The first model request of the turn holding `needle`, as JSON text."""
     return json.dumps(w.fm.wait_for(lambda r: needle in r.text and r.side is None,
-                                    timeout=60).body)
+                                    timeout=60, what=f"the model request holding {needle}").body)
 
 
 def ask(w: World, panes: list[str], cli: str, needle: str, **how: str) -> dict:
