@@ -53,11 +53,13 @@ def test_a_pane_gone_while_no_orchestrator_ran_is_exited_on_start(repo, tmux_soc
 
 def test_restart_mid_queue_loses_nothing_and_sends_nothing_twice(repo, tmux_socket, serve):
     orch = serve()
-    # Each turn takes 3 s: the kill lands inside #1's turn, not while #2 is being pasted (that
-    # would rightly leave #2 `unknown`, never re-sent: the next test covers it).
-    sid = spawn(repo, tmux_socket, "--delay", "3")["session"]
+    # #1's turn takes 15 s: the kill lands inside it, not while #2 is being pasted (that would
+    # rightly leave #2 `unknown`, never re-sent: the next test covers it), however long the
+    # four `a2a inject` take on a loaded machine.
+    sid = spawn(repo, tmux_socket, "--delay", "1")["session"]
     wait_state(repo, sid, "idle")
-    ns = [inject(repo, sid, f"job {i}") for i in range(4)]
+    texts = ["job 0 #delay=15", "job 1", "job 2", "job 3"]
+    ns = [inject(repo, sid, t) for t in texts]
     wait_until(lambda: dispatch(repo, ns[0])["state"] == "delivered", timeout=30,
                what="#1 delivered")
     orch.kill()
@@ -68,7 +70,7 @@ def test_restart_mid_queue_loses_nothing_and_sends_nothing_twice(repo, tmux_sock
     orch.stop()  # and a clean stop in the middle as well
     serve()
     wait_until(lambda: dispatch(repo, ns[3])["state"] == "done", timeout=40, what="#4 done")
-    assert prompts(repo, sid) == [f"⟦主控 #{n}⟧ job {i}" for i, n in enumerate(ns)]
+    assert prompts(repo, sid) == [f"⟦主控 #{n}⟧ {t}" for t, n in zip(texts, ns, strict=True)]
     sent = [e.payload["n"] for e in events(repo, "dispatch_sent", session=sid)]
     assert sent == ns
 
