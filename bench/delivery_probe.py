@@ -92,7 +92,7 @@ class Outcome:
     """One probed delivery."""
 
     shape: int
-    result: str                   # ok | enter_lost | paste_lost | merged | twice
+    result: str   # ok | enter_lost | enter_in_paste | paste_lost | merged | twice
     enter_to_signal_ms: float | None = None
     text: str | None = None
 
@@ -144,6 +144,11 @@ class Probe:
             self.tmux.send_keys(self.pane, "Enter")
             got = self.spool.wait(lambda s: s.ts_ns > again and carries(s, m), wait_s)
             result = "enter_lost" if got is not None else "paste_lost"
+            if got is not None and (got.submitted_text or "") != text and \
+                    unwrap_paste(got.submitted_text or "") != text:
+                # The first Enter went into the box as a new line (Gemini CLI takes an Enter
+                # that comes too soon after a paste as part of it); the second submitted both.
+                result = "enter_in_paste"
             if got is None:
                 self.tmux.send_keys(self.pane, *profile(self.cli).clear_input_keys)
         out = Outcome(shape, result)

@@ -37,14 +37,14 @@ def _probe_rows(records: list[dict], mode: str) -> list[str]:
     rows = [r for r in records if r["mode"] == mode]
     rows.sort(key=lambda r: (r["cli"], r["load"], r.get("settle", 0), r["pause"]))
     head = "| CLI | machine (load) |" + (" settle after start |" if mode == "first" else "")
-    out = [head + " pause paste → Enter | n | Enter lost | paste lost | merged | twice |"
-           " Enter → prompt signal p50 / p99 ms |",
-           "|---" * (9 + (mode == "first")) + "|"]
+    out = [head + " pause paste → Enter | n | Enter lost | Enter taken into the paste |"
+           " paste lost | merged | twice | Enter → prompt signal p50 / p99 ms |",
+           "|---" * (10 + (mode == "first")) + "|"]
     for r in rows:
         settle = f" {r['settle']:g} s |" if mode == "first" else ""
         out.append(f"| {r['cli']} | {_load(r)} |{settle} {r['pause']:g} s | {r['n']} |"
-                   f" {r['enter_lost']} | {r['paste_lost']} | {r['merged']} | {r['twice']} |"
-                   f" {_ms(r['p50_ms'])} / {_ms(r['p99_ms'])} |")
+                   f" {r['enter_lost']} | {r.get('enter_in_paste', 0)} | {r['paste_lost']} |"
+                   f" {r['merged']} | {r['twice']} | {_ms(r['p50_ms'])} / {_ms(r['p99_ms'])} |")
     return out
 
 
@@ -88,7 +88,7 @@ def _profiles() -> list[str]:
 def render(records: list[dict]) -> str:
     """The section's Markdown (without its markers)."""
     when = sorted({r["when"] for r in records})
-    lines = [TITLE, "", INTRO, f" Runs from {when[0]} to {when[-1]}." if when else "", ""]
+    lines = [TITLE, "", INTRO + (f" Runs from {when[0]} to {when[-1]}." if when else ""), ""]
     parts = [("### 1,000 deliveries through a2a (`deliver`)", _deliver_rows(records)),
              ("### The paste after a turn (`sweep`)", _probe_rows(records, "sweep")),
              ("### The first paste of a launch (`first`)", _probe_rows(records, "first")),
