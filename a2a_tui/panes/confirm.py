@@ -24,7 +24,6 @@ when the next deadline falls due: nothing here waits.
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass
 
@@ -76,28 +75,25 @@ def unconfirmed(store, io: PaneIO, tmux_socket: str | None, now_ns: int) -> int 
 
 def _in_flight(store, tmux_socket: str | None) -> list[_Flight]:
     # CROSS JOIN keeps SQLite's order: the few sessions, then each one's in-flight dispatch by
-    # key (not a scan of every dispatch ever queued, on each cycle).
+    # key (not a scan of every dispatch ever queued, on each cycle). Sessions launched before
+    # the launch record said whether the CLI signals prompts are left alone.
     rows = store.all(
-        "SELECT d.n, d.session, d.enter_ns, s.cli, s.pane_id, e.payload AS launch"
+        "SELECT d.n, d.session, d.enter_ns, s.cli, s.pane_id"
         " FROM sessions s CROSS JOIN dispatches d ON d.n = s.in_flight AND d.session = s.id"
         " JOIN events e ON e.seq = s.launch_seq"
         " WHERE s.state = 'busy' AND d.state = 'sent' AND d.enter_ns IS NOT NULL"
-        " AND s.tmux_socket IS ?", (tmux_socket,))
-    out = []
-    for r in rows:
-        # Sessions launched before the record said so are left alone: not known to signal.
-        if json.loads(r["launch"]).get("prompt_signal") is not True:
-            continue
-        out.append(_Flight(r["n"], r["session"], r["pane_id"], r["cli"],
-                           (r["enter_ns"], *_resent(store, r["session"], r["n"]))))
-    return out
+        " AND s.tmux_socket IS ? AND json_extract(e.payload, '$.prompt_signal') = 1",
+        (tmux_socket,))
+    return [_Flight(r["n"], r["session"], r["pane_id"], r["cli"],
+                    (r["enter_ns"], *_resent(store, r["session"], r["n"]))) for r in rows]
 
 
 def _resent(db, session: str, n: int) -> list[int]:
     """When each further Enter for dispatch n was written (ns), in order."""
-    rows = db.all("SELECT payload FROM events INDEXED BY events_kind_session WHERE kind = ?"
-                  " AND session = ? ORDER BY seq", (RESENT, session))
-    return [p["enter_ns"] for p in map(json.loads, (r[0] for r in rows)) if p.get("n") == n]
+    rows = db.all("SELECT json_extract(payload, '$.enter_ns') FROM events INDEXED BY"
+                  " events_kind_session WHERE kind = ? AND session = ?"
+                  " AND json_extract(payload, '$.n') = ? ORDER BY seq", (RESENT, session, n))
+    return [r[0] for r in rows]
 
 
 def _decide(store, f: _Flight, prof: profiles.Profile) -> bool:
