@@ -83,7 +83,7 @@ class Claude(Profile):
 
 
 PROFILE = Claude(
-    "claude", "claude", clear_input_keys=("x", "Escape", "Escape"), enter_delay_s=0.3,
-    env_family=ENV,
+    "claude", "claude", clear_input_keys=("x", "Escape", "Escape"), enter_delay_s=0.2,
+    start_settle_s=1.5, prompt_wait_s=5.0, enter_retries=2, env_family=ENV,
     silent_start_hint="no SessionStart yet: Claude Code holds hooks back until you answer its"
     " dialogs in the pane (trust this folder; use this API key)")

@@ -142,6 +142,6 @@ class Codex(Profile):
 
 
 PROFILE = Codex(
-    "codex", "codex", env_family=ENV,
+    "codex", "codex", enter_delay_s=0.15, prompt_wait_s=3.0, enter_retries=2, env_family=ENV,
     silent_start_hint="Codex signals nothing until its first turn: answer 'Trust this folder?' in"
     " the pane if it asks, then release the pane (`a2a release`) or give it a first prompt")

@@ -120,6 +120,7 @@ class Gemini(Profile):
 
 
 PROFILE = Gemini(
-    "gemini", "gemini", enter_delay_s=0.5, start_settle_s=1.0, env_family=ENV,
+    "gemini", "gemini", enter_delay_s=0.75, start_settle_s=1.0, prompt_wait_s=4.0,
+    enter_retries=2, env_family=ENV,
     silent_start_hint="no SessionStart yet: answer Gemini CLI's dialogs in the pane (trust this"
     " folder; choose how to sign in)")
