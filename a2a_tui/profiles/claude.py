@@ -13,7 +13,7 @@ Measured against Claude Code 2.1.332 (tests/real_cli/FINDINGS.md):
   double Esc then always empties it (every put-back shape and the empty box, in the probes).
 - A multi-line bracketed paste is one prompt (one UserPromptSubmit, newlines kept).
 - Delivery timing (bench/bench_delivery.py, bench/REPORT.md): a paste after a turn took its
-  Enter at every pause tried, 0 to 0.3 s, loaded or not (0 of 360 lost); the pause is 0 s plus
+  Enter at every pause tried, 0 to 0.5 s, loaded or not (0 of 600 lost); the pause is 0 s plus
   a 0.2 s margin. The Enter is lost after the FIRST paste of a launch that comes right after
   SessionStart on a loaded machine (4 of 8, 5 of 10: the text stays in the box; the CI failures
   of issue 29): Claude Code is still starting. 1 s after SessionStart, 0 of 8 at load 20 but 3

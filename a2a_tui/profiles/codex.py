@@ -17,7 +17,7 @@ Measured against codex-cli 0.171.0 (tests/real_cli/FINDINGS.md):
   then confirms nothing new and records no second user input). Not used: SessionStart (it fires
   with the first prompt, after Enter, and would read as "idle") and Stop (notify ends the turn).
 - Delivery timing (bench/bench_delivery.py): Enter was taken at every pause tried, 0 to
-  0.3 s, loaded or not (0 of 360 lost); the pause is 0 s plus a 0.15 s margin. Enter to its
+  0.3 s, loaded or not (0 of 480 lost); the pause is 0 s plus a 0.15 s margin. Enter to its
   UserPromptSubmit hook: p99 under 0.2 s: a2a waits 3 s, then writes Enter again (Enter on an
   empty composer does nothing, idle or during a turn: measured), twice at most.
 - The role card goes in `developer_instructions` (a developer message in every request).
