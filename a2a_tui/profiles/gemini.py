@@ -22,10 +22,10 @@ Measured against Gemini CLI 0.61.0 (tests/real_cli/FINDINGS.md):
   without the kitty keyboard protocol, tmux among them), and on a loaded machine its clock runs
   late: with the paste right after the previous turn's AfterAgent, 60 of 60 Enters were not
   taken at 0 s, 56 of 60 at 0.1 s, 6 of 60 at 0.3 s, 1 at 0.5 s, 0 at 0.75 s, 2 at 1 s
-  (bench/bench_delivery.py sweep, load average ~10); a launch's first paste, 6 and 3 of 10 at
-  0.5 s, 0 of 20 at 1 s. No pause is safe on a loaded machine: the pause is 1 s, and a2a writes
-  Enter again when no BeforeAgent came 4 s after one (Enter on an empty box does nothing, idle
-  or during a turn: measured), twice at most.
+  (bench/bench_delivery.py sweep, load average ~10); a launch's first paste, 6, 3, 1 and 0 of
+  10 at 0.5 s, 0 of 40 at 1 s. No pause is safe on a loaded machine: the pause is 1 s, and a2a
+  writes Enter again when no BeforeAgent came 4 s after one (Enter on an empty box does
+  nothing, idle or during a turn: measured), twice at most.
 - With `CI=true` or `GITHUB_ACTIONS=true` in its environment Gemini CLI runs headless even in a
   terminal: it fires SessionStart, reads an empty prompt and exits. A pane is interactive by
   definition, so the launch unsets both (the pane's commands do not see them either).
