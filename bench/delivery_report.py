@@ -22,7 +22,9 @@ INTRO = (
     " real-CLI world. *loaded*: one `python -c 'while 1: pass'` per core for the whole run, on"
     " top of whatever else ran on this shared machine (the load average column says how busy"
     " it was; *not loaded* is not idle: other work shared the machine). A result never comes"
-    " from the screen: the CLI's own hook signals, and the requests the fake model received.")
+    " from the screen: the CLI's own hook signals, and the requests the fake model received."
+    " An Enter not taken left the text in the box (Claude Code: lost; Gemini CLI: taken as a new"
+    " line, by its source); the probe's second Enter, 10 s later, submitted it every time.")
 
 
 def _ms(x) -> str:
@@ -30,21 +32,23 @@ def _ms(x) -> str:
 
 
 def _load(r: dict) -> str:
-    return ("loaded" if r["load"] else "not loaded") + f" ({r['loadavg'].split(' / ')[0]})"
+    note = f"; {r['note']}" if r.get("note") else ""
+    return ("loaded" if r["load"] else "not loaded") + f" ({r['loadavg'].split(' / ')[0]}{note})"
 
 
 def _probe_rows(records: list[dict], mode: str) -> list[str]:
     rows = [r for r in records if r["mode"] == mode]
     rows.sort(key=lambda r: (r["cli"], r["load"], r.get("settle", 0), r["pause"]))
     head = "| CLI | machine (load) |" + (" settle after start |" if mode == "first" else "")
-    out = [head + " pause paste → Enter | n | Enter lost | Enter taken into the paste |"
-           " paste lost | merged | twice | Enter → prompt signal p50 / p99 ms |",
-           "|---" * (10 + (mode == "first")) + "|"]
+    out = [head + " pause paste → Enter | n | Enter not taken (a second submitted it) |"
+           " paste lost | merged | twice | Enter → prompt signal p50 / p99 ms (first Enter"
+           " taken) |", "|---" * (9 + (mode == "first")) + "|"]
     for r in rows:
         settle = f" {r['settle']:g} s |" if mode == "first" else ""
+        lost = r["enter_lost"] + r.get("enter_in_paste", 0)
         out.append(f"| {r['cli']} | {_load(r)} |{settle} {r['pause']:g} s | {r['n']} |"
-                   f" {r['enter_lost']} | {r.get('enter_in_paste', 0)} | {r['paste_lost']} |"
-                   f" {r['merged']} | {r['twice']} | {_ms(r['p50_ms'])} / {_ms(r['p99_ms'])} |")
+                   f" {lost} | {r['paste_lost']} | {r['merged']} | {r['twice']} |"
+                   f" {_ms(r['p50_ms'])} / {_ms(r['p99_ms'])} |")
     return out
 
 
