@@ -1,4 +1,5 @@
-"""Wake when a file changes in a folder: inotify(7) through ctypes, blocked in poll(2).
+"""Wake when a file changes in a folder (or in several): inotify(7) through ctypes, blocked in
+poll(2).
 
 watchfiles looks for changes every `step` ms while it waits; inotify blocks in the kernel until
 a file is written, modified or renamed into the folder, so a watcher costs no CPU while nothing
@@ -22,31 +23,66 @@ from a2a_tui import host
 IN_MODIFY = 0x00000002
 IN_CLOSE_WRITE = 0x00000008
 IN_MOVED_TO = 0x00000080
+IN_CREATE = 0x00000100
 IN_Q_OVERFLOW = 0x00004000
+IN_IGNORED = 0x00008000   # the watch is gone (its folder was removed)
+IN_ISDIR = 0x40000000
 IN_NONBLOCK = 0o4000
 IN_CLOEXEC = 0o2000000
 _HEADER = struct.Struct("iIII")   # wd, mask, cookie, len (then len bytes of name)
 
 
 class DirWatch:
-    """Files written or renamed into one folder; names starting with '.' (temp files) are not
-    reported, nor, when `names` is given, any other name."""
+    """Files written or renamed into one folder, or into any folder `add` adds on the same
+    watch; names starting with '.' (temp files) are not reported, nor, when `names` is given,
+    any other name. With `folders`, a folder made (or renamed) in them is reported too: the
+    orchestrator then watches a session's new spool folder (`add`) before it looks inside.
+
+    `take_changed` says where: the folders a reported file landed in (and the new folders
+    themselves), so a reader with many folders looks only into those."""
 
     def __init__(self, folder: Path, mask: int = IN_CLOSE_WRITE | IN_MOVED_TO,
-                 names: set[str] | None = None):
+                 names: set[str] | None = None, folders: bool = False):
         self.names = None if names is None else {os.fsencode(n) for n in names}
+        self.mask = mask
+        self.folders = folders
         if not host.linux():
             raise OSError(errno.ENOSYS, "inotify is Linux-only")
-        libc = ctypes.CDLL(None, use_errno=True)
-        fd = libc.inotify_init1(IN_NONBLOCK | IN_CLOEXEC)
+        self._libc = ctypes.CDLL(None, use_errno=True)
+        fd = self._libc.inotify_init1(IN_NONBLOCK | IN_CLOEXEC)
         if fd < 0:
             raise OSError(ctypes.get_errno(), f"inotify_init1: {os.strerror(ctypes.get_errno())}")
-        wd = libc.inotify_add_watch(fd, os.fsencode(folder), mask)
+        self.fd = fd
+        self._folders: dict[int, Path] = {}
+        self._paths: set[Path] = set()
+        self._changed: set[Path] | None = set()   # None: the kernel's queue overflowed
+        try:
+            self.add(folder, folders)
+        except OSError:
+            os.close(fd)
+            raise
+
+    def add(self, folder: Path, folders: bool = False) -> None:
+        """Watch `folder` too (a folder watched already is left as it is); with `folders`, for
+        folders made in it as well (the first folder's watch takes the constructor's)."""
+        mask = self.mask | (IN_CREATE if folders else 0)
+        wd = self._libc.inotify_add_watch(self.fd, os.fsencode(folder), mask)
         if wd < 0:
             err = ctypes.get_errno()
-            os.close(fd)
             raise OSError(err, f"inotify_add_watch {folder}: {os.strerror(err)}")
-        self.fd = fd
+        self._folders[wd] = folder
+        self._paths.add(folder)
+
+    @property
+    def watched(self) -> set[Path]:
+        """The folders watched now (one that was removed is not)."""
+        return self._paths
+
+    def take_changed(self) -> set[Path] | None:
+        """The folders where something was reported since the last call; None when that is
+        not known (the kernel's event queue overflowed: look everywhere)."""
+        changed, self._changed = self._changed, set()
+        return changed
 
     def wait(self, timeout_s: float) -> bool:
         """Block until a visible file lands (True) or `timeout_s` passes (False)."""
@@ -72,12 +108,29 @@ class DirWatch:
                 return landed
             pos = 0
             while pos + _HEADER.size <= len(buf):
-                _wd, mask, _cookie, length = _HEADER.unpack_from(buf, pos)
+                wd, mask, _cookie, length = _HEADER.unpack_from(buf, pos)
                 name = buf[pos + _HEADER.size:pos + _HEADER.size + length].rstrip(b"\0")
                 pos += _HEADER.size + length
-                if mask & IN_Q_OVERFLOW or (name and not name.startswith(b".")
-                                            and (self.names is None or name in self.names)):
+                where = self._folders.get(wd)
+                if mask & IN_IGNORED:
+                    self._paths.discard(self._folders.pop(wd, where))
+                elif mask & IN_Q_OVERFLOW:
+                    landed, self._changed = True, None
+                elif not name or name.startswith(b".") or where is None:
+                    continue
+                elif mask & IN_ISDIR:
+                    if self.folders:
+                        landed = True
+                        self._note(where / os.fsdecode(name))
+                elif mask & IN_CREATE:
+                    continue  # a file being created: its close or rename reports it
+                elif self.names is None or name in self.names:
                     landed = True
+                    self._note(where)
+
+    def _note(self, folder: Path) -> None:
+        if self._changed is not None:
+            self._changed.add(folder)
 
     def close(self) -> None:
         os.close(self.fd)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -249,6 +250,22 @@ class Git:
             found.append(Change(status[0], path, new_mode, new_blob, old_blob))
         return found
 
+    def renames(self, base: str, head: str) -> dict[str, str]:
+        """Files git sees renamed between two commits (content at least half the same):
+        old path -> new path."""
+        out = self._run("diff", "--name-status", "-z", "-M", "--no-abbrev", base, head).stdout
+        fields, found, i = out.split("\0"), {}, 0
+        while i < len(fields) - 1:
+            status = fields[i]
+            if status.startswith("R"):
+                found[fields[i + 1]] = fields[i + 2]
+                i += 3
+            elif status.startswith("C"):
+                i += 3
+            else:
+                i += 2
+        return found
+
     def blob(self, sha: str) -> bytes:
         """The contents of a blob (a file, or a symlink's target)."""
         return self._bytes("cat-file", "blob", sha)
@@ -362,6 +379,79 @@ class Git:
         """Delete `branch` if it exists (best effort: a missing branch is not an error)."""
         self._run("branch", "-D", branch, check=False)
 
+    # --- an attempt's clone (gate/attempts.py) ------------------------------------------
+    def make_clone(self, path: Path, branch: str, start: str, target: str,
+                   identity: dict[str, str]) -> None:
+        """A repository of its own at `path` for one attempt, on a new `branch` at `start`,
+        borrowing this repository's objects (alternates) and writing only its own `.git`.
+
+        Made with `git init` rather than `git clone`: no template hooks, no copy of this
+        repository's refs or config; `origin` names this repository (read-only to the agent)
+        so `git fetch origin` brings the target in. Its git runs here once, before any agent
+        has touched it; afterwards a2a never runs git inside it."""
+        objects = self.git_path("objects")
+        self._run("init", "-q", "--template=", str(path), cwd=path.parent)
+        (path / ".git" / "objects" / "info" / "alternates").write_text(f"{objects}\n")
+        clone = Git(path)
+        for key, value in (("remote.origin.url", str(self.cwd)),
+                           ("remote.origin.fetch", "+refs/heads/*:refs/remotes/origin/*"),
+                           *identity.items()):
+            clone._run("config", "--local", key, value)
+        clone._run("update-ref", f"refs/remotes/origin/{target}", start)
+        clone._run("update-ref", f"refs/heads/{branch}", start)
+        clone._run("symbolic-ref", "HEAD", f"refs/heads/{branch}")
+        # The files and the clone's index, written by this repository's git from its own
+        # objects (reading them through the clone's alternates is several times slower).
+        self._run("read-tree", "-u", "--reset", start, cwd=path,
+                  env={"GIT_DIR": str(self.common_dir()), "GIT_WORK_TREE": str(path),
+                       "GIT_INDEX_FILE": str(path / ".git" / "index")})
+
+    def identity(self) -> dict[str, str]:
+        """`user.name` and `user.email` as git reads them here (for an attempt's clone)."""
+        return {k: v for k in ("user.name", "user.email") if (v := self.config_value(k))}
+
+    def import_commit(self, objects: Path, sha: str, have: list[str]) -> None:
+        """Copy object `sha` (the caller checks that it is a commit) and what it reaches, but
+        what `have` reaches, from the object folder `objects` into this repository, verified.
+
+        `objects` (an attempt clone's `.git/objects`) is read as data through
+        GIT_ALTERNATE_OBJECT_DIRECTORIES by a `pack-objects` run here: no config, hook or
+        attribute of the clone is read. `index-pack --strict` then hashes and checks every
+        object and that the pack's links resolve here (path findings are warnings: the gate's
+        boundary step rejects them by name); nothing is written on a failure."""
+        alt = {"GIT_ALTERNATE_OBJECT_DIRECTORIES": str(objects)}
+        revs = "".join(f"{r}\n" for r in (sha, "--not", *have))
+        env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", **alt}
+        pack = subprocess.run(["git", "pack-objects", "--revs", "--stdout", "-q"],
+                              cwd=str(self.cwd), input=revs.encode(), capture_output=True,
+                              env=env)
+        if pack.returncode != 0:
+            raise GitError("pack-objects", pack.stderr.decode(errors="replace"),
+                           pack.returncode)
+        env.pop("GIT_ALTERNATE_OBJECT_DIRECTORIES")
+        index = subprocess.run(["git", "index-pack", "--stdin", f"--strict={PATH_CHECKS}"],
+                               cwd=str(self.cwd), input=pack.stdout, capture_output=True,
+                               env=env)
+        if index.returncode != 0:
+            raise GitError("index-pack", index.stderr.decode(errors="replace"),
+                           index.returncode)
+
+    def work_tree_status(self, work_tree: Path, commit: str, index: Path) -> list[str]:
+        """What the files at `work_tree` hold beyond `commit`: its tracked files that changed
+        (`M path`, deleted ones too) and untracked files that are not ignored (`?? path`),
+        judged by this repository's git with a fresh index (`index`, a scratch file) read from
+        `commit`. The work tree's own `.git` (an attempt's clone) is never read: its config,
+        hooks and index are its agent's."""
+        env = {"GIT_DIR": str(self.common_dir()), "GIT_WORK_TREE": str(work_tree),
+               "GIT_INDEX_FILE": str(index)}
+        self._run("read-tree", commit, cwd=work_tree, env=env)
+        changed = self._run("diff", "--name-only", "--no-renames", "-z", cwd=work_tree,
+                            env=env).stdout
+        others = self._run("ls-files", "--others", "--exclude-standard", "-z", cwd=work_tree,
+                           env=env).stdout
+        return ([f"M {p}" for p in changed.split("\0") if p]
+                + [f"?? {p}" for p in others.split("\0") if p])
+
     def write_tree(self, cwd: Path | None = None) -> str | None:
         """The tree the index at `cwd` holds, or None when it cannot be written (a merge in
         progress leaves unmerged entries)."""
@@ -372,6 +462,56 @@ class Git:
         """Bring the index and the files at `cwd` from tree `old` to tree `new` (a two-tree
         merge, `read-tree -m -u`: refused when it would lose a local change)."""
         self._run("read-tree", "-m", "-u", old, new, cwd=cwd)
+
+
+# fsck's findings about paths in a tree are the gate's to judge and name (its boundary step:
+# `path_refused`, a rejection with its reason); every other finding refuses the import.
+PATH_CHECKS = ",".join(f"{m}=warn" for m in ("hasDot", "hasDotdot", "hasDotgit", "fullPathname",
+                                               "gitmodulesSymlink"))
+
+
+def clone_head(path: Path) -> str | None:
+    """The commit an attempt's clone has checked out, read from its files as data (git never
+    runs inside the clone): HEAD, the loose ref it names, else `packed-refs`. None when the
+    clone has none or its files are not what git writes (a symlink, a `gitdir:` file, junk):
+    nothing in it is followed out of its own `.git`."""
+    git = path / ".git"
+    if git.is_symlink() or not git.is_dir():
+        return None
+    head = _small_file(git / "HEAD")
+    if head is None:
+        return None
+    if FULL_SHA.match(head):
+        return head
+    if not head.startswith("ref: refs/heads/"):
+        return None
+    ref = head[len("ref: "):]
+    if ".." in ref or "//" in ref:
+        return None
+    loose = _small_file(git / ref)
+    if loose is not None:
+        return loose if FULL_SHA.match(loose) else None
+    packed = _small_file(git / "packed-refs", limit=1 << 22) or ""
+    for line in packed.splitlines():
+        sha, _, name = line.partition(" ")
+        if name == ref and FULL_SHA.match(sha):
+            return sha
+    return None
+
+
+def _small_file(path: Path, limit: int = 4096) -> str | None:
+    """The stripped text of a regular file (never through a symlink), or None."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        data = os.read(fd, limit + 1)
+    finally:
+        os.close(fd)
+    return None if len(data) > limit else data.decode("ascii", errors="replace").strip()
 
 
 # git's words for the two refusals of a ref update that are not failures of git itself.

@@ -1,5 +1,10 @@
 """Who is calling: a managed agent session, known from the process tree, or the user.
 
+An agent's own `a2a` does not come here: it goes through its session's broker socket and is
+that session, whatever its process says (a2a_tui/broker; `Caller.via` "broker"). The rules
+below decide a direct call (the user's terminal, or a pane's process that bypasses its broker)
+and are the broker's second check of the process at the other end of a socket (`in_session`).
+
 A command is attributed to a managed session by kernel facts about processes, never because of
 an environment variable: those the agent can set to anything. In order:
 
@@ -83,7 +88,9 @@ class Caller:
 
     session: str | None = None
     role: str | None = None
-    via: str | None = None  # how: "process tree" | "terminal" | "session" (rules 1-3 above)
+    # how: "process tree" | "terminal" | "session" (rules 1-3 above); "broker": the request came
+    # in on the session's own socket (a2a_tui/broker), whatever its process says of itself
+    via: str | None = None
     unidentified: str | None = None  # why the caller could not be placed; None when it was
 
     @classmethod
@@ -234,35 +241,12 @@ def resolve_caller(store, pid: int | None = None) -> Caller:
         "SELECT id, role, pane_pid, pane_pid_start, pane_tty, state FROM sessions"
         " WHERE pane_pid IS NOT NULL"
     )
-    by_pid: dict[int, list] = {}
-    for r in rows:
-        by_pid.setdefault(r["pane_pid"], []).append(r)
-
-    def pane_of(chain: list[tuple[int, int]]):
-        for link_pid, link_start in chain:
-            for r in by_pid.get(link_pid, ()):
-                if same_start(r["pane_pid_start"], link_start):
-                    return r
-        return None
-
     chain, cut = _chain(pid)
-    row = pane_of(chain)
-    if row is not None:
-        return Caller(session=row["id"], role=row["role"], via="process tree")
     tty = controlling_tty(pid)
-    if tty:
-        for r in rows:
-            # A terminal outlives nobody: once the pane process is gone its pty may be handed to
-            # another terminal (the user's), so only live sessions' terminals count.
-            if (r["state"] != "exited" and r["pane_tty"]
-                    and _same_file(r["pane_tty"], tty)
-                    and process_alive(r["pane_pid"], r["pane_pid_start"])):
-                return Caller(session=r["id"], role=r["role"], via="terminal")
-    leader = session_leader(pid)
-    if leader and leader > 1 and leader not in {p for p, _ in chain}:
-        row = pane_of(ancestry(leader))
-        if row is not None:
-            return Caller(session=row["id"], role=row["role"], via="session")
+    placed = _place(rows, chain, pid, tty)
+    if placed is not None:
+        row, via = placed
+        return Caller(session=row["id"], role=row["role"], via=via)
     # Not a session: the user only on positive evidence.
     if ns is not None and home is None:
         return Caller.unplaced("this store has not recorded a2a's PID namespace; run `a2a init`"
@@ -273,6 +257,75 @@ def resolve_caller(store, pid: int | None = None) -> Caller:
         return Caller.unplaced("it has no controlling terminal and no managed pane in its"
                                " process tree")
     return Caller(via="terminal")
+
+
+def _place(rows, chain: list[tuple[int, int]], pid: int | None, tty: str | None):
+    """(the session row, the rule) that places the process `pid` (its ancestry `chain`, its
+    controlling terminal `tty`) among `rows`, by rules 1-3 of the module docstring; None when
+    none does."""
+    by_pid: dict[int, list] = {}
+    for r in rows:
+        by_pid.setdefault(r["pane_pid"], []).append(r)
+
+    def pane_of(links: list[tuple[int, int]]):
+        for link_pid, link_start in links:
+            for r in by_pid.get(link_pid, ()):
+                if same_start(r["pane_pid_start"], link_start):
+                    return r
+        return None
+
+    row = pane_of(chain)
+    if row is not None:
+        return row, "process tree"
+    if tty:
+        for r in rows:
+            # A terminal outlives nobody: once the pane process is gone its pty may be handed to
+            # another terminal (the user's), so only live sessions' terminals count.
+            if (r["state"] != "exited" and r["pane_tty"]
+                    and _same_file(r["pane_tty"], tty)
+                    and process_alive(r["pane_pid"], r["pane_pid_start"])):
+                return r, "terminal"
+    leader = session_leader(pid)
+    if leader and leader > 1 and leader not in {p for p, _ in chain}:
+        row = pane_of(ancestry(leader))
+        if row is not None:
+            return row, "session"
+    return None
+
+
+def in_session(store, session: str, pid: int) -> str | None:
+    """Whether the live process `pid` belongs to `session` by the facts of rules 1-3 (its
+    ancestry reaches the session's pane process, ...): the rule that says so, or None.
+
+    The broker's second check (a2a_tui/broker): a request came in on the session's own socket,
+    and the kernel names the process at its other end (SO_PEERCRED, its pid translated into
+    a2a's PID namespace). Unlike `resolve_caller` it asks about one session, and a process in
+    a PID namespace of its own (a sandbox's) is placed by its ancestry as seen from a2a's."""
+    rows = store.all("SELECT id, role, pane_pid, pane_pid_start, pane_tty, state FROM sessions"
+                     " WHERE id = ? AND pane_pid IS NOT NULL", (session,))
+    if not rows:   # no pane yet
+        return None
+    if _descends(pid, rows[0]["pane_pid"], rows[0]["pane_pid_start"]):
+        return "process tree"   # rule 1, walked only as far as the pane (every request asks)
+    chain, _cut = _chain(pid)
+    if not chain:   # the process is gone
+        return None
+    placed = _place(rows, chain, pid, controlling_tty(pid))
+    return None if placed is None else placed[1]
+
+
+def _descends(pid: int, pane: int, pane_start: int | None) -> bool:
+    """Whether `pid` is the process that started at `pane_start` as `pane`, or descends from it."""
+    seen = set()
+    while pid > 1 and pid not in seen:
+        seen.add(pid)
+        st = proc_stat(pid, terminal=False)
+        if st is None:
+            return False
+        if pid == pane:
+            return same_start(pane_start, st.start)
+        pid = st.ppid
+    return False
 
 
 def _psutil():

@@ -30,27 +30,32 @@ from a2a_tui.identity import process_alive
 from a2a_tui.panes import machine
 from a2a_tui.panes.orchestrator import stop_running
 from a2a_tui.panes.records import pane_of, save_pane, session_row, set_dispatch
-from a2a_tui.queue import wake
+from a2a_tui.queue import enqueue_in_tx, wake
 from a2a_tui.resources import hooks_dir
 from a2a_tui.settings import Settings
 from a2a_tui.spawn import ROLES, spawn
 from a2a_tui.tmux import Tmux
 
 ACTOR = "user"
+ASSIGNED = "attempt_assigned"   # a session started on an attempt was given its task
 PROCESS_GONE_S = 3.0        # how long `end` waits to see the pane's process gone
+DOWN_GONE_S = 10.0          # how long `down` waits for all of them together
 
 
 def new(g, settings: Settings, *, role: str, cli: str | None = None, model: str | None = None,
         effort: str | None = None, options: Sequence[str] | None = None,
         attempt: str | None = None, session: str | None = None,
-        tmux_socket: str | None = None, source: str = "cli") -> dict[str, Any]:
+        tmux_socket: str | None = None, source: str = "cli", assign: bool = False
+        ) -> dict[str, Any]:
     """A new session of `role`; what is not given comes from the settings' defaults for the
-    role (`[roles.<role>]`)."""
+    role on its CLI (`[clis.<cli>]`, and `[roles.<role>]` where written for that CLI).
+    `assign`: a session on an attempt gets its task as its first prompt (the card, the checks,
+    the command that delivers: gate/cards_ops.assignment), so it starts working at once."""
     if role not in ROLES:
         raise A2AError("unknown_role", f"unknown role {role!r} (one of {', '.join(ROLES)})",
                        exit_code=2)
-    d = settings.role(role)
-    cli = cli or d.cli
+    d = settings.launch(role, cli)
+    cli = d.cli
     if not cli:
         raise A2AError("no_cli", f"no CLI for a {role}: give --cli, or set roles.{role}.cli in"
                        f" {settings.files['user']}", exit_code=2)
@@ -62,6 +67,18 @@ def new(g, settings: Settings, *, role: str, cli: str | None = None, model: str 
     uid = _decided(g, what, source=source, attempt=attempt)
     r = spawn(g, role=role, cli=cli, model=model, effort=effort, attempt=attempt,
               session=session, tmux_socket=tmux_socket, extra=extra, user_input=uid)
+    if assign and attempt:
+        from a2a_tui.gate.cards_ops import assignment  # lazy: the card model (pydantic)
+
+        text = assignment(g, attempt)
+        with g.store.write() as tx:
+            r["assigned"] = n = enqueue_in_tx(tx, r["session"], text, source="user",
+                                              actor=g.caller.actor, attempt=attempt)
+            # Who gave the attempt its worker: the executive that did is told what becomes
+            # of it (gate/escalate.tell_dispatcher).
+            tx.append(ASSIGNED, actor=g.caller.actor, task=g.attempt(attempt)["card_id"],
+                      attempt=attempt, session=r["session"],
+                      payload={"dispatch": n, "by": g.caller.actor})
     wake(g.repo)
     return {**r, "options": list(extra), "user_input": uid}
 
@@ -128,7 +145,7 @@ def _cannot(g, row, record: dict[str, Any], thread: str, *, fork: bool) -> str |
     before anything is recorded; None when it can."""
     ctx = profiles.LaunchContext(
         session=row["id"], role=row["role"], cwd=Path(record.get("cwd") or row["cwd"]),
-        run_dir=g.repo.runs_dir / row["id"], spool_dir=g.repo.spool_dir,
+        run_dir=g.repo.runs_dir / row["id"], spool_dir=g.repo.session_spool_dir(row["id"]),
         hook=hooks_dir() / "a2a-hook", extra=tuple(record.get("extra") or ()),
         continues=profiles.check_conversation(thread), fork=fork)
     try:
@@ -184,13 +201,24 @@ def end(g, session_id: str, *, source: str = "cli", user_input: str | None = Non
         raise A2AError("session_exited", f"session {session_id} has already exited")
     uid = user_input or _decided(g, f"end {session_id}", source=source,
                                  to_session=session_id, attempt=row["attempt_id"])
-    closed = False
-    if row["pane_id"]:
-        tmux = Tmux(row["tmux_socket"])
-        if row["pane_id"] in tmux.panes():
-            tmux.kill_pane(row["pane_id"])
-            closed = True
-    gone = _wait_gone(row["pane_pid"], row["pane_pid_start"])
+    closed = _close_pane(row)
+    gone = _wait_gone([row], PROCESS_GONE_S)[session_id]
+    return _record_end(g, session_id, uid, closed, gone)
+
+
+def _close_pane(row) -> bool:
+    """Close the session's pane (tmux hangs its process up); whether there was one to close."""
+    if not row["pane_id"]:
+        return False
+    tmux = Tmux(row["tmux_socket"])
+    if row["pane_id"] not in tmux.panes():
+        return False
+    tmux.kill_pane(row["pane_id"])
+    return True
+
+
+def _record_end(g, session_id: str, uid: str | None, closed: bool, gone: bool
+                ) -> dict[str, Any]:
     with g.store.write() as tx:
         fresh = session_row(tx, session_id)
         p = pane_of(fresh)
@@ -201,8 +229,8 @@ def end(g, session_id: str, *, source: str = "cli", user_input: str | None = Non
         if p.state != "exited":
             _end_in_flight(tx, fresh, p.in_flight)
             save_pane(tx, session_id, p, machine.exited(p))
-    return {"session": session_id, "pane": row["pane_id"], "pane_closed": closed,
-            "process_gone": gone, "user_input": uid}
+    return {"session": session_id, "pane": fresh["pane_id"], "pane_closed": closed,
+            "process_gone": gone, "pid": fresh["pane_pid"], "user_input": uid}
 
 
 def down(g, tmux_socket: str | None, *, confirm: Callable[[list[str]], bool],
@@ -222,7 +250,12 @@ def down(g, tmux_socket: str | None, *, confirm: Callable[[list[str]], bool],
                        " (`a2a down --yes` ends them anyway)")
     uid = _decided(g, f"down: end tmux session {tmux_session}", source=source)
     stopped = stop_running(g.repo)
-    ended = [end(g, r["id"], user_input=uid) for r in live]
+    # Every pane is closed first and their processes awaited together: each agent gets the
+    # whole wait to exit on its hang-up, not a share of it (a busy machine is slow to exit).
+    rows = [session_row(g.store, r["id"]) for r in live]
+    closed = {r["id"]: _close_pane(r) for r in rows}
+    gone = _wait_gone(rows, DOWN_GONE_S)
+    ended = [_record_end(g, r["id"], uid, closed[r["id"]], gone[r["id"]]) for r in rows]
     done = {"tmux_session": tmux_session, "tmux_socket": tmux_socket,
             "orchestrator_stopped": stopped, "ended": ended, "user_input": uid,
             "then": then() if then is not None else None}
@@ -264,16 +297,18 @@ def _close_dead_pane(row) -> bool:
     return True
 
 
-def _wait_gone(pid: int | None, start: int | None) -> bool:
-    """Whether the pane's process is gone (tmux hung it up), waiting a moment for it."""
-    if pid is None:
-        return True
-    deadline = time.monotonic() + PROCESS_GONE_S
-    while process_alive(pid, start):
-        if time.monotonic() > deadline:
-            return False
+def _wait_gone(rows, within_s: float) -> dict[str, bool]:
+    """For each session row, whether its pane's process is gone (tmux hung it up), waiting up
+    to `within_s` for all of them together."""
+    deadline = time.monotonic() + within_s
+    gone: dict[str, bool] = {}
+    while True:
+        for r in rows:
+            pid = r["pane_pid"]
+            gone[r["id"]] = pid is None or not process_alive(pid, r["pane_pid_start"])
+        if all(gone.values()) or time.monotonic() > deadline:
+            return gone
         time.sleep(0.05)
-    return True
 
 
 def _end_in_flight(tx, row, n: int | None) -> None:

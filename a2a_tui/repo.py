@@ -16,6 +16,10 @@ from a2a_tui.errors import A2AError
 from a2a_tui.git import Git
 
 A2A_DIR = ".a2a"
+SPOOL = "spool"
+BROKER_SOCKET = "a2a.sock"
+# Not a session's folder: where the spool's refused files go (`spool/quarantine/`).
+QUARANTINE = "quarantine"
 
 
 @dataclass(frozen=True)
@@ -38,7 +42,27 @@ class Repo:
 
     @property
     def spool_dir(self) -> Path:
-        return self.a2a_dir / "spool"
+        """The spool: a folder per session (`session_spool_dir`), the wake files a command
+        drops after committing, and `quarantine/`."""
+        return self.a2a_dir / SPOOL
+
+    def session_spool_dir(self, session: str) -> Path:
+        """The one folder the session's hooks write into: the orchestrator takes a signal's
+        session from it, never from the file (panes/spool.py)."""
+        return self.spool_dir / _session_folder(session)
+
+    @property
+    def broker_dir(self) -> Path:
+        return self.a2a_dir / "broker"
+
+    def session_broker_dir(self, session: str) -> Path:
+        """The folder (mode 0700) holding the session's broker socket: the folder, not the
+        socket, is what a sandbox binds, so the socket can be made again behind it."""
+        return self.broker_dir / _session_folder(session)
+
+    def broker_socket(self, session: str) -> Path:
+        """The socket through which the session, and only it, reaches a2a (a2a_tui/broker)."""
+        return self.session_broker_dir(session) / BROKER_SOCKET
 
     @property
     def worktrees_dir(self) -> Path:
@@ -102,19 +126,25 @@ class Repo:
         os.replace(tmp, self.config_path)
 
     def store(self):  # -> Store (import kept lazy: tiny CLIs that never touch the store stay fast)
-        from a2a_tui.store import Store
+        """The repository's store, checked to be its own (store/owner.py); never made here:
+        only `init` makes one."""
+        from a2a_tui.store.owner import open_store
 
         if not self.initialized:
             raise A2AError("not_initialized", f"{self.root} has no a2a state; run `a2a init`")
-        return Store(self.db_path)
+        return open_store(self.root, self.db_path)
 
 
-def init(repo: Repo, target: str | None = None, *, adopt_namespace: bool = False
-         ) -> dict[str, Any]:
+def init(repo: Repo, target: str | None = None, *, adopt_namespace: bool = False,
+         new_store: bool = False) -> dict[str, Any]:
     """Create `.a2a/` (store, spool, worktrees, config) in the repository, listed in
     `.git/info/exclude`; idempotent. `target` is the branch the gate integrates into (default:
-    the one checked out). Returns root, a2a_dir, target_branch, whether it was created now and
-    a2a's PID namespace (`pid_namespace`, see identity.py).
+    the one checked out). Returns root, a2a_dir, target_branch, whether the store was created
+    now and a2a's PID namespace (`pid_namespace`, see identity.py).
+
+    The only place a store is made (store/owner.py). Where the repository had one (its config,
+    or its git directory's record of a store) and it is gone, init refuses (`store_missing`)
+    unless `new_store`: then a new, empty record starts, naming the one it replaces.
 
     The store records the PID namespace of the process that creates it: a2a's own, the one
     in which a caller can be the user. A store from before that is given it by `a2a init` run
@@ -126,31 +156,41 @@ def init(repo: Repo, target: str | None = None, *, adopt_namespace: bool = False
         raise A2AError("no_target", "HEAD is detached: name the target branch with --target BRANCH")
     if git.resolve_commit(f"refs/heads/{target}") is None:
         raise A2AError("no_target", f"branch {target!r} has no commit yet: commit once, then init")
+    from a2a_tui.store import owner  # lazy: see the top of the module
+
     existed = repo.initialized
+    present = repo.db_path.exists()
+    recorded = owner.read_marker(owner.marker_path(repo.root))
+    if new_store and present:
+        raise A2AError("usage", f"--new-store makes a store only where none is: {repo.db_path}"
+                       " exists (move it away first)", exit_code=2)
+    if not present and (existed or recorded is not None) and not new_store:
+        raise owner.missing(repo.db_path, recorded)
     repo.a2a_dir.mkdir(exist_ok=True)
-    for d in (repo.spool_dir, repo.spool_dir / "quarantine", repo.worktrees_dir, repo.locks_dir,
-              repo.runs_dir):
+    for d in (repo.spool_dir, repo.spool_dir / QUARANTINE, repo.worktrees_dir, repo.locks_dir,
+              repo.runs_dir, repo.broker_dir):
         d.mkdir(parents=True, exist_ok=True)
+    os.chmod(repo.broker_dir, 0o700)
     _exclude(git.git_path("info/exclude"))
     if not existed:
         repo.write_config(Config(target_branch=target))
     cfg = repo.config()
     here = identity.pid_namespace()
-    store = repo.store()
+    if present:
+        store = repo.store()
+    else:
+        # target_head: the gate's view of its target before its first advance.
+        store = owner.create_store(
+            repo.root, repo.db_path,
+            {"target_branch": cfg.target_branch, "pid_namespace": here,
+             "target_head": git.resolve_commit(f"refs/heads/{cfg.target_branch}")},
+            replaces=recorded.store_id if recorded else None)
     try:
-        if not existed:
-            with store.write() as tx:
-                # target_head: the gate's view of its target before its first advance.
-                tx.append("initialized", actor="user",
-                          payload={"root": str(repo.root), "target_branch": cfg.target_branch,
-                                   "pid_namespace": here,
-                                   "target_head": git.resolve_commit(
-                                       f"refs/heads/{cfg.target_branch}")})
         namespace = _record_namespace(store, here, adopt_namespace)
     finally:
         store.close()
     return {"root": str(repo.root), "a2a_dir": str(repo.a2a_dir),
-            "target_branch": cfg.target_branch, "created": not existed,
+            "target_branch": cfg.target_branch, "created": not present,
             "pid_namespace": namespace, "this_pid_namespace": here}
 
 
@@ -178,6 +218,15 @@ def _exclude(exclude: Path) -> None:
             if lines and lines[-1] != "":
                 f.write("\n")
             f.write("/.a2a/\n")
+
+
+def _session_folder(session: str) -> str:
+    """A session id as a folder name: one path component, never the quarantine's."""
+    if (not session or session == QUARANTINE or "/" in session or "\0" in session
+            or session.startswith(".")):
+        raise A2AError("bad_session_id", f"session id {session!r} cannot name a session's"
+                       " folder", exit_code=2)
+    return session
 
 
 def default_tmux_session(root: Path) -> str:

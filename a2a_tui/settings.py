@@ -10,8 +10,12 @@ it came from, for `a2a config show`.
 pydantic is imported only when a file is validated: the agent-facing commands never load this.
 
 ```toml
+[clis.claude]             # every Claude Code session starts from these, whatever its role
+model = "sonnet"
+options = []
+
 [roles.worker]            # `a2a session new worker` and the workbench's form start from these
-cli = "codex"
+cli = "codex"             # the role's CLI; its model, effort and options are for this CLI only
 model = "gpt-5-codex"
 effort = "high"
 options = ["-c", "model_verbosity=low"]   # passed to the CLI as they are
@@ -26,6 +30,15 @@ board_after_s = 2700
 
 [layout]
 events_rows = 0           # rows of the Events panel; 0: about a quarter of the screen
+
+[confinement]             # the user's file only: a repository's config cannot widen it
+allow_unconfined = false  # where the machine cannot confine, start sessions unconfined anyway
+read = ["~/src/shared"]   # more paths every session may read (absolute, or from ~)
+write = []                # more paths every session may write
+[confinement.roles.worker]        # per role
+read = []
+[confinement.sessions.w1]         # per session id
+write = ["~/scratch"]
 ```
 """
 
@@ -44,7 +57,10 @@ from typing import Any
 from a2a_tui.errors import A2AError
 from a2a_tui.profiles import CLIS
 
-SECTIONS = ("roles", "notify", "stall", "layout")
+SECTIONS = ("roles", "clis", "notify", "stall", "layout", "confinement")
+# Sections only the user's own file may set: a file an agent could write (the repository's
+# `.a2a/config.toml`) never widens what a session may reach.
+USER_ONLY = ("confinement",)
 # The roles of a2a_tui/collab/roles.py (a layer above this one; tests/test_settings.py keeps
 # the two equal).
 ROLE_NAMES = ("ideation", "executive", "worker", "reviewer")
@@ -56,9 +72,12 @@ _STALL = {"claude": (600.0, 1800.0), "codex": (900.0, 2700.0), "gemini": (600.0,
           "demo": (600.0, 1800.0)}
 DEFAULTS: dict[str, Any] = {
     "roles": {role: {"cli": "", "model": "", "effort": "", "options": []} for role in ROLE_NAMES},
+    "clis": {cli: {"model": "", "effort": "", "options": []} for cli in CLIS},
     "notify": {"bell": True, "status": True},
     "stall": {cli: {"hint_after_s": h, "board_after_s": b} for cli, (h, b) in _STALL.items()},
     "layout": {"events_rows": 0},
+    "confinement": {"enabled": True, "allow_unconfined": False, "any_command": True,
+                    "read": [], "write": [], "roles": {}, "sessions": {}},
 }
 
 
@@ -77,9 +96,49 @@ class RoleDefaults:
 
 
 @dataclass(frozen=True)
+class CliDefaults:
+    model: str
+    effort: str
+    options: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class StallTimes:
     hint_after_s: float
     board_after_s: float
+
+
+@dataclass(frozen=True)
+class ExtraPaths:
+    """Paths a session may read or write beyond what its launch gives it."""
+
+    read: tuple[str, ...] = ()
+    write: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ConfinementSettings:
+    """`[confinement]`: whether sessions must be confined, and what more they may reach.
+
+    `enabled = false` starts every session unconfined (recorded and shown as such);
+    `allow_unconfined` starts one unconfined only where the machine cannot confine;
+    `any_command`: a confined worker runs any command without asking (its CLI's own
+    permission prompts are for what the confinement does not already stop); false keeps the
+    CLI's allow-list."""
+
+    enabled: bool = True
+    allow_unconfined: bool = False
+    any_command: bool = True
+    every: ExtraPaths = ExtraPaths()
+    roles: dict[str, ExtraPaths] = field(default_factory=dict)
+    sessions: dict[str, ExtraPaths] = field(default_factory=dict)
+
+    def extra(self, role: str, session: str) -> ExtraPaths:
+        """Every path the user adds for a session of `role` with id `session`."""
+        parts = [self.every, self.roles.get(role, ExtraPaths()),
+                 self.sessions.get(session, ExtraPaths())]
+        return ExtraPaths(tuple(p for x in parts for p in x.read),
+                          tuple(p for x in parts for p in x.write))
 
 
 @dataclass(frozen=True)
@@ -87,6 +146,7 @@ class Settings:
     """The merged settings, and for every value (dotted path) the file it came from."""
 
     roles: dict[str, RoleDefaults]
+    clis: dict[str, CliDefaults]
     bell: bool
     status: bool
     stall: dict[str, StallTimes]
@@ -94,12 +154,27 @@ class Settings:
     values: dict[str, Any] = field(repr=False)
     sources: dict[str, str] = field(repr=False)
     files: dict[str, str] = field(repr=False)
+    confinement: ConfinementSettings = ConfinementSettings()
 
     def stall_for(self, cli: str) -> StallTimes:
         return self.stall.get(cli) or self.stall["claude"]
 
     def role(self, role: str) -> RoleDefaults:
         return self.roles[role]
+
+    def launch(self, role: str, cli: str | None = None) -> RoleDefaults:
+        """What a new session of `role` on `cli` starts from (`cli` None: the role's own).
+
+        The CLI's defaults (`[clis.<cli>]`), then the role's model, effort and options where it
+        sets them, but only when the role's CLI is this CLI (or the role names none): a model
+        and options written for Codex are never passed to Claude Code."""
+        r = self.roles[role]
+        chosen = cli or r.cli
+        c = self.clis.get(chosen) or CliDefaults("", "", ())
+        if r.cli and r.cli != chosen:
+            return RoleDefaults(chosen, c.model, c.effort, c.options)
+        return RoleDefaults(chosen, r.model or c.model, r.effort or c.effort,
+                            r.options or c.options)
 
 
 def load(repo_config: Path | None = None, user_config: Path | None = None) -> Settings:
@@ -116,6 +191,7 @@ def load(repo_config: Path | None = None, user_config: Path | None = None) -> Se
         data = read(path, own=own)
         if not own:
             files["repo"] = str(path)
+            data = {k: v for k, v in data.items() if k not in USER_ONLY}
         _validate_partial(data, path)
         _merge(values, data, str(path), sources, "")
     return _build(values, sources, files)
@@ -167,6 +243,12 @@ def _models():
         effort: str = ""
         options: list[str] = Field(default_factory=list)
 
+    class Cli(BaseModel):
+        model_config = strict
+        model: str = ""
+        effort: str = ""
+        options: list[str] = Field(default_factory=list)
+
     class Stall(BaseModel):
         model_config = strict
         hint_after_s: float = Field(default=600.0, gt=0)
@@ -196,13 +278,37 @@ def _models():
                 raise ValueError("0 (about a quarter of the screen) or 3 to 60")
             return v
 
+    def absolute(paths: list[str]) -> list[str]:
+        for p in paths:
+            if not os.path.isabs(os.path.expanduser(p)):
+                raise ValueError(f"{p!r}: a path must be absolute (or start with ~)")
+        return paths
+
+    class Paths(BaseModel):
+        model_config = strict
+        read: list[str] = Field(default_factory=list)
+        write: list[str] = Field(default_factory=list)
+
+        _abs = field_validator("read", "write")(lambda cls, v: absolute(v))
+
+    class Confinement(Paths):
+        enabled: bool = True
+        allow_unconfined: bool = False
+        any_command: bool = True
+        roles: dict[Literal[*ROLE_NAMES], Paths] = Field(  # type: ignore[valid-type]
+            default_factory=dict)
+        sessions: dict[str, Paths] = Field(default_factory=dict)
+
     roles = create_model("Roles", __config__=strict,
                          **{r: (Role, Role()) for r in ROLE_NAMES})  # type: ignore[call-overload]
     stall = create_model("Stalls", __config__=strict,
                          **{c: (Stall, Stall()) for c in CLIS})  # type: ignore[call-overload]
+    clis = create_model("Clis", __config__=strict,
+                        **{c: (Cli, Cli()) for c in CLIS})  # type: ignore[call-overload]
     whole = create_model("Settings", __config__=strict, roles=(roles, roles()),
-                         notify=(Notify, Notify()), stall=(stall, stall()),
-                         layout=(Layout, Layout()))  # type: ignore[call-overload]
+                         clis=(clis, clis()), notify=(Notify, Notify()), stall=(stall, stall()),
+                         layout=(Layout, Layout()),
+                         confinement=(Confinement, Confinement()))  # type: ignore[call-overload]
     _MODELS = whole
     return whole
 
@@ -230,9 +336,17 @@ def _build(values: dict[str, Any], sources: dict[str, str], files: dict[str, str
     roles = {r: RoleDefaults(v.cli, v.model, v.effort, tuple(v.options))
              for r, v in m.roles}
     stall = {c: StallTimes(v.hint_after_s, v.board_after_s) for c, v in m.stall}
-    return Settings(roles=roles, bell=m.notify.bell, status=m.notify.status, stall=stall,
+    c = m.confinement
+    confinement = ConfinementSettings(
+        enabled=c.enabled, allow_unconfined=c.allow_unconfined, any_command=c.any_command,
+        every=ExtraPaths(tuple(c.read), tuple(c.write)),
+        roles={r: ExtraPaths(tuple(p.read), tuple(p.write)) for r, p in c.roles.items()},
+        sessions={s: ExtraPaths(tuple(p.read), tuple(p.write)) for s, p in c.sessions.items()})
+    clis = {c: CliDefaults(v.model, v.effort, tuple(v.options)) for c, v in m.clis}
+    return Settings(roles=roles, clis=clis, bell=m.notify.bell, status=m.notify.status,
+                    stall=stall,
                     events_rows=m.layout.events_rows, values=m.model_dump(), sources=sources,
-                    files=files)
+                    files=files, confinement=confinement)
 
 
 def _bad(exc, where: Callable[[str], str]) -> A2AError:

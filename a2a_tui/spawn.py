@@ -21,8 +21,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from a2a_tui import host, profiles
+from a2a_tui import host, profiles, settings
 from a2a_tui.collab.backlog import deliver_backlog_in_tx
+from a2a_tui.confine import Confinement, confine, session_paths
+from a2a_tui.confine.plan import check_machine
+from a2a_tui.confine.policy import Request
 from a2a_tui.errors import A2AError
 from a2a_tui.faults import crashpoint
 from a2a_tui.gate import review_start
@@ -31,7 +34,7 @@ from a2a_tui.identity import session_leader, start_time
 from a2a_tui.panes.githooks import git_config_env, write_hooks
 from a2a_tui.panes.records import check_session_id, record_launched, record_launching
 from a2a_tui.profiles.environment import write_private
-from a2a_tui.resources import hooks_dir, rolecards_dir
+from a2a_tui.resources import BROKER_ENV, broker_client, hooks_dir, rolecards_dir
 from a2a_tui.tmux import Tmux
 
 ROLES = ("ideation", "executive", "worker", "reviewer", "retro")
@@ -69,6 +72,7 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
     tmux = Tmux(tmux_socket)
     tmux_session = repo.config().tmux_session
     sid = check_session_id(session) if session else None
+    boxing = _Boxing(repo, tmux, write_cwd=attempt is not None)
 
     with store.write() as tx:
         sid = sid or _new_id(tx, role)
@@ -78,20 +82,24 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
                 " and has not exited (or was restarted meanwhile)" if restarts else ""))
         run_dir = repo.runs_dir / sid
         ctx = profiles.LaunchContext(
-            session=sid, role=role, cwd=cwd, run_dir=run_dir, spool_dir=repo.spool_dir,
+            session=sid, role=role, cwd=cwd, run_dir=run_dir,
+            spool_dir=repo.session_spool_dir(sid),
             hook=hooks_dir() / "a2a-hook", model=model, effort=effort,
             role_card=card if card.is_file() and cli != "demo" else None, extra=tuple(extra),
-            continues=profiles.check_conversation(continues) if continues else None, fork=fork)
+            continues=profiles.check_conversation(continues) if continues else None, fork=fork,
+            open_shell=boxing.open_shell)
         launch = profile.prepare(ctx)
         # The spawner's provider settings go to the pane by the launch script; only their names
         # are recorded (profiles/environment.py).
         travel, clear_env = profile.pane_env(tuple(extra), os.environ)
+        box = boxing.confine(ctx, profile, launch)
         record = {"role": role, "cli": cli, "cli_version": version, "model": model,
                   "effort": effort, "argv": launch.argv, "env": sorted(launch.env),
                   "role_card": str(card), "role_card_digest": card_digest, "repo_commit": commit,
                   "cwd": str(cwd), "tmux_socket": tmux_socket, "tmux_session": tmux_session,
                   "thread_id": launch.thread_id, "prompt_signal": launch.prompt_signal,
                   "env_passed": sorted(travel), "permissions": launch.permissions,
+                  "confinement": box.record(),
                   "extra": list(extra),
                   **({"continues": continues, "fork": fork} if continues else {}),
                   **({("revives" if continues and not fork else "restarts"): restarts}
@@ -113,17 +121,18 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
         trailers = {"A2A-Task": task or "", "A2A-Attempt": attempt or "", "A2A-Session": sid,
                     "A2A-Role": role, "A2A-CLI": f"{cli} {version}", "A2A-Model": model,
                     "A2A-Effort": effort, "A2A-Launch": str(seq)}
-        _write_files(repo, ctx, launch, trailers, tmux_socket, cwd, travel, clear_env)
+        _write_files(repo, ctx, launch, trailers, tmux_socket, cwd, travel, clear_env, box)
         facts = tmux.new_pane(tmux_session, ["/bin/sh", str(run_dir / "launch.sh")], str(cwd))
         tmux.set_pane_option(facts.pane_id, SESSION_TAG, sid)
-        exit_cmd = shlex.join([str(ctx.hook), "--spool", str(repo.spool_dir), "--session", sid,
+        exit_cmd = shlex.join([str(ctx.hook), "--spool", str(ctx.spool_dir), "--session", sid,
                                "--pane", facts.pane_id, "tmux"])
         tmux.on_pane_death(facts.pane_id, exit_cmd)
     except (A2AError, OSError) as exc:
         _failed(store, sid, attempt, str(exc))
         raise
     started = {"pane": facts.pane_id, "pid": facts.pid, "pid_start": start_time(facts.pid),
-               "tty": facts.tty, "sid": session_leader(facts.pid), "subreaper": host.linux()}
+               "tty": facts.tty, "sid": session_leader(facts.pid),
+               "subreaper": host.linux() and not box.confined}
     with store.write() as tx:
         record_launched(tx, sid, actor=g.caller.actor, attempt=attempt, launch_seq=seq,
                         pane_id=facts.pane_id, pid=facts.pid, pid_start=started["pid_start"],
@@ -138,7 +147,46 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
     return {"session": sid, "pane": facts.pane_id, "role": role, "cli": cli,
             "cli_version": version, "model": model, "effort": effort, "attempt": attempt,
             "cwd": str(cwd), "launch_seq": seq, "argv": launch.argv,
-            "tmux_session": tmux_session, "tmux_socket": tmux_socket, "pid": facts.pid}
+            "tmux_session": tmux_session, "tmux_socket": tmux_socket, "pid": facts.pid,
+            "confinement": box.record()}
+
+
+class _Boxing:
+    """The confinement of a launch: the machine and the user's settings are asked before
+    anything is recorded (a launch that may not start unconfined is refused first); the
+    policy is built once the session's folders are known."""
+
+    def __init__(self, repo, tmux: Tmux, *, write_cwd: bool) -> None:
+        self.repo = repo
+        self.write_cwd = write_cwd
+        # The user's own file only: the repository's config never widens confinement.
+        self.settings = settings.load().confinement
+        self.tmux_dir = Path(tmux.socket_dir())
+        self.hooks = repo.git.own_hooks_dir(repo.root)
+        # Refused here, before anything is recorded, when the session may not start.
+        self.will_confine = check_machine(
+            enabled=self.settings.enabled,
+            allow_unconfined=self.settings.allow_unconfined) is None
+
+    @property
+    def open_shell(self) -> bool:
+        """Whether a confined worker may run any command without its CLI asking."""
+        return self.will_confine and self.settings.any_command
+
+    def confine(self, ctx: profiles.LaunchContext, profile: profiles.Profile,
+                launch: profiles.Launch) -> Confinement:
+        extra = self.settings.extra(ctx.role, ctx.session)
+        req = Request(
+            repo_root=self.repo.root, a2a_dir=self.repo.a2a_dir,
+            paths=session_paths(self.repo.a2a_dir, ctx.session), cwd=ctx.cwd,
+            write_cwd=self.write_cwd, spool_dir=ctx.spool_dir, binary=launch.argv[0],
+            search_path=_pane_path(), state=profile.state_paths(os.environ),
+            home=Path(os.environ["HOME"]) if os.environ.get("HOME") else None,
+            extra_read=extra.read, extra_write=extra.write, hooks_dir=self.hooks,
+            tmux_dir=self.tmux_dir)
+        return confine(req, enabled=self.settings.enabled,
+                       allow_unconfined=self.settings.allow_unconfined)
+
 
 
 def _cwd(g, attempt: str | None) -> tuple[Path, str | None]:
@@ -160,24 +208,36 @@ def _new_id(tx, role: str) -> str:
             return sid
 
 
-def _write_files(repo, ctx: profiles.LaunchContext, launch: profiles.Launch,
-                 trailers: dict[str, str], tmux_socket: str | None, cwd: Path,
-                 travel: dict[str, str], clear_env: str) -> None:
-    ctx.run_dir.mkdir(parents=True, exist_ok=True)
-    os.chmod(ctx.run_dir, 0o700)  # the launch script may hold provider keys
-    for name, text in launch.files.items():
-        (ctx.run_dir / name).write_text(text, encoding="utf-8")
-    orig = repo.git.own_hooks_dir(cwd)
-    hooks = ctx.githooks_dir
-    write_hooks(hooks, orig, trailers)
-    # The pane's environment comes from the tmux server, not from us: give it our PATH, with this
-    # a2a's own bin folder first, so the agent's `a2a ...` calls reach the same a2a.
+def _pane_path() -> str:
+    """The pane's PATH: the spawner's, with this a2a's own bin folder first."""
     path = os.environ.get("PATH", "/usr/bin:/bin")
     here = str(Path(sys.executable).parent)
     if here not in path.split(os.pathsep):
         path = here + os.pathsep + path
-    env = {**travel, **git_config_env(hooks), **launch.env, "A2A_SESSION": ctx.session,
-           "PATH": path}
+    return path
+
+
+def _write_files(repo, ctx: profiles.LaunchContext, launch: profiles.Launch,
+                 trailers: dict[str, str], tmux_socket: str | None, cwd: Path,
+                 travel: dict[str, str], clear_env: str, box: Confinement) -> None:
+    ctx.run_dir.mkdir(parents=True, exist_ok=True)
+    os.chmod(ctx.run_dir, 0o700)  # the launch script may hold provider keys
+    own = session_paths(repo.a2a_dir, ctx.session)
+    for folder in (own.out_dir, *([ctx.run_dir / "tmp"] if box.env else [])):
+        folder.mkdir(parents=True, exist_ok=True)
+    for name, text in launch.files.items():
+        (ctx.run_dir / name).write_text(text, encoding="utf-8")
+    # The repository's own hooks, never the working folder's: an attempt's clone has a git
+    # directory of its own, which its agent writes.
+    orig = repo.git.own_hooks_dir(repo.root)
+    hooks = ctx.githooks_dir
+    write_hooks(hooks, orig, trailers)
+    channel, shim_dir = _channel(repo, ctx)
+    # The pane's environment comes from the tmux server, not from us: give it our PATH, with the
+    # session's `a2a` (the broker's client) first, then this a2a's own bin folder.
+    path = str(shim_dir) + os.pathsep + _pane_path()
+    env = {**travel, **git_config_env(hooks), **launch.env, **box.env, **channel,
+           "A2A_SESSION": ctx.session, "PATH": path}
     if tmux_socket:
         env["A2A_TMUX_SOCKET"] = tmux_socket
     lines = ["#!/bin/sh", f"# a2a launch of session {ctx.session} ({ctx.role}); generated.",
@@ -185,8 +245,31 @@ def _write_files(repo, ctx: profiles.LaunchContext, launch: profiles.Launch,
              *(f"export {k}={shlex.quote(v)}" for k, v in sorted(env.items())),
              *([f"unset {' '.join(launch.unset)}"] if launch.unset else []),
              f"cd {shlex.quote(str(cwd))} || exit 1",
-             "exec " + " ".join(_quote_arg(a) for a in (*_subreaper(), *launch.argv))]
+             "exec " + " ".join(_quote_arg(a) for a in (*_subreaper(box), *box.prefix,
+                                                         *launch.argv))]
     write_private(ctx.run_dir / "launch.sh", "\n".join(lines) + "\n")
+
+
+def _channel(repo, ctx: profiles.LaunchContext) -> tuple[dict[str, str], Path]:
+    """The session's two channels, made before its pane starts (a sandbox binds both folders at
+    the same paths): its spool folder, the only one its hooks write into (`ctx.spool_dir`); and
+    its broker folder (0700), where the orchestrator's broker listens on the session's socket.
+    Returns the variable that names the socket and the folder of the session's `a2a`: a shim that
+    runs the broker's thin client (a2a_tui/broker/client.py), first on the pane's PATH."""
+    ctx.spool_dir.mkdir(parents=True, exist_ok=True)
+    folder = repo.session_broker_dir(ctx.session)
+    folder.mkdir(parents=True, exist_ok=True)
+    os.chmod(folder, 0o700)
+    shim_dir = ctx.run_dir / "bin"
+    shim_dir.mkdir(exist_ok=True)
+    shim = (f"#!/bin/sh\n# the a2a of session {ctx.session}: its broker's client; generated.\n"
+            f"exec {shlex.quote(sys.executable)} -I -S {shlex.quote(str(broker_client()))}"
+            ' "$@"\n')
+    fd = os.open(shim_dir / "a2a", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o700)
+    os.fchmod(fd, 0o700)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(shim)
+    return {BROKER_ENV: str(repo.broker_socket(ctx.session))}, shim_dir
 
 
 # 36 = PR_SET_CHILD_SUBREAPER. If it fails the CLI does not start: the pane's process exits with
@@ -196,14 +279,16 @@ SUBREAPER_EXEC = ("import ctypes, os, sys; libc = ctypes.CDLL(None, use_errno=Tr
                   " + os.strerror(ctypes.get_errno())); os.execvp(sys.argv[1], sys.argv[1:])")
 
 
-def _subreaper() -> tuple[str, ...]:
+def _subreaper(box: Confinement) -> tuple[str, ...]:
     """The words that make what follows a child subreaper before it is exec'd (Linux).
 
     A command the CLI starts that detaches itself (setsid, double fork) is then re-parented to
     the CLI, not to init, so it stays inside the pane's process tree and is still known as this
     session's. Other systems have no subreaper: the CLI is exec'd as it is, still the leader of
-    the pane's session, and identity falls back on that and on the terminal."""
-    if not host.linux():
+    the pane's session, and identity falls back on that and on the terminal. In a PID namespace
+    (bwrap) nothing can leave: an orphan goes to the sandbox's own init, which ends them all
+    when the CLI exits; the prctl is kept for an unconfined session."""
+    if not host.linux() or box.confined:
         return ()
     return (sys.executable, "-I", "-S", "-c", SUBREAPER_EXEC)
 
@@ -223,7 +308,8 @@ def _failed(store, sid: str, attempt: str | None, reason: str,
 
 
 def spawn_reviewer(g, attempt: str, *, cli: str, model: str = "", effort: str = "",
-                   tmux_socket: str | None = None) -> dict[str, Any]:
+                   tmux_socket: str | None = None, extra: tuple[str, ...] = ()
+                   ) -> dict[str, Any]:
     """`a2a review start`: a fresh reviewer session in a read-only checkout of exactly the
     attempt's submitted SHA, recorded with that SHA, its first prompt queued (gate/review_start.py
     says what it holds). The role's permissions come with the launch (`profiles`, role
@@ -234,10 +320,11 @@ def spawn_reviewer(g, attempt: str, *, cli: str, model: str = "", effort: str = 
         planned = review_start.plan(g, attempt)
         try:
             launched = spawn(g, role="reviewer", cli=cli, model=model, effort=effort,
-                             tmux_socket=tmux_socket, cwd=planned.checkout)
+                             tmux_socket=tmux_socket, cwd=planned.checkout, extra=extra)
         except (A2AError, OSError) as exc:
             review_start.failed(g, planned, str(exc))
             raise
         crashpoint("review_start:after_spawn")
-        report = g.repo.runs_dir / launched["session"] / "review.md"
+        # In the session's output folder: the one place of its run folder it may write.
+        report = session_paths(g.repo.a2a_dir, launched["session"]).out_dir / "review.md"
         return review_start.started(g, planned, launched, report)

@@ -46,6 +46,22 @@ def socket_from_env(explicit: str | None) -> str | None:
     return explicit or os.environ.get(SOCKET_ENV) or None
 
 
+def enclosing_socket() -> str | None:
+    """The socket path of the tmux server this process runs inside ($TMUX), or None outside
+    tmux. tmux itself talks to that server when no -L or -S is given; naming it lets a2a
+    record it, so that a command typed later outside tmux finds the same server."""
+    inside = os.environ.get("TMUX", "")
+    path = inside.split(",")[0]
+    return path or None
+
+
+def socket_args(socket: str | None) -> list[str]:
+    """How tmux is told which server: `-S PATH` for a socket path, `-L NAME` for a name."""
+    if not socket:
+        return []
+    return ["-S", socket] if "/" in socket else ["-L", socket]
+
+
 _IMPORT_LOCK = threading.Lock()
 
 
@@ -66,13 +82,17 @@ def _libtmux() -> types.ModuleType:
 
 
 class Tmux:
-    """One tmux server: `tmux -L <socket>`, or the user's default server when socket is None."""
+    """One tmux server: `tmux -L <socket>` (or `-S <path>` when the socket is a path), or the
+    user's default server when socket is None."""
 
     def __init__(self, socket: str | None = None):
         if shutil.which("tmux") is None:
             raise A2AError("tmux_missing", "tmux is not installed or not on PATH")
         self.socket = socket
-        self.server = _libtmux().Server(socket_name=socket)
+        if socket and "/" in socket:
+            self.server = _libtmux().Server(socket_path=socket)
+        else:
+            self.server = _libtmux().Server(socket_name=socket)
 
     def _cmd(self, *args: str) -> list[str]:
         proc = self.server.cmd(*args)
@@ -83,7 +103,7 @@ class Tmux:
 
     def _argv(self, *args: str) -> list[str]:
         """The tmux command line for `args` on this server (for exec, or for a person to type)."""
-        return ["tmux", *(["-L", self.socket] if self.socket else []), *args]
+        return ["tmux", *socket_args(self.socket), *args]
 
     def _stdin_cmd(self, data: str, *args: str) -> None:
         # libtmux has no stdin path; load-buffer reads the text from stdin so that no temp file
@@ -182,6 +202,23 @@ class Tmux:
         proc = self.server.cmd("show-options", "-g", "-q", "-v", name)
         return proc.stdout[0] if proc.returncode == 0 and proc.stdout else ""
 
+    def bind_key_to_pane(self, session: str, key: str, pane_id: str) -> str:
+        """Bind `key`, for the clients of `session` alone, to showing the pane's window: the
+        session gets a key table of its own (`a2a-<session>`: a copy of the root table, so
+        every key bound there, the mouse's included, still works, plus `key`), named by its
+        `key-table` option. Nothing global changes; other sessions keep the root table.
+        Returns the table's name."""
+        command = ["select-window", "-t", pane_id]
+        table = f"a2a-{session}"
+        proc = self.server.cmd("list-keys", "-T", "root")
+        root = proc.stdout if proc.returncode == 0 else []
+        lines = [line.replace(" -T root ", f" -T {table} ", 1) for line in root
+                 if line.startswith("bind-key") and " -T root " in line]
+        lines.append(" ".join(["bind-key", "-T", table, key, *map(_tmux_quote, command)]))
+        self._stdin_cmd("\n".join(lines) + "\n", "source-file", "-")
+        self.set_session_option(session, "key-table", table)
+        return table
+
     def set_window_option(self, pane_id: str, name: str, value: str) -> None:
         """Set an option of the window holding `pane_id` only."""
         self._cmd("set-option", "-w", "-t", pane_id, name, value)
@@ -245,6 +282,14 @@ class Tmux:
         """The server's socket path (to tell whether $TMUX is this server); None if not running."""
         proc = self.server.cmd("display-message", "-p", "#{socket_path}")
         return proc.stdout[0] if proc.returncode == 0 and proc.stdout else None
+
+    def socket_dir(self) -> str:
+        """The folder of the server's socket: where it is, or where tmux would make it
+        (`$TMUX_TMPDIR`, else /tmp, then `tmux-<uid>`) when the server is not running yet."""
+        path = self.socket_path()
+        if path:
+            return os.path.dirname(path)
+        return os.path.join(os.environ.get("TMUX_TMPDIR") or "/tmp", f"tmux-{os.getuid()}")
 
     def session_of(self, pane_id: str) -> str | None:
         """The name of the session holding the pane, or None when this server has no such pane."""

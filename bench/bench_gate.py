@@ -91,7 +91,9 @@ def rows(quick: bool) -> list[dict]:
                      ms(t["bare checkout"]))],
             note="in-process; sanity, boundary, drift, provenance and the records included"),
         row(f"claim, {files:,} files", "ms", ms(t["claim"]),
-            limits=[("bare `git worktree add -b`", ms(t["bare add -b"]))]),
+            limits=[("bare `git worktree add -b`", ms(t["bare add -b"]))],
+            note="claim makes a clone of its own (git init, alternates, its branch, the files"
+                 " written from the repository's objects): the same checkout as the limit"),
     ]
 
 

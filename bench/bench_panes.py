@@ -228,18 +228,20 @@ def bare_commit(folder: Path, n: int) -> list[int]:
 
 
 def driven_signals(w: World, n: int) -> list[int]:
-    """ns from a signal file renamed into the spool of a running `a2a serve` to its `signal`
-    event (stamped in the transaction that commits the new state)."""
+    """ns from a signal file renamed into a session's spool folder of a running `a2a serve` to
+    its `signal` event (stamped in the transaction that commits the new state)."""
     register_session(w.repo, "drv", state="idle")
-    spool = w.repo / ".a2a" / "spool"
+    spool = w.repo / ".a2a" / "spool" / "drv"   # the session's own folder, as its hooks write
+    spool.mkdir(exist_ok=True)
     out = []
     with store(w.repo) as s:
         for i in range(n):
             name = f"{time.time_ns()}-drv-{i}.json"
             event = "PreToolUse" if i % 2 == 0 else "Stop"
             t0 = land(spool, name, envelope("drv", event, time.time_ns()))
-            wait(lambda name=name: s.one("SELECT seq FROM spool_files WHERE name = ?", (name,)))
-            seq = s.one("SELECT seq FROM spool_files WHERE name = ?", (name,))[0]
+            key = f"drv/{name}"   # recorded under its folder-qualified name
+            wait(lambda key=key: s.one("SELECT seq FROM spool_files WHERE name = ?", (key,)))
+            seq = s.one("SELECT seq FROM spool_files WHERE name = ?", (key,))[0]
             out.append(s.one("SELECT ts_ns FROM events WHERE seq = ?", (seq,))[0] - t0)
             time.sleep(0.01)
     return out
@@ -254,7 +256,8 @@ def driven_deliveries(w: World, n: int) -> tuple[list[int], list[int], list[int]
     pane = w.tmux("list-panes", "-t", "drv", "-F", "#{pane_id}").strip()
     register_session(w.repo, "drv2", cli="demo", pane_id=pane, socket=w.sock, state="busy")
     ns = [enqueue(w.repo, "drv2", f"turn {i}") for i in range(n)]
-    spool = w.repo / ".a2a" / "spool"
+    spool = w.repo / ".a2a" / "spool" / "drv2"
+    spool.mkdir(exist_ok=True)
     to_paste, to_enter = [], []
     with store(w.repo) as s:
         for n_ in ns:

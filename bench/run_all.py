@@ -33,11 +33,16 @@ BENCHES = {
               " hook's cost, idle CPU with 20 panes"),
     "real-cli": ("bench_real_cli", "Claude Code and Codex: Stop → idle, → next paste, → Enter"),
     "gate": ("bench_gate", "the gate's overhead beyond the check commands, 10,000 files"),
+    "tests": ("bench_tests", "verify with and without the base comparison, 500 tests; the"
+              " cache hit"),
     "store": ("bench_store", "store append with 8 writers at once"),
     "cli": ("run_all", "agent-facing CLI calls beside `python -c pass`"),
+    "broker": ("bench_broker", "an agent's `a2a` through its broker beside the direct call and"
+               " `python -c pass`; a hook's signal through the session's spool folder"),
     "metrics": ("bench_metrics", "the metric views over 1,000,000 events"),
     "workbench": ("bench_tui", "the workbench's first frame, 20 sessions and 100,000 events"),
     "chain": ("bench_store_chain", "the event chain: open and full check"),
+    "confine": ("bench_confine", "a launch confined and not: the sandbox alone, a whole spawn"),
 }
 TIMEOUT_S = {"quick": 600, "full": 3 * 3600}
 

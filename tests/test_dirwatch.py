@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import threading
 import time
 
@@ -38,3 +39,37 @@ def test_the_wait_blocks_until_the_file_lands(tmp_path):
         dw.close()
     assert landed == [True] and 0.2 < waited < 4.0
 
+
+
+def test_folders_added_to_the_watch_say_where_files_landed(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    dw = DirWatch(tmp_path, folders=True)
+    try:
+        dw.add(a)
+        dw.add(b)
+        assert dw.watched == {tmp_path, a, b}
+        (b / "1-x.json").write_text("{}")
+        assert dw.wait(1.0) is True
+        assert dw.take_changed() == {b}
+        assert dw.take_changed() == set()
+        (tmp_path / "c").mkdir()                     # a new folder is reported, as a place
+        assert dw.wait(1.0) is True
+        assert dw.take_changed() == {tmp_path / "c"}
+        (a / ".tmp").write_text("half")              # temp names stay unreported
+        assert dw.wait(0.1) is False and dw.take_changed() == set()
+        shutil.rmtree(b)                             # a removed folder leaves the watch
+        dw.wait(0.1)
+        assert b not in dw.watched
+    finally:
+        dw.close()
+
+
+def test_without_folders_a_new_folder_wakes_nothing(tmp_path):
+    dw = DirWatch(tmp_path)
+    try:
+        (tmp_path / "sub").mkdir()
+        assert dw.wait(0.1) is False
+    finally:
+        dw.close()

@@ -17,16 +17,21 @@ line is there; until then the command still works, through the whole parser, onl
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from a2a_tui import __version__
 from a2a_tui.cli.output import Result, emit, emit_error
 from a2a_tui.errors import A2AError
+from a2a_tui.resources import BROKER_ENV, broker_client
+
+if TYPE_CHECKING:
+    from a2a_tui.cli.context import Forced
 
 # Each `a2a_tui/cli/*_cmds.py` module adds its subcommands through `register(sub, common)`.
-FIRST_MODULES = ["base_cmds", "gate_cmds"]
+FIRST_MODULES = ["base_cmds", "card_cmds", "gate_cmds"]
 
 # Every top-level command and the module whose `register` adds it.
 COMMANDS = {
@@ -37,7 +42,7 @@ COMMANDS = {
     "retro": "metrics_cmds",
     "store": "store_cmds",
     "recover": "base_cmds",
-    "card": "gate_cmds",
+    "card": "card_cmds",
     "claim": "gate_cmds",
     "submit": "gate_cmds",
     "verify": "gate_cmds",
@@ -99,10 +104,32 @@ def command_in(argv: Sequence[str]) -> str | None:
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse that reports bad usage as an A2AError instead of printing and exiting."""
+    """argparse that reports bad usage as an A2AError instead of printing and exiting; a
+    mistyped command or word says which one was meant."""
 
     def error(self, message: str):  # type: ignore[override]
-        raise A2AError("usage", f"{self.prog}: {message}", exit_code=2)
+        raise A2AError("usage", f"{self.prog}: {message}{suggest_choice(message)}",
+                       exit_code=2)
+
+
+def suggest_choice(message: str) -> str:
+    """"; did you mean 'claim'?" for argparse's "invalid choice: 'clam' (choose from ...)"."""
+    import difflib
+    import re
+
+    m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)$", message)
+    if not m:
+        return ""
+    choices = re.findall(r"'([^']*)'", m.group(2))
+    near = difflib.get_close_matches(m.group(1), choices, n=1, cutoff=0.6)
+    return f"; did you mean '{near[0]}'?" if near else ""
+
+
+def did_you_mean(err: A2AError, argv: Sequence[str]) -> A2AError:
+    """An unknown card, attempt or session id, with the existing one it most likely meant."""
+    from a2a_tui.cli.didyoumean import suggest
+
+    return suggest(err, argv)
 
 
 def utf8_only(argv: list[str]) -> None:
@@ -171,7 +198,27 @@ class _Unbuilt:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """`a2a ARGS`. In a managed session's processes (A2A_BROKER set) it is the broker's thin
+    client instead, run in place of this process: the orchestrator runs the command as the
+    session whose socket it came in on, so nothing this process computes about itself counts
+    (a2a_tui/broker). Elsewhere, the command runs here."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    socket_path = os.environ.get(BROKER_ENV)
+    if socket_path:
+        client = str(broker_client())
+        sys.stdout.flush()
+        try:
+            os.execv(sys.executable, [sys.executable, "-I", "-S", client, *argv])
+        except OSError as exc:
+            return emit_error(A2AError("broker_unavailable", f"cannot start the broker's client"
+                                       f" {client}: {exc.strerror or exc}"), "--json" in argv)
+    return run(argv)
+
+
+def run(argv: Sequence[str], forced: Forced | None = None) -> int:
+    """Parse and run one command here; `forced`: for the broker, which settles the repository
+    and the caller itself and checks the command before it runs."""
+    argv = list(argv)
     as_json = "--json" in argv
     try:
         utf8_only(argv)
@@ -184,14 +231,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         # lazy: --help and usage errors answer without the repository, store or gate
         from a2a_tui.cli.context import CliContext
 
-        ctx = CliContext(args)
+        ctx = CliContext(args, forced)
         try:
+            if forced is not None:
+                forced.admit(ctx)
             ctx.admit()
             result: Result = args.func(ctx, args)
+            known = not as_json and ctx.rules_read(result.rules)
         finally:
             ctx.close()
-        return emit(result, as_json)
+        return emit(result, as_json, rules_known=known)
     except A2AError as err:
+        return emit_error(did_you_mean(err, argv), as_json)
+    except Exception as exc:
+        # A full disk or a failing one met outside the store's own handling (a read on the raw
+        # connection, a log file): one line with its code all the same. lazy: only then.
+        from a2a_tui.store.trouble import translate
+
+        err = translate(exc)
+        if err is None:
+            raise
         return emit_error(err, as_json)
     except KeyboardInterrupt:
         print("a2a: interrupted", file=sys.stderr)

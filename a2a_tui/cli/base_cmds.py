@@ -19,6 +19,9 @@ def register(sub, common) -> None:
     p.add_argument("--adopt-pid-namespace", action="store_true",
                    help="make this terminal's PID namespace a2a's (after it changed, e.g. a"
                         " restarted container)")
+    p.add_argument("--new-store", action="store_true",
+                   help="start a new, empty record where this repository's store is missing"
+                        " (the old one's id is kept in the new one's first event)")
     p.set_defaults(func=cmd_init)
 
     p = sub.add_parser("status", parents=[common], help="cards, attempts and sessions at a glance")
@@ -43,7 +46,7 @@ def register(sub, common) -> None:
 
 def cmd_init(ctx, args) -> Result:
     data = init(find_repo(getattr(args, "repo", None)), args.target,
-                adopt_namespace=args.adopt_pid_namespace)
+                adopt_namespace=args.adopt_pid_namespace, new_store=args.new_store)
     text = (f"{'initialized' if data['created'] else 'already initialized'}: {data['a2a_dir']}"
             f" (target branch {data['target_branch']})")
     if data["pid_namespace"] != data["this_pid_namespace"]:

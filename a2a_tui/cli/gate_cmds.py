@@ -1,5 +1,5 @@
-"""The gate's commands: card add|show|ready|list, claim, submit, verify, log, integrate, abandon,
-reclaim."""
+"""The gate's commands: claim, submit, verify, log, integrate, abandon, reclaim (cards:
+card_cmds.py)."""
 
 # Imports inside functions: each command imports what it runs when it runs (a2a's start-up:
 # tests/test_startup.py, bench/bench_cli.py).
@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import signal
 import sys
-from pathlib import Path
 
 from a2a_tui import gate
 from a2a_tui.cli.output import Result
@@ -22,20 +21,6 @@ SCORE_HELP = ("boundary=N:\"reason\" and taste=N:\"reason\", each 0-3 with a rea
 
 
 def register(sub, common) -> None:
-    card = sub.add_parser("card", parents=[common], help="task cards")
-    csub = card.add_subparsers(dest="card_cmd", metavar="CMD", required=True)
-    p = csub.add_parser("add", parents=[common], help="add or update a card from a TOML file")
-    p.add_argument("file", type=Path, help="the card's TOML file")
-    p.set_defaults(func=cmd_card_add)
-    p = csub.add_parser("show", parents=[common], help="show a card")
-    p.add_argument("card", help="the card's id, e.g. T-1")
-    p.set_defaults(func=cmd_card_show)
-    p = csub.add_parser("ready", parents=[common], help="confirm a card's current version as ready")
-    p.add_argument("card", help="the card's id, e.g. T-1")
-    p.set_defaults(func=cmd_card_ready)
-    p = csub.add_parser("list", parents=[common], help="list cards")
-    p.set_defaults(func=cmd_card_list)
-
     p = sub.add_parser("claim", parents=[common],
                        help="claim a ready card: attempt, fence, worktree")
     p.add_argument("card", help="the ready card's id")
@@ -69,7 +54,8 @@ def register(sub, common) -> None:
 
     p = sub.add_parser("abandon", parents=[common], help="end an attempt without integrating it")
     p.add_argument("attempt", help="the attempt's id")
-    p.add_argument("--score", action="append", metavar='DIM=N:"REASON"', help=SCORE_HELP)
+    p.add_argument("--score", action="append", metavar='DIM=N:"REASON"',
+                   help=SCORE_HELP + " (not for an attempt that never submitted)")
     p.add_argument("--reason", default="", help="why it is abandoned (kept in the record)")
     p.set_defaults(func=cmd_abandon)
 
@@ -93,54 +79,6 @@ def _writer(ctx, value: str | None) -> str | None:
     if value == "user" or value.startswith("session:"):
         return value
     return f"session:{value}"
-
-
-def cmd_card_add(ctx, args) -> Result:
-    r = gate.add_card(ctx.gate, args.file)
-    verb = "unchanged" if not r["changed"] else r.get("event", "").replace("card_", "")
-    return Result(r, f"card {r['card']} v{r['version']} {verb} ({r['state']})", rules="card add")
-
-
-def cmd_card_show(ctx, args) -> Result:
-    r = gate.show_card(ctx.gate, args.card)
-    b = r["body"]
-    lines = [f"{r['card']}  v{r['version']}  {r['state']}  fence {r['fence']}  {r['digest'][:19]}",
-             f"title: {b['title']}", f"goal: {b['goal']}",
-             "non-goals:", *[f"  - {x}" for x in b["non_goals"]],
-             "allowed paths: " + ", ".join(b["allowed_paths"]),
-             "acceptance:", *[f"  - {x}" for x in b["acceptance"]],
-             "checks:", *[f"  - {c['name']}: {c['command']}"
-                          f" ({'blocking' if c['blocking'] else 'advisory'},"
-                          f" {c['timeout_s'] or 'the gate default '}s)"
-                          for c in b["checks"]]]
-    for key in ("artifacts", "droppable_tests"):
-        if b.get(key):
-            lines.append(f"{key.replace('_', ' ')}: " + ", ".join(b[key]))
-    if b.get("env"):
-        lines.append("env: " + ", ".join(f"{k}={v}" for k, v in b["env"].items()))
-    for key in ("review", "integrate_approval"):
-        if b.get(key, "none") != "none":
-            lines.append(f"{key.replace('_', ' ')}: {b[key]}")
-    if b.get("red_command"):
-        lines.append(f"red: {b['red_command']}")
-    lines.append(f"executor: {b['executor']['cli']} {b['executor']['model']}"
-                 f" {b['executor']['effort']}".rstrip())
-    for a in r["attempts"]:
-        lines.append(f"attempt {a['id']}: {a['state']} fence {a['fence']}")
-    return Result(r, "\n".join(lines))
-
-
-def cmd_card_ready(ctx, args) -> Result:
-    r = gate.ready_card(ctx.gate, args.card)
-    return Result(r, f"card {r['card']} v{r['version']} is ready", rules="card ready")
-
-
-def cmd_card_list(ctx, args) -> Result:
-    rows = gate.list_cards(ctx.gate)
-    lines = [f"{c['id']:<12} v{c['version']} {c['status']:<11} "
-             f"{(c['attempt'] or '-'):<14} {(c['attempt_state'] or ''):<11} {c['title']}"
-             for c in rows]
-    return Result(rows, "\n".join(lines) or "(no cards)")
 
 
 def cmd_claim(ctx, args) -> Result:
@@ -196,7 +134,8 @@ def cmd_verify(ctx, args) -> Result:
             "unresolved": unresolved, "checks": [r.to_json() for r in v.results]}
     first = v.first_failure()
     word = {"passed": "PASSED", "rejected": "REJECTED", "flaky": "FLAKY (unknown)",
-            "contract_invalid": "CONTRACT INVALID (the card's problem)"}[v.verdict]
+            "contract_invalid": "CONTRACT INVALID (the card's problem)",
+            "commit_missing": "UNKNOWN (the submitted commit is missing)"}[v.verdict]
     text = (f"{word}: {v.attempt} at {v.sha[:12]} (run {v.run})"
             + (f"; first failure: {first.name}: {first.detail}" if first else "")
             + (f"\n  log: {first.log_path} (`a2a log {v.attempt} {first.name}`)"
@@ -229,7 +168,9 @@ def cmd_log(ctx, args) -> Result:
 def cmd_integrate(ctx, args) -> Result:
     from a2a_tui.gate.openitems import of_attempt
 
-    score = parse_scores(args.score)
+    # No scores: asked by the gate once the attempt can be integrated (an attempt that is not
+    # verified says so first); scores given are checked here.
+    score = parse_scores(args.score) if args.score else None
     r = gate.integrate(ctx.gate, args.attempt, score)
     r["unresolved"] = of_attempt(ctx.store, r["attempt"])
     return Result(r, f"integrated {r['attempt']}: {r['target']} {r['old'][:12]} -> {r['new'][:12]}"
@@ -240,7 +181,7 @@ def cmd_integrate(ctx, args) -> Result:
 
 
 def cmd_abandon(ctx, args) -> Result:
-    score = parse_scores(args.score)
+    score = parse_scores(args.score) if args.score else None   # none: an untouched attempt
     r = gate.abandon(ctx.gate, args.attempt, score, args.reason)
     return Result(r, f"abandoned {r['attempt']}", rules="abandon")
 

@@ -21,7 +21,9 @@ class Result:
     extra_rules: list[str] = field(default_factory=list)
 
 
-def emit(result: Result, as_json: bool) -> int:
+def emit(result: Result, as_json: bool, *, rules_known: bool = False) -> int:
+    """Print the answer and the rules of its command; `rules_known`: the user has read them
+    before, so a line saying where they are stands for them (JSON always carries them)."""
     rules = (rules_for(result.rules) if result.rules else []) + result.extra_rules
     if as_json:
         data = result.data
@@ -31,7 +33,9 @@ def emit(result: Result, as_json: bool) -> int:
     else:
         if result.text:
             print(result.text)
-        if rules:
+        if rules and rules_known:
+            print(f"(its rules: `a2a rules {result.rules}`)")
+        elif rules:
             print("rules:")
             for r in rules:
                 print(f"  - {r}")
@@ -44,6 +48,11 @@ def emit_error(err: A2AError, as_json: bool) -> int:
     try:
         if as_json:
             print(json.dumps(err.to_json(), ensure_ascii=False))
+        elif len(problems(err)) > 1:
+            # Every problem at once, one under the other (a card with five problems: five
+            # lines), under one error line with its code.
+            print(f"a2a: error: {err.details['headline']} [{err.code}]", file=sys.stderr)
+            print_problems(err, sys.stderr)
         else:
             print(f"a2a: error: {err.message} [{err.code}]", file=sys.stderr)
         stream.flush()
@@ -53,11 +62,24 @@ def emit_error(err: A2AError, as_json: bool) -> int:
     return err.exit_code
 
 
-def ask(question: str) -> bool:
-    """Ask the user a yes/no question on the terminal; without a terminal the answer is no."""
+def problems(err: A2AError) -> list[str]:
+    """The problems an error lists one by one (a card's fields), when it has a headline."""
+    found = err.details.get("problems") if "headline" in err.details else None
+    return [str(p) for p in found] if isinstance(found, list) else []
+
+
+def print_problems(err: A2AError, stream=None) -> None:
+    for line in problems(err) or [err.message]:
+        print(f"  {line}", file=stream or sys.stdout)
+
+
+def ask(question: str, default: bool = False) -> bool:
+    """Ask the user a yes/no question on the terminal; without a terminal the answer is no
+    (an empty answer is `default`)."""
     if not sys.stdin.isatty():
         return False
     try:
-        return input(question).strip().lower() in ("y", "yes")
+        answer = input(question).strip().lower()
     except EOFError:
         return False
+    return default if not answer else answer in ("y", "yes")

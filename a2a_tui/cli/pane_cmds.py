@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 
@@ -66,10 +67,13 @@ def cmd_serve(ctx, args) -> Result:
 
     socket = socket_from_env(args.tmux_socket)
     orch = Orchestrator(ctx.repo, socket)
-    propose_if_due(ctx.repo, ctx.store)   # a board question once per retro_every, if set
-    print(f"a2a: serving {ctx.repo.root} (pid {__import__('os').getpid()},"
-          f" tmux {socket or 'default server'})", file=sys.stderr, flush=True)
-    orch.run_forever()
+
+    def serving() -> None:   # once it holds the lock: a refused serve never says it serves
+        propose_if_due(ctx.repo, ctx.store)   # a board question once per retro_every, if set
+        print(f"a2a: serving {ctx.repo.root} (pid {os.getpid()},"
+              f" tmux {socket or 'default server'})", file=sys.stderr, flush=True)
+
+    orch.run_forever(serving)
     return Result({"stopped": True}, "a2a: orchestrator stopped")
 
 

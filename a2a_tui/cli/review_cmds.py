@@ -85,12 +85,20 @@ def register(sub, common) -> None:
 
 
 def cmd_start(ctx, args) -> Result:
+    from a2a_tui import settings
     from a2a_tui.queue import wake
     from a2a_tui.spawn import spawn_reviewer
     from a2a_tui.tmux import socket_from_env
 
+    # The options your config gives a reviewer on this CLI ([clis.<cli>], [roles.reviewer]);
+    # a config that does not load stops no review (none are passed).
+    try:
+        options = settings.load(ctx.repo.config_path).launch("reviewer", args.cli).options
+    except A2AError:
+        options = ()
     r = spawn_reviewer(ctx.gate, args.attempt, cli=args.cli, model=args.model,
-                       effort=args.effort, tmux_socket=socket_from_env(args.tmux_socket))
+                       effort=args.effort, tmux_socket=socket_from_env(args.tmux_socket),
+                       extra=options)
     wake(ctx.repo)
     which = "first review" if r["round"] == 0 else f"follow-up round {r['round']}"
     return Result(r, f"review {r['review']} ({which}) of {r['attempt']} at {r['sha'][:12]}:"

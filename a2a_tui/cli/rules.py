@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import os
+from pathlib import Path
+
 from a2a_tui.gate.roles import GATE_ROLES, who_may
 
 COMMAND_RULES: dict[str, list[str]] = {
@@ -39,9 +43,13 @@ COMMAND_RULES: dict[str, list[str]] = {
     "verify": [
         "Checks run on a clean checkout of exactly the submitted SHA, never the live worktree.",
         "Chain: precheck (the card's contract), sanity, boundary (allowed_paths, symlinks,"
-        " paths git refuses), drift (acceptance_files, deleted tests), provenance (A2A-*"
-        " trailers), red state, the card's checks, artifacts; only the candidate's own commits"
-        " are judged.",
+        " paths git refuses), drift (acceptance_files), provenance (A2A-* trailers), red state,"
+        " the card's checks, per-test (each blocking check's tests against the base's, one"
+        " by one), artifacts; only the candidate's own commits are judged.",
+        "A test that passed at the base must pass on the candidate: not deleted, deselected,"
+        " skipped or marked xfail/todo, and its base version must pass against your code;"
+        " a test you add may not end skipped or xfail/todo (droppable_tests on the card"
+        " allows named ones).",
         "Each check runs isolated: allow-listed variables and the card's env, its own HOME,"
         " stdin closed, its timeout; every process it starts is ended with it; a change to a"
         " tracked file rejects (tree_modified).",
@@ -111,6 +119,10 @@ COMMAND_RULES: dict[str, list[str]] = {
         "A break or a table that disagrees with the log freezes the gate: reads work, gate"
         " commands refuse (store_tampered) until the user repairs it (rebuild; reseal after"
         " looking at the events).",
+        "The store is this repository's alone (its id is in .git/a2a-store.json): a2a refuses"
+        " another's, a missing one (only `a2a init` makes one) and one that lost events.",
+        "Back it up with `a2a store backup PATH` (safe while a2a runs), never by copying"
+        " a2a.db: its -wal holds the newest events; `a2a store restore PATH` puts a backup back.",
     ],
     "recover": [
         "Half-finished operations are resolved by reading facts (the target ref), never by"
@@ -200,3 +212,37 @@ def rules_for(command: str) -> list[str]:
     if command in GATE_ROLES:
         rules = [f"Who may run it: {who_may(command)}.", *rules]
     return rules
+
+
+# --- a person reads a command's rules once; a model gets them every time (seed 003: the rules
+# are printed for the models that run the commands) ------------------------------------------
+def shown_path() -> Path:
+    """Where the rules shown to the user are noted: `$XDG_STATE_HOME/a2a/rules-shown`."""
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "a2a" / "rules-shown"
+
+
+def _key(command: str) -> str:
+    # The rules' own text is in the key: rules that change are shown again.
+    digest = hashlib.sha256("\n".join(rules_for(command)).encode()).hexdigest()[:12]
+    return f"{command}\t{digest}"
+
+
+def shown_before(command: str) -> bool:
+    """Whether the user has been shown these rules of `command` (as they are now)."""
+    try:
+        return _key(command) in shown_path().read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def note_shown(command: str) -> None:
+    """Note that the user has read the rules of `command`; a failure to note them only means
+    they are shown again."""
+    path = shown_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a", encoding="utf-8") as f:
+            f.write(_key(command) + "\n")
+    except OSError:
+        pass

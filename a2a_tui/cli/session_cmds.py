@@ -25,6 +25,9 @@ def register(sub, common) -> None:
     n.add_argument("--effort", help="reasoning effort (default: roles.ROLE.effort)")
     n.add_argument("--attempt", metavar="A", help="work in the attempt's worktree, as its writer")
     n.add_argument("--session", metavar="ID", help="the session id (default: from the role)")
+    n.add_argument("--assign", action="store_true",
+                   help="with --attempt: its first prompt is its task (the card, the checks, the"
+                        " command that delivers)")
     n.add_argument("--tmux-socket", metavar="NAME", help=TMUX_SOCKET_HELP)
     n.epilog = ("Options after `--` are passed to the CLI as they are (default:"
                 " roles.ROLE.options).")
@@ -76,7 +79,7 @@ def cmd_new(ctx, args) -> Result:
     r = lifecycle.new(ctx.gate, settings.load(ctx.repo.config_path), role=args.role,
                       cli=args.cli, model=args.model, effort=args.effort,
                       options=extra, attempt=args.attempt, session=args.session,
-                      tmux_socket=socket_from_env(args.tmux_socket))
+                      tmux_socket=socket_from_env(args.tmux_socket), assign=args.assign)
     return Result(r, f"started {lifecycle.describe(r)}"
                   + (f" · {r['user_input']}" if r["user_input"] else ""), rules="spawn")
 

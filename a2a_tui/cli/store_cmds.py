@@ -1,6 +1,9 @@
-"""store verify, rebuild, reseal: check the record; repair it after a freeze (gate/ledger.py)."""
+"""store verify, rebuild, reseal: check the record; repair it after a freeze (gate/ledger.py).
+store backup, restore: copy the record while it runs; put a copy of it back (store/backup.py)."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from a2a_tui.cli.output import Result
 from a2a_tui.collab.user_input import record_user_input_in_tx
@@ -25,6 +28,16 @@ def register(sub, common) -> None:
                              " them as they are, hash them again, rebuild, lift the freeze")
     p.add_argument("--reason", required=True, help="what you looked at and why it is right")
     p.set_defaults(func=cmd_store_reseal)
+    p = ssub.add_parser("backup", parents=[common],
+                        help="copy the record to a new file, whole, while a2a runs (SQLite's"
+                             " online backup)")
+    p.add_argument("path", metavar="PATH", help="the new file")
+    p.set_defaults(func=cmd_store_backup)
+    p = ssub.add_parser("restore", parents=[common],
+                        help="(user) put a backup of this repository's record in place of its"
+                             " store (kept aside in .a2a/replaced/); no orchestrator may run")
+    p.add_argument("path", metavar="PATH", help="the backup")
+    p.set_defaults(func=cmd_store_restore)
 
 
 def cmd_store_verify(ctx, args) -> Result:
@@ -88,3 +101,60 @@ def cmd_store_reseal(ctx, args) -> Result:
     return Result(r, f"resealed from #{brk.seq} ({r['rehashed']} hash(es) recomputed), recorded"
                      f" as {r['user_input']}; gate tables rebuilt; the gate is no longer frozen",
                   rules="store")
+
+
+def cmd_store_backup(ctx, args) -> Result:
+    from a2a_tui.store import backup  # lazy: only these two commands need it
+
+    info = backup.backup(ctx.store, Path(args.path))
+    return Result(info.to_json(), f"backed up {info.events} events (up to #{info.last_seq}) of"
+                                  f" store {(info.store_id or '?')[:12]} to {info.path}",
+                  rules="store")
+
+
+def cmd_store_restore(ctx, args) -> Result:
+    # lazy: only this command needs them
+    from a2a_tui.panes.orchestrator import take_lock
+    from a2a_tui.store import backup, owner
+
+    repo = ctx.repo
+    info, conn = backup.inspect(Path(args.path))
+    try:
+        who = _restorer(ctx, conn)
+        if not who.is_user:
+            raise A2AError("user_only", "restoring the store is the user's alone;"
+                           f" {who.describe()} is not the user")
+        owner.check_restorable(repo.root, info.identity, Path(info.path))
+        lock = take_lock(repo, "stop it before restoring (`a2a down`, or Q in the workbench)")
+        try:
+            previous = backup.put_in_place(conn, repo.db_path)
+            owner.restored(repo.root, repo.db_path, info.store_id, info.last_seq)
+        finally:
+            lock.close()
+    finally:
+        conn.close()
+    with repo.store() as store, store.write() as tx:
+        seq = tx.append("store_restored", actor=who.actor,
+                        payload={"from": info.path, "last_seq": info.last_seq,
+                                 "previous": str(previous) if previous else None})
+        uid = record_user_input_in_tx(tx, "action", f"restored the store from {info.path}"
+                                      f" (up to #{info.last_seq})", source="cli")
+    data = {**info.to_json(), "restored_seq": seq, "user_input": uid,
+            "previous": str(previous) if previous else None}
+    kept = f"; the store it replaced is kept at {previous}" if previous else ""
+    return Result(data, f"restored {info.events} events (up to #{info.last_seq}) from"
+                        f" {info.path}, recorded as {uid}{kept}", rules="store")
+
+
+def _restorer(ctx, backup_conn):
+    """Who restores: judged against the store when it opens, else (it is missing, foreign,
+    rewound: what a restore is for) against the backup's record."""
+    try:
+        return ctx.identity
+    except A2AError as err:
+        if not err.code.startswith("store_"):
+            raise
+    from a2a_tui.identity import resolve_caller  # lazy: psutil, for this command only
+    from a2a_tui.store.backup import Reader
+
+    return resolve_caller(Reader(backup_conn))

@@ -56,14 +56,18 @@ def register(sub, common) -> None:
 
 def cmd_up(ctx, args) -> Result:
     # lazy: each command imports only what it runs (a2a's start-up cost is paid per call)
-    from a2a_tui.tmux import Tmux, socket_from_env
-    from a2a_tui.tui.up import elsewhere, up
+    from a2a_tui.tmux import Tmux, enclosing_socket, socket_from_env
+    from a2a_tui.tui.up import elsewhere, recorded_server, up
 
     socket = socket_from_env(args.tmux_socket)
     try:
         repo = ctx.repo
     except A2AError as err:
         raise elsewhere(err, Tmux(socket)) from None
+    if socket is None:
+        # Not named: the server the workbench already runs on (recorded by the last `up`),
+        # else the one this terminal is inside, by its path, so that it is recorded.
+        socket = alive(recorded_server(repo), repo) or enclosing_socket()
     r = up(repo, socket, attach=not args.no_attach)
     return Result(r, r["text"])
 
@@ -73,9 +77,11 @@ def cmd_down(ctx, args) -> Result:
     from a2a_tui import lifecycle
     from a2a_tui.demo.start import demo_of, remove_demo
     from a2a_tui.tmux import socket_from_env
+    from a2a_tui.tui.up import recorded_server
 
     demo = demo_of(ctx.repo)
-    socket = socket_from_env(args.tmux_socket) or (demo or {}).get("tmux_socket")
+    socket = (socket_from_env(args.tmux_socket) or (demo or {}).get("tmux_socket")
+              or recorded_server(ctx.repo))
 
     def remove() -> str:
         # Before the tmux session goes: `a2a down` may be typed in one of its panes.
@@ -86,8 +92,7 @@ def cmd_down(ctx, args) -> Result:
         f"{', '.join(busy)} still at work. End them and the tmux session? [y/N] "),
         then=remove if demo is not None else None)
     r["removed"] = r.pop("then")
-    lines = [f"ended {e['session']}" + ("" if e["process_gone"] else " (its process may linger)")
-             for e in r["ended"]]
+    lines = [ended_line(e) for e in r["ended"]]
     if r["orchestrator_stopped"]:
         lines.append(f"stopped the orchestrator (pid {r['orchestrator_stopped']})")
     lines.append(f"tmux session {r['tmux_session']} "
@@ -98,6 +103,26 @@ def cmd_down(ctx, args) -> Result:
         lines.append(f"kept: the store and the worktrees of {ctx.repo.root} (`a2a up` starts"
                      " again)")
     return Result(r, "\n".join(lines))
+
+
+def alive(socket: str | None, repo) -> str | None:
+    """`socket` when the repository's tmux session runs on it, else None."""
+    from a2a_tui.tmux import Tmux  # lazy: libtmux, for `up` alone
+
+    if socket is None:
+        return None
+    try:
+        return socket if Tmux(socket).has_session(repo.config().tmux_session) else None
+    except A2AError:
+        return None
+
+
+def ended_line(e: dict) -> str:
+    """What `a2a down` says of a session it ended."""
+    if e["process_gone"]:
+        return f"ended {e['session']}"
+    return (f"ended {e['session']}: its pane is closed, but its process (pid {e.get('pid')})"
+            " had not exited 10 s after its hang-up")
 
 
 def cmd_workbench(ctx, args) -> Result:

@@ -18,7 +18,7 @@ from typing import Any
 from a2a_tui.demo import sample
 from a2a_tui.repo import Repo
 from a2a_tui.tmux import Tmux
-from a2a_tui.tui.up import attach_to, ensure_orchestrator, ensure_workbench
+from a2a_tui.tui.up import attach_to, ensure_orchestrator, ensure_workbench, way_back
 
 DIRECTOR_WINDOW = "demo"
 MARKER = "demo.json"
@@ -45,6 +45,7 @@ def start(tmux_socket: str | None, *, attach: bool = True, where: str | None = N
         {"root": str(root), "made_folder": made, "tmux_socket": tmux_socket}), encoding="utf-8")
     ensure_orchestrator(repo, tmux, tmux_socket)
     pane, _ = ensure_workbench(repo, tmux, tmux_socket)
+    way_back(tmux, session, pane)
     director = tmux.new_pane(session, director_command(str(root), tmux_socket), str(root))
     tmux.name_window(director.pane_id, DIRECTOR_WINDOW)
     result: dict[str, Any] = {

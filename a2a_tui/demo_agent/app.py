@@ -24,8 +24,10 @@ from __future__ import annotations
 import os
 import select
 import signal
+import tempfile
 import time
 from collections import deque
+from pathlib import Path
 
 from a2a_tui.demo_agent.claude import ClaudeSignals
 from a2a_tui.demo_agent.codex import CodexSignals
@@ -330,8 +332,16 @@ class DemoAgent:
                 env["CLAUDECODE"] = "1"  # Claude Code marks its Bash tool's environment
             else:
                 env["CODEX_THREAD_ID"] = self.opts.session_id
+            env["DEMO_PROMPT"] = self._prompt_file()
             self.tool = BashRun(req.call.command, self.opts.cwd, env, self.opts.tool_timeout,
                                 self._wake, tuple(self.opts.shell)).start()
+
+    def _prompt_file(self) -> str:
+        """The turn's prompt in a file of its own, for its commands to read ($DEMO_PROMPT)."""
+        assert self.turn is not None
+        path = Path(tempfile.gettempdir()) / f"demo-prompt-{self.opts.session_id}.txt"
+        path.write_text(self.turn.prompt, encoding="utf-8")
+        return str(path)
 
     def _tick(self) -> None:
         """Fire whatever timer or completion is due."""

@@ -14,6 +14,7 @@ import argparse
 import json
 import os
 import re
+import tomllib
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,6 +48,9 @@ class Options:
     login_shell: bool = True     # codex mode: tool commands via `bash -lc` (Codex's default)
     auto_check_unavailable: bool = False
     drop_enters: int = 0         # Enters lost after each paste (a loaded Claude Code's)
+    # Scripted replies (--replies): a prompt holding `when` runs `run` as its `!` lines, the way
+    # the fake model scripts a real CLI's tool calls in tests/real_cli.
+    replies: list[tuple[str, list[str]]] = field(default_factory=list)
     cwd: str = field(default_factory=os.getcwd)
 
     @property
@@ -89,6 +93,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-c", "--config", action="append", default=[], metavar="KEY=VALUE",
                    help="codex mode: a Codex config override; `allow_login_shell=false` runs tool"
                    " commands with `bash -c` instead of `bash -lc` (others are accepted, unused)")
+    p.add_argument("--replies", metavar="FILE",
+                   help="scripted turns, TOML: [[reply]] when = \"TEXT\", run = [\"CMD\", ...]: a"
+                   " prompt containing TEXT runs each CMD as if it were a `!` line (after the"
+                   " prompt's own); the commands find the prompt in the file $DEMO_PROMPT")
     p.add_argument("--auto-check-unavailable", action="store_true",
                    help="claude mode: a tool call that asks shows Claude Code's 'Auto mode can't"
                    " check actions' choice (no PermissionRequest; Notification agent_needs_input"
@@ -140,6 +148,8 @@ def options_from_args(args: argparse.Namespace) -> Options:
         opts.role_title = role_card_title(opts.role_card)
     if args.transcript_dir:
         opts.transcript_dir = Path(args.transcript_dir)
+    if args.replies:
+        opts.replies = read_replies(Path(args.replies))
     if args.auto_check_unavailable and args.permission_mode != "auto":
         raise A2AError("bad_option", "--auto-check-unavailable needs --permission-mode auto")
     if args.protocol == "codex":
@@ -186,3 +196,21 @@ def role_card_title(path: Path) -> str:
         if m and m.group(1):
             return m.group(1)
     return path.name
+
+
+def read_replies(path: Path) -> list[tuple[str, list[str]]]:
+    """The scripted turns of `--replies FILE` (one clear error for a file that is wrong)."""
+
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        raise A2AError("bad_option", f"--replies {path}: {err}") from None
+    out = []
+    for i, r in enumerate(data.get("reply", [])):
+        when, run = r.get("when"), r.get("run")
+        if not (isinstance(when, str) and when and isinstance(run, list)
+                and all(isinstance(c, str) for c in run)):
+            raise A2AError("bad_option", f"--replies {path}: reply {i + 1} needs when = \"TEXT\""
+                           " and run = [\"CMD\", ...]")
+        out.append((when, run))
+    return out

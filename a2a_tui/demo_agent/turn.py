@@ -14,7 +14,7 @@ the turn continue once more with `stop_hook_active: true`, as Claude Code does.
 
 Prompt directives (for tests and demos): `#delay=S`, `#fail`, `#ask`, each a separate word.
 A dispatched prompt may start with a marker such as `⟦主控 #3⟧`; it is skipped when looking
-for `!` lines.
+for `!` lines. `--replies FILE` adds scripted commands to a prompt that holds a given text.
 """
 
 from __future__ import annotations
@@ -87,8 +87,9 @@ def new_turn(prompt: str, opts: Options) -> Turn:
             fail = True
         elif m.group(1) == "ask":
             ask = True
+    scripted = next((run for when, run in opts.replies if when in prompt), [])
     return Turn(prompt=prompt, prompt_id=str(uuid.uuid4()), turn_id=str(uuid.uuid4()),
-                delay=delay, fail=fail, ask=ask, commands=commands_in(prompt))
+                delay=delay, fail=fail, ask=ask, commands=commands_in(prompt) + list(scripted))
 
 
 def reply_text(turn: Turn) -> str:

@@ -2,25 +2,36 @@
 
 from __future__ import annotations
 
+import shutil
 import time
 from typing import Any
 
 from a2a_tui.collab.authorization import claim_refusal
 from a2a_tui.errors import A2AError
-from a2a_tui.gate import ledger
+from a2a_tui.gate import clones, ledger
 from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.escalate import tell_dispatcher
 from a2a_tui.gate.facts import objective_facts
 from a2a_tui.gate.locks import op_lock
-from a2a_tui.gate.model import ACTIVE, UNRESOLVED, Score, way_out
+from a2a_tui.gate.model import ACTIVE, UNRESOLVED, Score, parse_scores, way_out
 from a2a_tui.gate.openitems import clean as clean_open_items
 from a2a_tui.gate.roles import require_role
 from a2a_tui.gate.targets import observe, target_lock
-from a2a_tui.git import FULL_SHA
+from a2a_tui.git import FULL_SHA, ZERO_SHA, GitError
+from a2a_tui.queue import wake
+
+
+def submitted_ref(attempt_id: str, n: int) -> str:
+    """Where submission `n` of an attempt is kept from the moment it is submitted: git keeps a
+    commit only while a ref reaches it, and the branch and worktree that reach it are the
+    worker's, and the user's to clean up (reclaim keeps `refs/a2a/attempts/` later)."""
+    return f"refs/a2a/submitted/{attempt_id}/{n}"
 
 
 def claim(g: GateContext, card_id: str, *, writer: str | None = None,
           supersede: bool = False) -> dict[str, Any]:
-    """Atomically allocate attempt n, a new fence, a branch and a worktree from the target head.
+    """Atomically allocate attempt n, a new fence, and a clone of the repository on a new
+    branch at the target head (gate/clones.py: the agent writes only the clone's `.git`).
 
     The target must be where the gate last left it (targets.observe). The store transaction
     decides the winner; git runs only after it commits.
@@ -66,8 +77,10 @@ def claim(g: GateContext, card_id: str, *, writer: str | None = None,
         # Outside the transaction: git.
         try:
             g.repo.worktrees_dir.mkdir(parents=True, exist_ok=True)
-            g.git.worktree_add(worktree, branch, start)
-        except A2AError as exc:
+            g.git.make_clone(worktree, branch, start, cfg.target_branch, g.git.identity())
+        except (A2AError, OSError) as exc:
+            shutil.rmtree(worktree, ignore_errors=True)   # nothing half-made stays
+            exc = exc if isinstance(exc, A2AError) else A2AError("worktree_failed", str(exc))
             with g.store.write() as tx:
                 s = tx.append("worktree_failed", actor="gate", task=card_id, attempt=attempt_id,
                               payload={"error": exc.message,
@@ -79,7 +92,8 @@ def claim(g: GateContext, card_id: str, *, writer: str | None = None,
                            f" {exc.message}") from exc
         with g.store.write() as tx:
             s = tx.append("worktree_created", actor="gate", task=card_id, attempt=attempt_id,
-                          payload={"path": str(worktree), "branch": branch, "start_commit": start})
+                          payload={"path": str(worktree), "branch": branch, "start_commit": start,
+                                   "layout": "clone"})
             tx.execute("UPDATE attempts SET worktree_state='present', updated_seq=? WHERE id=?",
                        (s, attempt_id))
     return {"attempt": attempt_id, "card": card_id, "fence": fence, "branch": branch,
@@ -144,13 +158,27 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
 
     if not FULL_SHA.match(sha):
         raise refuse("bad_sha", f"{sha_in!r} is not a full 40-hex commit SHA")
-    if not g.git.object_is_commit(sha):
-        raise refuse("bad_sha", f"{sha} is not a commit in this repository")
+    try:
+        # The commit is in the attempt's clone: imported, verified, pinned (gate/clones.py).
+        present = clones.bring_in(g, att, sha)
+    except A2AError as exc:
+        raise refuse("import_failed", f"{sha} could not be brought in from the attempt's"
+                     f" clone: {exc.message}") from exc
+    if not present or not g.git.object_is_commit(sha):
+        raise refuse("bad_sha", f"{sha} is not a commit in the attempt's clone or the"
+                     " repository")
     if sha == att["start_commit"]:
         raise refuse("empty_submission", f"{sha} is the start commit itself: nothing was delivered")
     if not g.git.is_ancestor(att["start_commit"], sha):
         raise refuse("not_descendant",
                      f"{sha} does not descend from the start commit {att['start_commit'][:12]}")
+    # The evidence is pinned before the record says it was submitted (git never runs inside
+    # the transaction); a submission refused below leaves a pin that the next one replaces.
+    pinned_n, pin = att["submission_n"] + 1, submitted_ref(attempt_id, att["submission_n"] + 1)
+    try:
+        _pin(g, pin, sha, f"a2a: {attempt_id} submission {pinned_n}")
+    except GitError as exc:
+        raise refuse(exc.code, f"could not keep {sha[:12]} under {pin}: {exc.message}") from exc
     with g.store.write() as tx:
         att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
         card = tx.one("SELECT * FROM cards WHERE id = ?", (att["card_id"],))
@@ -170,6 +198,9 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
             # The writer changed since the role check (a2a spawn --attempt hands it over).
             problem = ("role_forbidden", f"submit {attempt_id} is for its writer"
                        f" ({att['writer']}) or the user: {g.caller.describe()} may not")
+        elif att["submission_n"] + 1 != pinned_n:
+            problem = ("attempt_changed", f"{attempt_id} was submitted again meanwhile (now"
+                       f" submission {att['submission_n']}): submit again")
         if problem is None:
             n = att["submission_n"] + 1
             seq = tx.append("submitted", actor=g.caller.actor, task=att["card_id"],
@@ -182,17 +213,40 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
             tx.execute("UPDATE attempts SET state='submitted', submission_n=?, submitted_sha=?,"
                        " card_version=?, updated_seq=? WHERE id=?",
                        (n, sha, card_version, seq, attempt_id))
-            return {"attempt": attempt_id, "submission": n, "sha": sha,
-                    "card_version": card_version, "fence": fence, "state": "submitted",
-                    "unresolved": open_items}
-    raise refuse(*problem)
+            told = tell_dispatcher(tx, attempt_id, f"{attempt_id} submitted {sha} (card"
+                                   f" {att['card_id']} v{card_version}, submission {n}):"
+                                   f" `a2a verify {attempt_id}` checks it.")
+    if problem is not None:
+        raise refuse(*problem)
+    if told is not None:
+        wake(g.repo)   # the executive that dispatched it is told (after the commit)
+    return {"attempt": attempt_id, "submission": n, "sha": sha, "card_version": card_version,
+            "fence": fence, "state": "submitted", "unresolved": open_items}
 
 
-def abandon(g: GateContext, attempt_id: str, score: Score, reason: str = "") -> dict[str, Any]:
-    """End an attempt without integrating it, with a score; its evidence stays."""
+def _pin(g: GateContext, ref: str, sha: str, message: str) -> None:
+    """`ref` at `sha`: made new (one git call), or moved from what a refused submission left."""
+    try:
+        g.git.update_ref(ref, sha, ZERO_SHA, message=message)
+    except GitError as exc:
+        if exc.code != "ref_moved":
+            raise
+        g.git.update_ref(ref, sha, g.git.ref_value(ref) or ZERO_SHA, message=message)
+
+
+def abandon(g: GateContext, attempt_id: str, score: Score | None, reason: str = ""
+            ) -> dict[str, Any]:
+    """End an attempt without integrating it, with a score; its evidence stays. An untouched
+    attempt (nothing submitted, no commit on its branch) has nothing to score: its score may be
+    left out (None)."""
     require_role(g, "abandon")
     att = g.attempt(attempt_id)
     ledger.require_intact(g, att["card_id"])
+    # Read before the write transaction (no git inside it); a commit made meanwhile is only
+    # a commit nobody submitted.
+    # The branch is in the attempt's clone (read as data); a clone that cannot be read may hold
+    # work: it is scored.
+    committed = clones.head_of(att) != att["start_commit"]
     with op_lock(g.repo.locks_dir, attempt_id, what=f"an operation on {attempt_id}"):
         with g.store.write() as tx:
             att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
@@ -202,15 +256,19 @@ def abandon(g: GateContext, attempt_id: str, score: Score, reason: str = "") -> 
             if att["state"] not in ACTIVE:
                 raise A2AError("attempt_not_open", f"attempt {attempt_id} is {att['state']}:"
                                " it has ended")
+            if score is None and (att["submission_n"] or committed):
+                score = parse_scores([])   # there is work to judge: it is scored
             now = time.time_ns()
             facts = score_facts(tx, att, now)
+            scored = score.to_json() if score is not None else None
             seq = tx.append("abandoned", actor=g.caller.actor, task=att["card_id"],
                             attempt=attempt_id, session=g.caller.session,
-                            payload={"reason": reason, "score": score.to_json(), **facts})
+                            payload={"reason": reason, "score": scored, **facts})
             tx.execute("UPDATE attempts SET state='abandoned', ended_ns=?, updated_seq=?"
                        " WHERE id=?", (now, seq, attempt_id))
-            insert_score(tx, attempt_id, "abandoned", score, facts, g.caller.actor, seq)
-    return {"attempt": attempt_id, "state": "abandoned", "score": score.to_json(), **facts}
+            if score is not None:
+                insert_score(tx, attempt_id, "abandoned", score, facts, g.caller.actor, seq)
+    return {"attempt": attempt_id, "state": "abandoned", "score": scored, **facts}
 
 
 def score_facts(tx, att, now_ns: int) -> dict[str, Any]:

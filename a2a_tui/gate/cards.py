@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -15,10 +16,12 @@ from a2a_tui.gate.model import _digest, contract_digest_of
 CARD_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$")
 GATE_FILLED = ("version", "digest", "start_commit", "writer", "sole_writer", "state")
 # The verify chain's own steps: a check may not take their names (its results are named).
-STEP_NAMES = ("precheck", "sanity", "boundary", "drift", "provenance", "red", "artifacts")
+STEP_NAMES = ("precheck", "sanity", "boundary", "drift", "provenance", "red", "per-test",
+              "artifacts")
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # Variables the gate itself sets for every check: a card cannot take them over.
 GATE_ENV = ("HOME", "TMPDIR")
+TITLE_MAX = 80
 DEFAULT_RED_PATHS = ["tests/**", "test/**", "**/test_*", "**/*_test.*", "**/*.test.*",
                      "**/*_spec.*"]
 
@@ -29,6 +32,12 @@ def _nonblank(v: str) -> str:
     return v
 
 
+def _inside_path(v: str) -> str:
+    if v.startswith("/") or ".." in v.split("/"):
+        raise ValueError(f"{v!r}: paths are relative to the repository and stay inside it")
+    return _nonblank(v)
+
+
 class Check(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -37,8 +46,16 @@ class Check(BaseModel):
     blocking: bool = True
     timeout_s: int | None = Field(default=None, ge=1, le=86_400,
                                   description="default: the gate's (gate.toml [timeouts])")
+    # The test report the command writes (JUnit XML or TAP): a file, folder or glob inside the
+    # checkout. pytest's and `node --test`'s a2a asks for itself (gate/verify/reports).
+    report: str | None = None
 
     _cmd = field_validator("command")(_nonblank)
+
+    @field_validator("report")
+    @classmethod
+    def _report(cls, v: str | None) -> str | None:
+        return _inside_path(v) if v is not None else v
 
 
 class Executor(BaseModel):
@@ -55,7 +72,9 @@ class Card(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: str = Field(default="", description="filled in by the gate when missing")
-    title: str
+    # Filled from the goal's first line when missing (the author writes goal, non-goals, paths,
+    # acceptance and checks; seed 003 has the script fill the rest).
+    title: str = ""
     goal: str
     non_goals: list[str] = Field(min_length=1)
     allowed_paths: list[str] = Field(min_length=1)
@@ -64,10 +83,14 @@ class Card(BaseModel):
     red_command: str | None = None
     red_paths: list[str] = Field(default_factory=lambda: list(DEFAULT_RED_PATHS))
     red_timeout_s: int | None = Field(default=None, ge=1, le=86_400)
-    task_type: Literal["feature", "bugfix", "refactor", "test", "docs", "chore"]
-    complexity: Literal["S", "M", "L"]
-    executor: Executor
-    source_ticket: str
+    # The red command's test report, as a check's `report`.
+    red_report: str | None = None
+    task_type: Literal["feature", "bugfix", "refactor", "test", "docs", "chore"] = "feature"
+    complexity: Literal["S", "M", "L"] = "M"
+    # Who should do it; None: whoever the executive controller (or the user) starts.
+    executor: Executor | None = None
+    # Where the card comes from; filled by the gate when empty (cards_ops.source_of).
+    source_ticket: str = ""
     acceptance_files: list[str] = Field(default_factory=list)
     needs_user_authorization: bool = False
     # Paths the candidate must contain (checked after its checks ran); a file a check names
@@ -83,7 +106,15 @@ class Card(BaseModel):
     # Integration needs the user's approval bound to the SHA and its evidence (gate/approvals.py).
     integrate_approval: Literal["none", "user"] = "none"
 
-    _text = field_validator("title", "goal", "source_ticket")(_nonblank)
+    _text = field_validator("goal")(_nonblank)
+
+    @field_validator("title", "source_ticket")
+    @classmethod
+    def _blank_or_text(cls, v: str) -> str:
+        # Empty means "fill it in"; only spaces is a slip worth naming.
+        if v and not v.strip():
+            raise ValueError("must not be only spaces")
+        return v.strip()
 
     @field_validator("id")
     @classmethod
@@ -116,6 +147,11 @@ class Card(BaseModel):
     def _red(cls, v: str | None) -> str | None:
         return _nonblank(v) if v is not None else v
 
+    @field_validator("red_report")
+    @classmethod
+    def _red_report(cls, v: str | None) -> str | None:
+        return _inside_path(v) if v is not None else v
+
     @field_validator("env")
     @classmethod
     def _env(cls, v: dict[str, str]) -> dict[str, str]:
@@ -137,22 +173,36 @@ class Card(BaseModel):
                 raise ValueError(f"artifacts: {a!r} is outside allowed_paths")
         return self
 
-    @model_validator(mode="after")
-    def _checks(self) -> Card:
-        names = [c.name for c in self.checks]
+    @field_validator("checks")
+    @classmethod
+    def _checks(cls, checks: list[Check]) -> list[Check]:
+        names = [c.name for c in checks]
         dup = {n for n in names if names.count(n) > 1}
         if dup:
-            raise ValueError(f"checks: duplicate check name {sorted(dup)[0]!r}")
+            raise ValueError(f"duplicate check name {sorted(dup)[0]!r}")
         taken = sorted(set(names) & set(STEP_NAMES))
         if taken:
-            raise ValueError(f"checks: {taken[0]!r} names a step of the verify chain;"
+            raise ValueError(f"{taken[0]!r} names a step of the verify chain;"
                              " call the check something else")
-        if not any(c.blocking for c in self.checks):
-            raise ValueError("checks: at least one check must be blocking")
+        if not any(c.blocking for c in checks):
+            raise ValueError("at least one check must be blocking")
+        return checks
+
+    @model_validator(mode="after")
+    def _title(self) -> Card:
+        if not self.title:
+            first = self.goal.strip().splitlines()[0].strip()
+            self.title = first if len(first) <= TITLE_MAX else first[:TITLE_MAX - 1] + "…"
         return self
 
     def body(self) -> dict[str, Any]:
-        return self.model_dump(mode="json")
+        body = self.model_dump(mode="json")
+        # A card that names no report keeps the body (and digests) it had before cards could.
+        for part in (body, *body["checks"]):
+            for name in ("report", "red_report"):
+                if name in part and part[name] is None:
+                    del part[name]
+        return body
 
     def digest(self) -> str:
         return _digest(self.body())
@@ -174,32 +224,66 @@ def load_card(path: Path) -> Card:
 
 
 def parse_card(text: str, name: str = "<card>") -> Card:
+    """Validate a card's TOML text. Every problem is found in one pass and reported at once:
+    one A2AError (`bad_card`) whose message holds them all, each naming its field and line;
+    `details["problems"]` has one line per problem (the CLI prints one under the other)."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise A2AError("bad_card", f"{name}: not valid TOML: {exc}") from exc
-    for key in GATE_FILLED:
-        if key in data:
-            line = locate(text, (key,))
-            raise A2AError(
-                "bad_card", f"{name}:{line}: field '{key}' is filled in by the gate; remove it",
-                details={"field": key, "line": line},
-            )
+    found = [Problem(key, locate(text, (key,)), "is filled in by the gate; remove it")
+             for key in GATE_FILLED if key in data]
     try:
-        return Card.model_validate(data)
+        card = Card.model_validate({k: v for k, v in data.items() if k not in GATE_FILLED})
     except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = tuple(err["loc"])
-        field = ".".join(str(p) for p in loc) or "card"
-        line = locate(text, loc)
-        where = f"{name}:{line}" if line else name
-        msg = err["msg"]
-        if err["type"] == "missing":
-            msg = "is required"
-        elif err["type"] == "extra_forbidden":
-            msg = "is not a card field"
-        raise A2AError("bad_card", f"{where}: field '{field}' {msg}",
-                       details={"field": field, "line": line}) from exc
+        found += [_problem(text, err) for err in exc.errors()]
+        card = None
+    if found:
+        raise card_problems(name, found)
+    assert card is not None
+    return card
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a card: its field (dotted), its line (None: the field is missing),
+    and what is wrong."""
+
+    field: str
+    line: int | None
+    message: str
+
+    def text(self, name: str) -> str:
+        where = f"{name}:{self.line}" if self.line else name
+        return f"{where}: field '{self.field}' {self.message}"
+
+
+def _problem(text: str, err: Any) -> Problem:
+    loc = tuple(err["loc"])
+    field = ".".join(str(p) for p in loc) or "card"
+    msg = err["msg"].removeprefix("Value error, ")
+    if err["type"] == "missing":
+        msg = "is required"
+    elif err["type"] == "extra_forbidden":
+        msg = "is not a card field"
+    elif err["type"] == "too_short":
+        msg = "needs at least one entry"
+    return Problem(field, locate(text, loc), msg)
+
+
+def card_problems(name: str, found: list[Problem]) -> A2AError:
+    """The one refusal for every problem of a card, in the order of its lines."""
+    found = sorted(found, key=lambda p: (p.line is None, p.line or 0))
+    lines = [p.text(name) for p in found]
+    first = found[0]
+    if len(found) == 1:
+        message = lines[0]
+    else:
+        message = f"{name}: {len(found)} problems, nothing stored: " + "; ".join(lines)
+    return A2AError("bad_card", message, details={
+        "field": first.field, "line": first.line, "problems": lines,
+        "headline": f"{name}: {len(found)} problems, nothing stored",
+        "fields": [{"field": p.field, "line": p.line, "message": p.message} for p in found]})
 
 
 def locate(text: str, loc: tuple) -> int | None:

@@ -14,27 +14,39 @@ from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
 from a2a_tui.gate.cards import Card, load_card
 from a2a_tui.gate.context import GateContext
-from a2a_tui.gate.model import card_body
+from a2a_tui.gate.model import card_body, contract_lines
 from a2a_tui.gate.roles import require_role
 from a2a_tui.gate.views import card_status
 from a2a_tui.queue import wake
 
 
-def add_card(g: GateContext, path: Path) -> dict[str, Any]:
-    """Validate a card file and store it: a new card, a new version, or no change at all."""
+def add_card(g: GateContext, path: Path, *, source_ticket: str | None = None
+             ) -> dict[str, Any]:
+    """Validate a card file and store it: a new card, a new version, or no change at all.
+
+    What the author left out, the gate fills in (seed 003): the id (T-<n>), the title (the
+    goal's first line, cards.py) and the source ticket (`source_ticket` when given, else
+    `source_of` the caller); `filled` in the answer and the event names them."""
     require_role(g, "card add")
     card = load_card(path)
     ledger.require_intact(g, card.id or None)
+    filled = [] if gives_title(path) else ["title"]
     with g.store.write() as tx:
         if not card.id:
+            filled.append("id")
             card = card.model_copy(update={"id": f"T-{tx.next_counter('card')}"})
             while tx.one("SELECT 1 FROM cards WHERE id = ?", (card.id,)):
                 card = card.model_copy(update={"id": f"T-{tx.next_counter('card')}"})
-        body, digest, contract = card.body(), card.digest(), card.contract_digest()
         row = tx.one("SELECT * FROM cards WHERE id = ?", (card.id,))
+        if not card.source_ticket:
+            filled.append("source_ticket")
+            kept = card_body(row).get("source_ticket") if row is not None else None
+            card = card.model_copy(update={
+                "source_ticket": kept or source_ticket or source_of(tx, g.caller)})
+        body, digest, contract = card.body(), card.digest(), card.contract_digest()
         if row is not None and row["digest"] == digest:
             return {"card": card.id, "version": row["version"], "digest": digest, "changed": False,
-                    "state": row["state"]}
+                    "state": row["state"], "filled": filled, "title": card.title}
         if row is None:
             version, state, kind = 1, "draft", "card_added"
         elif row["contract_digest"] != contract:
@@ -44,7 +56,7 @@ def add_card(g: GateContext, path: Path) -> dict[str, Any]:
             version, state, kind = row["version"], row["state"], "card_revised"
         seq = tx.append(kind, actor=g.caller.actor, task=card.id, session=g.caller.session,
                         payload={"version": version, "digest": digest, "source": str(path),
-                                 "card": body})
+                                 "card": body, **({"filled": filled} if filled else {})})
         if row is None:
             tx.execute(
                 "INSERT INTO cards(id, version, digest, contract_digest, state, fence, title, body,"
@@ -65,7 +77,29 @@ def add_card(g: GateContext, path: Path) -> dict[str, Any]:
                 (card.id, version, digest, json.dumps(body), seq),
             )
     return {"card": card.id, "version": version, "digest": digest, "changed": True, "state": state,
-            "event": kind}
+            "event": kind, "filled": filled, "title": card.title}
+
+
+def source_of(tx, caller) -> str:
+    """The source ticket of a card its author did not give one: for a managed session (the
+    ideation controller), the newest user input delivered to it — what the user said that the
+    card answers; else who wrote it (`user`, `session:<id>`)."""
+    if caller.session:
+        row = tx.one("SELECT id FROM user_inputs WHERE to_session = ? ORDER BY n DESC LIMIT 1",
+                     (caller.session,))
+        if row is not None:
+            return row["id"]
+    return caller.actor
+
+
+def gives_title(path: Path) -> bool:
+    """Whether the card file gives a title of its own (else the gate fills it from the goal)."""
+    import tomllib
+
+    try:
+        return bool(str(tomllib.loads(path.read_text(encoding="utf-8")).get("title", "")).strip())
+    except (OSError, ValueError):
+        return True
 
 
 def ready_card(g: GateContext, card_id: str) -> dict[str, Any]:
@@ -144,3 +178,80 @@ def card_at_version(g: GateContext, card_id: str, version: int) -> Card:
     if row is None:
         raise A2AError("unknown_card", f"card {card_id!r} has no version {version}")
     return Card.model_validate(json.loads(row["body"]))
+
+
+# --- card files a person edits (`a2a card new|edit`, the workbench's N and e) ------------------
+def cards_dir(repo) -> Path:
+    """Where `card new` and `card edit` keep the files they open (`.a2a/cards/`)."""
+    return repo.a2a_dir / "cards"
+
+
+def write_draft(repo, title: str = "", path: Path | None = None) -> tuple[Path, str]:
+    """The commented template of a new card in a file (`.a2a/cards/new-<n>.toml` unless
+    `path`); a file that exists already is kept as it is (an earlier draft, edited on).
+    Returns the file and the template's text (to tell an untouched draft)."""
+    from a2a_tui.gate.cardfile import template
+
+    text = template(title)
+    if path is None:
+        folder = cards_dir(repo)
+        folder.mkdir(parents=True, exist_ok=True)
+        n = 1
+        while (folder / f"new-{n}.toml").exists():
+            n += 1
+        path = folder / f"new-{n}.toml"
+    if not path.exists():
+        path.write_text(text, encoding="utf-8")
+    return path, text
+
+
+def write_edit(g: GateContext, card_id: str) -> tuple[Path, str]:
+    """The card's current version as a file to edit (`.a2a/cards/<id>.toml`, written afresh
+    from the store: the store is what counts). Returns the file and its text."""
+    from a2a_tui.gate.cardfile import render
+
+    body = card_body(g.card(card_id))
+    folder = cards_dir(g.repo)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{card_id}.toml"
+    text = render(body)
+    path.write_text(text, encoding="utf-8")
+    return path, text
+
+
+def settle_draft(repo, path: Path, card_id: str) -> Path:
+    """A `new-<n>.toml` draft that became card `card_id` is kept as `<card_id>.toml`."""
+    target = cards_dir(repo) / f"{card_id}.toml"
+    if path.parent == cards_dir(repo) and path.name.startswith("new-"):
+        path.replace(target)
+        return target
+    return path
+
+
+# --- a worker's assignment: the first prompt of a session started on an attempt ---------------
+SHA_PLACEHOLDER = "<SHA>"
+
+
+def assignment(g: GateContext, attempt_id: str) -> str:
+    """What a worker started on an attempt is told first: where it works, the card, the checks
+    the gate runs, and, as the last line, the command that delivers its commit (with the
+    attempt's fence and card version filled in, the SHA left to it)."""
+    att = g.attempt(attempt_id)
+    row = g.store.one("SELECT body FROM card_versions WHERE card_id = ? AND version = ?",
+                      (att["card_id"], att["card_version"]))
+    b = json.loads(row["body"])
+    checks = "; ".join(f"{c['name']}: {c['command']}" for c in b["checks"])
+    return "\n".join([
+        f"Your task: attempt {attempt_id} of card {att['card_id']} (version"
+        f" {att['card_version']}), in the folder {att['worktree']} (branch {att['branch']},"
+        f" from {att['start_commit'][:12]}). You are its sole writer.",
+        "",
+        f"Card {att['card_id']}: {b['title']} (change nothing outside its allowed paths)",
+        *contract_lines(b),
+        f"The gate's checks on your commit: {checks}",
+        "",
+        "When it is done, commit in that folder, then deliver the commit, its full 40-hex SHA"
+        f" put for {SHA_PLACEHOLDER} (saying you are done is not a delivery):",
+        f"a2a submit {attempt_id} --sha {SHA_PLACEHOLDER} --card-version {att['card_version']}"
+        f" --fence {att['fence']}",
+    ])

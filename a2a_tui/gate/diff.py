@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from a2a_tui.errors import A2AError
 from a2a_tui.gate import views
+from a2a_tui.gate.clones import import_head
+from a2a_tui.git import clone_head
 from a2a_tui.repo import Repo
 
 MAX_LINES = 20_000          # a diff longer than this is cut, and says so
@@ -167,6 +170,16 @@ def parse_diff(text: str) -> list[DiffLine]:
     return out
 
 
+def _clone_head(repo: Repo, place) -> str | None:
+    """The head of the attempt's clone, brought into the repository (gate/clones.py), or of
+    its branch in the repository for a claim made before clones."""
+    head = clone_head(Path(place.worktree))
+    if head is not None and import_head(repo, place.id, Path(place.worktree), head,
+                                        place.start_commit):
+        return head
+    return repo.git.ref_value(f"refs/heads/{place.branch}")
+
+
 def attempt_diff(repo: Repo, db, attempt_id: str, max_lines: int = MAX_LINES) -> AttemptDiff:
     """The attempt's diff from its start commit to its submitted candidate, or, before a
     submission, to the head of its branch."""
@@ -177,7 +190,7 @@ def attempt_diff(repo: Repo, db, attempt_id: str, max_lines: int = MAX_LINES) ->
     if place.submitted_sha:
         head, head_is = place.submitted_sha, f"candidate {place.submission_n}"
     else:
-        head = git.ref_value(f"refs/heads/{place.branch}") or place.start_commit
+        head = _clone_head(repo, place) or place.start_commit
         head_is = f"branch {place.branch} (not submitted)"
     lines = parse_diff(git.diff_text(place.start_commit, head))
     truncated = len(lines) > max_lines

@@ -6,7 +6,8 @@ executive controller's pane when one is live.
   `card ready` or at a verify;
 - `verify_flaky`: a check passed and failed on the same candidate;
 - `test_suspect`: the same test failed in two consecutive verifies: is the test itself wrong?
-- `feedback_stopped`: the rejection that ends automatic feedback, with the attempt's history.
+- `feedback_stopped`: the rejection that ends automatic feedback, with the attempt's history;
+- `verify_commit_missing`: the submitted commit is gone from the repository.
 """
 
 from __future__ import annotations
@@ -15,12 +16,13 @@ import json
 from typing import Any
 
 from a2a_tui.collab.board import post_finding_in_tx
-from a2a_tui.collab.delivery import live_session
+from a2a_tui.collab.delivery import live_session, session_is_live
 from a2a_tui.queue import enqueue_in_tx
 
 # Protected: acceptance conditions are the user's to close (collab/roles.py).
 CATEGORY = "acceptance"
-VERDICT_EVENTS = ("verified", "rejected", "verify_flaky", "contract_invalid")
+VERDICT_EVENTS = ("verified", "rejected", "verify_flaky", "contract_invalid",
+                  "verify_commit_missing")
 
 
 def raise_item(tx, att, title: str, body: str, *, blocking: bool = False,
@@ -36,6 +38,22 @@ def raise_item(tx, att, title: str, body: str, *, blocking: bool = False,
         enqueue_in_tx(tx, executive, f"Board {item}, for you and the user: {title}"
                       f" (a2a board show {item})", source="gate", actor="gate", attempt=attempt)
     return item, executive is not None
+
+
+def tell_dispatcher(tx, attempt_id: str, text: str) -> int | None:
+    """Tell the executive controller that dispatched the attempt (gave it a worker with its
+    task: `a2a session new worker --attempt A --assign`, an `attempt_assigned` event) what just
+    happened to it, in its pane, if it is still live: the submission to verify, the verdict to
+    act on. Nothing when the user dispatched it (they see it on the Gate panel)."""
+    given = tx.one("SELECT actor FROM events WHERE kind = 'attempt_assigned' AND attempt = ?"
+                   " ORDER BY seq DESC LIMIT 1", (attempt_id,))
+    if given is None or not given["actor"].startswith("session:"):
+        return None
+    sid = given["actor"].removeprefix("session:")
+    row = tx.one("SELECT role FROM sessions WHERE id = ?", (sid,))
+    if row is None or row["role"] != "executive" or not session_is_live(tx, sid):
+        return None
+    return enqueue_in_tx(tx, sid, text, source="gate", actor="gate", attempt=attempt_id)
 
 
 def card_contract_invalid(tx, card_id: str, version: int, problems: list[str]
@@ -65,6 +83,18 @@ def contract_invalid(tx, att, v) -> tuple[str, bool]:
         f" strike was counted. Fix the card (`a2a card add`, then `a2a card ready"
         f" {att['card_id']}`) or the gate rules (.a2a/gate.toml), then verify again.")
     return item, queued
+
+
+def commit_missing(tx, att, v) -> tuple[str, bool]:
+    return raise_item(
+        tx, att, f"{att['id']}: the submitted commit {v.sha[:12]} is missing: the verdict is"
+        " unknown",
+        f"Verify run {v.run} of {att['id']} found no commit {v.sha} in the repository, though"
+        f" it was one when it was submitted (kept under refs/a2a/submitted/{att['id']}/): its"
+        " refs were removed and git's garbage collector took it. That is no judgement of the"
+        " work, and no strike was counted. Put the commit back (from a clone, a backup, the"
+        " worker's worktree) and verify again, ask the worker to submit again, or abandon the"
+        " attempt.")
 
 
 def flaky(tx, att, v) -> tuple[str, bool]:
@@ -106,7 +136,7 @@ def test_suspects(tx, att, v) -> bool:
 
 
 def failing_tests(results) -> list[str]:
-    """The tests a run failed: from pytest's junit report, else the check's name."""
+    """The tests a run failed: from its test report (any runner), else the check's name."""
     out: list[str] = []
     for r in results:
         if r.kind in ("command", "red") and not r.passed and not r.skipped:

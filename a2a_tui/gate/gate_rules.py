@@ -61,6 +61,7 @@ class Steps(BaseModel):
     provenance: bool = True
     red: bool = True
     tree: bool = True
+    per_test: bool = True
     artifacts: bool = True
 
 

@@ -25,7 +25,7 @@ from a2a_tui.gate.mainworktree import (
     dirty_error,
     sync_worktree,
 )
-from a2a_tui.gate.model import UNRESOLVED, Score, way_out
+from a2a_tui.gate.model import UNRESOLVED, Score, parse_scores, way_out
 from a2a_tui.gate.review_gate import check_integrable
 from a2a_tui.gate.roles import require_role
 from a2a_tui.gate.targets import (
@@ -38,7 +38,7 @@ from a2a_tui.gate.targets import (
 from a2a_tui.git import GitError
 
 
-def integrate(g: GateContext, attempt_id: str, score: Score) -> dict[str, Any]:
+def integrate(g: GateContext, attempt_id: str, score: Score | None) -> dict[str, Any]:
     """Move the attempt's target to its verified SHA, by compare-and-swap, and record it.
 
     Under the attempt's lock and then its target's: the target must be where the gate last left
@@ -52,6 +52,8 @@ def integrate(g: GateContext, attempt_id: str, score: Score) -> dict[str, Any]:
         facts = ledger.before_integrate(g, g.attempt(attempt_id)["card_id"])  # the log decides
         att = g.attempt(attempt_id)
         sha = _check_candidate(g, att, facts)
+        if score is None:   # asked only of a candidate that can be integrated
+            score = parse_scores([])
         branch = att["target_branch"]
         ref = ref_of(branch)
         with target_lock(g, branch):

@@ -1,9 +1,9 @@
 """The log decides: the gate's state folded from the append-only event log.
 
-The gate's tables (cards, attempts, submissions, verifications, check_results, reviews, review
-runs, issues and dispositions, approvals, ...) are a cache of the log: each row is written in
-the transaction that appends the event explaining it, and anything that can open the database
-file can also rewrite them. So the gate does not take them
+The gate's tables (cards, attempts, submissions, verifications, check_results, test_reports,
+reviews, review runs, issues and dispositions, approvals, ...) are a cache of the log: each row
+is written in the transaction that appends the event explaining it, and anything that can open
+the database file can also rewrite them. So the gate does not take them
 on trust. `fold` replays the gate's events into the same rows, one handler per event kind
 (`HANDLERS`: a new kind that changes gate state is one entry there); `compare` names the first
 row that disagrees with the log; `rebuild` writes the tables again from it.
@@ -90,12 +90,15 @@ TABLES = (
     Table("approvals", ("id",), ("id", "attempt_id", "submission_n", "sha", "card_version",
                                  "evidence", "user_input", "seq")),
     Table("approval_uses", ("approval_id",), ("approval_id", "attempt_id", "seq")),
+    # The reports a verify judged (gate/verify/baseline.py); their tests stay in the event.
+    Table("test_reports", ("seq",), ("seq", "attempt_id", "run", "sha", "check_name",
+                                     "fingerprint", "source", "runner", "counts")),
 )
 BY_NAME = {t.name: t for t in TABLES}
 # Tables whose rows hang off an attempt (the rest: cards and card_versions, by card).
 PER_ATTEMPT = ("submissions", "verifications", "check_results", "integrations", "scores",
                "reviews", "review_runs", "review_issues", "review_dispositions",
-               "review_overrides", "approvals", "approval_uses")
+               "review_overrides", "approvals", "approval_uses", "test_reports")
 
 
 @dataclass
@@ -217,6 +220,8 @@ def _submitted(ledger: Ledger, ev: Event) -> None:
 
 def _score(ledger: Ledger, ev: Event, outcome: str) -> None:
     p = ev.payload
+    if p.get("score") is None:   # an attempt abandoned before it submitted anything
+        return
     ledger.put("scores", {"attempt_id": ev.attempt, "outcome": outcome, **p["score"],
                           "rounds": p["rounds"], "rejections": p["rejections"],
                           "duration_s": p["duration_s"], "actor": ev.actor, "seq": ev.seq})
@@ -245,6 +250,19 @@ def _check_result(ledger: Ledger, ev: Event) -> None:
         "kind": p["kind"], "blocking": int(p["blocking"]), "passed": int(p["passed"]),
         "exit_code": p["exit_code"], "duration_s": p["duration_s"], "detail": p["detail"],
         "stdout_tail": "", "stderr_tail": "", "log_path": p.get("log"), "seq": ev.seq})
+
+
+def test_report_row(seq: int, attempt: str | None, p: dict[str, Any]) -> Row:
+    """A `tests_reported` event's row in test_reports, as the verify writes it and the fold
+    makes it again."""
+    return {"seq": seq, "attempt_id": attempt, "run": p["run"], "sha": p["sha"],
+            "check_name": p["check"], "fingerprint": p["fingerprint"], "source": p["source"],
+            "runner": p["runner"],
+            "counts": None if p["counts"] is None else json.dumps(p["counts"], sort_keys=True)}
+
+
+def _tests_reported(ledger: Ledger, ev: Event) -> None:
+    ledger.put("test_reports", test_report_row(ev.seq, ev.attempt, ev.payload))
 
 
 def _verdict(verdict: str) -> Callable[[Ledger, Event], None]:
@@ -387,10 +405,12 @@ HANDLERS: dict[str, Callable[[Ledger, Event], None]] = {
     "abandoned": _abandoned,
     "verify_started": _verify_started,
     "check_result": _check_result,
+    "tests_reported": _tests_reported,
     "verified": _verdict("passed"),
     "rejected": _verdict("rejected"),
     "verify_flaky": _verdict("flaky"),
     "contract_invalid": _verdict("contract_invalid"),
+    "verify_commit_missing": _verdict("commit_missing"),
     "verify_interrupted": _verify_interrupted,
     "integration_intent": _integration_intent,
     "integrated": _integration("integrated", None),

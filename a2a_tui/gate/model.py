@@ -31,7 +31,7 @@ CONTRACT_FIELDS = (
 # a card that does not keeps the digest it was recorded with (the ledger folds it again).
 LATER_CONTRACT_FIELDS: dict[str, Any] = {
     "red_timeout_s": None, "artifacts": [], "env": {}, "droppable_tests": [], "review": "none",
-    "integrate_approval": "none",
+    "integrate_approval": "none", "red_report": None,
 }
 
 
@@ -41,6 +41,14 @@ def contract_digest_of(body: dict[str, Any]) -> str:
     fields.update({k: body[k] for k, default in LATER_CONTRACT_FIELDS.items()
                    if body.get(k, default) != default})
     return _digest(fields)
+
+
+def contract_lines(body: dict[str, Any]) -> list[str]:
+    """A card's contract as the lines a session's prompt quotes (a worker's task, a review)."""
+    return [f"Goal: {body['goal']}",
+            "Non-goals:", *[f"- {x}" for x in body["non_goals"]],
+            f"Allowed paths: {', '.join(body['allowed_paths'])}",
+            "Acceptance:", *[f"- {x}" for x in body["acceptance"]]]
 
 
 def _digest(obj: Any) -> str:

@@ -1,16 +1,20 @@
-"""reclaim: remove the worktrees of ended attempts, but only clean ones.
+"""reclaim: remove the clones of ended attempts, but only clean ones.
 
-The attempt's commit stays reachable under `refs/a2a/attempts/<attempt>` before anything is
-removed; a dirty or unknown worktree is kept and reported.
+The clone's head is imported into the repository (gate/clones.py) and stays reachable under
+`refs/a2a/attempts/<attempt>` before anything is removed; a dirty or unknown clone is kept and
+reported. Whether a clone is clean is judged by the repository's own git with the clone as its
+work tree and a scratch index, never by the clone's git (its config and hooks are its agent's).
 """
 
 from __future__ import annotations
 
+import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from a2a_tui.errors import A2AError
-from a2a_tui.gate import ledger
+from a2a_tui.gate import clones, ledger
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.findings import report_kept_worktree
 from a2a_tui.gate.locks import op_lock
@@ -54,7 +58,15 @@ def _reclaim_one(g: GateContext, att) -> dict[str, Any]:
         att = g.attempt(aid)
         path = Path(att["worktree"])
         result: dict[str, Any] = {"attempt": aid, "worktree": str(path)}
-        head = g.git.ref_value(f"refs/heads/{att['branch']}") or att["submitted_sha"]
+        head = clones.head_of(att) if path.is_dir() else None
+        try:
+            if head is not None and not clones.bring_in(g, att, head):
+                head = None
+        except GitError as exc:
+            return _record(g, att, "unknown", result | {
+                "reason": f"could not import the clone's head {head[:12]} ({exc.message});"
+                          " nothing removed", "git": exc.stderr})
+        head = head or g.git.ref_value(f"refs/heads/{att['branch']}") or att["submitted_sha"]
         ref = hidden_ref(aid)
         if head:
             current = g.git.ref_value(ref)
@@ -71,23 +83,55 @@ def _reclaim_one(g: GateContext, att) -> dict[str, Any]:
             return result | {"worktree_state": "removed", "changed": False}
         if not path.exists():
             g.git.worktree_prune()
-            g.git.delete_branch(att["branch"])
             return _record(g, att, "removed", result | {"reason": "worktree folder already gone"})
-        try:
-            files = g.git.status(path)
-        except GitError as exc:
+        if (path / ".git").is_file():
+            return _reclaim_linked(g, att, path, result)
+        seen = clones.head_of(att)
+        if seen is None or seen != head:
             return _record(g, att, "unknown", result | {
-                "reason": f"cannot read the worktree's status: {exc.stderr.strip()[:200]}"})
-        if files:
-            return _record(g, att, "kept_dirty", result | {
-                "reason": f"{len(files)} uncommitted path(s); kept", "files": files[:50]})
-        try:
-            g.git.worktree_remove(path)
-        except GitError as exc:
+                "reason": "the clone has no head the gate can read, or it moved; kept"})
+        kept = _kept_if_dirty(g, att, result, lambda: clones.dirty_files(g, path, head))
+        if kept is not None:
+            return kept
+        if clones.head_of(att) != head:
             return _record(g, att, "unknown", result | {
-                "reason": f"git worktree remove failed: {exc.stderr.strip()[:200]}"})
-        g.git.delete_branch(att["branch"])
+                "reason": "the clone's head moved while it was checked; kept"})
+        try:
+            shutil.rmtree(path)
+        except OSError as exc:
+            return _record(g, att, "unknown", result | {
+                "reason": f"removing the clone failed: {exc}"})
         return _record(g, att, "removed", result)
+
+
+def _kept_if_dirty(g: GateContext, att, result: dict[str, Any],
+                   read: Callable[[], list[str]]) -> dict[str, Any] | None:
+    """The record of a worktree kept because `read` found uncommitted paths (or could not
+    look); None when it is clean."""
+    try:
+        files = read()
+    except GitError as exc:
+        return _record(g, att, "unknown", result | {
+            "reason": f"cannot read the worktree's status: {exc.stderr.strip()[:200]}"})
+    if files:
+        return _record(g, att, "kept_dirty", result | {
+            "reason": f"{len(files)} uncommitted path(s); kept", "files": files[:50]})
+    return None
+
+
+def _reclaim_linked(g: GateContext, att, path: Path, result: dict[str, Any]) -> dict[str, Any]:
+    """A linked worktree, as claims made before clones left them (its branch is in the
+    repository): removed by git when clean, as then."""
+    kept = _kept_if_dirty(g, att, result, lambda: g.git.status(path))
+    if kept is not None:
+        return kept
+    try:
+        g.git.worktree_remove(path)
+    except GitError as exc:
+        return _record(g, att, "unknown", result | {
+            "reason": f"git worktree remove failed: {exc.stderr.strip()[:200]}"})
+    g.git.delete_branch(att["branch"])
+    return _record(g, att, "removed", result)
 
 
 def _record(g: GateContext, att, state: str, result: dict[str, Any]) -> dict[str, Any]:

@@ -11,10 +11,12 @@ from pathlib import Path
 from typing import Any
 
 from a2a_tui.errors import A2AError
+from a2a_tui.gate import clones
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.integrate import resolve_intent
 from a2a_tui.gate.locks import lock_is_free, op_lock
 from a2a_tui.gate.verdicts import state_after_interrupt
+from a2a_tui.git import clone_head
 
 
 def recover(g: GateContext) -> list[dict[str, Any]]:
@@ -57,23 +59,31 @@ def recover(g: GateContext) -> list[dict[str, Any]]:
 
 
 def _resolve_pending_worktree(g: GateContext, att) -> dict[str, Any]:
-    """A claim that died before recording its worktree: look at what git has."""
+    """A claim that died before recording its clone: look at what is on disk. A clone whose
+    head is the start commit and whose files match it is the claim's, complete; anything
+    else is failed (its folder kept as unknown, for the user to look at)."""
     path = Path(att["worktree"])
-    branch_sha = g.git.ref_value(f"refs/heads/{att['branch']}")
-    registered = path in g.git.worktree_paths()
+    head = clone_head(path)
+    complete = False
+    if head == att["start_commit"]:
+        try:
+            complete = not clones.dirty_files(g, path, head)
+        except A2AError:
+            complete = False
     with g.store.write() as tx:
-        if registered and branch_sha and path.is_dir():
+        if complete:
             seq = tx.append("worktree_created", actor="gate", task=att["card_id"],
                             attempt=att["id"], payload={"path": str(path), "recovered": True,
-                                                        "start_commit": att["start_commit"]})
+                                                        "start_commit": att["start_commit"],
+                                                        "layout": "clone"})
             tx.execute("UPDATE attempts SET worktree_state='present', updated_seq=? WHERE id=?",
                        (seq, att["id"]))
             return {"kind": "claim", "attempt": att["id"], "worktree_state": "present"}
         seq = tx.append("worktree_failed", actor="gate", task=att["card_id"], attempt=att["id"],
-                        payload={"recovered": True, "branch_exists": bool(branch_sha),
-                                 "registered": registered,
+                        payload={"recovered": True, "clone_head": head,
+                                 "exists": path.exists(),
                                  "error": "the claim died before its worktree was recorded"})
         tx.execute("UPDATE attempts SET state='failed', worktree_state=?, ended_ns=?, updated_seq=?"
-                   " WHERE id=?", ("unknown" if (branch_sha or registered) else "removed",
+                   " WHERE id=?", ("unknown" if path.exists() else "removed",
                                     time.time_ns(), seq, att["id"]))
         return {"kind": "claim", "attempt": att["id"], "state": "failed"}

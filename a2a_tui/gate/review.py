@@ -18,9 +18,11 @@ from typing import Any
 from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
 from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.escalate import tell_dispatcher
 from a2a_tui.gate.review_report import Report, parse_report
 from a2a_tui.gate.review_start import report_copy
 from a2a_tui.gate.roles import require_role
+from a2a_tui.queue import wake
 
 MAX_REPORT = 256 * 1024     # a report is a document, not a log
 
@@ -87,6 +89,15 @@ def review(g: GateContext, attempt_id: str, sha: str, path: str) -> dict[str, An
             tx.execute("INSERT INTO review_issues(review_id, attempt_id, sha, issue, title,"
                        " evidence, seq) VALUES (?,?,?,?,?,?,?)",
                        (review_id, attempt_id, sha, i.id, i.title, json.dumps(i.evidence), seq))
+        issues_ = ", ".join(i.id for i in report.blocking_issues)
+        told = tell_dispatcher(tx, attempt_id, f"The review of {attempt_id} at {sha[:12]}:"
+                               f" {report.verdict}" + (
+                                   f", blocking issues {issues_} (`a2a review show {attempt_id}`,"
+                                   f" then `a2a review dispose` each)" if issues_ else
+                                   f"; `a2a review show {attempt_id}` says what still stops"
+                                   " integration") + ".")
+    if told is not None:
+        wake(g.repo)   # the executive that dispatched the attempt is told (after the commit)
     _keep_copy(g, run["id"], text)
     return {"attempt": attempt_id, "sha": sha, "review": run["id"], "round": run["round"],
             "verdict": report.verdict, "blocking_issues": [i.id for i in report.blocking_issues],

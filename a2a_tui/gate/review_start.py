@@ -25,6 +25,7 @@ from a2a_tui.errors import A2AError
 from a2a_tui.gate import gate_rules
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.locks import op_lock
+from a2a_tui.gate.model import contract_lines
 from a2a_tui.gate.roles import admit
 from a2a_tui.git import GitError
 from a2a_tui.queue import enqueue_in_tx
@@ -248,10 +249,7 @@ def first_prompt(tx, g: GateContext, p: Planned, report: Path) -> str:
         " files there; change nothing.",
         "",
         f"The card ({p.card} v{version}): {card['title']}",
-        f"Goal: {card['goal']}",
-        "Non-goals:", *[f"- {x}" for x in card["non_goals"]],
-        f"Allowed paths: {', '.join(card['allowed_paths'])}",
-        "Acceptance:", *[f"- {x}" for x in card["acceptance"]],
+        *contract_lines(card),
         "",
         f"The change: git diff {p.start_commit}..{p.sha} ({len(changed)} file"
         f"{'s' * (len(changed) != 1)}: {listed})",

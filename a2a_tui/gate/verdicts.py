@@ -7,8 +7,9 @@ the attempt back where that verdict left it (`state_after_interrupt`).
 
 from __future__ import annotations
 
-COMPLETED = ("passed", "rejected", "flaky", "contract_invalid")
-ATTEMPT_STATE = {"passed": "verified", "rejected": "rejected"}  # flaky, contract_invalid: none
+COMPLETED = ("passed", "rejected", "flaky", "contract_invalid", "commit_missing")
+# flaky, contract_invalid, commit_missing: the attempt goes back to `submitted`
+ATTEMPT_STATE = {"passed": "verified", "rejected": "rejected"}
 
 
 def last_verdict(db, attempt_id: str):

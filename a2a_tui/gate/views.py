@@ -47,6 +47,9 @@ class AttemptView:
     submitted_sha: str | None
     rejections: int                # consecutive rejections
     writer: str                    # 'user' or 'session:<id>'
+    # A session launched for this attempt ran unconfined (a2a_tui/confine): its work was
+    # done with the user's full access, and every view of the attempt says so.
+    unconfined: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -113,8 +116,15 @@ class VerifyView:
 
 _CARD = ("SELECT id, title, version, state, fence, (SELECT a.state FROM attempts a"
          " WHERE a.card_id = cards.id ORDER BY a.n DESC LIMIT 1) AS attempt_state FROM cards")
-_ATTEMPT = ("SELECT id, card_id, state, fence, worktree_state, submitted_sha, rejections, writer"
+_ATTEMPT = ("SELECT id, card_id, state, fence, worktree_state, submitted_sha, rejections, writer,"
+            " EXISTS(SELECT 1 FROM events l WHERE l.attempt = attempts.id"
+            "   AND l.kind = 'session_launching'"
+            "   AND json_extract(l.payload, '$.confinement.confined') = 0) AS unconfined"
             " FROM attempts")
+
+
+def _attempt_view(r) -> AttemptView:
+    return AttemptView(**{**dict(r), "unconfined": bool(r["unconfined"])})
 
 
 def cards(db, limit: int | None = None) -> list[CardView]:
@@ -128,13 +138,13 @@ def cards(db, limit: int | None = None) -> list[CardView]:
 
 def attempts(db) -> list[AttemptView]:
     """Every attempt, in the order they were claimed."""
-    return [AttemptView(**r) for r in db.all(f"{_ATTEMPT} ORDER BY claimed_ns")]
+    return [_attempt_view(r) for r in db.all(f"{_ATTEMPT} ORDER BY claimed_ns")]
 
 
 def latest_attempt(db, card_id: str) -> AttemptView | None:
     """The card's most recent attempt, if it has one."""
     r = db.one(f"{_ATTEMPT} WHERE card_id = ? ORDER BY n DESC LIMIT 1", (card_id,))
-    return None if r is None else AttemptView(**r)
+    return None if r is None else _attempt_view(r)
 
 
 def last_verify(db, attempt_id: str) -> VerifyView | None:
@@ -175,7 +185,7 @@ def card_detail(db, card_id: str) -> CardDetail | None:
         return None
     atts = db.all(f"{_ATTEMPT} WHERE card_id = ? ORDER BY n", (card_id,))
     return CardDetail(CardView(r["id"], r["title"], r["version"], r["state"], r["fence"]),
-                      json.loads(r["body"]), tuple(AttemptView(**a) for a in atts))
+                      json.loads(r["body"]), tuple(_attempt_view(a) for a in atts))
 
 
 def output_tail(stdout: str, stderr: str, lines: int = 10) -> list[str]:

@@ -64,6 +64,9 @@ class Attempt:
     verified_ns: int | None = None    # its last pass (when it became integrable)
     score: dict[str, Any] | None = None
     lines: tuple[int, int] | None = None   # (added, removed), when the gate recorded them
+    # From the verify runs' test reports: the last run's tests run and passed, and the tests
+    # masked and dropped over all its runs (None: no run reported tests).
+    tests: dict[str, int] | None = None
     served: dict[str, list[str]] = field(default_factory=dict)   # session -> what it did
 
     @property
@@ -315,12 +318,23 @@ class _Fold:
         if (a := self.attempt(r)) is not None:
             a.verify_runs += 1
             a.verified_ns = r.ts_ns
+            self._tests(a, r.payload)
+
+    def _tests(self, a: Attempt, p: dict[str, Any]) -> None:
+        t = p.get("tests")
+        if not isinstance(t, dict):
+            return
+        before = a.tests or {"masked": 0, "dropped": 0}
+        a.tests = {"run": int(t.get("run", 0)), "passed": int(t.get("passed", 0)),
+                   "masked": before["masked"] + int(t.get("masked", 0)),
+                   "dropped": before["dropped"] + int(t.get("dropped", 0))}
 
     def on_rejected(self, r: Row) -> None:
         if (a := self.attempt(r)) is None:
             return
         a.verify_runs += 1
         p = r.payload
+        self._tests(a, p)
         first = p.get("first_failure") or "unknown"
         step = p.get("step") or (first if first in STEPS else CHECK_STEP)
         a.rejections.append(Rejection(a.id, a.task, r.seq, r.ts_ns, step, p.get("code") or first,
@@ -330,6 +344,7 @@ class _Fold:
         if (a := self.attempt(r)) is not None:
             a.verify_runs += 1
             a.flaky += 1
+            self._tests(a, r.payload)
 
     def on_contract_invalid(self, r: Row) -> None:
         if (a := self.attempt(r)) is not None:

@@ -14,7 +14,7 @@ KINDS: dict[str, str] = {
     "claimed": "claimed",                    # an attempt starts; session = who claimed it
     "submitted": "submitted",                # one round
     "verify_started": "verify_started",
-    "verified": "verified",
+    "verified": "verified",                  # payload.tests: run, passed, masked, dropped
     "rejected": "rejected",                  # payload.first_failure (a check), .step/.code if set
     "flaky": "verify_flaky",                 # neither pass nor fail: never a rejection
     "contract_invalid": "contract_invalid",  # the card's own problem: never a worker rejection
@@ -60,7 +60,8 @@ SIGNAL_TURN_END = "stop"      # a signal of this payload kind ends one turn
 SIGNAL_WAITING = "waiting"    # the CLI waits for the user (a permission prompt)
 
 # Verify steps the gate runs itself; any other first failure is one of the card's checks.
-STEPS = ("precheck", "sanity", "boundary", "drift", "provenance", "red", "artifacts", "review")
+STEPS = ("precheck", "sanity", "boundary", "drift", "provenance", "red", "per-test", "artifacts",
+         "review")
 CHECK_STEP = "checks"
 
 # `payload.as` of attempt_resolved, mapped to the outcome it gives the attempt.

@@ -110,6 +110,9 @@ def first_pass(v: dict[str, Any]) -> list[str]:
              f" concluded attempt(s) integrated with no rejection ({v['attempts']} attempt(s),"
              f" {v['verify_runs']} verify run(s), {v['rejections']} rejection(s),"
              f" {v['flaky']} flaky, {v['contract_invalid']} contract problem(s))"]
+    if v.get("tests"):
+        lines.append(f"tests: {fmt_tests(v['tests'])} (run and passed: each attempt's last"
+                     " verify; masked and dropped: over all its verifies)")
     if v["by_step"]:
         lines.append("rejections by step and code:")
         lines += table(STEP_HEAD, step_rows(v))
@@ -182,13 +185,22 @@ def scores(v: dict[str, Any]) -> list[str]:
 
 
 TASKS_HEAD = ["task", "type", "size", "outcome", "attempts", "rounds", "rejections", "wall",
-              "waiting", "interventions", "writers"]
+              "waiting", "interventions", "tests", "writers"]
+
+
+def fmt_tests(t: dict[str, int] | None) -> str:
+    """`passed/run`, then the masked and dropped ones when there are any."""
+    if not t:
+        return "-"
+    more = [f"{t[k]} {k}" for k in ("masked", "dropped") if t.get(k)]
+    return ", ".join([f"{t['passed']}/{t['run']} passed", *more])
 
 
 def task_rows(v: list[dict[str, Any]]) -> list[list[Any]]:
     return [[t["task"], t["task_type"], t["complexity"], t["outcome"], t["attempts"],
              t["rounds"], t["rejections"], fmt_s(t["wall_s"]), fmt_s(t["waiting_s"]),
-             t["interventions"], ", ".join(t["writers"]) or "-"] for t in v]
+             t["interventions"], fmt_tests(t.get("tests")), ", ".join(t["writers"]) or "-"]
+            for t in v]
 
 
 def tasks(v: list[dict[str, Any]]) -> list[str]:

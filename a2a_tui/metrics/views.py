@@ -125,12 +125,23 @@ def _grouped(attempts: Iterable[Attempt], key: Callable[[Attempt], tuple[str, ..
     return [{**dict(zip(names, k, strict=True)), **row(v)} for k, v in sorted(groups.items())]
 
 
+def test_counts(attempts: Iterable[Attempt]) -> dict[str, int] | None:
+    """Tests run and passed (each attempt's last verify that reported tests), masked and dropped
+    (over all its runs), summed; None when no attempt's verify reported tests."""
+    found = [a.tests for a in attempts if a.tests is not None]
+    if not found:
+        return None
+    return {k: sum(t[k] for t in found) for k in ("run", "passed", "masked", "dropped")}
+
+
 def first_pass(h: History) -> dict[str, Any]:
-    """Share of concluded attempts integrated with no rejection; rejections by step and code."""
+    """Share of concluded attempts integrated with no rejection; rejections by step and code;
+    the tests their verifies ran, passed, masked and dropped."""
     attempts = list(h.attempts.values())
     steps = Counter((r.step, r.code) for a in attempts for r in a.rejections)
     return {
         **_pass_row(attempts),
+        "tests": test_counts(attempts),
         "verify_runs": sum(a.verify_runs for a in attempts),
         "flaky": sum(a.flaky for a in attempts),
         "contract_invalid": sum(a.contract_invalid for a in attempts),
@@ -208,7 +219,8 @@ def scores(h: History) -> dict[str, Any]:
 
 def tasks(h: History) -> list[dict[str, Any]]:
     """Per task: outcome, rework (attempts), rounds, wall time, time waiting on the user, the
-    user's interventions, and who wrote it."""
+    user's interventions, who wrote it, and the tests its verifies ran, passed, masked and
+    dropped."""
     waits: dict[str, list[float]] = defaultdict(list)
     interventions: Counter[str] = Counter()
     for i in h.attention:
@@ -233,12 +245,13 @@ def tasks(h: History) -> list[dict[str, Any]]:
             "waiting_s": _s(sum(waits[task])) if waits[task] else 0.0,
             "interventions": interventions[task],
             "writers": sorted({writer_label(h, a) for a in attempts}),
+            "tests": test_counts(attempts),
         })
     if waits[NO_TASK] or interventions[NO_TASK]:
         out.append({"task": NO_TASK, "title": "", "task_type": "", "complexity": "",
                     "outcome": "", "attempts": 0, "rounds": 0, "rejections": 0, "wall_s": None,
                     "waiting_s": _s(sum(waits[NO_TASK])), "interventions": interventions[NO_TASK],
-                    "writers": []})
+                    "writers": [], "tests": None})
     return out
 
 

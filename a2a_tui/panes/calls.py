@@ -25,13 +25,16 @@ from dataclasses import dataclass
 
 from a2a_tui.errors import A2AError
 from a2a_tui.panes.stalls import SILENT_SINCE, stalled_since
+from a2a_tui.panes.windows import WindowNames
 from a2a_tui.settings import Settings
 from a2a_tui.store.watch import store_changes
 
 log = logging.getLogger(__name__)
 
 COUNT_OPTION = "@a2a_waiting"
-STATUS = f"#{{?{COUNT_OPTION},#[reverse] a2a: #{{{COUNT_OPTION}}} waiting for you #[default] ,}}"
+STORE_OPTION = "@a2a_store"   # the store taking no writes, or gone (panes/storeguard.py)
+STATUS = (f"#{{?{STORE_OPTION},#[reverse] a2a: #{{{STORE_OPTION}}} #[default] ,}}"
+          f"#{{?{COUNT_OPTION},#[reverse] a2a: #{{{COUNT_OPTION}}} waiting for you #[default] ,}}")
 LIMIT = 100   # unseen rejections and stops read at most (the count says "100+" beyond)
 
 
@@ -124,6 +127,7 @@ class Calls:
         self._thread: threading.Thread | None = None
         self._shown: tuple[str, int] | None = None    # (tmux session, count) last shown
         self.tmux_session = repo.config().tmux_session
+        self.windows = WindowNames(tmux)               # each agent window's name and state
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._run, name="a2a-calls", daemon=True)
@@ -149,7 +153,9 @@ class Calls:
             store.close()
 
     def check(self, store, called: set[str]) -> set[str]:
-        """Count, show, announce; returns the keys called so far that still wait."""
+        """Count, show, announce; returns the keys called so far that still wait. Each agent
+        window is named for its session, role and state on the way (panes/windows.py)."""
+        self.windows.show(store)
         things = waiting(store)
         s = self.settings()
         self._show(len(things), s.status)

@@ -7,14 +7,17 @@ and costs nothing while it waits. Where there are no pidfds (macOS, a kernel bef
 `A2A_PLATFORM=darwin`: see `host.py`) the same thread asks psutil every `POLL_S` whether each
 watched process still runs with its recorded start time: at most that late, and a few
 system calls per pane per tick. Either way the watcher writes the same spool envelope the hook
-script writes, so ingestion stays the one place that records signals (a second `exited` is
-ignored there).
+script writes, into the session's own spool folder, so ingestion stays the one place that
+records signals (a second `exited` is ignored there). An exit that cannot be written (a full
+disk) is kept and written again every RETRY_S until it can: the orchestrator records it once
+space returns.
 """
 
 from __future__ import annotations
 
 import errno
 import json
+import logging
 import os
 import select
 import threading
@@ -25,6 +28,8 @@ from a2a_tui import host
 from a2a_tui.identity import process_alive
 
 POLL_S = 0.5   # how often the portable watcher looks at the watched processes
+RETRY_S = 1.0  # how often an exit that could not be written is tried again
+log = logging.getLogger(__name__)
 
 
 class ExitWatcher:
@@ -32,7 +37,7 @@ class ExitWatcher:
     pidfds (Linux), or looking every `POLL_S` seconds (elsewhere)."""
 
     def __init__(self, spool_dir: Path):
-        self.spool_dir = spool_dir
+        self.spool_dir = spool_dir   # the spool's top: each session's folder is below it
         self.pidfds = host.linux() and hasattr(os, "pidfd_open")
         self._lock = threading.Lock()
         # key (a pidfd; the session id without pidfds) -> (session, pane, pid, start)
@@ -93,9 +98,10 @@ class ExitWatcher:
             return sid
 
     def _run(self) -> None:
+        unwritten: list[tuple[str, str | None, int]] = []
         while not self._stop:
             if self.pidfds:
-                gone = self._wait_pidfds()
+                gone = self._wait_pidfds(RETRY_S if unwritten else None)
             else:
                 gone = self._look()
             for key in gone:
@@ -103,9 +109,22 @@ class ExitWatcher:
                     sid, pane, pid, _start = self._watched.pop(key)
                 if isinstance(key, int):
                     os.close(key)
-                self._report(sid, pane, pid)
+                unwritten.append((sid, pane, pid))
+            unwritten = self._report_all(unwritten)
 
-    def _wait_pidfds(self) -> list[int | str]:
+    def _report_all(self, exits: list[tuple[str, str | None, int]]
+                    ) -> list[tuple[str, str | None, int]]:
+        """Write each exit into the spool; those that cannot be written yet are returned."""
+        left = []
+        for sid, pane, pid in exits:
+            try:
+                self._report(sid, pane, pid)
+            except OSError as exc:   # a full disk: kept, tried again, never dropped
+                log.warning("the exit of %s (pid %d) waits to be written: %s", sid, pid, exc)
+                left.append((sid, pane, pid))
+        return left
+
+    def _wait_pidfds(self, timeout_s: float | None = None) -> list[int | str]:
         poller = select.poll()
         poller.register(self._wake_r, select.POLLIN)
         with self._lock:
@@ -113,7 +132,7 @@ class ExitWatcher:
         for fd in fds:
             poller.register(fd, select.POLLIN)
         gone: list[int | str] = []
-        for fd, _ev in poller.poll():
+        for fd, _ev in poller.poll(None if timeout_s is None else timeout_s * 1000):
             if fd == self._wake_r:
                 os.read(self._wake_r, 64)
             else:
@@ -134,6 +153,11 @@ class ExitWatcher:
         doc = {"v": 1, "ts_ns": ts, "session": sid, "pane": pane or "", "source": "process",
                "payload": {"hook_event_name": "process-exited", "pid": pid}}
         name = f"{ts}-{sid}-exit{pid}"
-        tmp = self.spool_dir / f".{name}.tmp"
-        tmp.write_text(json.dumps(doc) + "\n")
-        os.replace(tmp, self.spool_dir / f"{name}.json")
+        folder = self.spool_dir / sid
+        tmp = folder / f".{name}.tmp"
+        try:
+            folder.mkdir(exist_ok=True)
+            tmp.write_text(json.dumps(doc) + "\n")
+            os.replace(tmp, folder / f"{name}.json")
+        finally:
+            tmp.unlink(missing_ok=True)

@@ -3,8 +3,13 @@
 `a2a serve` runs it headless; the TUI hosts the same object. One thread does everything in
 order (ingest every waiting file, then deliver to every ready pane), so a signal is never judged
 against a delivery half-recorded. It sleeps (inotify, `dirwatch.py`; watchfiles where inotify is
-unavailable) until a file lands in the spool: hook signals, the wake files that
-`a2a inject/pause/resume/release` drop after committing, and its own wake when a hint falls due.
+unavailable) until a file lands in the spool: hook signals in each session's own folder (a new
+folder is watched as it appears), the wake files that `a2a inject/pause/resume/release` drop
+after committing, and its own wake when a hint falls due.
+
+It also runs the broker (`broker_host.py`, a2a_tui/broker), the only way a session reaches a2a:
+a socket per session that has not exited, made as a session's spool folder appears at its
+launch and removed when the session exits.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from watchfiles import watch
@@ -25,8 +30,10 @@ from a2a_tui import settings as user_settings
 from a2a_tui.dirwatch import DirWatch
 from a2a_tui.errors import A2AError
 from a2a_tui.panes import confirm, delivery, hints, recovery, spool, stalls
+from a2a_tui.panes.broker_host import BrokerHost
 from a2a_tui.panes.calls import Calls
 from a2a_tui.panes.exits import ExitWatcher
+from a2a_tui.panes.storeguard import FileWatch, StoreGuard
 from a2a_tui.tmux import Tmux
 
 log = logging.getLogger(__name__)
@@ -42,18 +49,25 @@ WATCH_TIMEOUT_MS = 60_000
 
 def lock_holder(repo) -> int | None:
     """The pid of the orchestrator serving `repo`, or None when none runs."""
+    return lock_state(repo)[0]
+
+
+def lock_state(repo) -> tuple[int | None, str]:
+    """(the pid of the orchestrator serving `repo` or None, what its lock file says beside it:
+    a store it cannot write, panes/storeguard.py)."""
     path = repo.locks_dir / LOCK_NAME
     if not path.exists():
-        return None
+        return None, ""
     with open(path, "a+") as f:
         try:
             fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             f.seek(0)
-            text = f.read().strip()
-            return int(text) if text.isdigit() else -1
+            text = f.read()
+            first = text.split("\n", 1)[0].strip()
+            return (int(first) if first.isdigit() else -1), text
         fcntl.flock(f, fcntl.LOCK_UN)
-        return None
+        return None, ""
 
 
 def stop_running(repo, timeout_s: float = 15.0) -> int | None:
@@ -78,6 +92,23 @@ def stop_running(repo, timeout_s: float = 15.0) -> int | None:
     return pid
 
 
+def take_lock(repo, then: str):
+    """The repository's orchestrator lock, held through the returned open file (for an
+    orchestrator, or for what no orchestrator may run beside: a store restore); refused with
+    `orchestrator_running` (`then`: what the user does about it) while another holds it."""
+    repo.locks_dir.mkdir(parents=True, exist_ok=True)
+    f = open(repo.locks_dir / LOCK_NAME, "a+")
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        f.seek(0)
+        holder = f.read().split("\n", 1)[0].strip() or "?"
+        f.close()
+        raise A2AError("orchestrator_running", f"an orchestrator already serves {repo.root}"
+                       f" (pid {holder}); {then}") from None
+    return f
+
+
 class Orchestrator:
     """Ingestion and delivery for one repository and one tmux server."""
 
@@ -94,6 +125,10 @@ class Orchestrator:
         self.settings = user_settings.load(repo.config_path)  # a bad file: refused at start
         self._settings_seen = self._settings_stamp()
         self.calls: Calls | None = None
+        self.broker: BrokerHost | None = None
+        self.guard = StoreGuard(repo, tmux_socket, lambda: self.settings,
+                                repo.locks_dir / LOCK_NAME)
+        self._file_watch: FileWatch | None = None
 
     # --- life cycle ---------------------------------------------------------------------
     def start(self) -> None:
@@ -104,20 +139,30 @@ class Orchestrator:
             self.tmux = Tmux(self.tmux_socket)
             self.store = self.repo.store()
             self.repo.spool_dir.mkdir(parents=True, exist_ok=True)
+            self.repo.broker_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
             with self.store.write() as tx:
                 tx.append("orchestrator_started", actor="orchestrator",
                           payload={"pid": os.getpid(), "tmux_socket": self.tmux_socket})
             recovery.unknown_deliveries(self.store)
             recovery.reconcile_panes(self.store, self.tmux.panes(), self.tmux_socket)
+            self.guard.started()
+            self._file_watch = FileWatch(self.repo, self._file_changed, self._stop)
+            self._file_watch.start()
             self.exits = ExitWatcher(self.repo.spool_dir)
             self.exits.start()
+            self.broker = BrokerHost(self.repo, self.tmux_socket)
+            self.broker.start()
             self._cycle()
             self.calls = Calls(self.repo, self.tmux, lambda: self.settings)
             self.calls.start()
         except BaseException:
+            self._stop.set()   # the store's file watch, if it started
             if self.exits is not None:
                 self.exits.stop()
                 self.exits = None
+            if self.broker is not None:
+                self.broker.stop()
+                self.broker = None
             self._release_lock()
             raise
         self._thread = threading.Thread(target=self._run, name="a2a-orchestrator", daemon=True)
@@ -137,28 +182,41 @@ class Orchestrator:
         if self.calls is not None:
             self.calls.stop()
             self.calls = None
+        if self.broker is not None:
+            self.broker.stop()
+            self.broker = None
+        if self._file_watch is not None:
+            self._file_watch.join()
         if getattr(self, "store", None) is not None:
-            with self.store.write() as tx:
-                tx.append("orchestrator_stopped", actor="orchestrator",
-                          payload={"pid": os.getpid(), "error": repr(self.error)
-                                   if self.error else None})
+            try:
+                with self.store.write() as tx:
+                    tx.append("orchestrator_stopped", actor="orchestrator",
+                              payload={"pid": os.getpid(), "error": repr(self.error)
+                                       if self.error else None})
+            except A2AError as err:   # a store it cannot write, or no longer its own
+                log.warning("a2a: the orchestrator's stop is not recorded: %s [%s]",
+                            err.message, err.code)
             self.store.close()
             self.store = None
         self._release_lock()
 
-    def run_forever(self) -> None:
-        """`a2a serve`: start, then run until SIGINT/SIGTERM/SIGHUP (its tmux window or
-        session closed) or the worker fails."""
+    def run_forever(self, started: Callable[[], None] | None = None) -> None:
+        """`a2a serve`: start, then (`started` told once it holds the lock) run until
+        SIGINT/SIGTERM/SIGHUP (its tmux window or session closed) or the worker fails."""
         done = threading.Event()
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             signal.signal(sig, lambda *_: done.set())
         self.start()
         try:
+            if started is not None:
+                started()
             while not done.wait(0.5):
                 if self._thread is not None and not self._thread.is_alive():
                     break
         finally:
             self.stop()
+        if isinstance(self.error, A2AError) and self.error.code.startswith("store_"):
+            raise self.error   # its store is gone or not its own: that code, not a failure's
         if self.error is not None:
             raise A2AError("orchestrator_failed", f"the orchestrator stopped: {self.error!r}")
 
@@ -169,39 +227,89 @@ class Orchestrator:
     # --- the worker -------------------------------------------------------------------------
     def _run(self) -> None:
         try:
-            for _ in self._landings():
+            for folders in self._landings():
                 if self._stop.is_set():
                     return
-                self._cycle()
+                self._stored_cycle(folders)
         except BaseException as exc:  # recorded by stop(); serve exits non-zero with it
-            log.exception("orchestrator worker failed")
+            if not (isinstance(exc, A2AError) and exc.code.startswith("store_")):
+                log.exception("orchestrator worker failed")
             self.error = exc
+            self.guard.stopped(exc)
 
-    def _landings(self) -> Iterator[None]:
-        """Once per batch of files landing in the spool, and once a minute regardless as a
-        safety net: inotify where it can be set up (no CPU while idle), else watchfiles."""
+    def _stored_cycle(self, folders: set[Path] | None = None) -> None:
+        """A cycle on a store that is still this orchestrator's; a full or failing disk is
+        waited out (shown, retried, recorded once it passes: panes/storeguard.py), anything
+        else about the store ends the worker."""
+        while True:
+            try:
+                self.store.same_file()
+                self._cycle(folders)
+                self.guard.settled(self.store)
+                return
+            except Exception as exc:
+                if not self.guard.waits_out(exc):
+                    raise
+            if self._stop.wait(self.guard.pause_s()):
+                return
+            folders = None   # what landed while it waited, in any folder
+
+    def _file_changed(self) -> bool:
         try:
-            dw = DirWatch(self.repo.spool_dir)
+            self.store.same_file()
+        except A2AError:
+            return True
+        return False
+
+    def _landings(self) -> Iterator[set[Path] | None]:
+        """Once per batch of files landing in the spool, with the session folders they landed in
+        (a new folder included; None: look in every folder), and once a minute regardless, as
+        a safety net that looks everywhere: inotify where it can be set up (no CPU while idle),
+        else watchfiles."""
+        top = self.repo.spool_dir
+        try:
+            dw = DirWatch(top, folders=True)
         except OSError as exc:
             log.warning("inotify unavailable (%s): watching the spool with watchfiles", exc)
-            yield
-            yield from watch(self.repo.spool_dir, watch_filter=_visible, recursive=False,
-                             step=WATCH_STEP_MS, debounce=WATCH_DEBOUNCE_MS,
-                             rust_timeout=WATCH_TIMEOUT_MS, yield_on_timeout=True,
-                             raise_interrupt=False)
+            yield None
+            for changes in watch(top, watch_filter=_visible, recursive=True,
+                                 step=WATCH_STEP_MS, debounce=WATCH_DEBOUNCE_MS,
+                                 rust_timeout=WATCH_TIMEOUT_MS, yield_on_timeout=True,
+                                 raise_interrupt=False):
+                yield _folders_of(top, [Path(p) for _c, p in changes]) if changes else None
             return
         try:
-            yield  # what landed between start()'s cycle and the watch being set up
+            self._watch_folders(dw, None)
+            yield None  # what landed before the watch was set up, in any folder
             while not self._stop.is_set():
-                dw.wait(WATCH_TIMEOUT_MS / 1000)
-                yield
+                landed = dw.wait(WATCH_TIMEOUT_MS / 1000)
+                changed = dw.take_changed() if landed else None
+                self._watch_folders(dw, changed)   # before the cycle looks in them
+                yield changed
         finally:
             dw.close()
 
-    def _cycle(self) -> None:
-        """Ingest every waiting spool file in order, then deliver to every ready pane."""
+    def _watch_folders(self, dw: DirWatch, changed: set[Path] | None) -> None:
+        """Add the session spool folders not watched yet to the watch: the new ones among
+        `changed`, or every one (None)."""
+        top = self.repo.spool_dir
+        watched = dw.watched
+        new = (spool.session_folders(top) if changed is None
+               else [p for p in changed if p not in watched and p.parent == top
+                     and p.name != spool.QUARANTINE])
+        for folder in new:
+            if folder not in watched and folder.is_dir() and not folder.is_symlink():
+                try:
+                    dw.add(folder)
+                except OSError as exc:   # gone again, or not ours to watch: the next cycle
+                    log.warning("cannot watch %s: %s", folder, exc)
+
+    def _cycle(self, folders: set[Path] | None = None) -> None:
+        """Ingest every waiting spool file in order (of the spool's top, and of the session
+        folders in `folders`; of every one when None), then deliver to every ready pane."""
+        top = self.repo.spool_dir
         while True:
-            files = spool.pending(self.repo.spool_dir)
+            files = spool.pending(top, folders)
             for path in files:
                 spool.ingest(self.store, path)
             result = delivery.deliver_ready(self.store, self.tmux, self.tmux_socket)
@@ -209,7 +317,8 @@ class Orchestrator:
                 recovery.reconcile_panes(self.store, self.tmux.panes(), self.tmux_socket)
             # Deliveries and the files that landed meanwhile may make more work: loop until quiet.
             # A failed paste is not retried here (its pane is re-checked above); the next file is.
-            if not result.sent and not spool.pending(self.repo.spool_dir):
+            # A file landing elsewhere meanwhile is in the watch's next batch.
+            if not result.sent and not spool.pending(top, folders):
                 self._watch_exits(result.due_ns)
                 return
 
@@ -232,6 +341,10 @@ class Orchestrator:
             " AND pane_pid IS NOT NULL AND tmux_socket IS ?", (self.tmux_socket,))
         self.exits.watch([(r["id"], r["pane_id"], r["pane_pid"], r["pane_pid_start"])
                           for r in rows])
+        # A socket for every session that has not exited (one launching included: its agent
+        # may call a2a before its pane's facts are recorded).
+        self.broker.serve({r["id"] for r in self.store.all(
+            "SELECT id FROM sessions WHERE state != 'exited'")})
 
     def _look_again_at(self, due_ns: int | None) -> None:
         """One timer, for the earliest instant a hint or a prompt's wait may fall due (a wake
@@ -274,17 +387,7 @@ class Orchestrator:
 
     # --- the lock ------------------------------------------------------------------------------
     def _take_lock(self) -> None:
-        self.repo.locks_dir.mkdir(parents=True, exist_ok=True)
-        f = open(self.repo.locks_dir / LOCK_NAME, "a+")
-        try:
-            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            f.seek(0)
-            holder = f.read().strip() or "?"
-            f.close()
-            raise A2AError("orchestrator_running",
-                           f"an orchestrator already serves {self.repo.root}"
-                           f" (pid {holder}); stop it first") from None
+        f = take_lock(self.repo, "stop it first")
         f.seek(0)
         f.truncate()
         f.write(str(os.getpid()))
@@ -297,6 +400,19 @@ class Orchestrator:
             self._lock_file = None
 
 
+def _folders_of(top: Path, paths: list[Path]) -> set[Path]:
+    """The session folders that changed paths lie in (or are), for watchfiles' changes."""
+    out = set()
+    for p in paths:
+        if p.parent == top and p.is_dir():
+            out.add(p)
+        elif p.parent.parent == top:
+            out.add(p.parent)
+    return out
+
+
 def _visible(_change, path: str) -> bool:
-    return not Path(path).name.startswith(".")
+    p = Path(path)   # a file of the spool's top, or of a session's folder; not a quarantined one
+    return not p.name.startswith(".") and spool.QUARANTINE not in (p.parent.name,
+                                                                   p.parent.parent.name)
 

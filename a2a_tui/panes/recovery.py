@@ -11,7 +11,8 @@ from a2a_tui.panes.records import pane_of, save_pane, set_dispatch
 ACTOR = "orchestrator"
 
 
-def unknown_deliveries(store) -> list[int]:
+def unknown_deliveries(store, why: str = "the orchestrator stopped between sending and sent;"
+                       " never re-sent automatically") -> list[int]:
     """Dispatches left in `sending`: whether their text or Enter reached the pane is unknown.
 
     They become `unknown` (shown to the user, never re-sent) and their pane `unknown` until a
@@ -24,8 +25,7 @@ def unknown_deliveries(store) -> list[int]:
             set_dispatch(tx, d["n"], "unknown")
             tx.append("dispatch_unknown", actor=ACTOR, session=d["session"],
                       attempt=row["attempt_id"] if row else None,
-                      payload={"n": d["n"], "why": "the orchestrator stopped between sending and"
-                               " sent; never re-sent automatically"})
+                      payload={"n": d["n"], "why": why})
             if row is not None:
                 old = pane_of(row)
                 save_pane(tx, d["session"], old, machine.crashed_while_sending(old))

@@ -1,16 +1,31 @@
-"""Spool ingestion: each file `hooks/a2a-hook` renamed into `.a2a/spool/` becomes one `signal`
-event and, through the pane state machine, the pane's new state, in one transaction.
+"""Spool ingestion: each file `hooks/a2a-hook` renamed into a session's own spool folder
+(`.a2a/spool/<session>/`) becomes one `signal` event and, through the pane state machine, the
+pane's new state, in one transaction.
 
-- Idempotent: every file name is recorded (UNIQUE) in the transaction that ingests it; a crash
-  between the commit and unlinking the file only leaves a file that is unlinked next time.
+- **The channel is the folder.** A session's hooks get its folder (`--spool`), and a sandbox
+  binds that folder alone, so a file in it says only what that session may say: its signals
+  are taken for the folder's session, never for the session the file names. A file naming
+  another session is quarantined with the reason, and so is any file at the spool's top (a
+  signal outside its session's folder): only the wake files that `a2a inject/pause/...` drop
+  after committing live there, and they carry nothing but "look again".
+- Files are opened without following a symbolic link and read only when they are regular
+  files: a link in a session's folder would otherwise have a2a, unconfined, read for the agent
+  what its sandbox hides, and a FIFO would block ingestion.
+- Idempotent: every file is recorded under its folder-qualified name (`<session>/<file>`,
+  UNIQUE) in the transaction that ingests it; a crash between the commit and unlinking the file
+  only leaves a file that is unlinked next time. Qualified, so a file one session writes can
+  never stand for another's.
 - Bad input never stops ingestion: malformed, oversized or unattributable files are moved to
-  `quarantine/` with the reason recorded as a `signal_quarantined` event.
-- Order: files are taken by (ts_ns, name); the hook names them `<ts_ns>-<session>-<pid>.json`.
+  `quarantine/` (`quarantine/<session>/<file>` for a session's) with the reason recorded as a
+  `signal_quarantined` event.
+- Order: files are taken by (ts_ns, name) across every folder; the hook names them
+  `<ts_ns>-<session>-<pid>.json`.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -18,21 +33,78 @@ from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.panes import machine
 from a2a_tui.panes.records import ours, pane_of, save_pane, set_dispatch
 from a2a_tui.panes.signals import MalformedSignal, Signal, parse
+from a2a_tui.repo import A2A_DIR, QUARANTINE, SPOOL
 
 MAX_BYTES = 2 * 1024 * 1024
 TRIM_CHARS = 4000
 TRIM_DEPTH = 32
 WAKE_SUFFIX = ".wake"
+OUTSIDE = "a signal outside its session's folder"
+_OPEN = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
+_FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
-def pending(spool_dir: Path) -> list[Path]:
-    """Files waiting in the spool, oldest first. Hidden names are temp files still being written."""
+def pending(spool_dir: Path, folders: set[Path] | None = None) -> list[Path]:
+    """Files waiting in the spool, oldest first: every session folder's, and whatever sits at
+    the top (wake files; anything else is quarantined). With `folders` (where the watch saw
+    something land), only those: the top when it is among them, and the session folders among
+    them. Hidden names are temp files still being written; folders inside a session's folder
+    are not looked into."""
+    if folders is not None:   # the top, or folders just below it (the watch's own)
+        found = []
+        for folder in folders:
+            if folder == spool_dir or folder.name != QUARANTINE:
+                found += _entries(folder)
+        return sorted(found, key=lambda p: _order(p.name))
     try:
-        names = [e.name for e in os.scandir(spool_dir)
-                 if e.is_file() and not e.name.startswith(".")]
+        top = list(os.scandir(spool_dir))
     except FileNotFoundError:
         return []
-    return [spool_dir / n for n in sorted(names, key=_order)]
+    found = []
+    for e in top:
+        if e.name.startswith("."):
+            continue
+        if e.is_dir(follow_symlinks=False):
+            if e.name != QUARANTINE:
+                found += _entries(spool_dir / e.name)
+        else:
+            found.append(spool_dir / e.name)
+    return sorted(found, key=lambda p: _order(p.name))
+
+
+def session_folders(spool_dir: Path) -> list[Path]:
+    """The session folders in the spool (the orchestrator watches each)."""
+    try:
+        return [spool_dir / e.name for e in os.scandir(spool_dir) if not e.name.startswith(".")
+                and e.name != QUARANTINE and e.is_dir(follow_symlinks=False)]
+    except FileNotFoundError:
+        return []
+
+
+def _entries(folder: Path) -> list[Path]:
+    """The visible files of a folder; none when it is no folder (a link put in a folder's place
+    included: its files are not the session's)."""
+    try:
+        fd = os.open(folder, _FOLDER)
+    except OSError:   # gone, or not a folder (ELOOP: a link; ENOTDIR)
+        return []
+    try:
+        with os.scandir(fd) as it:
+            return [folder / e.name for e in it
+                    if not e.name.startswith(".") and not e.is_dir(follow_symlinks=False)]
+    finally:
+        os.close(fd)
+
+
+def folder_of(path: Path) -> str | None:
+    """The session whose spool folder holds `path` (`.a2a/spool/<session>/<file>`); None for a
+    file at the spool's top."""
+    folder, _file = os.path.split(path)   # strings: this runs for every signal
+    spool, name = os.path.split(folder)
+    a2a, spool_name = os.path.split(spool)
+    if spool_name == SPOOL and os.path.basename(a2a) == A2A_DIR and name != QUARANTINE:
+        return _text(name)
+    return None
 
 
 def _order(name: str) -> tuple[int, str]:
@@ -41,35 +113,72 @@ def _order(name: str) -> tuple[int, str]:
     return (int(head) if head.isascii() and head.isdigit() else 0, name)
 
 
+def _text(name: str) -> str:
+    # A name that is not UTF-8 (never the hook's) is recorded with its bytes escaped.
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def ingest(store, path: Path) -> dict[str, Any] | None:
     """Ingest one spool file; returns what was recorded (None for a wake file or a vanished one)."""
-    # A name that is not UTF-8 (never the hook's) is recorded with its bytes escaped.
-    name = path.name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    name = _text(path.name)
     if name.endswith(WAKE_SUFFIX):
         _unlink(path)
         return None
-    done = store.one("SELECT outcome FROM spool_files WHERE name = ?", (name,))
+    folder = folder_of(path)
+    raw_folder = os.path.basename(os.path.dirname(path))
+    key = name if folder is None else f"{folder}/{name}"
+    done = store.one("SELECT outcome FROM spool_files WHERE name = ?", (key,))
     if done is not None:  # recorded before a crash: finish the file move only
-        _finish(path, done["outcome"])
-        return {"file": name, "outcome": done["outcome"], "again": True}
-    if name != path.name:
-        return _quarantine(store, path, "file name is not UTF-8", name)
-    try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            return _quarantine(store, path, f"oversized: {size} bytes (limit {MAX_BYTES})")
-        raw = path.read_bytes()
-    except FileNotFoundError:
+        _finish(path, done["outcome"], folder)
+        return {"file": key, "outcome": done["outcome"], "again": True}
+    if folder is None:
+        return _quarantine(store, path, OUTSIDE, key, folder)
+    if name != path.name or folder != raw_folder:
+        return _quarantine(store, path, "file name is not UTF-8", key, folder)
+    raw = _read(path)
+    if raw is None:
         return None
-    except OSError as exc:  # not ours to read (permissions, a folder renamed over it)
-        return _quarantine(store, path, f"unreadable: {exc.strerror or exc}")
+    if isinstance(raw, str):
+        return _quarantine(store, path, raw, key, folder)
     try:
         sig = parse(raw)
     except MalformedSignal as exc:
-        return _quarantine(store, path, f"malformed: {exc}")
-    result = record(store, sig, name, size)
-    _finish(path, result["outcome"])
+        return _quarantine(store, path, f"malformed: {exc}", key, folder)
+    if sig.session != folder:
+        return _quarantine(store, path, f"the file names session {sig.session!r} but lies in"
+                           f" the folder of session {folder!r}", key, folder)
+    result = record(store, sig, key, len(raw))
+    _finish(path, result["outcome"], folder)
     return result
+
+
+def _read(path: Path) -> bytes | str | None:
+    """The file's bytes; or why it is refused (str); None when it is gone."""
+    try:
+        fd = os.open(path, _OPEN)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:  # ELOOP: a symbolic link; or not ours to read
+        return "a symbolic link" if os.path.islink(path) else \
+            f"unreadable: {exc.strerror or exc}"
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return "not a regular file"
+        if st.st_size > MAX_BYTES:
+            return f"oversized: {st.st_size} bytes (limit {MAX_BYTES})"
+        chunks, size = [], 0
+        while size <= MAX_BYTES:   # sized by fstat: one read, unless it grew meanwhile
+            chunk = os.read(fd, st.st_size + 1 if not chunks else 65536)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+            size += len(chunk)
+        return f"oversized: more than {MAX_BYTES} bytes (limit {MAX_BYTES})"
+    except OSError as exc:
+        return f"unreadable: {exc.strerror or exc}"
+    finally:
+        os.close(fd)
 
 
 def record(store, sig: Signal, name: str, size: int | None = None) -> dict[str, Any]:
@@ -156,15 +265,15 @@ def _task_of(tx, attempt: str | None) -> str | None:
     return r["card_id"] if r else None
 
 
-def _quarantine(store, path: Path, reason: str, name: str | None = None) -> dict[str, Any]:
-    name = name or path.name
+def _quarantine(store, path: Path, reason: str, name: str, folder: str | None
+                ) -> dict[str, Any]:
     try:
         size = path.lstat().st_size
     except OSError:
         size = None
     with store.write() as tx:
-        _record_quarantine(tx, name, reason, size, None, None)
-    _finish(path, "quarantined")
+        _record_quarantine(tx, name, reason, size, folder, None)
+    _finish(path, "quarantined", folder)
     return {"file": name, "outcome": "quarantined", "reason": reason}
 
 
@@ -177,10 +286,12 @@ def _record_quarantine(tx, name: str, reason: str, size: int | None, session: st
                (name, "quarantined", session, ts_ns, seq))
 
 
-def _finish(path: Path, outcome: str) -> None:
+def _finish(path: Path, outcome: str, folder: str | None) -> None:
     if outcome == "quarantined":
-        qdir = path.parent / "quarantine"
-        qdir.mkdir(exist_ok=True)
+        # Out of the session's folder (which its sandbox may write), beside the others.
+        qdir = (path.parent / QUARANTINE if folder is None
+                else path.parent.parent / QUARANTINE / path.parent.name)
+        qdir.mkdir(parents=True, exist_ok=True)
         try:
             os.replace(path, qdir / path.name)
         except FileNotFoundError:

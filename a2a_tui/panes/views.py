@@ -33,6 +33,14 @@ class SessionView:
     pane_id: str | None
     tmux_socket: str | None
     last_signal_ns: int | None
+    # How the session is confined (a2a_tui/confine): the engine, or "none" with the reason in
+    # `unconfined_reason`; None for a launch recorded before confinement was.
+    confinement: str | None = None
+    unconfined_reason: str | None = None
+
+    @property
+    def confined(self) -> bool | None:
+        return None if self.confinement is None else self.confinement != "none"
 
     @property
     def unknown(self) -> int:
@@ -52,6 +60,8 @@ class SessionView:
             "hint": self.hint, "attempt": self.attempt, "model": self.model,
             "effort": self.effort, "cli_version": self.cli_version,
             "unknown_dispatches": list(self.unknown_dispatches), "tmux_socket": self.tmux_socket,
+            "confined": self.confined, "confinement": self.confinement,
+            **({"unconfined_reason": self.unconfined_reason} if self.unconfined_reason else {}),
         }
 
 
@@ -63,12 +73,16 @@ def sessions(db) -> list[SessionView]:
         unknown[d["session"]].append(d["n"])
     rows = db.all(
         "SELECT s.*, (SELECT COUNT(*) FROM dispatches d WHERE d.session = s.id"
-        "   AND d.state = 'queued') AS queued"
-        " FROM sessions s ORDER BY s.created_ns, s.id")
+        "   AND d.state = 'queued') AS queued,"
+        " json_extract(e.payload, '$.confinement.engine') AS box,"
+        " json_extract(e.payload, '$.confinement.reason') AS box_reason"
+        " FROM sessions s LEFT JOIN events e ON e.seq = s.launch_seq"
+        " ORDER BY s.created_ns, s.id")
     return [SessionView(
         id=r["id"], role=r["role"], cli=r["cli"], cli_version=r["cli_version"], model=r["model"],
         effort=r["effort"], state=r["state"], state_since_ns=r["state_since_ns"],
         paused=bool(r["paused"]), hint=r["hint"], queue=r["queued"], in_flight=r["in_flight"],
         unknown_dispatches=tuple(unknown[r["id"]]), attempt=r["attempt_id"],
-        pane_id=r["pane_id"], tmux_socket=r["tmux_socket"], last_signal_ns=r["last_signal_ns"])
+        pane_id=r["pane_id"], tmux_socket=r["tmux_socket"], last_signal_ns=r["last_signal_ns"],
+        confinement=r["box"], unconfined_reason=r["box_reason"])
         for r in rows]

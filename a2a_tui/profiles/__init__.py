@@ -34,7 +34,7 @@ class LaunchContext:
     role: str
     cwd: Path
     run_dir: Path            # per-session folder for generated files
-    spool_dir: Path
+    spool_dir: Path          # the session's own spool folder (`.a2a/spool/<session>/`)
     hook: Path               # hooks/a2a-hook
     model: str = ""
     effort: str = ""
@@ -44,9 +44,15 @@ class LaunchContext:
     # or, with `fork`, a copy of it under a new id.
     continues: str | None = None
     fork: bool = False
+    # The session runs confined by the OS (a2a_tui/confine) and the user lets a confined worker
+    # run any command without asking: its CLI's own sandbox and prompts then guard only what
+    # the confinement does not already (permissions.py).
+    open_shell: bool = False
 
     def hook_argv(self, source: str, pane: bool = False) -> list[str]:
-        """The hook command for one protocol source, with this session baked in."""
+        """The hook command for one protocol source, with this session and its own spool folder
+        baked in (the orchestrator takes the session from the folder; `--session` only names
+        the files)."""
         argv = [str(self.hook), "--spool", str(self.spool_dir), "--session", self.session]
         if pane:
             argv += ["--pane", PANE_TOKEN]
@@ -118,6 +124,11 @@ class Profile:
         return self.prepare(replace(ctx, continues=check_conversation(conversation),
                                     fork=True)).argv
 
+    def state_paths(self, environ: Mapping[str, str]) -> tuple[Path, ...]:
+        """The CLI's own state (login, settings, conversations) that a confined session may
+        write: the folders and files the CLI keeps in HOME or where its variables say."""
+        return ()
+
     def family(self, extra: tuple[str, ...]) -> EnvFamily:
         """The variable family for a launch with these options (the demo agent's depends on
         the protocol it stands in for)."""
@@ -147,6 +158,11 @@ class Profile:
 
 
 _CONVERSATION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+
+
+def home_of(environ: Mapping[str, str]) -> Path:
+    """HOME as the launch sees it."""
+    return Path(environ.get("HOME") or Path.home())
 
 
 def check_conversation(conversation: str) -> str:

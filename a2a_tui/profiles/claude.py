@@ -29,13 +29,16 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from a2a_tui.profiles import (
     Launch,
     LaunchContext,
     Profile,
     claude_hooks_settings,
+    home_of,
     permissions,
     role_card_text,
 )
@@ -61,6 +64,13 @@ ENV = EnvFamily(
 
 @dataclass(frozen=True)
 class Claude(Profile):
+    def state_paths(self, environ: Mapping[str, str]) -> tuple[Path, ...]:
+        # CLAUDE_CONFIG_DIR moves the whole of it, .claude.json included.
+        if environ.get("CLAUDE_CONFIG_DIR"):
+            return (Path(environ["CLAUDE_CONFIG_DIR"]),)
+        home = home_of(environ)
+        return home / ".claude", home / ".claude.json"
+
     def prepare(self, ctx: LaunchContext) -> Launch:
         thread = str(uuid.uuid4())
         if ctx.continues and not ctx.fork:
@@ -71,7 +81,7 @@ class Claude(Profile):
         else:
             conversation = ["--session-id", thread]
         settings = claude_hooks_settings(ctx, EVENTS)
-        perms = permissions.claude(ctx.role, ctx.run_dir)
+        perms = permissions.claude(ctx.role, ctx.run_dir, ctx.open_shell)
         args, given = perms.applied(ctx.extra, permissions.CLAUDE_OVERRIDES)
         # The permission options first: --allowedTools takes every word up to the next option.
         argv = [self.binary, *args, "--settings", str(ctx.run_dir / SETTINGS_FILE),

@@ -36,13 +36,21 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from a2a_tui.profiles import Launch, LaunchContext, Profile, permissions, role_card_text
+from a2a_tui.profiles import (
+    Launch,
+    LaunchContext,
+    Profile,
+    home_of,
+    permissions,
+    role_card_text,
+)
 from a2a_tui.profiles.environment import EnvFamily
 
 # hook_event_name -> Codex's snake-case name, used in trust keys and hashes.
@@ -97,6 +105,28 @@ def hook_args(ctx: LaunchContext) -> list[str]:
     return args + ["-c", "hooks.state={" + ",".join(state) + "}"]
 
 
+def clone_trust_args(ctx: LaunchContext, environ: Mapping[str, str]) -> list[str]:
+    """Codex asks "Trust this folder?" per git repository, and an attempt's clone is a
+    repository of its own (gate/clones.py): a2a extends the user's own trust of the main
+    repository, as recorded in their `$CODEX_HOME/config.toml` (read, never written), to its
+    clone, for this invocation only. An untrusted repository's clone asks as the repository
+    would."""
+    repo = ctx.run_dir.parents[2]          # <repo>/.a2a/run/<session>
+    if ctx.cwd == repo or repo not in ctx.cwd.parents:
+        return []
+    home = Path(environ.get("CODEX_HOME") or Path(environ.get("HOME", "~")) / ".codex")
+    try:
+        doc = tomllib.loads((home.expanduser() / "config.toml").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return []
+    projects = doc.get("projects")
+    entry = projects.get(str(repo)) if isinstance(projects, dict) else None
+    if not (isinstance(entry, dict) and entry.get("trust_level") == "trusted"):
+        return []
+    # A dotted -c key is split at every dot (a path has some): the table is given whole.
+    return ["-c", f"projects={{{_toml_str(str(ctx.cwd))}={{trust_level=\"trusted\"}}}}"]
+
+
 def _toml_str(s: str) -> str:
     # A JSON string is a valid TOML basic string (same escapes, \uXXXX included).
     return json.dumps(s, ensure_ascii=False)
@@ -120,15 +150,19 @@ def provider_key_names(extra: tuple[str, ...], environ: Mapping[str, str]) -> tu
 
 @dataclass(frozen=True)
 class Codex(Profile):
+    def state_paths(self, environ: Mapping[str, str]) -> tuple[Path, ...]:
+        return (Path(environ["CODEX_HOME"]) if environ.get("CODEX_HOME")
+                else home_of(environ) / ".codex",)
+
     def env_names(self, extra: tuple[str, ...], environ: Mapping[str, str]) -> tuple[str, ...]:
         return provider_key_names(extra, environ)
 
     def prepare(self, ctx: LaunchContext) -> Launch:
-        perms = permissions.codex(ctx.role)
+        perms = permissions.codex(ctx.role, ctx.cwd)
         args, given = perms.applied(ctx.extra, permissions.CODEX_OVERRIDES)
         argv = [self.binary, "-c", f"notify={notify_value(ctx)}",
                 "-c", "check_for_update_on_startup=false", *SHELL_ARGS, *args,
-                *hook_args(ctx)]
+                *hook_args(ctx), *clone_trust_args(ctx, os.environ)]
         if ctx.model:
             argv += ["-c", f"model={json.dumps(ctx.model)}"]
         if ctx.effort:

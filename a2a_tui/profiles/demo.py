@@ -35,7 +35,9 @@ class Demo(Profile):
         if ctx.continues:
             raise cannot("fork" if ctx.fork else "resume", "the demo agent",
                           "it keeps no conversation")
-        argv = [sys.executable, "-m", "a2a_tui", "demo-agent"]
+        # Its own entry, not `a2a demo-agent`: in the pane A2A_BROKER is set, and `a2a` there is
+        # the broker's client (which runs no agent).
+        argv = [sys.executable, "-m", "a2a_tui.demo_agent"]
         extra = list(ctx.extra)
         if _option(extra, "--protocol") == "codex":
             # Like Codex: a login shell for tools unless told otherwise (codex.py).

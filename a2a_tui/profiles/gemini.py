@@ -44,6 +44,7 @@ from __future__ import annotations
 import json
 import stat
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,6 +56,7 @@ from a2a_tui.profiles import (
     Profile,
     cannot,
     claude_hooks_settings,
+    home_of,
     permissions,
 )
 from a2a_tui.profiles.environment import EnvFamily
@@ -102,6 +104,9 @@ def _quoted(s: str) -> str:
 
 @dataclass(frozen=True)
 class Gemini(Profile):
+    def state_paths(self, environ: Mapping[str, str]) -> tuple[Path, ...]:
+        return (home_of(environ) / ".gemini",)
+
     def prepare(self, ctx: LaunchContext) -> Launch:
         settings_path = ctx.run_dir / SETTINGS_FILE
         bad = insecure_ancestor(settings_path)
@@ -114,7 +119,7 @@ class Gemini(Profile):
         thread = ctx.continues or str(uuid.uuid4())
         conversation = ["--resume" if ctx.continues else "--session-id", thread]
         settings = claude_hooks_settings(ctx, EVENTS, source="gemini", timeout=10_000)
-        perms = permissions.gemini(ctx.role, ctx.run_dir)
+        perms = permissions.gemini(ctx.role, ctx.run_dir, ctx.open_shell)
         args, given = perms.applied(ctx.extra, permissions.GEMINI_OVERRIDES)
         argv = [self.binary, *args, *conversation]
         if ctx.model:

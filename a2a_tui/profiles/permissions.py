@@ -7,14 +7,14 @@ Measured against the pinned CLIs (tests/real_cli/FINDINGS.md, "Permission layers
   read-only git commands, and write only in their own session folder (a review report, a task
   card draft).
 
-Codex's sandbox cannot serve a session that runs `a2a`: its commands run in a PID namespace of
-their own, with no terminal, so a2a cannot follow the process tree back to the pane and takes
-the caller for the user (`a2a whoami` answers "the user"); and its workspace-write mode makes a
-linked worktree's git directory (in the main repository's `.git/worktrees/`) read-only. A
-Codex worker therefore runs without a sandbox (`danger-full-access`, never asking), which is
-recorded as such; Codex's read-only roles keep the read-only sandbox, and their `a2a` calls run
-outside it only when the user approves them in the pane (Codex asks, its PermissionRequest hook
-makes the pane `waiting`, and the approved command runs as the session's own child).
+The CLIs' own sandboxes are on. A Codex worker runs `workspace-write` in its attempt's clone,
+with the clone's `.git` among its writable roots (Codex keeps a `.git` inside a writable root
+read-only; the clone's is the agent's own, so its commits need it); the read-only roles run
+`read-only`. Identity no longer follows the process tree (the broker names the session by its
+socket), so Codex's PID namespace takes nothing away. Inside a2a's confinement
+(`a2a_tui/confine`, `LaunchContext.open_shell`) a Claude Code or Gemini CLI worker runs any
+command without asking: what it could reach outside its clone is the confinement's to stop.
+Unconfined, or with `[confinement] any_command = false`, the allow-lists below apply.
 """
 
 from __future__ import annotations
@@ -49,8 +49,12 @@ class Permissions:
         return self.args, {"args": list(self.args), "description": self.description}
 
 
-def claude(role: str, run_dir: Path) -> Permissions:
+def claude(role: str, run_dir: Path, open_shell: bool = False) -> Permissions:
     """Claude Code: a permission mode and allow rules (deny rules would win over any allow)."""
+    if role in WRITERS and open_shell:
+        return Permissions(
+            ("--permission-mode", "acceptEdits", "--allowedTools", "Bash"),
+            "edits files and runs any command inside its confinement without asking")
     if role in WRITERS:
         return Permissions(
             ("--permission-mode", "acceptEdits", "--allowedTools", "Bash(git *),Bash(a2a *)"),
@@ -70,14 +74,15 @@ CLAUDE_OVERRIDES = ("--permission-mode", "--allowedTools", "--allowed-tools",
                     "--disallowedTools", "--disallowed-tools", "--dangerously-skip-permissions")
 
 
-def codex(role: str) -> Permissions:
+def codex(role: str, cwd: Path | None = None) -> Permissions:
     """Codex: sandbox mode and approval policy, for this invocation only (`-c`)."""
     if role in WRITERS:
+        roots = [str(cwd / ".git")] if cwd is not None and (cwd / ".git").is_dir() else []
         return Permissions(
-            ("-c", 'sandbox_mode="danger-full-access"', "-c", 'approval_policy="never"'),
-            "no sandbox and never asks: Codex's sandbox hides the process tree from a2a (the"
-            " session would be taken for the user) and makes the worktree's git directory"
-            " read-only")
+            ("-c", 'sandbox_mode="workspace-write"', "-c", 'approval_policy="never"',
+             "-c", f"sandbox_workspace_write.writable_roots={json.dumps(roots)}"),
+            "Codex's workspace-write sandbox: writes in its working folder and its git"
+            " directory, never asks")
     return Permissions(
         ("-c", 'sandbox_mode="read-only"', "-c", 'approval_policy="on-request"'),
         "read-only sandbox: no command can write; a2a (whatever writes) runs outside it only"
@@ -90,9 +95,15 @@ CODEX_OVERRIDES = ("sandbox_mode", "approval_policy", "--sandbox", "-s", "--ask-
 GEMINI_POLICY = "gemini-policy.toml"
 
 
-def gemini(role: str, run_dir: Path) -> Permissions:
+def gemini(role: str, run_dir: Path, open_shell: bool = False) -> Permissions:
     """Gemini CLI: an approval mode and a policy file (its policy engine) for this session."""
     policy = run_dir / GEMINI_POLICY
+    if role in WRITERS and open_shell:
+        rules = [_rule("run_shell_command", "allow", 100)]
+        return Permissions(
+            ("--approval-mode", "auto_edit", "--policy", str(policy)),
+            "edits files and runs any command inside its confinement without asking",
+            {GEMINI_POLICY: "\n".join(rules)})
     if role in WRITERS:
         rules = [_rule("run_shell_command", "allow", 100, prefix=["git", "a2a"])]
         return Permissions(

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from a2a_tui.errors import A2AError
+from a2a_tui.store.trouble import PASSING
 
 GENESIS = "0" * 64
 # The checkpoint moves on once this many events past it were checked at an open: a write per
@@ -132,6 +133,7 @@ def _advance(store, seq: int, hash_: str) -> None:
                        " ON CONFLICT(id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash"
                        " WHERE excluded.seq > chain_checkpoint.seq", (seq, hash_))
     except A2AError as exc:
-        # Best effort: a busy store keeps the old checkpoint; the next open checks a bit more.
-        if exc.code != "store_busy":
+        # Best effort: a busy store (or a full disk) keeps the old checkpoint; the next open
+        # checks a bit more.
+        if exc.code not in PASSING:
             raise

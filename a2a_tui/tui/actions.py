@@ -61,6 +61,10 @@ ACTIONS: tuple[Action, ...] = (
     Action("app.message", "app", "m", "message", "Message",
            "Write to the ideation controller: a message, an approval or a refusal (a user"
            " input, delivered to its pane)."),
+    Action("app.new_card", "app", "N", "new_card", "New card",
+           "Write a task card in your $EDITOR from a commented template: goal, non-goals,"
+           " allowed paths, acceptance, checks (the id and the rest are filled in); every"
+           " problem is listed at once, and e edits it again."),
     Action("app.metrics", "app", "M", "metrics", "Metrics",
            "The metrics, live: first-pass rate, rejections, attention, scores, per task, and the"
            " retrospectives (M again or Esc goes back)."),
@@ -86,8 +90,10 @@ ACTIONS: tuple[Action, ...] = (
     Action("panel.bottom", "panel", "end", "cursor_bottom", "Bottom", "Move to the last row.",
            show=False, priority=True),
     Action("panel.filter", "panel", "slash", "filter", "Filter",
-           "Show only the rows that contain what you type (Enter keeps it, Esc clears it).",
-           show=False),
+           "Search the panel's whole record (not only the rows shown) for every word you type"
+           " (Enter keeps it, Esc clears it).", show=False),
+    Action("panel.clear_filter", "panel", "escape", "clear_filter", "Clear filter",
+           "Clear the panel's kept filter: every row again.", show=False),
     # --- sessions ---
     Action("sessions.jump", "sessions", "enter", "jump", "Jump",
            "Show this session's pane in tmux.", priority=True),
@@ -138,6 +144,15 @@ ACTIONS: tuple[Action, ...] = (
            priority=True),
     Action("gate.card", "gate", "c", "card", "Card",
            "The task card in full: goal, non-goals, allowed paths, acceptance, checks."),
+    Action("gate.edit", "gate", "e", "edit_card", "Edit",
+           "Edit the card's current version in your $EDITOR (a change of its contract is a new"
+           " version, to be made ready again)."),
+    Action("gate.ready", "gate", "r", "ready", "Ready",
+           "Confirm the card ready to be claimed, with the card shown (its contract is checked"
+           " first)."),
+    Action("gate.claim", "gate", "C", "claim", "Claim",
+           "Claim the ready card and start a session on the attempt (role, CLI): it is given"
+           " its task as its first prompt."),
     Action("gate.diff", "gate", "d", "diff", "Diff",
            "The attempt's diff against its start commit (its candidate, else its branch)."),
     Action("gate.log", "gate", "l", "log", "Log",

@@ -30,8 +30,9 @@ from textual.worker import Worker, WorkerState
 from a2a_tui.errors import A2AError
 from a2a_tui.repo import Repo
 from a2a_tui.store.watch import store_changes
-from a2a_tui.tui import actions, queries
+from a2a_tui.tui import actions, fmt, queries, store_health
 from a2a_tui.tui.away import Away
+from a2a_tui.tui.cardflow import CardFlows
 from a2a_tui.tui.chrome import NarrationLine, PanelGrid, WorkbenchFooter
 from a2a_tui.tui.messages import (
     ACTED,
@@ -40,7 +41,9 @@ from a2a_tui.tui.messages import (
     OrchestratorStarted,
     OrchestratorStopped,
     OrchestratorUnavailable,
+    SearchWanted,
     StoreRead,
+    StoreSearched,
     UserActed,
     UserActionRefused,
     UserSaid,
@@ -74,7 +77,7 @@ class StatusLine(Static):
     """
 
 
-class WorkbenchApp(Away, App[None]):
+class WorkbenchApp(CardFlows, Away, App[None]):
     """Sessions, Board, Inbox, Gate and Events around the agents' tmux panes."""
 
     TITLE = "a2a"
@@ -100,6 +103,8 @@ class WorkbenchApp(Away, App[None]):
         self.orchestrator = "…" if host is None else "starting…"
         self.last_seq = 0
         self.waiting: list = []           # what waits for the user (panes.calls.Waiting)
+        self.store_problem: str | None = None   # the store gone, replaced or taking no writes
+        self._reading = None              # the store reader's connection (tui/store_health.py)
         self._stop = threading.Event()
         self._actions: queue.SimpleQueue[ActionRequested | None] = queue.SimpleQueue()
 
@@ -133,6 +138,7 @@ class WorkbenchApp(Away, App[None]):
         if self.host is not None:
             self.host_orchestrator()
         self.set_interval(self.tick_s, self._tick)
+        self.set_interval(store_health.CHECK_S, self._check_store)
         self.query_one(SessionsPanel).table.focus()
 
     def panel(self, scope: str) -> Panel:
@@ -146,9 +152,14 @@ class WorkbenchApp(Away, App[None]):
         t = Text()
         t.append("a2a ", style="bold")
         t.append(self.services.repo.root.name, style="bold cyan")
+        if self.store_problem:
+            t.append(" · ")
+            t.append(f"⚠ {self.store_problem}", style="bold reverse red")
         if self.waiting:
             t.append(" · ")
-            t.append(f"⚑ {len(self.waiting)} waiting for you (!)", style="bold reverse")
+            # What waits, by kind: the count says what it is made of (2 questions on the
+            # Board, 1 rejection on the Gate), short enough for an 80-column status line.
+            t.append(f"⚑ {fmt.waiting_summary(self.waiting)} (!)", style="bold reverse")
         t.append(f" · orchestrator: {self.orchestrator} · event #{self.last_seq}", style="dim")
         t.append(" · ? help", style="dim")
         return t
@@ -167,12 +178,25 @@ class WorkbenchApp(Away, App[None]):
         except NoMatches:  # closing: nothing left to tick
             return
 
+    def _check_store(self) -> None:
+        self._store_problem(store_health.problem(self._reading, self.host, self.services.repo))
+
+    def _store_problem(self, text: str | None) -> None:
+        """Say a store problem loudly, once (the status line keeps it while it lasts)."""
+        if text == self.store_problem:
+            return
+        self.store_problem = text
+        self._show_status()
+        if text:
+            self.notify(text, title="store", severity="error", timeout=30)
+
     # --- workers --------------------------------------------------------------------------
     @work(thread=True, exclusive=True, exit_on_error=False, group="store", name="store reader")
     def read_store(self, last: int | None = None) -> None:
         self._settings_read()
         holder: tuple[int | None] | None = None
         with self.services.store() as store:
+            self._reading = store
             for _ in store_changes(self.services.repo.db_path, self._stop):
                 snap = queries.load(store, after=last)
                 # Not hosted here: who serves the repository (a flock and a read: cheap), said
@@ -246,6 +270,8 @@ class WorkbenchApp(Away, App[None]):
             return
         err = event.worker.error
         log.error("worker %s failed: %r", event.worker.name, err)
+        if isinstance(err, A2AError) and err.code.startswith("store_"):
+            self._store_problem(f"{err.code}: {err.message}")
         if event.worker.name == "orchestrator":
             self.orchestrator = f"failed: {err!r}"
             self._show_status()
@@ -275,6 +301,25 @@ class WorkbenchApp(Away, App[None]):
             follow(snap.last_seq)
         if not snap.reset_events:
             self.called([e for e in snap.events if e.kind == "user_called"])
+
+    @on(SearchWanted)
+    def _search_wanted(self, message: SearchWanted) -> None:
+        message.stop()
+        scope, text = message.scope, message.text
+        self.run_worker(partial(self._search, scope, text), thread=True, exclusive=True,
+                        group=f"search-{scope}", exit_on_error=False, name=f"search {scope}")
+
+    def _search(self, scope: str, text: str) -> None:
+        with self.services.store() as store:
+            found = queries.search(store, scope, text)
+        self.post_message(StoreSearched(scope, text, found))
+
+    @on(StoreSearched)
+    def _store_searched(self, message: StoreSearched) -> None:
+        try:
+            self.panel(message.scope).show_found(message.text, message.rows)
+        except NoMatches:   # closing
+            return
 
     @on(ActionRequested)
     def _action_requested(self, message: ActionRequested) -> None:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from textual import events, work
 
 from a2a_tui.errors import A2AError
-from a2a_tui.tui.messages import ActionRequested, WaitingSeen
+from a2a_tui.tui.messages import ActionRequested, PaneJumped, WaitingSeen
 from a2a_tui.tui.services import leave_tmux
 
 if TYPE_CHECKING:
@@ -89,14 +89,43 @@ class Away(_Base):
             self.call_from_thread(self.exit)
 
     def action_waiting(self) -> None:
-        """`!`: what waits for the user; the rejections and stops shown count as seen."""
-        from a2a_tui.tui.screens.detail import TextScreen
+        """`!`: what waits for the user, Enter goes to it; the rejections and stops shown count
+        as seen."""
+        from a2a_tui.tui.screens.waiting import WaitingScreen
 
-        lines = [f"{t.kind:<9} {t.text}" for t in self.waiting] or ["nothing waits for you"]
-        self.push_screen(TextScreen(f"{len(self.waiting)} waiting for you",
-                                    "\n".join(lines)))
+        self.push_screen(WaitingScreen(self.waiting), self.go_to)
         if any(t.kind in ("rejection", "stop") for t in self.waiting):
             self.post_message(ActionRequested("seen", lambda w: w.waiting_seen(), WaitingSeen))
+
+    def go_to(self, thing) -> None:
+        """Where a thing that waits is acted on: a question on the Board, a pane in tmux (and
+        its row on Sessions), a rejected or stopped attempt's card on the Gate."""
+        if thing is None:
+            return
+        if thing.kind == "question":
+            self.show_row("board", thing.ref)
+        elif thing.kind in ("waiting", "stalled"):
+            self.show_row("sessions", thing.ref)
+            sid = thing.ref
+            self.post_message(ActionRequested(f"jump to {sid}", lambda w: w.jump(sid),
+                                              PaneJumped))
+        else:
+            gate = self.panel("gate")
+            card = next((k for k, g in gate.rows.items() if g.attempt == thing.ref),
+                        thing.ref.rsplit("-a", 1)[0])
+            self.show_row("gate", card)
+
+    def show_row(self, scope: str, key: str) -> None:
+        """Focus a panel on the row `key` (its filter cleared when it hides that row)."""
+        panel = self.panel(scope)
+        if key in panel.rows and key not in panel.shown:
+            panel.action_clear_filter()
+        # The panels' own screen: a modal closing now gives that screen back its focus.
+        panel.screen.set_focus(panel.table)
+        if key in panel.shown:
+            panel.select(key)
+        else:
+            panel.wanted = key   # not read yet: selected when it comes
 
     def called(self, calls: list) -> None:
         """The orchestrator called the user: ring this window's bell (tmux flags the window

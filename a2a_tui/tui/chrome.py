@@ -6,11 +6,20 @@ from __future__ import annotations
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Grid
 from textual.widgets import Footer, Static
 from textual.widgets._footer import FooterKey, FooterLabel
 
 PALETTE_CELLS = 12          # "▏^p palette" docked at the right, with its border
+
+# Tab and Shift-Tab in a form, taken before the key reaches the field: the focus moves before
+# the next key is handed out. Left to the field, a Tab goes to it and comes back unhandled
+# while the keys typed right behind it are already on their way to the field it leaves (a
+# fast typist's "3<Tab>ok" put "ok" in the digit field).
+FORM_KEYS = [Binding("tab", "app.focus_next", "Next field", show=False, priority=True),
+             Binding("shift+tab", "app.focus_previous", "Previous field", show=False,
+                     priority=True)]
 
 
 def grid_rows(height: int, events_rows: int = 0) -> tuple[str, str, str]:

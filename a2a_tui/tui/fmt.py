@@ -49,3 +49,22 @@ def check_mark(c: CheckRow) -> Text:
     if c.passed:
         return Text("✓", style="green")
     return Text("✗", style="bold red") if c.blocking else Text("~", style="yellow")
+
+
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """"1 card", "2 cards" (`plural` where adding an s is wrong)."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
+# What a thing waiting for the user is called, counted (panes.calls.Waiting.kind).
+WAITING_NOUNS = {"question": ("question", None), "waiting": ("pane", None),
+                 "stalled": ("stalled pane", None), "rejection": ("rejection", None),
+                 "stop": ("feedback stop", None)}
+
+
+def waiting_summary(waiting) -> str:
+    """"2 questions, 1 pane": what a count of things waiting for the user is made of."""
+    kinds: dict[str, int] = {}
+    for w in waiting:
+        kinds[w.kind] = kinds.get(w.kind, 0) + 1
+    return ", ".join(count(n, *WAITING_NOUNS.get(k, (k, None))) for k, n in kinds.items())

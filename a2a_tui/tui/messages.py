@@ -26,6 +26,25 @@ class StoreRead(Message):
         self.snapshot = snapshot
 
 
+class SearchWanted(Message):
+    """A panel's `/` filter is to be looked for in its whole record, in the store."""
+
+    def __init__(self, scope: str, text: str) -> None:
+        super().__init__()
+        self.scope = scope
+        self.text = text
+
+
+class StoreSearched(Message):
+    """What the store-side search of a panel's record found for a filter."""
+
+    def __init__(self, scope: str, text: str, rows: list) -> None:
+        super().__init__()
+        self.scope = scope
+        self.text = text
+        self.rows = rows
+
+
 class OrchestratorStarted(Message):
     """The app now hosts this repository's orchestrator."""
 
@@ -205,11 +224,30 @@ class IntegrationApproved(UserActed):
     kind = "integration_approved"
 
 
+class CardAdded(UserActed):
+    """A card written in the editor was added, or its new version stored (card_added,
+    card_versioned, card_revised)."""
+
+    kind = "card_added"
+
+
+class CardReady(UserActed):
+    """You confirmed a card's current version ready to be claimed (card_ready)."""
+
+    kind = "card_ready"
+
+
+class CardClaimed(UserActed):
+    """You claimed a ready card: an attempt, its fence and worktree (claimed)."""
+
+    kind = "claimed"
+
+
 ACTED = (InjectionQueued, PanesPaused, PaneReleased, PaneJumped, BoardItemAnswered,
          BoardAnswersSent, UserSaid, VerifyFinished, AttemptIntegrated, AttemptAbandoned,
          WorktreeOpened, SessionStarted, SessionRestarted, SessionEnded, WaitingSeen,
          SessionRevived, SessionForked, CommentsChanged, ReviewStarted, ReviewIssueDisposed,
-         ReviewOverridden, IntegrationApproved)
+         ReviewOverridden, IntegrationApproved, CardAdded, CardReady, CardClaimed)
 
 
 class UserActionRefused(Message):

@@ -80,6 +80,7 @@ class GateRow:
     verify_state: str | None        # running | passed | rejected | interrupted
     verify_run: int | None
     checks: list[CheckRow] = field(default_factory=list)
+    unconfined: bool = False        # written by a session that ran unconfined
 
 
 @dataclass
@@ -97,8 +98,10 @@ class Snapshot:
     waiting: list[Waiting] = field(default_factory=list)   # what waits for the user
 
 
-def board(store) -> list[BoardItem]:
-    """Items not closed: questions first, each kind in the order it was asked."""
+def board(store, where: str = "", params: tuple = (), limit: int = BOARD_LIMIT
+          ) -> list[BoardItem]:
+    """Items not closed: questions first, each kind in the order it was asked (`where`: the
+    store-side search's condition on the item `i`)."""
     rows = store.all(
         "SELECT i.*,"
         " EXISTS(SELECT 1 FROM board_records r WHERE r.item_id = i.id AND r.kind = 'answer')"
@@ -109,8 +112,8 @@ def board(store) -> list[BoardItem]:
         "   AND u.to_session IS NOT NULL) AS held"
         " FROM board_items i"
         " WHERE NOT EXISTS(SELECT 1 FROM board_records r WHERE r.item_id = i.id"
-        "   AND r.kind = 'close')"
-        " ORDER BY i.kind = 'finding', i.seq LIMIT ?", (BOARD_LIMIT,))
+        f"   AND r.kind = 'close'){where}"
+        " ORDER BY i.kind = 'finding', i.seq LIMIT ?", (*params, limit))
     return [BoardItem(
         id=r["id"], kind=r["kind"], title=r["title"], body=r["body"],
         options=json.loads(r["options"] or "[]"), recommend=r["recommend"], why=r["why"],
@@ -119,13 +122,14 @@ def board(store) -> list[BoardItem]:
         for r in rows]
 
 
-def inbox(store) -> list[InboxEntry]:
+def inbox(store, where: str = "", params: tuple = (), limit: int = INBOX_LIMIT
+          ) -> list[InboxEntry]:
     """The newest entries first, each with the state its acks and dispositions give it."""
     rows = store.all(
         "SELECT e.*,"
         " EXISTS(SELECT 1 FROM inbox x WHERE x.ref = e.id AND x.kind = 'disposition') AS disposed,"
         " EXISTS(SELECT 1 FROM inbox x WHERE x.ref = e.id AND x.kind = 'ack') AS acked"
-        " FROM inbox e ORDER BY e.n DESC LIMIT ?", (INBOX_LIMIT,))
+        f" FROM inbox e WHERE 1{where} ORDER BY e.n DESC LIMIT ?", (*params, limit))
     out = []
     for r in rows:
         author = r["author_role"] + (f" ({r['author_session']})" if r["author_session"] else "")
@@ -139,10 +143,11 @@ def inbox(store) -> list[InboxEntry]:
     return out
 
 
-def gate(store) -> list[GateRow]:
-    """Each card with its latest attempt and the per-check results of that attempt's last verify."""
+def gate(store, cards=None) -> list[GateRow]:
+    """Each card (the first CARDS_LIMIT, or `cards`) with its latest attempt and the per-check
+    results of that attempt's last verify."""
     out = []
-    for c in gate_views.cards(store, limit=CARDS_LIMIT):
+    for c in gate_views.cards(store, limit=CARDS_LIMIT) if cards is None else cards:
         a = gate_views.latest_attempt(store, c.id)
         v = None if a is None else gate_views.last_verify(store, a.id)
         out.append(GateRow(
@@ -151,7 +156,8 @@ def gate(store) -> list[GateRow]:
             writer=a.writer if a else None, sha=a.submitted_sha if a else None,
             rejections=a.rejections if a else 0,
             worktree_state=a.worktree_state if a else None, verify_state=v.state if v else None,
-            verify_run=v.run if v else None, checks=list(v.checks) if v else []))
+            verify_run=v.run if v else None, checks=list(v.checks) if v else [],
+            unconfined=bool(a and a.unconfined)))
     return out
 
 
@@ -176,6 +182,47 @@ def events_tail(store, limit: int = EVENTS_TAIL) -> list[Event]:
 
 
 READERS = {"sessions": pane_views.sessions, "board": board, "inbox": inbox, "gate": gate}
+
+
+# --- `/`: the whole record searched in the store, not only the rows a panel has loaded --------
+SEARCH_LIMIT = 500   # rows a search brings back at most (the newest first)
+_SEARCHED = {        # scope -> the columns each word is looked for in
+    "events": ("CAST(seq AS TEXT)", "kind", "actor", "session", "task", "attempt", "payload"),
+    "board": ("i.id", "i.title", "i.body", "i.asked_by", "i.category", "i.options"),
+    "inbox": ("e.id", "e.kind", "e.text", "e.author_role", "e.author_session", "e.card_id",
+              "e.status", "e.recipient"),
+    "gate": ("c.id", "c.title", "c.body", "(SELECT group_concat(a.id || ' ' || a.state, ' ')"
+             " FROM attempts a WHERE a.card_id = c.id)"),
+}
+
+
+def _matching(columns: tuple[str, ...], words: list[str]) -> tuple[str, tuple]:
+    """` AND (...)` for each word (found in any column, case-insensitive, % and _ literal)."""
+    sql, params = "", []
+    for w in words:
+        like = "%" + w.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        sql += " AND (" + " OR ".join(f"{c} LIKE ? ESCAPE '\\'" for c in columns) + ")"
+        params += [like] * len(columns)
+    return sql, tuple(params)
+
+
+def search(store, scope: str, text: str) -> list:
+    """The rows of a panel's whole record that hold every word of `text` (at most
+    SEARCH_LIMIT, the newest first for events); the Sessions panel loads all its rows, so it is
+    never searched here."""
+    words = text.lower().split()
+    where, params = _matching(_SEARCHED[scope], words)
+    if scope == "events":
+        rows = store.all(f"SELECT * FROM events WHERE 1{where} ORDER BY seq DESC LIMIT ?",
+                         (*params, SEARCH_LIMIT))
+        return list(reversed([Event.from_row(r) for r in rows]))
+    if scope == "board":
+        return board(store, where, params, SEARCH_LIMIT)
+    if scope == "inbox":
+        return inbox(store, where, params, SEARCH_LIMIT)
+    ids = [r["id"] for r in store.all(f"SELECT c.id FROM cards c WHERE 1{where} LIMIT ?",
+                                      (*params, SEARCH_LIMIT))]
+    return gate(store, [c for c in gate_views.cards(store) if c.id in set(ids)])
 
 # Which panels an event can change. Kinds are matched by prefix so that a kind another part of
 # a2a adds later still lands somewhere; an event that matches nothing refreshes every panel.

@@ -12,6 +12,7 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from a2a_tui.errors import A2AError
@@ -152,7 +153,8 @@ class Workbench:
         with self.store() as s:
             r = lifecycle.new(self._gate(s), self.settings(), role=spec.role, cli=spec.cli,
                               model=spec.model, effort=spec.effort, options=spec.options,
-                              attempt=spec.attempt, tmux_socket=self.tmux_socket, source=SOURCE)
+                              attempt=spec.attempt, tmux_socket=self.tmux_socket, source=SOURCE,
+                              assign=spec.assign)
         return Done(f"started {lifecycle.describe(r)} · {r['user_input']}", r)
 
     def restart(self, sid: str) -> Done:
@@ -295,6 +297,58 @@ class Workbench:
                  else "recorded; no live ideation session to deliver it to")
         return Done(f"{r['id']} ({kind}) {where}", r)
 
+    # --- task cards: written in the editor, made ready, claimed (N, e, r, C) ----------------
+    def new_card_file(self) -> tuple[Path, str]:
+        """A new card's commented template in `.a2a/cards/new-<n>.toml`, and its text."""
+        from a2a_tui.gate.cards_ops import write_draft
+
+        return write_draft(self.repo)
+
+    def edit_card_file(self, card: str) -> tuple[Path, str]:
+        """The card's current version in `.a2a/cards/<id>.toml` to edit, and its text."""
+        from a2a_tui.gate.cards_ops import write_edit
+
+        with self.store() as s:
+            return write_edit(self._gate(s), card)
+
+    def add_card_file(self, path: Path, *, new: bool) -> Done:
+        """Add the card file the user wrote: checked whole first (every problem at once, nothing
+        recorded), then recorded as the user's input, which is the card's source ticket when
+        it names none."""
+        from a2a_tui.gate.cards import load_card
+        from a2a_tui.gate.cards_ops import add_card, settle_draft
+
+        load_card(path)
+        with self.store() as s:
+            uid = self._record(s, "action", f"add the card written in {path.name}")
+            r = add_card(self._gate(s), path, source_ticket=uid)
+        if new:
+            path = settle_draft(self.repo, path, r["card"])
+        verb = "unchanged" if not r["changed"] else r["event"].replace("card_", "")
+        filled = f"; filled in: {', '.join(r['filled'])}" if r.get("filled") else ""
+        return Done(f"card {r['card']} v{r['version']} {verb} ({r['state']}){filled} · {uid}",
+                    {**r, "file": str(path), "user_input": uid})
+
+    def ready_card(self, card: str) -> Done:
+        """Confirm the card's current version ready (its contract is checked first)."""
+        from a2a_tui.gate.cards_ops import ready_card
+
+        with self.store() as s:
+            uid = self._record(s, "action", f"ready {card}")
+            r = ready_card(self._gate(s), card)
+        return Done(f"card {card} v{r['version']} is ready · {uid}", {**r, "user_input": uid})
+
+    def claim(self, card: str) -> Done:
+        """Claim the ready card as the user: an attempt with its fence and worktree (a session
+        started on it then becomes its writer)."""
+        from a2a_tui.gate import claim
+
+        with self.store() as s:
+            uid = self._record(s, "action", f"claim {card}")
+            r = claim(self._gate(s), card)
+        return Done(f"claimed {card} as {r['attempt']} (fence {r['fence']}) · {uid}",
+                    {**r, "user_input": uid})
+
     # --- the gate -------------------------------------------------------------------------
     def verify(self, attempt: str) -> Done:
         """Run the gate's check chain on the attempt's submitted SHA (slow: a worker's job)."""
@@ -305,6 +359,7 @@ class Workbench:
             v = verify(GateContext(self.repo, s, Caller()), attempt)
         first = v.first_failure()
         verdict = {"passed": "PASSED", "flaky": "FLAKY (unknown)",
+                   "commit_missing": "UNKNOWN (the submitted commit is missing)",
                    "contract_invalid": "CONTRACT INVALID (the card's)"}.get(v.verdict) or (
             f"REJECTED at {first.name}" if first else "REJECTED")
         return Done(f"verify {attempt}: {verdict} (run {v.run}) · {uid}",
@@ -326,7 +381,16 @@ class Workbench:
         return Done(f"integrated {attempt}: {r['target']} {r['old'][:12]} → {r['new'][:12]}"
                     f"{synced} · {uid}", {**r, "user_input": uid})
 
-    def abandon(self, attempt: str, score: Score, reason: str) -> Done:
+    def untouched(self, attempt: str) -> bool:
+        """Nothing submitted, no commit on the attempt's branch: abandoned without scores."""
+        with self.store() as s:
+            att = s.one("SELECT branch, start_commit, submission_n FROM attempts WHERE id = ?",
+                        (attempt,))
+        if att is None or att["submission_n"]:
+            return False
+        return self.repo.git.resolve_commit(att["branch"]) in (None, att["start_commit"])
+
+    def abandon(self, attempt: str, score: Score | None, reason: str) -> Done:
         """End the attempt without integrating it; its commits and evidence stay."""
         from a2a_tui.gate import GateContext, abandon
 
@@ -386,11 +450,6 @@ class Workbench:
         return (found, *read_log(found.path))
 
     # --- reviews and approvals (the review screen) -------------------------------------------
-    def _gate(self, store: Store):
-        from a2a_tui.gate import GateContext
-
-        return GateContext(self.repo, store, Caller())
-
     def review_state(self, attempt: str):
         """The attempt's reviews, issues, dispositions and approvals (gate/review_views.py)."""
         from a2a_tui.gate.review_views import review_state
@@ -406,7 +465,8 @@ class Workbench:
             uid = self._record(s, "action", f"start a review of {attempt} with {cli}"
                                + "".join(f" {x}" for x in (model, effort) if x))
             r = spawn_reviewer(self._gate(s), attempt, cli=cli, model=model, effort=effort,
-                               tmux_socket=self.tmux_socket)
+                               tmux_socket=self.tmux_socket,
+                               extra=self.settings().launch("reviewer", cli).options)
         self._wake()
         return Done(f"review {r['review']} of {attempt}: session {r['session']} in its read-only"
                     f" checkout · {uid}", {**r, "user_input": uid})

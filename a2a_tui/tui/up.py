@@ -10,8 +10,10 @@ detach key), closed, or crashed. Only a confirmed quit (`Q`) or `a2a down` stops
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -27,13 +29,22 @@ WORKBENCH_TAG = "@a2a_workbench"   # pane option: the repository root the workbe
 ORCHESTRATOR_TAG = "@a2a_orchestrator"
 WINDOW_NAME = "workbench"
 ORCHESTRATOR_WINDOW = "orchestrator"
+BACK_KEY = "F12"                   # in a2a's tmux session: back to the workbench, from any pane
+BACK_HINT = f"#[reverse] {BACK_KEY}: workbench #[default] "
 START_TIMEOUT_S = 20.0
+
+
+# The user's editor travels to the workbench's window (its `N` and `e` open it): a pane gets the
+# tmux server's environment, not that of the shell that typed `a2a up`.
+EDITOR_VARS = ("VISUAL", "EDITOR")
 
 
 def workbench_argv(repo: Repo, tmux_socket: str | None) -> list[str]:
     """The command the workbench window runs: a view; the orchestrator runs beside it."""
-    return [sys.executable, "-m", "a2a_tui", "workbench", "--repo", str(repo.root),
-            "--no-orchestrator", *(["--tmux-socket", tmux_socket] if tmux_socket else [])]
+    editor = [f"{k}={os.environ[k]}" for k in EDITOR_VARS if os.environ.get(k)]
+    return [*(["env", *editor] if editor else []), sys.executable, "-m", "a2a_tui",
+            "workbench", "--repo", str(repo.root), "--no-orchestrator",
+            *(["--tmux-socket", tmux_socket] if tmux_socket else [])]
 
 
 def serve_command(repo: Repo, tmux_socket: str | None) -> list[str]:
@@ -84,6 +95,19 @@ def ensure_workbench(repo: Repo, tmux: Tmux, tmux_socket: str | None) -> tuple[s
     return facts.pane_id, True
 
 
+def way_back(tmux: Tmux, session: str, pane: str) -> None:
+    """From any pane of a2a's tmux session, one key (F12) shows the workbench again, and the
+    session's status line says so. Both are options of that session alone (its own key table,
+    its own status-left): the user's other sessions and tmux.conf are left as they are."""
+    tmux.bind_key_to_pane(session, BACK_KEY, pane)
+    left = tmux.global_option("status-left")
+    if tmux.session_option(session, "status-left") != BACK_HINT + left:
+        tmux.set_session_option(session, "status-left", BACK_HINT + left)
+        length = tmux.global_option("status-left-length") or "10"
+        tmux.set_session_option(session, "status-left-length",
+                                str(int(length) + len(BACK_KEY) + len(" : workbench  ")))
+
+
 def up(repo: Repo, tmux_socket: str | None, *, attach: bool = True) -> dict[str, Any]:
     """Start what is missing, then attach this terminal to the workbench (unless `attach` is
     False). Attaching from outside tmux replaces this process with tmux."""
@@ -95,6 +119,8 @@ def up(repo: Repo, tmux_socket: str | None, *, attach: bool = True) -> dict[str,
     session = repo.config().tmux_session
     pid, _, served = ensure_orchestrator(repo, tmux, tmux_socket)
     pane, started = ensure_workbench(repo, tmux, tmux_socket)
+    way_back(tmux, session, pane)
+    record_server(repo, tmux_socket, session, pane)
     attach_cmd = shlex.join(tmux.attach_argv(session))
     result = {"session": session, "pane": pane, "started": started, "tmux_socket": tmux_socket,
               "attach": attach_cmd, "root": str(repo.root), "orchestrator_pid": pid,
@@ -105,6 +131,31 @@ def up(repo: Repo, tmux_socket: str | None, *, attach: bool = True) -> dict[str,
     if not attach:
         return result
     return attach_to(tmux, session, pane, result)
+
+
+UP_EVENT = "workbench_up"
+
+
+def record_server(repo: Repo, tmux_socket: str | None, session: str, pane: str) -> None:
+    """Which tmux server the workbench runs on, in the store: `a2a down` (and `a2a up`) typed
+    later from another terminal, inside tmux or not, finds it there."""
+    with repo.store() as store, store.write() as tx:
+        last = tx.one("SELECT payload FROM events WHERE kind = ? ORDER BY seq DESC LIMIT 1",
+                      (UP_EVENT,))
+        payload = {"tmux_socket": tmux_socket, "tmux_session": session, "pane": pane}
+        if last is None or json.loads(last["payload"]) != payload:
+            tx.append(UP_EVENT, actor="user", payload=payload)
+
+
+def recorded_server(repo: Repo) -> str | None:
+    """The tmux socket the last `a2a up` recorded (None: the default server, or no record)."""
+    try:
+        with repo.store() as store:
+            last = store.one("SELECT payload FROM events WHERE kind = ? ORDER BY seq DESC"
+                             " LIMIT 1", (UP_EVENT,))
+    except A2AError:
+        return None
+    return json.loads(last["payload"]).get("tmux_socket") if last is not None else None
 
 
 def running(tmux: Tmux) -> list[dict[str, str]]:
@@ -159,5 +210,31 @@ def after_detach(tmux: Tmux, session: str, root: str) -> str:
               if tmux.session_of(p) == session and v]
     runs = (f"the orchestrator (pid {pid}) delivers" if pid is not None else
             "no orchestrator runs: nothing is delivered until `a2a up`")
-    return (f"a2a: you left tmux session {session}: {len(agents)} agent(s) keep running and"
-            f" {runs}. `a2a up` comes back; `a2a down` ends them.")
+    a2a = shlex.join(a2a_argv())
+    repo = shlex.quote(root)
+    lines = [f"a2a: you left tmux session {session}: {len(agents)} agent(s) keep running and"
+             f" {runs}.",
+             f"  back:  {a2a} up --repo {repo}",
+             f"  end:   {a2a} down --repo {repo}"]
+    if not on_path():
+        lines.append(f"  (a2a is not on your PATH; `pipx install {source_dir()}` or"
+                     f" `uv tool install {source_dir()}` puts it there, see README)")
+    return "\n".join(lines)
+
+
+def a2a_argv() -> list[str]:
+    """The command that runs this a2a, by its full path: the `a2a` script beside this Python
+    (a venv's bin), else this Python with `-m a2a_tui`."""
+    script = Path(sys.executable).parent / "a2a"
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "a2a_tui"]
+
+
+def on_path() -> bool:
+    """Whether `a2a` typed in a shell runs this a2a."""
+    found = shutil.which("a2a")
+    return found is not None and Path(found).resolve() == Path(a2a_argv()[0]).resolve()
+
+
+def source_dir() -> str:
+    """Where this a2a's source is (what pipx or uv installs from)."""
+    return str(Path(__file__).resolve().parents[2])

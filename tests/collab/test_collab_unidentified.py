@@ -140,6 +140,8 @@ def test_a_store_that_never_recorded_a2as_namespace_learns_it_from_init_at_a_ter
     (repo / ".a2a/a2a.db").unlink()
     for extra in ("-wal", "-shm"):
         (repo / f".a2a/a2a.db{extra}").unlink(missing_ok=True)
+    # ... and from before stores had ids: the repository has no record of it either.
+    (repo / ".git/a2a-store.json").unlink()
     Store(repo / ".a2a/a2a.db").close()
     r = a2a("say", "hi", "--json", cwd=repo)
     _refused(r)

@@ -56,13 +56,16 @@ def session(repo: Path, sid: str) -> dict:
         return dict(st.one("SELECT * FROM sessions WHERE id = ?", (sid,)) or {})
 
 
-def test_codex_mode_tool_commands_find_a2a(repo, tmux_socket):
+def test_codex_mode_tool_commands_find_a2a(repo, tmux_socket, serve):
+    # `serve`: the pane's `a2a` is its broker's client, and the orchestrator answers it.
     s = spawn(repo, tmux_socket, "--protocol", "codex")
     assert "allow_login_shell=false" in s["argv"]
-    found = repo / "found.txt"
+    # Written in the session's output folder: a session with no attempt sees the repository
+    # read-only (a2a_tui/confine).
+    found = repo / ".a2a" / "run" / s["session"] / "out" / "found.txt"
     wait_until(lambda: "protocol codex" in tmux(tmux_socket, "capture-pane", "-p", "-t",
                                                 s["pane"]), what="the demo agent on screen")
-    tmux(tmux_socket, "send-keys", "-t", s["pane"], "-l", "!a2a --version > found.txt 2>&1")
+    tmux(tmux_socket, "send-keys", "-t", s["pane"], "-l", f"!a2a --version > {found} 2>&1")
     tmux(tmux_socket, "send-keys", "-t", s["pane"], "Enter")
     wait_until(lambda: found.exists() and found.read_text(), what="the command's output")
     assert found.read_text().strip() == f"a2a {__version__}"

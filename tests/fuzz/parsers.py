@@ -15,8 +15,12 @@ with `read_gate_rules(place, data)` writing `data` to the file and calling the m
 
 from __future__ import annotations
 
+import array
 import contextlib
 import io
+import os
+import socket
+import struct
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,6 +31,8 @@ import hypothesis.strategies as st
 from hypothesis import assume
 
 from a2a_tui import settings
+from a2a_tui.broker import request as broker_request
+from a2a_tui.broker.client import Reader
 from a2a_tui.cli import build_parser
 from a2a_tui.errors import A2AError
 from a2a_tui.gate import GateContext, add_card, gate_rules, review_report
@@ -34,8 +40,8 @@ from a2a_tui.gate.review import read_report
 from a2a_tui.panes.signals import MalformedSignal, parse
 from a2a_tui.repo import Repo
 from a2a_tui.store import Store
-from tests.fuzz.inputs import damaged, text, toml_docs
-from tests.fuzz.spool import envelopes
+from tests.fuzz.inputs import damaged, json_bytes, mutated_doc, text, toml_docs
+from tests.fuzz.spool import SIGNAL_VALUES, envelopes
 from tests.support import CARD_TOML
 
 
@@ -81,6 +87,50 @@ CARD = CARD_TOML.format(id="T-1", check="true", extra="")
 
 def read_card(place: Place, data: bytes) -> object:
     return add_card(place.gate, place.write("cards/T-1.toml", data))
+
+
+# --- what comes in on a session's broker socket (a2a_tui/broker/client.py has the wire) -------
+REQUEST = {"v": 1, "argv": ["whoami", "--json"], "cwd": "/x", "env": {"TERM": "xterm"}}
+
+
+def read_request(place: Place, given: tuple[bytes, int]) -> object:
+    """As the broker's child reads a request: the frames' bytes, then up to 4 descriptors."""
+    data, nfds = given
+    ours, theirs = socket.socketpair()
+    fds = [os.open(os.devnull, os.O_RDONLY) for _ in range(nfds)]
+    try:
+        if fds:
+            send_rights = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))]
+            theirs.sendmsg([data[:1] or b"\0"], send_rights)
+            data = data[1:] if data else b""
+        theirs.sendall(data)
+        theirs.close()
+        reader = Reader(ours)
+        msg = reader.recv()
+        got = reader.take_fds()
+        argv, env, why = broker_request._request(msg, got)
+        for fd in got:
+            os.close(fd)
+        if why is not None:
+            raise ValueError(why)
+        return argv, env
+    finally:
+        ours.close()
+        for fd in fds:
+            os.close(fd)
+
+
+def frame(doc: Any) -> bytes:
+    raw = json_bytes(doc)
+    return struct.pack(">I", len(raw)) + raw
+
+
+requests = st.tuples(
+    st.one_of(st.builds(frame, mutated_doc(REQUEST, SIGNAL_VALUES)),
+              damaged(frame(REQUEST)), st.binary(max_size=64),
+              st.builds(lambda n, b: struct.pack(">I", n) + b, st.integers(0, 2**32 - 1),
+                        st.binary(max_size=32))),
+    st.integers(0, 4))
 
 
 # --- the repository's config (.a2a/config.toml) -------------------------------------------------
@@ -278,6 +328,11 @@ PARSERS = [
            codes=frozenset({"bad_report", "bad_verdict"})),
     Parser("user config ($XDG_CONFIG_HOME/a2a/config.toml)", read_user_config,
            toml_docs(USER_CONFIG), codes=frozenset({"bad_config"})),
+    Parser("broker request (a session's socket)", read_request, requests, error=ValueError,
+           examples=150, known=((frame([]), 3),                       # a frame that is no object
+                                (frame({"v": 1, "argv": [[]] * 3, "env": {}}), 3),
+                                # JSON nested deeper than Python recurses: RecursionError
+                                (struct.pack(">I", 6000) + b"[" * 3000 + b"]" * 3000, 3))),
 ]
 
 

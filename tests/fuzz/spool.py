@@ -107,16 +107,17 @@ def land(spool_dir: Path, name: str, data: bytes) -> Path:
 
 def good_signal(spool_dir: Path, session: str = "w1", event: str = "PreToolUse") -> str:
     """A well-formed signal for `session`, written by the real hook script (into a folder of
-    its own, then renamed into the spool, so that its name is known before a running
-    orchestrator takes it); its file name."""
-    staging = spool_dir.parent / "fuzz-staging"
+    its own outside the spool, then renamed into `spool_dir`, the session's spool folder, so
+    that its name is known before a running orchestrator takes it); its name as recorded
+    (`<session folder>/<file>`)."""
+    staging = spool_dir.parent.parent / "fuzz-staging"
     staging.mkdir(exist_ok=True)
     payload = json.dumps({"hook_event_name": event, "session_id": "x", "tool_name": "Bash"})
     subprocess.run([HOOK, "--spool", str(staging), "--session", session, "claude"],
                    input=payload.encode(), check=True, timeout=20)
     (name,) = os.listdir(staging)
     os.replace(staging / name, spool_dir / name)
-    return name
+    return f"{spool_dir.name}/{name}"
 
 
 def hook(spool_dir: Path, source: str, stdin: bytes, argv: list[str], session: str = "w1"
@@ -128,14 +129,15 @@ def hook(spool_dir: Path, source: str, stdin: bytes, argv: list[str], session: s
 
 def ingest_all(store: Store, spool_dir: Path) -> None:
     """What one orchestrator cycle does with the spool (Orchestrator._cycle): every waiting
-    file, in order, until none is left."""
+    file of every folder (`spool_dir` is a session's), in order, until none is left."""
+    top = spool_dir.parent
     for _ in range(10):
-        files = spool.pending(spool_dir)
+        files = spool.pending(top)
         if not files:
             return
         for path in files:
             spool.ingest(store, path)
-    raise AssertionError(f"the spool does not empty: {spool.pending(spool_dir)}")
+    raise AssertionError(f"the spool does not empty: {spool.pending(top)}")
 
 
 def visible(spool_dir: Path) -> list[str]:

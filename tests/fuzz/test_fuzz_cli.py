@@ -21,7 +21,7 @@ from tests.fuzz.parsers import CARD, CONFIG, argvs, read_argv
 from tests.support import a2a, git, store
 from tests.support.cli import A2A, at_terminal
 
-LINE = re.compile(r"a2a: error: [^\n]* \[[a-z_]+\]\n")
+LINE = re.compile(r"a2a: error: [^\n]* \[[a-z_]+\]\n(  [^\n]+\n)*")  # problems listed under it
 
 
 def refused_by_the_parser(argv: list[str]) -> bool:

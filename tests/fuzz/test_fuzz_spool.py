@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 import hypothesis.strategies as st
 from hypothesis import example, given
@@ -48,14 +49,18 @@ KNOWN = [
 ]
 
 
-def _sessions(root) -> None:
+def _sessions(root) -> Path:
+    """Sessions w1 and w2; w1's spool folder, where every file of these tests lands (a hook,
+    or an agent, writes only its own session's folder)."""
     register_session(root, "w1", state="idle", pane_id="%1")
     register_session(root, "w2", state="idle", pane_id="%2")
+    folder = Repo(root).session_spool_dir("w1")
+    folder.mkdir()
+    return folder
 
 
 def test_every_spool_file_is_ingested_or_quarantined_and_the_next_good_one_ingested(repo):
-    _sessions(repo)
-    spool_dir = Repo(repo).spool_dir
+    spool_dir = _sessions(repo)
 
     @budget(60)
     @given(st.lists(spool_files, min_size=1, max_size=4))
@@ -89,8 +94,7 @@ def test_the_hook_is_silent_and_its_file_speaks_only_for_its_own_session(repo):
     """Whatever a CLI hands the hook (stdin, or Codex's notify argument), the hook exits 0 and
     prints nothing; what it spools is ingested for the session it was started for, or
     quarantined, never recorded as another session's signal."""
-    _sessions(repo)
-    spool_dir = Repo(repo).spool_dir
+    spool_dir = _sessions(repo)
 
     @budget(40)
     @given(st.sampled_from(["claude", "gemini", "codex", "codex-stdin", "tmux"]), payloads,
@@ -121,9 +125,8 @@ def test_a_running_orchestrator_quarantines_bad_files_and_still_ingests_a_good_o
     """The real `a2a serve`, left running across every example: each batch of bad files is
     taken (ingested or quarantined), the good file after it is ingested, and the process is
     alive at the end."""
-    _sessions(repo)
+    spool_dir = _sessions(repo)
     served = serve()
-    spool_dir = Repo(repo).spool_dir
 
     @budget(6)
     @given(st.lists(spool_files, min_size=1, max_size=6))
@@ -151,27 +154,25 @@ def _outcome(repo, name: str) -> str | None:
 
 
 def test_a_file_that_cannot_be_read_is_quarantined(repo):
-    """A spool entry whose read fails (here a link to /proc/self/mem: a regular file that
-    answers every read with EIO, even to root) is quarantined, not raised."""
-    _sessions(repo)
-    spool_dir = Repo(repo).spool_dir
+    """A spool entry that is not a regular file to read (here a link to /proc/self/mem, a file
+    that answers every read with EIO, even to root) is quarantined unread, not raised."""
+    spool_dir = _sessions(repo)
     (spool_dir / "1-unreadable.json").symlink_to("/proc/self/mem")
     with store(repo) as s:
         ingest_all(s, spool_dir)
-        row = s.one("SELECT outcome, seq FROM spool_files WHERE name = '1-unreadable.json'")
+        row = s.one("SELECT outcome, seq FROM spool_files WHERE name = 'w1/1-unreadable.json'")
         assert row["outcome"] == "quarantined"
         assert s.one("SELECT payload FROM events WHERE seq = ?", (row["seq"],))[0].find(
-            "unreadable") > 0
+            "a symbolic link") > 0
         assert_whole(s)
-    assert (spool_dir / "quarantine" / "1-unreadable.json").is_symlink()
+    assert (spool_dir.parent / "quarantine" / "w1" / "1-unreadable.json").is_symlink()
 
 
 def test_any_depth_of_nesting_is_ingested_or_quarantined(repo):
     """JSON nests deeper than Python recurses: near the recursion limit a payload can be read
     and then not be recordable. Every depth up to past the limit is taken, one way or the
     other (the window where it is read but not recordable is a few levels wide: all are tried)."""
-    _sessions(repo)
-    spool_dir = Repo(repo).spool_dir
+    spool_dir = _sessions(repo)
     limit = sys.getrecursionlimit()
     with store(repo) as s:
         for depth in range(limit - 300, limit + 20):

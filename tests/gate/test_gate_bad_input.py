@@ -105,7 +105,7 @@ def test_bad_shas_are_refused_and_change_no_state(repo):
     git(repo, "checkout", "-q", "-f", "main")
     for sha, code in ((good[:12], "bad_sha"), ("g" * 40, "bad_sha"), ("1" * 40, "bad_sha"),
                       (c["start_commit"], "empty_submission"), (stray, "not_descendant"),
-                      (git(repo, "rev-parse", f"{good}^{{tree}}"), "bad_sha")):
+                      (git(wt, "rev-parse", f"{good}^{{tree}}"), "bad_sha")):
         r = a2a("submit", "T-1-a1", "--sha", sha, "--card-version", "1", "--fence", "1", "--json",
                 cwd=repo)
         assert r.code != 0 and r.json["error"]["code"] == code, (sha, r.out)

@@ -36,6 +36,11 @@ def branch(world, attempt: str) -> str:
     return a["branch"]
 
 
+def clone(world, attempt: str) -> Path:
+    """The attempt's clone, where its branch is."""
+    return world.repo / ".a2a" / "worktrees" / attempt
+
+
 def comment(world, attempt: str, path: str, line: int, text: str) -> str:
     r = world.a2a("comment", attempt, "--file", path, "--line", str(line), "--text", text,
                   "--json")
@@ -68,7 +73,7 @@ def test_comments_go_to_the_writer_as_one_prompt_in_diff_order_recorded_once(
     r = world.a2a("comment", "send", attempt, "--json")
     assert r.code == 0, r.err
     assert r.json["comments"] == [c2, c7, cb] and r.json["older"] == []
-    head = world.git("rev-parse", branch(world, attempt))
+    head = world.git("rev-parse", branch(world, attempt), cwd=clone(world, attempt))
     assert r.json["sha"] == head
     world.wait_dispatch(r.json["dispatch"], "done", timeout=30)
 
@@ -100,7 +105,7 @@ def test_comments_go_to_the_writer_as_one_prompt_in_diff_order_recorded_once(
 def test_a_comment_written_against_an_older_sha_says_so(world, repo, tmux_socket):
     attempt, sid, wt = writer(world, tmux_socket)
     old = comment(world, attempt, "src/a.py", 4, "before the fix")
-    old_head = world.git("rev-parse", branch(world, attempt))
+    old_head = world.git("rev-parse", branch(world, attempt), cwd=clone(world, attempt))
     commit_in(wt, {"src/a.py": "new first line\n" + A})
     new = comment(world, attempt, "src/a.py", 1, "after the fix")
     r = world.a2a("comment", "send", attempt, "--json")

@@ -11,6 +11,7 @@ from tests.gate.verify_support import (
     dispatches,
     events,
     pytest_repo,
+    result,
     submit_verify,
 )
 from tests.support import a2a, a2a_as
@@ -47,7 +48,7 @@ def test_the_third_rejection_raises_the_protected_item_with_the_history(repo):
     logs = []
     for i in range(3):
         v = submit_verify(repo, c, {"src/app.py": f"v = {i}\n"})
-        logs.append(v.json["checks"][-1]["log"])
+        logs.append(result(v, "tests")["log"])
         stopped = events(repo, "feedback_stopped")
         assert len(stopped) == (1 if i == 2 else 0)
     (ev,) = stopped

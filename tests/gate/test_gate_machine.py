@@ -384,7 +384,10 @@ class GateMachine(RuleBasedStateMachine):
             new = git(root, "commit-tree", f"{h}^{{tree}}", "-p", parent, "-m", msg)
         elif kind == "candidate" and self.attempts():
             att = self.draw_attempt(data, ACTIVE)
-            shas = git(root, "rev-list", f"{att['start_commit']}..refs/heads/{att['branch']}")
+            # A candidate the gate brought into the repository (a clone's own commits are
+            # not in it until then).
+            shas = git(root, "for-each-ref", "--format=%(objectname)",
+                       f"refs/a2a/imported/{att['id']}/")
             if not shas:
                 return
             new = data.draw(st.sampled_from(shas.split()), label="onto")

@@ -60,7 +60,9 @@ def test_a_merge_of_main_into_the_branch_passes_boundary_and_provenance(repo):
     assert submit_verify(repo, c2, sha=other).json["verdict"] == "passed"
     assert a2a("integrate", c2["attempt"], *SCORES, cwd=repo).code == 0
     commit_in(wt1, {"src/app.py": "def name(n):\n    return n or None\n"})
-    git(wt1, "merge", "-q", "--no-edit", "main")
+    # The worker brings the target in from the repository (its clone's `origin`).
+    git(wt1, "fetch", "-q", "origin")
+    git(wt1, "merge", "-q", "--no-edit", "origin/main")
     sha = git(wt1, "rev-parse", "HEAD")
     v = submit_verify(repo, c1, sha=sha)
     assert v.json["verdict"] == "passed", v.out
@@ -79,7 +81,8 @@ def test_a_merge_that_edits_outside_the_boundary_still_rejects(repo):
     submit_verify(repo, c2, sha=commit_in(wt2, {"README.md": "sample, improved\n"}))
     assert a2a("integrate", c2["attempt"], *SCORES, cwd=repo).code == 0
     commit_in(wt1, {"src/app.py": "def name(n):\n    return n or None\n"})
-    git(wt1, "merge", "-q", "--no-ff", "--no-commit", "main")
+    git(wt1, "fetch", "-q", "origin")
+    git(wt1, "merge", "-q", "--no-ff", "--no-commit", "origin/main")
     (wt1 / "README.md").write_text("rewritten in the merge\n")
     git(wt1, "add", "-A")
     git(wt1, "commit", "-q", "--no-edit")

@@ -1,12 +1,21 @@
 """Red in full: the candidate's new tests fail on its base and pass on the candidate, and no test
-that ran on the base is deleted, skipped or marked xfail on the candidate — judged from pytest's
-junit XML — unless the card allows it. A deleted test file is caught without pytest too."""
+that passed on the base is deleted (`test_dropped`), skipped or marked xfail (`test_masked`) on
+the candidate — judged from the runs' test reports — unless the card allows it. A deleted test
+file is caught without a report too (judged by path, in the per-test step)."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.gate.verify_support import PY, PYTEST, claim, pytest_repo, result, submit_verify
+from tests.gate.verify_support import (
+    PY,
+    PYTEST,
+    PYTEST_FILES,
+    claim,
+    pytest_repo,
+    result,
+    submit_verify,
+)
 from tests.support import commit_in, git
 
 RED = f'red_command = "{PY} -m pytest -q tests"\n'
@@ -41,7 +50,7 @@ def test_a_test_the_candidate_drops_rejects_naming_it(tmp_path, how, tests_file)
                                 "tests/test_names.py": tests_file})
     assert v.json["verdict"] == "rejected", v.out
     red = result(v, "red")
-    assert red["code"] == "test_dropped", red
+    assert red["code"] == ("test_dropped" if how == "deleted" else "test_masked"), red
     assert "tests/test_names.py::test_shouts" in red["detail"] and how in red["detail"]
 
 
@@ -85,5 +94,17 @@ def test_deleting_a_test_file_of_the_base_rejects_without_pytest(tmp_path):
     git(wt, "rm", "-q", "tests/test_names.py")
     git(wt, "commit", "-q", "-m", "fewer tests")
     v = submit_verify(repo, c, sha=git(wt, "rev-parse", "HEAD"))
-    drift = result(v, "drift")
-    assert drift["code"] == "test_dropped" and "tests/test_names.py" in drift["detail"]
+    assert result(v, "drift")["passed"]
+    per_test = result(v, "per-test")
+    assert per_test["code"] == "test_dropped" and "tests/test_names.py" in per_test["detail"]
+
+
+def test_renaming_a_test_file_without_a_report_is_not_a_drop(tmp_path):
+    repo = pytest_repo(tmp_path)
+    c, wt = claim(repo, "true")
+    git(wt, "mv", "tests/test_names.py", "tests/test_naming.py")
+    (wt / "tests/test_naming.py").write_text(PYTEST_FILES["tests/test_names.py"]
+                                             + "\n\ndef test_more():\n    assert True\n")
+    git(wt, "commit", "-q", "-am", "renamed and extended")
+    v = submit_verify(repo, c, sha=git(wt, "rev-parse", "HEAD"))
+    assert v.json["verdict"] == "passed", v.out

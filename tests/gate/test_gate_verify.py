@@ -45,7 +45,8 @@ def test_checks_run_on_a_clean_checkout_of_exactly_the_sha(repo):
     assert "/.a2a/worktrees/" not in log.split("# cwd ")[1].splitlines()[0]
     # The throwaway checkout is gone afterwards.
     assert not any((repo / ".a2a/verify").iterdir())
-    assert len(git(repo, "worktree", "list").splitlines()) == 2  # main + the attempt's worktree
+    # main alone: the attempt works in a clone of its own, not a worktree of the repository
+    assert len(git(repo, "worktree", "list").splitlines()) == 1
 
 
 def test_timeout_kills_the_whole_process_group(repo, tmp_path):

@@ -86,7 +86,8 @@ def test_new_end_restart_a_session_from_the_cli(world, repo, tmux_socket, serve)
     # it leaves the new one alone.
     stale = {"v": 1, "ts_ns": ended.ts_ns, "session": sid, "pane": pane, "source": "process",
              "payload": {"hook_event_name": "process-exited", "pid": pid}}
-    (repo / ".a2a/spool" / f"{ended.ts_ns}-{sid}-exit{pid}.json").write_text(json.dumps(stale))
+    (repo / ".a2a/spool" / sid / f"{ended.ts_ns}-{sid}-exit{pid}.json").write_text(
+        json.dumps(stale))
     barrier(repo)
     [late] = [e for e in events(repo, "signal", session=sid)
               if e.payload["event"] == "process-exited" and e.payload["ts_ns"] == ended.ts_ns]

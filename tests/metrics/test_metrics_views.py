@@ -106,7 +106,7 @@ def test_every_view_over_a_known_history(repo, tmux_socket, serve, tmp_path):
     row = {"attempts": 1, "concluded": 1}
     assert fp == {
         "attempts": 3, "concluded": 3, "integrated": 2, "first_pass": 1, "rate": 0.333,
-        "rejections": 1, "verify_runs": 4, "flaky": 0, "contract_invalid": 0,
+        "rejections": 1, "verify_runs": 4, "flaky": 0, "contract_invalid": 0, "tests": None,
         "by_step": [{"step": "checks", "code": "tests", "count": 1}],
         "by_model": [
             {"model": "(user)", **row, "integrated": 0, "first_pass": 0, "rate": 0.0,
@@ -232,7 +232,7 @@ def test_every_view_over_a_known_history(repo, tmux_socket, serve, tmp_path):
         return {"task": task, "title": "Refuse empty names", "task_type": ttype,
                 "complexity": size, "outcome": outcome, "attempts": 1, "rounds": rounds,
                 "rejections": rej, "wall_s": wall[task], "waiting_s": waiting,
-                "interventions": interventions, "writers": [writer]}
+                "interventions": interventions, "writers": [writer], "tests": None}
 
     assert m["tasks"] == [
         trow("T-1", "bugfix", "S", "integrated", 1, 0, rel, 0, "demo fast low"),
@@ -240,17 +240,17 @@ def test_every_view_over_a_known_history(repo, tmux_socket, serve, tmp_path):
         trow("T-3", "refactor", "S", "abandoned", 1, 0, 0.0, 1, "(user)"),
         {"task": "(no task)", "title": "", "task_type": "", "complexity": "", "outcome": "",
          "attempts": 0, "rounds": 0, "rejections": 0, "wall_s": None,
-         "waiting_s": approx(q1 + q2), "interventions": 0, "writers": []}]
+         "waiting_s": approx(q1 + q2), "interventions": 0, "writers": [], "tests": None}]
     assert table(text, "task", "type", "size", "outcome", "attempts", "rounds", "rejections",
-                 "wall", "waiting", "interventions", "writers") == [
+                 "wall", "waiting", "interventions", "tests", "writers") == [
         ["T-1", "bugfix", "S", "integrated", "1", "1", "0", walls["T-1"], fmt_s(rel), "0",
-         "demo fast low"],
-        ["T-2", "feature", "M", "integrated", "1", "2", "1", walls["T-2"], "0.0s", "1",
+         "-", "demo fast low"],
+        ["T-2", "feature", "M", "integrated", "1", "2", "1", walls["T-2"], "0.0s", "1", "-",
          "demo deep high"],
-        ["T-3", "refactor", "S", "abandoned", "1", "1", "0", walls["T-3"], "0.0s", "1",
+        ["T-3", "refactor", "S", "abandoned", "1", "1", "0", walls["T-3"], "0.0s", "1", "-",
          "(user)"],
         ["(no task)", "-", "-", "-", "0", "0", "0", "-", fmt_s(m["tasks"][3]["waiting_s"]), "0",
-         "-"]]
+         "-", "-"]]
 
     # --- one view, one task ---
     one = a2a("metrics", "first-pass", "--task", "T-2", "--json", cwd=repo).json
@@ -259,8 +259,8 @@ def test_every_view_over_a_known_history(repo, tmux_socket, serve, tmp_path):
             one["first_pass"]["by_step"]) == (1, 0.0, fp["by_step"])
     t2only = a2a("metrics", "tasks", "--task", "T-2", cwd=repo).out
     assert table(t2only, "task", "type", "size", "outcome", "attempts", "rounds", "rejections",
-                 "wall", "waiting", "interventions", "writers") == [
-        ["T-2", "feature", "M", "integrated", "1", "2", "1", walls["T-2"], "0.0s", "1",
+                 "wall", "waiting", "interventions", "tests", "writers") == [
+        ["T-2", "feature", "M", "integrated", "1", "2", "1", walls["T-2"], "0.0s", "1", "-",
          "demo deep high"]]
     # --since: only what started from the second claim on (T-2 and T-3, and what they met).
     since = log.one("claimed", attempt="T-2-a1")["ts_ns"]

@@ -22,7 +22,10 @@ def platform(request, monkeypatch):
 
 
 def _files(spool):
-    return [json.loads(p.read_text()) for p in sorted(spool.glob("*.json"))]
+    """What the watcher wrote: into each session's own folder, never the spool's top."""
+    assert not list(spool.glob("*.json"))
+    return [json.loads(p.read_text()) for p in sorted(spool.glob("*/*.json"))
+            if p.parent.name == json.loads(p.read_text())["session"]]
 
 
 def test_a_killed_process_is_reported_once(tmp_path, platform):

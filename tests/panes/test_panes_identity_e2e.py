@@ -1,5 +1,7 @@
 """A command the agent detaches from itself (setsid, no terminal) is still the agent's: the CLI
-is launched as a child subreaper, so the orphan stays inside the pane's process tree."""
+is launched as a child subreaper, so the orphan stays inside the pane's process tree. Through
+the broker (an agent's `a2a`) it is the session of its socket, its process tree the second
+check; called directly (A2A_BROKER unset) the process tree places it."""
 
 from __future__ import annotations
 
@@ -7,17 +9,21 @@ import json
 import shlex
 import sys
 
+import pytest
+
 from tests.support import dispatch, inject, spawn, wait_state, wait_until
 
 
+@pytest.mark.parametrize("route", ["broker", "direct"])
 def test_a_detached_command_is_still_attributed_to_its_session(repo, tmux_socket, serve,
-                                                                tmp_path):
+                                                                tmp_path, route):
     serve()
     s = spawn(repo, tmux_socket, role="executive")
     sid = s["session"]
     wait_state(repo, sid, "idle")
     out = tmp_path / "whoami.json"
-    whoami = shlex.join([sys.executable, "-m", "a2a_tui", "whoami", "--json"])
+    unset = ["env", "-u", "A2A_BROKER"] if route == "direct" else []
+    whoami = shlex.join([*unset, sys.executable, "-m", "a2a_tui", "whoami", "--json"])
     # Detached: new session, no controlling terminal, stdio away from the pane, and the shell
     # that started it gone before it asks who it is.
     line = (f"!setsid -f sh -c {shlex.quote(f'sleep 0.5; {whoami} > {out}')}"
@@ -26,4 +32,5 @@ def test_a_detached_command_is_still_attributed_to_its_session(repo, tmux_socket
     wait_until(lambda: dispatch(repo, n)["state"] == "done", timeout=30, what="the turn")
     me = wait_until(lambda: out.exists() and out.read_text().strip() and
                     json.loads(out.read_text()), timeout=20, what="the detached whoami")
-    assert me["session"] == sid and me["role"] == "executive" and me["via"] == "process tree"
+    assert me["session"] == sid and me["role"] == "executive"
+    assert me["via"] == ("process tree" if route == "direct" else "broker")

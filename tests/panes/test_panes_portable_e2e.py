@@ -3,7 +3,9 @@
 The same scenario runs twice on a private tmux server with the demo agent: once as Linux runs
 it (the CLI a child subreaper, pidfds, inotify) and once with `A2A_PLATFORM=darwin`, which makes
 `a2a spawn` and `a2a serve` take the portable branches (`a2a_tui/host.py`). Commands run as the
-agent's Bash tool runs them (`sh -c` in a session of its own, no terminal), typed as `!` lines.
+agent's Bash tool runs them (`sh -c` in a session of its own, no terminal), typed as `!` lines,
+calling a2a directly (A2A_BROKER unset: the process-tree rules, the fallback for a direct call;
+through the broker the same rules are its second check, tests/broker).
 
 - a command in the pane is its session's, by process tree, in both;
 - a command detached with `( … &)` while the tool shell still runs is its session's in both:
@@ -26,9 +28,19 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import a2a, dispatch, events, inject, session, wait_state, wait_until
+from tests.support import (
+    a2a,
+    dispatch,
+    events,
+    inject,
+    session,
+    wait_state,
+    wait_until,
+    write_user_config,
+)
 
-WHO = shlex.join([sys.executable, "-m", "a2a_tui", "whoami", "--json"])
+WHO = shlex.join(["env", "-u", "A2A_BROKER", sys.executable, "-m", "a2a_tui", "whoami",
+                  "--json"])
 
 # `detach.sh OUT TOOL [gone]`, started in the background by `( … &)` or `setsid -f` from the tool
 # shell TOOL: wait until re-parented (the parent is no longer a child of TOOL: the subshell or
@@ -51,8 +63,12 @@ def _answer(path: Path) -> dict:
 
 @pytest.mark.parametrize("platform", ["linux", "darwin"])
 def test_the_same_commands_are_attributed_the_same_way_with_and_without_linux_facilities(
-        repo, tmux_socket, serve, tmp_path, platform):
+        world, repo, tmux_socket, serve, tmp_path, platform):
     env = {"A2A_PLATFORM": platform}
+    if platform == "darwin":
+        # The darwin branch on Linux finds no sandbox-exec: its sessions start only unconfined,
+        # by the user's setting (a2a_tui/confine, tests/boundary/test_seatbelt.py).
+        write_user_config(world, "[confinement]\nallow_unconfined = true\n")
     served = serve(env)
     r = a2a("spawn", "executive", "--cli", "demo", "--tmux-socket", tmux_socket, "--json",
             cwd=repo, env=env)

@@ -26,35 +26,41 @@ def test_malformed_and_oversized_files_are_quarantined_while_ingestion_goes_on(
     serve()
     sid = spawn(repo, tmux_socket, "--delay", "0.1")["session"]
     wait_state(repo, sid, "idle")
-    sp = repo / ".a2a/spool"
+    top = repo / ".a2a/spool"
+    sp = top / sid
+    ghost = top / "ghost"
+    ghost.mkdir()
     bad = {
-        "1-bad-json.json": b"{not json",
-        "2-no-session.json": b'{"v":1,"ts_ns":5,"source":"claude","payload":{}}',
-        "3-stranger.json": b'{"v":1,"ts_ns":5,"session":"ghost","source":"claude",'
-                           b'"payload":{"hook_event_name":"Stop"}}',
-        "4-huge.json": b"x" * (spool.MAX_BYTES + 1),
+        f"{sid}/1-bad-json.json": b"{not json",
+        f"{sid}/2-no-session.json": b'{"v":1,"ts_ns":5,"source":"claude","payload":{}}',
+        "ghost/3-stranger.json": b'{"v":1,"ts_ns":5,"session":"ghost","source":"claude",'
+                                 b'"payload":{"hook_event_name":"Stop"}}',
+        f"{sid}/4-huge.json": b"x" * (spool.MAX_BYTES + 1),
     }
     for name, data in bad.items():
-        (sp / f".{name}.tmp").write_bytes(data)
-        (sp / f".{name}.tmp").rename(sp / name)
+        folder, file = name.split("/")
+        (top / folder / f".{file}.tmp").write_bytes(data)
+        (top / folder / f".{file}.tmp").rename(top / name)
     # A good signal after the bad ones is still ingested.
     hook(sp, sid, {"hook_event_name": "PreToolUse", "session_id": "x", "tool_name": "Bash"})
     wait_state(repo, sid, "busy")
     q = wait_until(lambda: len(events(repo, "signal_quarantined")) == 4
                    and events(repo, "signal_quarantined"), what="four quarantines")
     reasons = {e.payload["file"]: e.payload["reason"] for e in q}
-    assert reasons["1-bad-json.json"].startswith("malformed: not JSON")
-    assert reasons["2-no-session.json"] == "malformed: session missing"
-    assert reasons["3-stranger.json"] == "unknown session 'ghost'"
-    assert reasons["4-huge.json"].startswith("oversized:")
-    assert sorted(p.name for p in (sp / "quarantine").iterdir()) == sorted(bad)
+    assert reasons[f"{sid}/1-bad-json.json"].startswith("malformed: not JSON")
+    assert reasons[f"{sid}/2-no-session.json"] == "malformed: session missing"
+    assert reasons["ghost/3-stranger.json"] == "unknown session 'ghost'"
+    assert reasons[f"{sid}/4-huge.json"].startswith("oversized:")
+    assert sorted(f"{p.parent.name}/{p.name}" for p in (top / "quarantine").glob("*/*")) \
+        == sorted(bad)
     assert not [p for p in sp.iterdir() if p.is_file()]
 
 
 def test_signals_written_while_no_orchestrator_runs_are_ingested_on_start_in_order(
         repo, tmux_socket, serve):
     register_session(repo, "w9", state="unknown")
-    sp = repo / ".a2a/spool"
+    sp = repo / ".a2a/spool/w9"
+    sp.mkdir()
     for ev in ("SessionStart", "UserPromptSubmit", "PreToolUse", "Stop"):
         hook(sp, "w9", {"hook_event_name": ev, "session_id": "x", "source": "startup",
                         "prompt": "typed"})
@@ -69,7 +75,8 @@ def test_signals_written_while_no_orchestrator_runs_are_ingested_on_start_in_ord
 
 def test_a_file_recorded_but_not_unlinked_before_a_crash_is_not_ingested_twice(repo):
     register_session(repo, "w9", state="unknown")
-    sp = repo / ".a2a/spool"
+    sp = repo / ".a2a/spool/w9"
+    sp.mkdir()
     hook(sp, "w9", {"hook_event_name": "SessionStart", "session_id": "x", "source": "startup"})
     (f,) = spool.pending(sp)
     keep = repo.parent / f.name
@@ -82,8 +89,12 @@ def test_a_file_recorded_but_not_unlinked_before_a_crash_is_not_ingested_twice(r
     assert len(st.events(kinds=["signal"], session="w9")) == 1
 
 
-def test_ordering_is_by_timestamp_then_name(tmp_path):
-    for name in ("20-b.json", "3-a.json", "20-a.json", "wake-1.wake", ".tmp-hidden"):
+def test_ordering_is_by_timestamp_then_name_across_the_session_folders(tmp_path):
+    (tmp_path / "w1").mkdir()
+    (tmp_path / "w2").mkdir()
+    (tmp_path / "quarantine").mkdir()
+    for name in ("w2/20-b.json", "w1/3-a.json", "w1/20-a.json", "wake-1.wake", ".tmp-hidden",
+                 "w1/.tmp-hidden", "quarantine/1-q.json"):
         (tmp_path / name).write_text("")
-    assert [p.name for p in spool.pending(tmp_path)] == ["wake-1.wake", "3-a.json", "20-a.json",
-                                                         "20-b.json"]
+    assert [f"{p.parent.name}/{p.name}" for p in spool.pending(tmp_path)] == [
+        f"{tmp_path.name}/wake-1.wake", "w1/3-a.json", "w1/20-a.json", "w2/20-b.json"]

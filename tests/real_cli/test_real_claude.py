@@ -130,8 +130,11 @@ def test_a_tool_call_that_needs_permission_makes_the_pane_waiting(world, panes):
     s = world.start(panes, "claude", "--permission-mode", "default")
     sid, pane = s["session"], s["pane"]
     m = mark("PERM")
+    # In its session's own output folder: a worker with no attempt cannot write the
+    # repository (its confinement binds it read-only).
+    made = world.repo / ".a2a" / "run" / sid / "out" / "perm.txt"
     world.fm.on_text(m, Reply(text="I will make the file.",
-                              tool=("Bash", {"command": "touch perm.txt",
+                              tool=("Bash", {"command": f"touch {made}",
                                              "description": "make a file"})))
     n = world.inject(sid, f"make a file {m}")
     try:
@@ -142,7 +145,7 @@ def test_a_tool_call_that_needs_permission_makes_the_pane_waiting(world, panes):
     assert world.sessions()[sid]["state"] == "waiting"
     req = world.signals(sid, "PermissionRequest")
     assert req[0]["to"] == "waiting" and req[0]["raw"]["tool_name"] == "Bash"
-    assert req[0]["raw"]["tool_input"]["command"] == "touch perm.txt"
+    assert req[0]["raw"]["tool_input"]["command"] == f"touch {made}"
     pre = world.signals(sid, "PreToolUse")
     assert pre and pre[0]["ts_ns"] <= req[0]["ts_ns"]
     # The user answers "Yes" in the pane. The dialog ignores keys for its first 0.1-0.2 s (a
@@ -159,7 +162,7 @@ def test_a_tool_call_that_needs_permission_makes_the_pane_waiting(world, panes):
     wait_until(answered, timeout=10, interval=0.25, what="the permission dialog to be answered")
     world.wait_dispatch(n, "done")
     assert world.signals(sid, "PostToolUse")[0]["to"] == "busy"
-    assert (world.repo / "perm.txt").exists()
+    assert made.exists()
     assert world.session(sid)["state"] == "idle"
 
 

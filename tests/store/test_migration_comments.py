@@ -36,13 +36,13 @@ def store_at(path, version: int) -> None:
 
 
 def test_version_6_is_upgraded_with_its_user_inputs_and_their_references(tmp_path):
-    assert len(migrate.migrations()) == SEVEN
+    assert len(migrate.migrations()) >= SEVEN  # later migrations run after it
     path = tmp_path / "a2a.db"
     store_at(path, SEVEN - 1)
     before = sqlite3.connect(path).execute("SELECT * FROM user_inputs ORDER BY n").fetchall()
 
     s = Store(path)
-    assert s.schema_version == SEVEN
+    assert s.schema_version == len(migrate.migrations())
     assert [tuple(r) for r in s.all("SELECT * FROM user_inputs ORDER BY n")] == before
     assert s.all("PRAGMA foreign_key_check") == []
     assert s.one("SELECT u.text FROM board_records r JOIN user_inputs u ON u.id = r.user_input"

@@ -250,16 +250,23 @@ def test_processes_opening_a_new_store_at_once_migrate_it_once(tmp_path):
     assert [out.split() for out, _ in outs] == [[str(newest), "1"]] * 4
 
 
+def at_version(path: Path, n: int) -> sqlite3.Connection:
+    """A new database with migrations 1..n applied, in an open transaction (the caller adds
+    rows, then commits)."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("BEGIN IMMEDIATE")
+    for m in migrate.migrations()[:n]:
+        m.apply(conn)
+    conn.execute(f"PRAGMA user_version = {n}")
+    return conn
+
+
 def test_migration_6_keeps_old_reviews_and_may_run_again(tmp_path):
     """Reviews made before reports: their rows keep their values, their id becomes their
     event's seq, the new columns take their defaults, and a second run (after an old a2a stamps
     its checksum back) changes nothing."""
     path = tmp_path / "a2a.db"
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute("BEGIN IMMEDIATE")
-    for m in migrate.migrations()[:5]:
-        m.apply(conn)
-    conn.execute("PRAGMA user_version = 5")
+    conn = at_version(path, 5)
     # Two old reviews whose ids were numbered apart from their seqs (one id is the other's seq).
     for rid, seq in ((5, 7), (1, 5)):
         conn.execute("INSERT INTO reviews(id, attempt_id, submission_n, sha, session, verdict,"
@@ -282,4 +289,29 @@ def test_migration_6_keeps_old_reviews_and_may_run_again(tmp_path):
     assert dict(s.one("SELECT * FROM reviews WHERE seq = 5")) == old
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
         s.conn.execute("UPDATE reviews SET verdict = 'pass'")
+    s.close()
+
+
+def test_migration_13_adds_test_reports_beside_older_verify_results(tmp_path):
+    """A store from before per-test evidence: its check results stay, the test_reports table
+    (append-only) is added, and running the migration again changes nothing."""
+    path = tmp_path / "a2a.db"
+    conn = at_version(path, 7)
+    conn.execute("INSERT INTO check_results(attempt_id, submission_n, run, sha, card_version,"
+                 " name, kind, blocking, passed, seq) VALUES ('T-1-a1', 1, 1, ?, 1, 'tests',"
+                 " 'command', 1, 1, 9)", ("a" * 40,))
+    conn.execute("COMMIT")
+    conn.close()
+    s = Store(path)
+    assert s.schema_version >= 13
+    assert [r["name"] for r in s.all("SELECT name FROM check_results")] == ["tests"]
+    assert "index test_reports_commit" in migrate.schema_objects(s.conn)
+    with s.write() as tx:
+        tx.execute("INSERT INTO test_reports(seq, attempt_id, run, sha, check_name, fingerprint,"
+                   " source, runner, counts) VALUES (10, 'T-1-a1', 1, ?, 'tests', 'sha256:x',"
+                   " 'base', 'pytest', '{}')", ("a" * 40,))
+        migrate.migrations()[12].apply(tx)
+    assert s.one("SELECT COUNT(*) FROM test_reports")[0] == 1
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        s.conn.execute("UPDATE test_reports SET source = 'candidate'")
     s.close()

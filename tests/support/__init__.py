@@ -7,6 +7,8 @@
   attached to a2a's tmux session from outside it: `Terminal`, `attach_command` (terminal.py).
   Waiting: `wait_until`, `holds_for` (wait.py). The user's config file: `write_user_config`
   (userconfig.py).
+- The broker: `broker_as` (`a2a` through a session's socket, as its agent's `a2a` runs it),
+  `AgentProcess` (the same in steps), `serving` (broker.py).
 - Reviews: `review_report` (a report with its verdict block), `start_review`, `as_session`
   (a2a run as an existing session), `give_verdict`, `error_code` (reviews.py).
 - The store: `store`, `rows`, `session`, `dispatch`, `events`, `signals`, `wait_state`
@@ -17,6 +19,7 @@ Tests import from here, not from the package's modules, for what is only their s
 the package moves is then fixed in one place.
 """
 
+from tests.support.broker import AgentProcess, broker_as, serving
 from tests.support.cli import A2A, Run, a2a, a2a_as, add_ready_card, at_terminal
 from tests.support.gitrepo import CARD_TOML, commit_in, git, make_repo, write_card
 from tests.support.records import dispatch, events, rows, session, signals, store, wait_state
@@ -45,7 +48,8 @@ from tests.support.wait import holds_for, wait_until
 from tests.support.world import World
 
 __all__ = [
-    "a2a", "A2A", "a2a_as", "add_ready_card", "as_session", "at_terminal", "barrier",
+    "a2a", "A2A", "a2a_as", "add_ready_card", "AgentProcess", "broker_as", "serving",
+    "as_session", "at_terminal", "barrier",
     "CARD_TOML", "collab_as", "commit_in", "dispatch", "enqueue", "error_code", "events", "git",
     "give_verdict", "holds_for", "inject", "make_repo", "proc_start", "process_alive", "prompts",
     "register_session", "repoint_session", "review_report", "rows", "Run", "Served", "session",

@@ -55,7 +55,8 @@ def _tx(where: Path | Store) -> Iterator[Tx]:
 def register_session(where: Path | Store, sid: str, role: str = "worker",
                      pid: int | None = None, *, cli: str = "demo", start: int | None = None,
                      pane_id: str | None = None, tty: str | None = None,
-                     socket: str | None = None, model: str = "", effort: str = "",
+                     socket: str | None = None, tmux_session: str | None = None,
+                     model: str = "", effort: str = "",
                      attempt: str | None = None, state: str = "idle",
                      since_ns: int | None = None, paused: bool = False,
                      hint: str | None = None) -> None:
@@ -68,7 +69,7 @@ def register_session(where: Path | Store, sid: str, role: str = "worker",
     with _tx(where) as tx:
         seq = record_launching(
             tx, sid, actor="user", role=role, cli=cli, cwd=cwd, cli_version=version, model=model,
-            effort=effort, attempt=attempt, tmux_socket=socket,
+            effort=effort, attempt=attempt, tmux_socket=socket, tmux_session=tmux_session,
             record={"role": role, "cli": cli, "cli_version": version, "model": model,
                     "effort": effort, "cwd": cwd, "tmux_socket": socket})
         if pane_id is not None or pid is not None:

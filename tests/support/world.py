@@ -57,7 +57,8 @@ class World:
         self.setenv: dict[str, str] = {
             "HOME": str(self.home), "GIT_CONFIG_GLOBAL": str(self.home / ".gitconfig"),
             "GIT_CONFIG_NOSYSTEM": "1", "TMUX_TMPDIR": str(self.tmux_tmp),
-            "XDG_CONFIG_HOME": str(self.home / ".config")}
+            "XDG_CONFIG_HOME": str(self.home / ".config"),
+            "XDG_STATE_HOME": str(self.home / ".local" / "state")}
         self.repo: Path | None = None
         self.served: list[Served] = []
         if repo:

@@ -11,7 +11,7 @@ from textual.notifications import Notify
 from a2a_tui.tui.messages import AttemptAbandoned, AttemptIntegrated, WorktreeOpened
 from a2a_tui.tui.screens.confirm import ConfirmScreen
 from a2a_tui.tui.screens.gate_forms import ScoreScreen
-from tests.support import git, rows
+from tests.support import commit_in, git, rows
 from tests.support import tmux as tmux_on
 from tests.tui.test_tui_gate import ready_card
 from tests.tui.test_tui_gate_views import claim, focus_gate, submit_and_verify
@@ -120,6 +120,7 @@ def test_integrate_is_dimmed_and_says_why_before_a_passing_verify(repo):
 def test_abandon_asks_a_score_and_a_reason_and_is_confirmed(repo):
     ready_card(repo, "T-1")
     c = claim(repo, "T-1")
+    commit_in(Path(c["worktree"]), {"src/app.py": "v = 2\n"})   # work to judge: scored
 
     async def scenario():
         async with workbench(repo) as (app, pilot, seen):
@@ -156,6 +157,25 @@ def test_abandon_asks_a_score_and_a_reason_and_is_confirmed(repo):
     assert ev == [{"reason": "wrong approach"}]
     assert [u["text"] for u in rows(repo, "SELECT text FROM user_inputs")] == [
         f"abandon {c['attempt']}: wrong approach"]
+
+
+def test_an_untouched_attempt_is_abandoned_with_a_yes_and_no_score(repo):
+    ready_card(repo, "T-1")
+    claim(repo, "T-1")
+
+    async def scenario():
+        async with workbench(repo) as (app, pilot, seen):
+            await focus_gate(pilot, app, "T-1")
+            await pilot.press("A")
+            confirm = await until(pilot, lambda: isinstance(app.screen, ConfirmScreen)
+                                  and app.screen, what="the question, with no score form")
+            assert "nothing to score" in str(confirm.text)
+            await pilot.press("y")
+            await until(pilot, lambda: of_type(seen, AttemptAbandoned), what="the abandon")
+
+    run(scenario())
+    assert rows(repo, "SELECT state FROM attempts") == [{"state": "abandoned"}]
+    assert rows(repo, "SELECT * FROM scores") == []
 
 
 def test_w_opens_a_shell_in_the_worktree_in_a_new_tmux_window(repo, tmux_socket):

@@ -15,11 +15,11 @@ from tests.support import register_session
 from tests.tui.tui_support import of_type, run, until, workbench
 
 ISSUE_KEYS = {
-    "app": {"question_mark", "tab", "shift+tab", "m", "M", "q", "Q", "exclamation_mark"},
-    "panel": {"j", "k", "home", "end", "slash"},
+    "app": {"question_mark", "tab", "shift+tab", "m", "M", "q", "Q", "exclamation_mark", "N"},
+    "panel": {"j", "k", "home", "end", "slash", "escape"},
     "sessions": {"enter", "p", "r", "i", "P", "n", "R", "x", "v", "f"},
     "board": {"enter", "a", "t", "s", *map(str, range(1, 10))},
-    "gate": {"enter", "c", "d", "l", "v", "I", "A", "w", "R"},
+    "gate": {"enter", "c", "e", "r", "C", "d", "l", "v", "I", "A", "w", "R"},
 }
 
 

@@ -11,8 +11,8 @@ from a2a_tui.panes.orchestrator import lock_holder
 from a2a_tui.repo import Repo
 from a2a_tui.tui.panels.sessions import SessionsPanel
 from a2a_tui.tui.screens.confirm import ConfirmScreen
-from a2a_tui.tui.screens.detail import TextScreen
 from a2a_tui.tui.screens.editor import EditorScreen
+from a2a_tui.tui.screens.waiting import WaitingScreen
 from tests.support import events, register_session, rows, store
 from tests.tui.tui_support import run, until, workbench
 
@@ -50,12 +50,12 @@ def test_bang_lists_what_waits_and_marks_rejections_seen(repo):
         async with workbench(repo) as (app, pilot, _seen):
             await until(pilot, lambda: len(app.waiting) == 2, what="two things waiting")
             status = str(app.query_one("#status").render())
-            assert "⚑ 2 waiting for you" in status
+            assert "⚑ 1 pane, 1 rejection (!)" in status
             await pilot.press("exclamation_mark")
-            shown = await until(pilot, lambda: isinstance(app.screen, TextScreen)
+            shown = await until(pilot, lambda: isinstance(app.screen, WaitingScreen)
                                 and app.screen, what="the list")
-            assert "w1 waits for you in its pane" in str(shown.text)
-            assert "T-1-a1 rejected at tests" in str(shown.text)
+            texts = [w.text for w in shown.waiting]
+            assert texts == ["w1 waits for you in its pane", "T-1-a1 rejected at tests"]
             await until(pilot, lambda: len(app.waiting) == 1, what="the rejection seen")
         [seen] = events(repo, "attention_seen")
         assert seen.payload["upto"] >= rows(repo, "SELECT MAX(seq) AS m FROM events"

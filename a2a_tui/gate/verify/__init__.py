@@ -2,10 +2,11 @@
 
 The chain (chain.py): precheck (the card's own contract), sanity, boundary, drift, provenance
 (on the candidate's own history), red, the card's checks (each an isolated run: run.py),
-artifacts. Every result is evidence bound to the SHA, the card version and the digest of the
-gate rules it ran under. The verdict (record.py) is `passed`, `rejected`, `flaky` (unknown, never
-integrable) or `contract_invalid` (the card's problem: no strike). An interrupted run decides
-nothing. Nothing here holds a store transaction while git or a check runs.
+per-test (each blocking check's tests, from any runner's report, held to the base's:
+per_test.py, reports/), artifacts. Every result is evidence bound to the SHA, the card version
+and the digest of the gate rules it ran under. The verdict (record.py) is `passed`, `rejected`,
+`flaky` (unknown, never integrable) or `contract_invalid` (the card's problem: no strike). An
+interrupted run decides nothing. Nothing here holds a store transaction while git or a check runs.
 """
 
 from __future__ import annotations

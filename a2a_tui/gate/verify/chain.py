@@ -1,11 +1,13 @@
 """The chain, in order: precheck, sanity, boundary, drift, provenance, red, the card's checks,
-artifacts. Each yields one result (a run step also a `<step>/tree` result when it changed a
-tracked file). After a blocking failure the rest is reported `skipped` when the gate rules say
+per-test (each blocking check's tests held to the base's: per_test.py), artifacts. Each yields
+one result (a run step also a `<step>/tree` result when it changed a tracked file). After a
+blocking failure the rest is reported `skipped` when the gate rules say
 `stop_at_first_blocking_failure` (the default); a failed precheck or sanity always stops it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -15,7 +17,7 @@ from typing import Any
 from a2a_tui.gate.cards import Card, Check, glob_to_regex
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.gate_rules import GateRules
-from a2a_tui.gate.verify import precheck, structural
+from a2a_tui.gate.verify import per_test, precheck, reports, structural
 from a2a_tui.gate.verify.checkout import Workspace
 from a2a_tui.gate.verify.interrupt import Cancel, VerifyInterrupted
 from a2a_tui.gate.verify.red import RedPlan, red
@@ -39,10 +41,27 @@ class Chain:
     cancel: Cancel | None = None
     halted: str | None = None
     pending: list[tuple[str, str, bool]] = field(default_factory=list)
+    # Each check's run that decided it (the last), for the tests step.
+    evidence: dict[str, RunResult] = field(default_factory=dict)
+    tracked_files: dict[str, set[str]] = field(default_factory=dict)
 
-    def run_in(self, command: str, cwd: Path, log: Path, timeout: int | None) -> RunResult:
-        return run(command, cwd, timeout_s=self.rules.timeout(timeout), log=log, env=self.env,
-                   cancel=self.cancel)
+    def run_in(self, command: str, cwd: Path, log: Path, timeout: int | None,
+               report: str | None = None, commit: str | None = None) -> RunResult:
+        """Run a command in a checkout of `commit` (default: the candidate); a `report` the
+        card names is collected from the checkout afterwards (reports/auto.py)."""
+        declared = reports.Declared(report) if report else None
+        if declared:
+            declared.snapshot(cwd)
+        r = run(command, cwd, timeout_s=self.rules.timeout(timeout), log=log, env=self.env,
+                cancel=self.cancel)
+        if declared is None:
+            return r
+        commit = commit or self.v.sha
+        if commit not in self.tracked_files:
+            self.tracked_files[commit] = set(self.g.git.files(commit))
+        found = declared.collect(cwd, self.tracked_files[commit], log.with_suffix(".report"))
+        both = found if r.report is None or found is None else r.report.merged(found)
+        return dataclasses.replace(r, report=both, notes=(*r.notes, *declared.notes))
 
     def add(self, res: CheckResult) -> CheckResult:
         self.v.results.append(res)
@@ -81,6 +100,7 @@ def run_chain(c: Chain) -> Iterator[CheckResult]:
                  *((s, s, rules.blocks(s)) for s in ("boundary", "drift", "provenance")),
                  *([("red", "red", rules.blocks("red"))] if card.red_command else []),
                  *((ch.name, "command", ch.blocking) for ch in card.checks),
+                 (per_test.STEP, per_test.STEP, rules.blocks("per_test")),
                  *([("artifacts", "artifacts", rules.blocks("artifacts"))]
                    if card.artifacts else [])]
     for name, step, why in (("precheck", _precheck, "the card's contract is invalid"),
@@ -121,6 +141,10 @@ def run_chain(c: Chain) -> Iterator[CheckResult]:
                 yield from c.skip(check.name)
                 continue
             yield from _command(c, ws, check)
+        if c.start(per_test.STEP):
+            yield c.add(per_test.tests(c, own))
+        else:
+            yield from c.skip(per_test.STEP)
     finally:
         ws.close()
     if card.artifacts:
@@ -146,7 +170,8 @@ def _command(c: Chain, ws: Workspace, check: Check) -> Iterator[CheckResult]:
     tree = yield from _checkout(c, ws, check.name, "command")
     if tree is None:
         return
-    first = c.run_in(check.command, tree, c.logs / f"{check.name}.log", check.timeout_s)
+    first = c.run_in(check.command, tree, c.logs / f"{check.name}.log", check.timeout_s,
+                     check.report)
     changed = ws.changed()
     runs = [first]
     if check.blocking and not first.passed:
@@ -155,10 +180,11 @@ def _command(c: Chain, ws: Workspace, check: Check) -> Iterator[CheckResult]:
             if tree is None:
                 return
             runs.append(c.run_in(check.command, tree, c.logs / f"{check.name}.rerun{n}.log",
-                                 check.timeout_s))
+                                 check.timeout_s, check.report))
             changed += [p for p in ws.changed() if p not in changed]
             if runs[-1].passed:
                 break
+    c.evidence[check.name] = runs[-1]
     yield c.add(_check_result(check, runs, changed))
     yield from _tree_result(c, ws, check.name, changed)
 
@@ -216,8 +242,11 @@ def _sanity(c: Chain) -> CheckResult:
     v, att, git = c.v, c.att, c.g.git
     problems, code = [], None
     if not git.object_is_commit(v.sha):
-        problems.append(f"{v.sha} is not a commit")
-        code = "not_a_commit"
+        # It was a commit when it was submitted (submit checks it, and pins it): it vanished
+        # since, which says nothing of the worker's work (record.py: no strike, the user's).
+        problems.append(f"the submitted commit {v.sha[:12]} is no longer in this repository"
+                        f" (refs/a2a/submitted/{v.attempt}/ and every other ref to it are gone)")
+        code = "commit_missing"
     elif not git.is_ancestor(att["start_commit"], v.sha):
         problems.append("does not descend from the start commit")
         code = "not_descendant"

@@ -14,7 +14,8 @@ from a2a_tui.gate.verify.interrupt import VerifyInterrupted
 from a2a_tui.gate.verify.results import CheckResult, Verification
 
 VERDICT_EVENT = {"passed": "verified", "rejected": "rejected", "flaky": "verify_flaky",
-                 "contract_invalid": "contract_invalid"}
+                 "contract_invalid": "contract_invalid",
+                 "commit_missing": "verify_commit_missing"}
 
 
 def result(g: GateContext, att, v: Verification, r: CheckResult) -> None:
@@ -57,7 +58,8 @@ def conclude(g: GateContext, att, v: Verification, rules: GateRules) -> bool:
     queued = False
     with g.store.write() as tx:
         cur = tx.one("SELECT rejections FROM attempts WHERE id=?", (v.attempt,))["rejections"]
-        # Only a rejection is the worker's strike; flaky and contract_invalid leave the count.
+        # Only a rejection is the worker's strike; flaky, contract_invalid and commit_missing
+        # leave the count.
         rejections = {"passed": 0, "rejected": cur + 1}.get(verdict, cur)
         extra: dict[str, Any] = {}
         if verdict == "contract_invalid":
@@ -66,6 +68,9 @@ def conclude(g: GateContext, att, v: Verification, rules: GateRules) -> bool:
         elif verdict == "flaky":
             item, queued = escalate.flaky(tx, att, v)
             extra = {"flaky": v.flaky_checks(), "item": item}
+        elif verdict == "commit_missing":
+            item, queued = escalate.commit_missing(tx, att, v)
+            extra = {"item": item}
         seq = tx.append(VERDICT_EVENT[verdict], actor="gate", task=att["card_id"],
                         attempt=v.attempt, payload={**_payload(v, rejections), **extra})
         tx.execute("UPDATE verifications SET state=?, ended_seq=? WHERE attempt_id=? AND run=?",
@@ -91,6 +96,7 @@ def _payload(v: Verification, rejections: int) -> dict[str, Any]:
             "first_failure_code": first.code if first else None,
             "first_error": (first.first_error or first.detail)[:300] if first else None,
             "log": first.log_path if first else None, "changed_lines": v.changed_lines,
+            "tests": v.tests(),
             "checks": [{"name": r.name, "passed": r.passed, "blocking": r.blocking,
                         "code": r.code, "skipped": r.skipped} for r in v.results]}
 

@@ -1,25 +1,30 @@
-"""The red step: the candidate's new tests fail on its base and pass on the candidate, and no test
-that ran on the base is gone from the candidate.
+"""The red step: the candidate's new tests fail on its base and pass on the candidate, and no
+test of the base is dropped or masked.
 
-Runs of the card's `red_command`, each with the card's `red_timeout_s` (or the gate's default):
+Runs of the card's `red_command` (its report: pytest's and node's automatic, else `red_report`,
+as a check's `report`), each with the card's `red_timeout_s` (or the gate's default):
 1. on the base with the candidate's test files laid over it (`red_paths`): must fail;
 2. on the candidate: must pass;
-3. when the command runs pytest, on the bare base as well: every test that ran there must run
-   on the candidate too — not deleted, deselected, skipped or marked xfail, in code or in
-   configuration — unless the card's `droppable_tests` allows it (judged from junit XML).
+3. when the runs report their tests (any adapter, reports/), the base's own tests too (from the
+   log, else run on the bare base: baseline.py). Then, test by test: the red tests — those that
+   fail in 1 and did not fail on the bare base — exist, and each passes in 2 (not skipped,
+   xfail/todo or missing); every base test that passed still passes and no test the candidate
+   adds or changes ends skipped or xfail/todo (compare.py), unless `droppable_tests` allows
+   it; the candidate's report agrees with its run's summary and exit code.
 """
 
 from __future__ import annotations
 
-import shlex
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from a2a_tui.gate.cards import path_matches
-from a2a_tui.gate.verify import junit
+from a2a_tui.gate.verify import baseline
 from a2a_tui.gate.verify.checkout import Checkout
+from a2a_tui.gate.verify.compare import HOW, Comparison, Finding, compare
+from a2a_tui.gate.verify.reports import FAILING, MASKED, Outcome, summary
 from a2a_tui.gate.verify.results import CheckResult
 from a2a_tui.gate.verify.run import RunResult
 from a2a_tui.gate.verify.structural import OwnHistory, droppable
@@ -27,7 +32,7 @@ from a2a_tui.gate.verify.structural import OwnHistory, droppable
 if TYPE_CHECKING:
     from a2a_tui.gate.verify.chain import Chain
 
-WHY_GONE = {"skipped": "skipped", "xfail": "marked xfail", None: "deleted or deselected"}
+SHOWN = 20
 
 
 @dataclass
@@ -40,13 +45,11 @@ class RedPlan:
     blocking: bool
 
 
-def runs_pytest(command: str) -> bool:
-    """Whether the command runs pytest (`pytest ...`, `python -m pytest ...`)."""
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        return False
-    return any(w.rsplit("/", 1)[-1] in ("pytest", "py.test") for w in words)
+@dataclass(frozen=True)
+class RedRuns:
+    on_base: RunResult             # the candidate's tests laid over the base
+    on_candidate: RunResult
+    bare: baseline.Base | None     # the base's own tests, when the runs report tests
 
 
 def red(plan: RedPlan, tree: Path, logs: Path) -> tuple[CheckResult, RunResult]:
@@ -56,10 +59,6 @@ def red(plan: RedPlan, tree: Path, logs: Path) -> tuple[CheckResult, RunResult]:
     command = card.red_command
     assert command
     tests = [ch for ch in plan.own.changes if path_matches(ch.path, card.red_paths)]
-    baseline = None
-    if runs_pytest(command):
-        with Checkout(c.g, plan.base, f"{c.v.attempt}-r{c.v.run}-base") as bare:
-            baseline = c.run_in(command, bare, logs / "red-base.log", card.red_timeout_s)
     with Checkout(c.g, plan.base, f"{c.v.attempt}-r{c.v.run}-red") as overlay:
         for ch in tests:
             src, dst = tree / ch.path, overlay / ch.path
@@ -70,18 +69,26 @@ def red(plan: RedPlan, tree: Path, logs: Path) -> tuple[CheckResult, RunResult]:
                 shutil.copy2(src, dst, follow_symlinks=False)
             elif dst.exists() or dst.is_symlink():
                 dst.unlink()
-        on_base = c.run_in(command, overlay, logs / "red-start.log", card.red_timeout_s)
-    on_candidate = c.run_in(command, tree, logs / "red-candidate.log", card.red_timeout_s)
-    return _judge(plan, len(tests), baseline, on_base, on_candidate), on_candidate
+        on_base = c.run_in(command, overlay, logs / "red-start.log", card.red_timeout_s,
+                           card.red_report, commit=plan.base)
+    on_candidate = c.run_in(command, tree, logs / "red-candidate.log", card.red_timeout_s,
+                            card.red_report)
+    bare = None
+    if on_base.report or on_candidate.report or card.red_report:
+        bare = baseline.base_tests(c, plan.base, "red", command, card.red_report,
+                                   card.red_timeout_s)
+        baseline.record(c, "red", baseline.fingerprint(command, card.red_report, card.env),
+                        c.v.sha, "candidate", on_candidate.report)
+    return _judge(plan, len(tests), RedRuns(on_base, on_candidate, bare)), on_candidate
 
 
-def _judge(plan: RedPlan, n_tests: int, baseline: RunResult | None, on_base: RunResult,
-           on_candidate: RunResult) -> CheckResult:
-    card = plan.ctx.card
-    dur = sum(r.duration_s for r in (baseline, on_base, on_candidate) if r is not None)
-    problems: list[tuple[str, str, RunResult]] = []
+def _judge(plan: RedPlan, n_tests: int, runs: RedRuns) -> CheckResult:
+    on_base, on_candidate = runs.on_base, runs.on_candidate
+    dur = sum(r.duration_s for r in (on_base, on_candidate,
+                                     runs.bare.run if runs.bare else None) if r is not None)
     base = ("the start commit" if plan.base == plan.ctx.att["start_commit"]
             else f"its base {plan.base[:12]} (the target merged in)")
+    problems: list[tuple[str, str, RunResult]] = []
     if on_base.passed:
         problems.append(("not_red", f"the new tests pass on {base}: they do not test the"
                          f" problem ({n_tests} test file(s) laid over it)", on_base))
@@ -90,38 +97,72 @@ def _judge(plan: RedPlan, n_tests: int, baseline: RunResult | None, on_base: Run
                else f"exit {on_candidate.code}")
         problems.append(("not_green", f"the red command fails on the candidate ({why})",
                          on_candidate))
-    gone = _dropped(card, baseline, on_candidate)
-    if gone:
-        problems.append(("test_dropped", "tests of the base that no longer run on the candidate:"
-                         " " + ", ".join(gone[:20]), on_candidate))
+    red_tests, findings, cmp = _per_test(plan, runs)
+    if red_tests is not None and not red_tests and not on_base.passed:
+        problems.append(("not_red", f"on {base} only tests that fail there anyway fail: the new"
+                         " tests do not test the problem", on_base))
+    counts = None
+    if runs.bare is not None:
+        cand = on_candidate.report
+        counts = {"run": len(cand.ran()) if cand else 0,
+                  "passed": len(cand.passed()) if cand else 0,
+                  "masked": cmp.masked if cmp else 0, "dropped": cmp.dropped if cmp else 0}
+    for code in ("test_dropped", "test_masked", "test_failed", "report_mismatch", "no_report",
+                 "no_tests", "test_count"):
+        mine = [f for f in findings if f.code == code]
+        if mine:
+            more = f" and {len(mine) - SHOWN} more" if len(mine) > SHOWN else ""
+            problems.append((code, f"{code}: " + ", ".join(f.line() for f in mine[:SHOWN])
+                             + more, on_candidate))
     if not problems:
         to = f", timed out after {on_base.timeout_s}s" if on_base.timed_out else ""
-        kept = f"; {len(baseline.report.ran())} test(s) of the base all ran" \
-            if baseline is not None and baseline.report else ""
+        named = f"; failing there: {', '.join(red_tests[:SHOWN])}" if red_tests else ""
+        bare = runs.bare.report if runs.bare else None
+        kept = f"; {len(bare.passed())} passing test(s) of the base all still pass" \
+            if bare is not None else ""
         return CheckResult("red", "red", plan.blocking, True, exit_code=0, duration_s=dur,
-                           detail=f"red on {base} (exit {on_base.code}{to}), green on"
-                           f" candidate{kept}", log_path=str(on_candidate.log))
+                           detail=f"red on {base} (exit {on_base.code}{to}{named}), green on"
+                           f" candidate{kept}", log_path=str(on_candidate.log), tests=counts)
     code, _, run = problems[0]
     return CheckResult("red", "red", plan.blocking, False, exit_code=run.code, duration_s=dur,
                        code=code, detail="; ".join(p[1] for p in problems),
                        stdout_tail=run.stdout_tail, stderr_tail=run.stderr_tail,
                        log_path=str(run.log), first_error=run.excerpt.line,
-                       error_context=run.excerpt.context,
+                       error_context=run.excerpt.context, tests=counts,
                        failed_tests=run.report.failed()[:50] if run.report else [])
 
 
-def _dropped(card, baseline: RunResult | None, candidate: RunResult) -> list[str]:
-    if baseline is None or baseline.report is None:
-        return []
-    before = baseline.report.ran()
-    if candidate.report is None:
-        return ["all of them: the candidate's run wrote no junit report (pytest's junitxml"
-                " turned off?)"] if before else []
-    after = candidate.report.outcomes
-    gone = []
-    for test in sorted(before):
-        outcome = after.get(test)
-        if outcome in junit.RAN or droppable(card, test):
+def _allowed(plan: RedPlan):
+    return lambda test: droppable(plan.ctx.card, test)
+
+
+def _per_test(plan: RedPlan, runs: RedRuns
+              ) -> tuple[list[str] | None, list[Finding], Comparison | None]:
+    """The red tests (None: the runs do not report tests), what the reports show wrong, and
+    the candidate's tests against the base's."""
+    bare = runs.bare.report if runs.bare else None
+    on_base, cand = runs.on_base.report, runs.on_candidate.report
+    if runs.bare is None:
+        return None, [], None
+    if cand is None:
+        n = len(bare.ran()) if bare else 0
+        return None, [Finding("(the report)", "no_report", f"the base's run reported {n}"
+                              " test(s), the candidate's wrote none")], None
+    cmp = compare(bare, cand, _allowed(plan))
+    found = list(cmp.findings)
+    found += [Finding("(the report)", "report_mismatch", why) for why in summary.disagreements(
+        cand, f"{runs.on_candidate.stdout_tail}\n{runs.on_candidate.stderr_tail}",
+        runs.on_candidate.code)]
+    if on_base is None:
+        return None, found, cmp
+    red_tests = [t for t in on_base.failed()
+                 if (bare.outcome(t) if bare else None) not in FAILING]
+    seen = {f.test for f in found}
+    for t in red_tests:
+        now = cand.outcome(t)
+        if now is Outcome.PASSED or t in seen or droppable(plan.ctx.card, t):
             continue
-        gone.append(f"{test} ({WHY_GONE.get(outcome, outcome)})")
-    return gone
+        code = ("test_dropped" if now is None else "test_masked" if now in MASKED
+                else "test_failed")
+        found.append(Finding(t, code, f"red on the base, {HOW[now]} on the candidate"))
+    return red_tests, found, cmp

@@ -8,8 +8,8 @@ from typing import Any
 # The steps of the chain, in order. `checks` are the card's own commands; `tree` is the check
 # that a step left the checkout as the SHA has it.
 STEPS = ("precheck", "sanity", "boundary", "drift", "provenance", "red", "checks", "tree",
-         "artifacts")
-VERDICTS = ("passed", "rejected", "flaky", "contract_invalid")
+         "per-test", "artifacts")
+VERDICTS = ("passed", "rejected", "flaky", "contract_invalid", "commit_missing")
 
 
 @dataclass
@@ -29,7 +29,9 @@ class CheckResult:
     step: str = ""
     first_error: str = ""          # the first error line of its output (excerpt.py)
     error_context: tuple[str, ...] = ()  # a few lines around it, itself included
-    failed_tests: list[str] = field(default_factory=list)  # from junit, when pytest ran
+    failed_tests: list[str] = field(default_factory=list)  # from the run's test report
+    # red and per-test: how many tests ran, passed, were masked and dropped (the metrics read it)
+    tests: dict[str, int] | None = None
 
     def __post_init__(self) -> None:
         self.step = self.step or ("checks" if self.kind == "command" else self.kind)
@@ -40,7 +42,8 @@ class CheckResult:
                 "duration_s": round(self.duration_s, 3), "detail": self.detail,
                 "skipped": self.skipped, "first_error": self.first_error,
                 "error_context": list(self.error_context),
-                "failed_tests": self.failed_tests, "stdout_tail": self.stdout_tail,
+                "failed_tests": self.failed_tests, "tests": self.tests,
+                "stdout_tail": self.stdout_tail,
                 "stderr_tail": self.stderr_tail, "log": self.log_path}
 
 
@@ -73,6 +76,8 @@ class Verification:
         failures = self.failures()
         if any(r.code == "contract_invalid" for r in failures):
             return "contract_invalid"
+        if any(r.code == "commit_missing" for r in failures):
+            return "commit_missing"
         if failures and all(r.code == "flaky" for r in failures):
             return "flaky"
         if failures:
@@ -85,6 +90,11 @@ class Verification:
 
     def flaky_checks(self) -> list[str]:
         return [r.name for r in self.failures() if r.code == "flaky"] + self.flaky_across_runs
+
+    def tests(self) -> dict[str, int] | None:
+        """The run's test counts: the per-test step's, else the red step's (None: no report)."""
+        found = {r.name: r.tests for r in self.results if r.tests is not None}
+        return found.get("per-test", found.get("red"))
 
     def first_failure(self) -> CheckResult | None:
         failures = self.failures()

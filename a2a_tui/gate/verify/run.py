@@ -2,7 +2,8 @@
 
 - Environment: only the gate's allow-listed variables (gate.toml `[env] allow`), then the card's
   `env`, then a HOME of its own (empty, removed afterwards) with TMPDIR inside it, and
-  PYTEST_ADDOPTS asking any pytest for a junit report (junit.py), kept beside the log.
+  PYTEST_ADDOPTS and NODE_OPTIONS asking pytest and `node --test` for their test reports
+  (reports/auto.py), kept beside the log.
 - stdin is /dev/null (a read sees end of file at once); stdout and stderr go to files, kept whole
   in the log beside the command, its cwd, exit status and duration.
 - The timeout is the card's (or the gate's default).
@@ -19,7 +20,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shlex
 import shutil
 import signal
 import subprocess
@@ -34,7 +34,7 @@ from pathlib import Path
 import psutil
 
 from a2a_tui import host
-from a2a_tui.gate.verify import junit
+from a2a_tui.gate.verify import reports
 from a2a_tui.gate.verify.excerpt import Excerpt, first_error
 from a2a_tui.gate.verify.interrupt import Cancel, VerifyInterrupted, deferred
 
@@ -56,8 +56,9 @@ class RunResult:
     stderr_tail: str
     log: Path
     ended: int                     # processes left behind by the command that were ended
-    report: junit.Report | None    # pytest's junit report, when pytest ran
+    report: reports.TestReport | None  # the tests it ran (reports/), when it says
     excerpt: Excerpt
+    notes: tuple[str, ...] = ()    # what the reports' collection found wrong (reports/auto.py)
 
     @property
     def passed(self) -> bool:
@@ -84,14 +85,11 @@ def run(command: str, cwd: Path, *, timeout_s: int, log: Path, env: dict[str, st
 
 def _run(command: str, cwd: Path, timeout_s: int, log: Path, base_env: dict[str, str],
          cancel: Cancel | None, scratch: Path) -> RunResult:
-    # The junit report is evidence: it stays beside the log.
-    home, report, status = scratch / "home", log.with_suffix(".junit.xml"), scratch / "status.json"
-    report.unlink(missing_ok=True)
+    # The test reports are evidence: they stay beside the log.
+    home, status = scratch / "home", scratch / "status.json"
     (home / "tmp").mkdir(parents=True)
     env = dict(base_env, HOME=str(home), TMPDIR=str(home / "tmp"))
-    env["PYTEST_ADDOPTS"] = (f"{base_env.get('PYTEST_ADDOPTS', '')}"
-                             f" --junitxml={shlex.quote(str(report))} -o junit_family=xunit1"
-                             ).strip()
+    env.update(reports.env_for(base_env, log))
     linux = host.linux()
     argv = ["/bin/sh", "-c", command]
     if linux:
@@ -124,7 +122,7 @@ def _run(command: str, cwd: Path, timeout_s: int, log: Path, base_env: dict[str,
     out_path.unlink()
     err_path.unlink()
     return RunResult(code, dur, timed_out, timeout_s, stdout, stderr, log, ended,
-                     junit.read(report), excerpt)
+                     reports.read_auto(log), excerpt)
 
 
 def _wait(proc: subprocess.Popen, deadline: float, cancel: Cancel | None) -> bool:

@@ -1,9 +1,11 @@
 """The one base class of the side panels: a titled box with a table of rows and a detail line.
 
 A panel keeps the rows it was given (plain data from `queries`) and shows those that match its
-`/` filter; it keeps the cursor on the same row across reloads, and answers `why_disabled` for
-its actions; `check_action` turns that answer into a dimmed footer key, and the app explains a
-dimmed key when it is pressed anyway.
+`/` filter; a filter is also looked for in the store, in the panel's whole record (older events,
+entries, items and cards than the panel loads: `queries.search`), and what is found there is
+shown with the rest. It keeps the cursor on the same row across reloads, and answers
+`why_disabled` for its actions; `check_action` turns that answer into a dimmed footer key, and
+the app explains a dimmed key when it is pressed anyway.
 """
 
 from __future__ import annotations
@@ -32,6 +34,17 @@ class PanelTable(DataTable):
     PanelTable > .datatable--header { text-style: bold; background: $panel; }
     """
 
+    def on_resize(self) -> None:
+        # Shorter now (the focused panel's detail grew under it, at 80x24 a line may be all
+        # it had): the cursor's row is scrolled back into view, not left below the panel.
+        if self.row_count:
+            self.call_after_refresh(self._cursor_into_view)
+
+    def _cursor_into_view(self) -> None:
+        # The row the cursor is on when this runs (a key may have moved it since the resize).
+        if self.row_count:
+            self.move_cursor(row=self.cursor_row, animate=False)
+
 
 class FilterInput(Input):
     """The panel's `/` box: what is typed filters the rows at once; Enter keeps the filter and
@@ -56,6 +69,8 @@ class Panel(Vertical, Generic[RowT]):
 
     SCOPE: ClassVar[str] = "panel"
     TITLE: ClassVar[str] = ""
+    SEARCHED: ClassVar[bool] = True    # its `/` also searches the store (Sessions loads all)
+    SEARCH_DELAY_S: ClassVar[float] = 0.25   # typing pauses this long before the store is asked
     COLUMNS: ClassVar[Sequence[tuple[str, str]]] = ()   # (key, label)
     EMPTY: ClassVar[str] = "nothing yet"
     BINDINGS = actions.bindings("panel")
@@ -83,6 +98,10 @@ class Panel(Vertical, Generic[RowT]):
         self.rows: dict[str, RowT] = {}      # every row given, by key (shown or filtered out)
         self.shown: set[str] = set()         # the keys the table shows
         self.filter_text = ""
+        self.wanted: str | None = None       # a row to select once it is read (a new card)
+        self.found: dict[str, RowT] = {}     # rows the store-side search found beyond `rows`
+        self.found_for: str | None = None    # the filter those were found for
+        self._search_timer = None
         self.loaded = False
         self._detail: tuple[str | Text, int] | None = None   # what the detail box shows, lines
         self._enabled: tuple[bool, ...] | None = None        # the footer's last word on our keys
@@ -126,9 +145,18 @@ class Panel(Vertical, Generic[RowT]):
         """Replace the rows, keeping the cursor on the row it was on (by key)."""
         self.rows = {self.key_of(r): r for r in rows}
         self._fill()
+        if self.wanted in self.shown:
+            self.select(self.wanted)
+            self.wanted = None
         self.loaded = True
         self.show_detail()
         self.refresh_keys()
+
+    def all_rows(self) -> dict[str, RowT]:
+        """The rows loaded, and those the store-side search found beyond them."""
+        if not self.found:
+            return self.rows
+        return {**self.rows, **{k: r for k, r in self.found.items() if k not in self.rows}}
 
     def _fill(self) -> None:
         """Show the rows that match the filter, the cursor on the same row as before."""
@@ -136,7 +164,7 @@ class Panel(Vertical, Generic[RowT]):
         table = self.table
         table.clear()
         self.shown = set()
-        for key, row in self.rows.items():
+        for key, row in self.all_rows().items():
             self.add_shown(key, row)
         if current in self.shown:
             table.move_cursor(row=table.get_row_index(current), animate=False)
@@ -157,10 +185,12 @@ class Panel(Vertical, Generic[RowT]):
         return all(word in text for word in self.filter_text.lower().split())
 
     def show_subtitle(self) -> None:
-        if not self.rows:
+        if self.filter_text:
+            where = ("" if not self.SEARCHED else " · whole record" if self.found_for ==
+                     self.filter_text else " · searching the record…")
+            text = f"/{self.filter_text}: {len(self.shown)} shown{where}"
+        elif not self.rows:
             text = self.EMPTY
-        elif self.filter_text:
-            text = f"/{self.filter_text}: {len(self.shown)} of {len(self.rows)}"
         else:
             text = self.subtitle()
         self.border_subtitle = text
@@ -176,7 +206,7 @@ class Panel(Vertical, Generic[RowT]):
     @property
     def selected(self) -> RowT | None:
         key = self.selected_key
-        return None if key is None else self.rows.get(key)
+        return None if key is None else self.rows.get(key) or self.found.get(key)
 
     def select(self, key: Hashable) -> None:
         """Put the cursor on the row with this key (tests and jumps)."""
@@ -192,6 +222,29 @@ class Panel(Vertical, Generic[RowT]):
         if text == self.filter_text:
             return
         self.filter_text = text
+        if not text:
+            self.found, self.found_for = {}, None
+        self._fill()
+        self.show_detail()
+        self.refresh_keys()
+        if text and self.SEARCHED:
+            if self._search_timer is not None:
+                self._search_timer.stop()
+            self._search_timer = self.set_timer(self.SEARCH_DELAY_S, self._ask_store)
+
+    def _ask_store(self) -> None:
+        """Ask the app to search the panel's whole record for the filter (in a worker)."""
+        from a2a_tui.tui.messages import SearchWanted  # lazy: messages imports the queries
+
+        if self.filter_text:
+            self.post_message(SearchWanted(self.SCOPE, self.filter_text))
+
+    def show_found(self, text: str, rows: Sequence[RowT]) -> None:
+        """What the store-side search found for `text` (dropped when the filter has moved on)."""
+        if text != self.filter_text:
+            return
+        self.found = {self.key_of(r): r for r in rows}
+        self.found_for = text
         self._fill()
         self.show_detail()
         self.refresh_keys()
@@ -211,6 +264,12 @@ class Panel(Vertical, Generic[RowT]):
         self.set_filter(event.value.strip())
         self.filter_box.display = bool(self.filter_text)
         self.screen.set_focus(self.table)
+
+    def action_clear_filter(self) -> None:
+        """Esc on the rows: the filter kept with Enter goes, every row shows again."""
+        self.filter_box.value = ""
+        self.filter_box.display = False
+        self.set_filter("")
 
     @property
     def filtering(self) -> bool:
@@ -273,6 +332,8 @@ class Panel(Vertical, Generic[RowT]):
             return True
         if self.filtering:
             return False   # hidden, and the key goes to the filter box (Enter, Home, letters)
+        if action == "clear_filter":
+            return bool(self.filter_text)   # no filter: Esc is not the panel's
         if own.scope == "panel":
             return True
         # None: shown dimmed in the footer; pressing it makes the app say why.

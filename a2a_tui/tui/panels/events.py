@@ -1,5 +1,7 @@
 """Events: a live tail of the event log, newest at the bottom; the cursor follows new events
-while it sits on the last row."""
+while it sits on the last row. Moved up, it stays where the user put it (the subtitle says
+so) until the user comes back to the last row (End) or leaves the panel: then it follows
+again."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import json
 from collections.abc import Sequence
 
 from rich.text import Text
+from textual import events
 
 from a2a_tui.store.db import Event
 from a2a_tui.tui import fmt
@@ -21,6 +24,8 @@ class EventsPanel(Panel[Event]):
     EMPTY = "no events"
     COLUMNS = (("seq", "#"), ("time", "Time"), ("kind", "Kind"), ("who", "Who"),
                ("what", "What"))
+
+    following = True   # the cursor goes to each new event (off while the user reads above)
 
     def key_of(self, e: Event) -> str:
         return str(e.seq)
@@ -38,15 +43,43 @@ class EventsPanel(Panel[Event]):
     def detail(self, e: Event) -> str:
         return ""
 
+    def all_rows(self) -> dict[str, Event]:
+        """The tail and the older events a `/` search found, in the order of the log."""
+        if not self.found:
+            return self.rows
+        return dict(sorted({**self.found, **self.rows}.items(), key=lambda kv: int(kv[0])))
+
     def subtitle(self) -> str:
         last = next(reversed(self.rows.values()), None)
-        return f"last #{last.seq}" if last else ""
+        held = "" if self.following or self.selected_key is None else \
+            f" · held at #{self.selected_key} (End follows)"
+        return f"last #{last.seq}{held}" if last else ""
+
+    def on_data_table_row_highlighted(self, event) -> None:
+        super().on_data_table_row_highlighted(event)
+        table = self.table
+        following = table.cursor_row >= table.row_count - 1
+        if following != self.following:
+            self.following = following
+            self.show_subtitle()
+
+    def on_descendant_blur(self, _event: events.DescendantBlur) -> None:
+        # Leaving the panel is being done reading: the tail is followed again.
+        self.call_after_refresh(self._follow_if_left)
+
+    def _follow_if_left(self) -> None:
+        if self.has_focus_within or self.following:
+            return
+        self.following = True
+        if self.table.row_count:
+            self.table.move_cursor(row=self.table.row_count - 1, animate=False)
+        self.show_subtitle()
 
     def append(self, events: Sequence[Event], reset: bool = False) -> None:
         """Add new events at the bottom (or start over from a fresh tail), keep the last
         EVENTS_TAIL, and follow the tail if the cursor was on the last row."""
         table = self.table
-        follow = reset or not self.rows or table.cursor_row >= table.row_count - 1
+        follow = reset or not self.rows or self.following
         held = self.selected_key
         if reset:
             self.show_rows(events)
@@ -65,10 +98,14 @@ class EventsPanel(Panel[Event]):
                     table.remove_row(oldest)
             self.loaded = True
             self.show_subtitle()
+        if held not in self.shown:   # the event the user held went out of the tail
+            follow = True
         if follow and table.row_count:
+            self.following = True
             table.move_cursor(row=table.row_count - 1, animate=False)
         elif held in self.shown:  # rows trimmed above it: stay on the same event
             table.move_cursor(row=table.get_row_index(held), animate=False)
+        self.show_subtitle()
 
     def why_disabled(self, action: str, params: tuple[object, ...]) -> str | None:
         return self.nothing_selected()

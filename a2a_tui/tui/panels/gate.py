@@ -60,7 +60,7 @@ def verify_cell(g: GateRow) -> Text:
 class GatePanel(Panel[GateRow]):
     SCOPE = "gate"
     TITLE = "Gate"
-    EMPTY = "no task cards: `a2a card add FILE`"
+    EMPTY = "no task cards: N writes one"
     COLUMNS = (("card", "Card"), ("attempt", "Attempt"), ("state", "State"),
                ("verify", "Verify"), ("title", "Title"))
 
@@ -73,7 +73,10 @@ class GatePanel(Panel[GateRow]):
 
     def cells(self, g: GateRow) -> Sequence[Cell]:
         state = g.attempt_state or g.card_state
-        return (Text(g.card, style="bold"), g.attempt or "", Text(state, style=_style(state)),
+        attempt = Text(g.attempt or "")
+        if g.unconfined:
+            attempt.append(" ⚠", style="bold red")   # written by an unconfined session
+        return (Text(g.card, style="bold"), attempt, Text(state, style=_style(state)),
                 verify_cell(g), g.title)
 
     def detail(self, g: GateRow) -> Text:
@@ -83,6 +86,8 @@ class GatePanel(Panel[GateRow]):
             t.append(f" · {g.attempt} {g.attempt_state} · writer {g.writer}"
                      + (f" · {g.sha[:12]}" if g.sha else "")
                      + (f" · {g.rejections} rejection(s)" if g.rejections else ""), style="dim")
+            if g.unconfined:
+                t.append(" · written UNCONFINED", style="bold red")
         if g.checks:
             t.append(f"\nverify run {g.verify_run} ({g.verify_state}): ")
             t.append_text(checks_line(g))
@@ -91,13 +96,21 @@ class GatePanel(Panel[GateRow]):
     def subtitle(self) -> str:
         active = sum(g.attempt_state not in (None, "integrated", "abandoned", "superseded",
                                              "failed") for g in self.rows.values())
-        return f"{len(self.rows)} cards · {active} active"
+        return f"{fmt.count(len(self.rows), 'card')} · {active} active"
 
     def why_disabled(self, action: str, params: tuple[object, ...]) -> str | None:
         g = self.selected
         if g is None:
             return self.nothing_selected()
-        if action == "card":
+        if action in ("card", "edit_card"):
+            return None
+        if action == "ready":
+            return None if g.card_state == "draft" else f"{g.card} is {g.card_state} already"
+        if action == "claim":
+            if g.card_state != "ready":
+                return f"{g.card} is a {g.card_state}: r makes it ready first"
+            if g.attempt_state in ACTIVE:
+                return f"{g.card} has an active attempt, {g.attempt} ({g.attempt_state})"
             return None
         if g.attempt is None:
             return f"{g.card} has no attempt yet (claim it first)"
@@ -142,6 +155,15 @@ class GatePanel(Panel[GateRow]):
 
         card, reads = self.selected.card, self.reads  # type: ignore[union-attr]
         self.app.push_screen(CardScreen(card, lambda: reads.card_detail(card)))
+
+    def action_edit_card(self) -> None:
+        self.app.edit_card(self.selected.card)  # type: ignore[attr-defined,union-attr]
+
+    def action_ready(self) -> None:
+        self.app.ready_card(self.selected.card)  # type: ignore[attr-defined,union-attr]
+
+    def action_claim(self) -> None:
+        self.app.claim_card(self.selected.card)  # type: ignore[attr-defined,union-attr]
 
     def action_diff(self) -> None:
         from a2a_tui.tui.screens.diff import DiffScreen
@@ -194,6 +216,9 @@ class GatePanel(Panel[GateRow]):
         g = self.selected
         assert g is not None
         att = self.attempt
+        if self.reads.untouched(att):
+            self._abandon_untouched(g, att)
+            return
 
         def confirmed(s: Scored, yes: bool | None) -> None:
             if yes:
@@ -212,6 +237,20 @@ class GatePanel(Panel[GateRow]):
         self.app.push_screen(ScoreScreen(
             f"Abandon {att}", f"{g.card}: {g.title}. Score the attempt 0-3, each with why, and"
             " say why it ends.", ask_reason=True), then)
+
+    def _abandon_untouched(self, g: GateRow, att: str) -> None:
+        """Nothing was submitted or committed: there is nothing to score, only a yes."""
+        from a2a_tui.tui.screens.confirm import ConfirmScreen
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                self.post_message(ActionRequested(
+                    f"abandon {att}", lambda w: w.abandon(att, None, "nothing was done yet"),
+                    AttemptAbandoned))
+
+        self.app.push_screen(ConfirmScreen(
+            f"Abandon {att}?", f"{att} ({g.attempt_state}) has no commit and no submission:"
+            f" nothing to score. It ends; {g.card} can be claimed again."), confirmed)
 
     def action_worktree(self) -> None:
         att = self.attempt

@@ -31,9 +31,10 @@ from a2a_tui.tui.queries import SessionRow
 class SessionsPanel(Panel[SessionRow]):
     SCOPE = "sessions"
     TITLE = "Sessions"
+    SEARCHED = False   # every session is loaded: the filter sees them all
     EMPTY = "no sessions: n starts one (or `a2a session new ROLE`)"
     COLUMNS = (("id", "Session"), ("role", "Role"), ("state", "State"), ("flags", "Q"),
-               ("attempt", "Attempt"), ("cli", "CLI"))
+               ("attempt", "Attempt"), ("cli", "CLI"), ("box", "Box"))
 
     def __init__(self, now: Callable[[], int] = time.time_ns, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -42,7 +43,17 @@ class SessionsPanel(Panel[SessionRow]):
 
     def cells(self, r: SessionRow) -> Sequence[Cell]:
         return (Text(r.id, style="bold"), r.role, self._state(r), self._flags(r),
-                r.attempt or "", f"{r.cli} {r.model}".strip())
+                r.attempt or "", f"{r.cli} {r.model}".strip(), self._box(r))
+
+    @staticmethod
+    def _box(r: SessionRow) -> Text:
+        """Confined (its engine), or UNCONFINED; empty for a launch recorded before a2a
+        confined sessions."""
+        if r.confined is None:
+            return Text("")
+        if r.confined:
+            return Text(r.confinement or "", style="dim")
+        return Text("unconfined", style="bold red")
 
     def _state(self, r: SessionRow) -> Text:
         text = fmt.state(r.state, r.state_since_ns, self.now())
@@ -69,6 +80,11 @@ class SessionsPanel(Panel[SessionRow]):
                  + (f" · pane {r.pane_id}" if r.pane_id else " · no pane"))
         t.append(" · ")
         t.append_text(self._state(r))
+        if r.confined is False:
+            t.append(f" · UNCONFINED: {r.unconfined_reason or 'no reason recorded'}",
+                     style="bold red")
+        elif r.confined:
+            t.append(f" · confined ({r.confinement})")
         if r.in_flight:
             t.append(f" · in flight #{r.in_flight}")
         if r.queue:
@@ -172,7 +188,7 @@ class SessionsPanel(Panel[SessionRow]):
 
         services = self.app.services  # type: ignore[attr-defined]
         try:
-            defaults = services.settings().roles
+            settings = services.settings()
             attempts = services.open_attempts()
         except A2AError as err:
             self.app.notify(f"{err.message} [{err.code}]", title="new session", severity="error")
@@ -183,7 +199,8 @@ class SessionsPanel(Panel[SessionRow]):
                 self.post_message(ActionRequested(f"new {spec.role} session",
                                                   lambda w: w.new_session(spec), SessionStarted))
 
-        self.app.push_screen(NewSessionScreen(defaults, CLIS, attempts), start)
+        self.app.push_screen(NewSessionScreen(settings.launch, list(settings.roles), CLIS,
+                                              attempts), start)
 
     def action_restart(self) -> None:
         sid = self.selected.id  # type: ignore[union-attr]

@@ -10,6 +10,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from a2a_tui.tui.chrome import WorkbenchFooter
+
 
 class ConfirmScreen(ModalScreen[bool]):
     """Returns True only when the user said yes."""
@@ -35,6 +37,7 @@ class ConfirmScreen(ModalScreen[bool]):
             box.border_title = self.box_title
             box.border_subtitle = f"{self.yes} · n / Esc: no"
             yield Static(self.text, markup=False)
+        yield WorkbenchFooter(compact=True)
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)

@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from a2a_tui.tui import actions
+from a2a_tui.tui.chrome import WorkbenchFooter
 
 CLOSE = [Binding("escape,q,enter", "close", "Close", priority=True)]
 
@@ -39,6 +40,7 @@ class DetailScreen(ModalScreen[str | None]):
             box.border_title = self.box_title
             box.border_subtitle = self.keys_hint()
             yield from self.body()
+        yield WorkbenchFooter(compact=True)
 
     def body(self) -> ComposeResult:
         yield from ()

@@ -236,7 +236,7 @@ class DiffScreen(LinesScreen):
         self.post_message(ActionRequested(what, call, CommentsChanged))
 
     def action_comment(self) -> None:
-        from a2a_tui.tui.screens.editor import Draft, EditorScreen
+        from a2a_tui.tui.screens.editor import CommentEditorScreen, Draft
 
         target = self.view.cursor_target
         assert target is not None
@@ -253,9 +253,10 @@ class DiffScreen(LinesScreen):
                           lambda w: w.comment(att, path, line, draft.text))
 
         title = f"Edit {here.id} on {path}:{line}" if here else f"Comment on {path}:{line}"
-        self.app.push_screen(EditorScreen(title, "held until you send the comments (s); each"
-                                          " goes with its file, line and the lines around it",
-                                          text=here.text if here else ""), keep)
+        self.app.push_screen(CommentEditorScreen(title, "held until you send the comments (s);"
+                                                 " each goes with its file, line and the lines"
+                                                 " around it",
+                                                 text=here.text if here else ""), keep)
 
     def action_uncomment(self) -> None:
         here = self._here()

@@ -11,6 +11,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, RadioButton, RadioSet, TextArea
 
+from a2a_tui.tui.chrome import WorkbenchFooter
+
 
 @dataclass(frozen=True)
 class Draft:
@@ -23,6 +25,7 @@ class EditorScreen(ModalScreen[Draft | None]):
 
     BINDINGS = [Binding("ctrl+s", "send", "Send", priority=True),
                 Binding("escape", "cancel", "Cancel", priority=True)]
+    VERB = "send"
 
     DEFAULT_CSS = """
     EditorScreen { align: center middle; }
@@ -46,7 +49,7 @@ class EditorScreen(ModalScreen[Draft | None]):
     def compose(self) -> ComposeResult:
         with Vertical() as box:
             box.border_title = self.title_text
-            box.border_subtitle = "Ctrl-S send · Esc cancel"
+            box.border_subtitle = f"Ctrl-S {self.VERB} · Esc cancel"
             yield Label(self.hint, classes="hint")
             if self.kinds:
                 with RadioSet(id="kind"):
@@ -54,6 +57,7 @@ class EditorScreen(ModalScreen[Draft | None]):
                         yield RadioButton(k, value=i == 0, id=f"kind-{k}")
             yield TextArea(self.initial, id="text", soft_wrap=True, show_line_numbers=False,
                            tab_behavior="focus")
+        yield WorkbenchFooter(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#text", TextArea).focus()
@@ -71,3 +75,12 @@ class EditorScreen(ModalScreen[Draft | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class CommentEditorScreen(EditorScreen):
+    """The editor of a comment on a diff: Ctrl-S keeps the comment (held until `s` sends
+    them all), it sends nothing, and its key says so."""
+
+    BINDINGS = [Binding("ctrl+s", "send", "Keep", priority=True),
+                Binding("escape", "cancel", "Cancel", priority=True)]
+    VERB = "keep"

@@ -12,6 +12,8 @@ from textual.containers import Grid, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
+from a2a_tui.tui.chrome import FORM_KEYS, WorkbenchFooter
+
 
 @dataclass(frozen=True)
 class Scored:
@@ -29,7 +31,8 @@ class ScoreScreen(ModalScreen[Scored | None]):
     cancels. Nothing is sent until every field is filled."""
 
     BINDINGS = [Binding("ctrl+s", "send", "Send", priority=True),
-                Binding("escape", "cancel", "Cancel", priority=True)]
+                Binding("escape", "cancel", "Cancel", priority=True),
+                *FORM_KEYS]
     DEFAULT_CSS = """
     ScoreScreen { align: center middle; }
     ScoreScreen > Vertical {
@@ -66,6 +69,7 @@ class ScoreScreen(ModalScreen[Scored | None]):
                     yield Static("")
                     yield Input(placeholder="why end this attempt", id="reason", compact=True)
             yield Static("", classes="problem")
+        yield WorkbenchFooter(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#boundary", Input).focus()

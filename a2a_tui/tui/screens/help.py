@@ -15,6 +15,7 @@ from textual.widgets import Static
 
 from a2a_tui.queue import marker
 from a2a_tui.tui import actions
+from a2a_tui.tui.chrome import WorkbenchFooter
 
 # (scope, action name, params) -> reason or None
 WhyDisabled = Callable[[str, str, tuple[object, ...]], str | None]
@@ -115,6 +116,7 @@ class HelpScreen(ModalScreen[None]):
                     yield Static(self.legend, id="legend")
                 if self.footnote:
                     yield Static(Text(self.footnote, style="dim"))
+        yield WorkbenchFooter(compact=True)
 
     def action_close(self) -> None:
         self.dismiss(None)

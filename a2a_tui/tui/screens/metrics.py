@@ -72,14 +72,16 @@ class Chart(PlotextPlot):
         return super().render()
 
     def bars(self, labels: list[str], series: list[list[float]], *,
-             names: tuple[str, ...] = (), top: float | None = None) -> None:
+             names: tuple[str, ...] = (), top: float | None = None, unit: str = "",
+             empty: str = "nothing yet") -> None:
         """One bar per label for each series, from zero (to `top`, or a little above the
-        highest value)."""
+        highest value), each bar with its value written over it: one day of data is one bar,
+        and a bar of zero is no bar at all, so the number is what says it."""
         plt = self.plt
         plt.clear_figure()
         self.labels, self.border_subtitle = [], ""
         if not labels:
-            plt.title("nothing yet")
+            plt.title(empty)
         else:
             plt.ylim(0, top or max(1, *(x for v in series for x in v)) * 1.1)
             plt.xlim(0.5, len(labels) + 0.5)
@@ -88,6 +90,10 @@ class Chart(PlotextPlot):
                 offset = (k - (len(series) - 1) / 2) * width
                 plt.bar([i + 1 + offset for i in range(len(labels))], values, width=width * 0.8,
                         color=self.COLORS[k], label=names[k] if names else None)
+                high = top or max(1, *(x for v in series for x in v)) * 1.1
+                for i, v in enumerate(values):
+                    plt.text(f"{v:g}{unit}", i + 1 + offset, min(v + high * 0.06, high * 0.97),
+                             alignment="center", color=self.COLORS[k])
             if len(series) > 1:
                 self.labels = [str(i + 1) for i in range(len(labels))]
                 self.border_subtitle = " · ".join(f"{i + 1} {x}" for i, x in enumerate(labels))
@@ -173,18 +179,21 @@ class MetricsScreen(Screen[None]):
     def _charts(self, s: dict[str, Any]) -> None:
         fp = s["first_pass_by_day"]
         self.query_one("#chart-first-pass", Chart).bars(
-            [d["day"][5:] for d in fp], [[round((d["rate"] or 0) * 100) for d in fp]], top=100)
+            [d["day"][5:] for d in fp], [[round((d["rate"] or 0) * 100) for d in fp]], top=100,
+            unit="%", empty="no attempt has ended yet")
         rej = s["rejections_by_step"]
         self.query_one("#chart-rejections", Chart).bars(
-            [r["step"] for r in rej], [[r["count"] for r in rej]])
+            [r["step"] for r in rej], [[r["count"] for r in rej]], empty="no rejection yet")
         att = s["attention_by_day"]
         self.query_one("#chart-attention", Chart).bars(
-            [d["day"][5:] for d in att], [[d["count"] for d in att]])
+            [d["day"][5:] for d in att], [[d["count"] for d in att]],
+            empty="you were not needed yet")
         sc = s["scores_by_model"]
         self.query_one("#chart-scores", Chart).bars(
             [g["model"] for g in sc],
-            [[g["boundary_mean"] or 0 for g in sc], [g["taste_mean"] or 0 for g in sc]],
-            names=("boundary", "taste"), top=3)
+            [[round(g["boundary_mean"] or 0, 1) for g in sc],
+             [round(g["taste_mean"] or 0, 1) for g in sc]],
+            names=("boundary", "taste"), top=3, empty="nothing scored yet")
 
     def _tables(self, v: dict[str, Any], retros: list[dict[str, Any]]) -> None:
         self.retros = list(reversed(retros))

@@ -21,9 +21,12 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Label, RadioButton, RadioSet, Static
 
+from a2a_tui.errors import A2AError
 from a2a_tui.gate.review_views import ReviewState
 from a2a_tui.profiles import CLIS
+from a2a_tui.settings import RoleDefaults
 from a2a_tui.tui import actions
+from a2a_tui.tui.chrome import FORM_KEYS, WorkbenchFooter
 from a2a_tui.tui.messages import (
     ActionRequested,
     IntegrationApproved,
@@ -76,6 +79,7 @@ class ReviewScreen(ModalScreen[None]):
             yield Label("Blocking issues of the current commit", classes="label")
             yield DataTable(cursor_type="row", id="issues")
             yield Static("", id="approval")
+        yield WorkbenchFooter(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#runs", DataTable).add_columns("Review", "Round", "Commit", "State",
@@ -167,7 +171,11 @@ class ReviewScreen(ModalScreen[None]):
                     f"review {attempt}", lambda w: w.start_review(attempt, cli, model, effort),
                     ReviewStarted, slow=True))
 
-        self.app.push_screen(StartReviewScreen(attempt), then)
+        try:   # the reviewer's CLI, model and effort from your config, when it names them
+            d = self.services.settings().launch("reviewer")
+        except A2AError:
+            d = None
+        self.app.push_screen(StartReviewScreen(attempt, d), then)
 
     def action_dispose(self) -> None:
         from a2a_tui.tui.screens.editor import Draft, EditorScreen
@@ -240,7 +248,8 @@ class StartReviewScreen(ModalScreen[tuple[str, str, str] | None]):
     """Which CLI (and model, effort) the reviewer runs; Ctrl-S starts, Esc cancels."""
 
     BINDINGS = [Binding("ctrl+s", "send", "Start", priority=True),
-                Binding("escape", "cancel", "Cancel", priority=True)]
+                Binding("escape", "cancel", "Cancel", priority=True),
+                *FORM_KEYS]
     DEFAULT_CSS = """
     StartReviewScreen { align: center middle; }
     StartReviewScreen > Vertical {
@@ -250,20 +259,24 @@ class StartReviewScreen(ModalScreen[tuple[str, str, str] | None]):
     StartReviewScreen RadioSet { layout: horizontal; height: auto; border: none; padding: 0; }
     """
 
-    def __init__(self, attempt: str) -> None:
+    def __init__(self, attempt: str, defaults: RoleDefaults | None = None) -> None:
         super().__init__()
         self.attempt = attempt
+        self.defaults = defaults
 
     def compose(self) -> ComposeResult:
+        d = self.defaults
+        chosen = d.cli if d is not None and d.cli in CLIS else CLIS[0]
         with Vertical() as box:
             box.border_title = f"Review {self.attempt}"
             box.border_subtitle = "Ctrl-S start · Esc cancel"
             yield Label("The reviewer's CLI (a fresh session, in a read-only checkout)")
             with RadioSet(id="cli"):
-                for i, cli in enumerate(CLIS):
-                    yield RadioButton(cli, value=i == 0, id=f"cli-{cli}")
-            yield Input(placeholder="model (optional)", id="model")
-            yield Input(placeholder="effort (optional)", id="effort")
+                for cli in CLIS:
+                    yield RadioButton(cli, value=cli == chosen, id=f"cli-{cli}")
+            yield Input(d.model if d else "", placeholder="model (optional)", id="model")
+            yield Input(d.effort if d else "", placeholder="effort (optional)", id="effort")
+        yield WorkbenchFooter(compact=True)
 
     def action_send(self) -> None:
         pressed = self.query_one(RadioSet).pressed_button

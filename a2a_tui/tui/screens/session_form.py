@@ -1,11 +1,12 @@
 """The new-session form: role, CLI, model and effort, options, and optionally the attempt whose
-worktree the session works in. Each role's fields start from the user's config
-(`[roles.<role>]`); Ctrl-S starts it, Esc cancels."""
+worktree the session works in. The fields start from the user's config for the role on the CLI
+chosen (`[clis.<cli>]`, and `[roles.<role>]` where written for that CLI: settings.launch), and
+follow a change of role or CLI; Ctrl-S starts it, Esc cancels."""
 
 from __future__ import annotations
 
 import shlex
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from textual.app import ComposeResult
@@ -15,6 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Select
 
 from a2a_tui.settings import RoleDefaults
+from a2a_tui.tui.chrome import FORM_KEYS, WorkbenchFooter
 
 
 @dataclass(frozen=True)
@@ -27,13 +29,15 @@ class SessionSpec:
     effort: str
     options: tuple[str, ...]
     attempt: str | None
+    assign: bool = False     # its first prompt is the attempt's task (lifecycle.new)
 
 
 class NewSessionScreen(ModalScreen[SessionSpec | None]):
     """Returns the session to start, or None when cancelled."""
 
     BINDINGS = [Binding("ctrl+s", "start", "Start", priority=True),
-                Binding("escape", "cancel", "Cancel", priority=True)]
+                Binding("escape", "cancel", "Cancel", priority=True),
+                *FORM_KEYS]
     DEFAULT_CSS = """
     NewSessionScreen { align: center middle; }
     NewSessionScreen > Vertical {
@@ -45,22 +49,30 @@ class NewSessionScreen(ModalScreen[SessionSpec | None]):
     NewSessionScreen .hint { color: $text-muted; padding: 0; }
     """
 
-    def __init__(self, defaults: Mapping[str, RoleDefaults], clis: Sequence[str],
-                 attempts: Sequence[str], role: str = "worker") -> None:
+    def __init__(self, defaults: Callable[[str, str | None], RoleDefaults],
+                 roles: Sequence[str], clis: Sequence[str], attempts: Sequence[str],
+                 role: str = "worker", attempt: str | None = None,
+                 title: str = "New session", assign: bool = False) -> None:
         super().__init__()
         self.defaults = defaults
+        self.roles = roles
         self.clis = clis
         self.attempts = attempts
         self.role = role
+        self.attempt = attempt
+        self.title_text = title
+        self.assign = assign      # a session on an attempt is given its task as it starts
+        self.cli: str | None = None
 
     def compose(self) -> ComposeResult:
-        d = self.defaults[self.role]
+        d = self.defaults(self.role, None)
+        self.cli = d.cli or None
         with Vertical() as box:
-            box.border_title = "New session"
+            box.border_title = self.title_text
             box.border_subtitle = "Ctrl-S start · Esc cancel"
             with Grid():
                 yield Label("Role")
-                yield Select([(r, r) for r in self.defaults], value=self.role,
+                yield Select([(r, r) for r in self.roles], value=self.role,
                              allow_blank=False, id="role")
                 yield Label("CLI")
                 yield Select([(c, c) for c in self.clis], value=d.cli or Select.NULL,
@@ -74,19 +86,32 @@ class NewSessionScreen(ModalScreen[SessionSpec | None]):
                             id="options")
                 yield Label("Attempt")
                 yield Select([(a, a) for a in self.attempts], prompt="none: the repository",
-                             id="attempt")
-            yield Label("recorded as your input; the session opens in a new tmux window",
-                        classes="hint")
+                             value=self.attempt if self.attempt in self.attempts
+                             else Select.NULL, id="attempt")
+            yield Label("recorded as your input; the session opens in a new tmux window"
+                        + ("; its first prompt is the attempt's task: the card, the checks and"
+                           " how to deliver" if self.assign else ""), classes="hint")
+        yield WorkbenchFooter(compact=True)
 
     def on_mount(self) -> None:
-        self.query_one("#role", Select).focus()
+        # With the role given (a claimed attempt's worker), the CLI is what is left to pick.
+        first = "#cli" if self.attempt else "#role"
+        self.query_one(first, Select).focus()
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id != "role" or event.value == self.role:
-            return
-        self.role = str(event.value)
-        d = self.defaults[self.role]
-        self.query_one("#cli", Select).value = d.cli or Select.NULL
+        if event.select.id == "role" and event.value != self.role:
+            self.role = str(event.value)
+            self._fill(self.defaults(self.role, None), cli=True)
+        elif event.select.id == "cli" and event.value is not Select.NULL \
+                and event.value != self.cli:
+            self.cli = str(event.value)
+            self._fill(self.defaults(self.role, self.cli), cli=False)
+
+    def _fill(self, d: RoleDefaults, *, cli: bool) -> None:
+        """The fields a role or CLI gives (the role's model and options only for its CLI)."""
+        if cli:
+            self.cli = d.cli or None
+            self.query_one("#cli", Select).value = d.cli or Select.NULL
         self.query_one("#model", Input).value = d.model
         self.query_one("#effort", Input).value = d.effort
         self.query_one("#options", Input).value = shlex.join(d.options)
@@ -105,7 +130,8 @@ class NewSessionScreen(ModalScreen[SessionSpec | None]):
         self.dismiss(SessionSpec(
             role=self.role, cli=str(cli), model=self.query_one("#model", Input).value.strip(),
             effort=self.query_one("#effort", Input).value.strip(), options=options,
-            attempt=None if attempt is Select.NULL else str(attempt)))
+            attempt=None if attempt is Select.NULL else str(attempt),
+            assign=self.assign and attempt is not Select.NULL))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

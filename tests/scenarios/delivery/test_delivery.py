@@ -138,7 +138,7 @@ def test_abandon_then_a_new_attempt_keeps_the_old_evidence(repo):
     assert state(repo, first["attempt"]) == "abandoned"
     log = a2a("log", first["attempt"], "--json", cwd=repo).json
     assert not log["passed"] and "bad first try" in log["text"], log
-    assert git(repo, "rev-parse", first["branch"]) == bad
+    assert git(worktree(repo, first), "rev-parse", first["branch"]) == bad
 
 
 @scenario("only_submit_delivers")
@@ -151,7 +151,8 @@ def test_done_said_with_no_submit_changes_nothing(repo, tmux_socket, serve):
     # The worker commits, says it is done and goes idle; it never runs `a2a submit`.
     n = inject(repo, sid, "!echo 'v = 2' > src/app.py && git commit -qam 'the fix'\nDone.")
     wait_until(lambda: dispatch(repo, n)["state"] == "done", what="the worker's turn")
-    assert git(repo, "rev-parse", c["branch"]) != c["start_commit"]  # the commit is there
+    # The commit is there, in the attempt's clone.
+    assert git(worktree(repo, c), "rev-parse", c["branch"]) != c["start_commit"]
     assert session(repo, sid)["state"] == "idle"
     assert state(repo, c["attempt"]) == "claimed"
     assert error_code(verify(repo, c["attempt"])) == "nothing_to_verify"

@@ -119,7 +119,7 @@ def test_a_stop_from_before_the_enter_does_not_release_the_pane(repo, tmux_socke
     before = dispatch(repo, first)["enter_ns"] - 1_000_000
     late = {"v": 1, "ts_ns": before, "session": sid, "pane": s["pane"], "source": "claude",
             "payload": {"hook_event_name": "Stop", "session_id": "x"}}
-    spool = repo / ".a2a/spool"
+    spool = repo / ".a2a/spool" / sid   # the session's own folder, where its hooks write
     (spool / f".{before}-{sid}-late.tmp").write_text(json.dumps(late))
     (spool / f".{before}-{sid}-late.tmp").rename(spool / f"{before}-{sid}-late")
     wait_until(lambda: any(x["event"] == "Stop" for x in signals(repo, sid)),

@@ -45,8 +45,9 @@ def test_a_dispatch_cut_between_sending_and_sent_stays_unknown_and_is_not_resent
 def test_signals_written_while_the_orchestrator_was_down_are_ingested_on_start(
         repo, tmux_socket, serve):
     register_session(repo, "w9", state="unknown")
+    (repo / ".a2a/spool/w9").mkdir()   # as spawn makes it
     for ev in ("SessionStart", "UserPromptSubmit", "Stop"):
-        hook(repo / ".a2a/spool", "w9", {"hook_event_name": ev, "session_id": "x",
+        hook(repo / ".a2a/spool/w9", "w9", {"hook_event_name": ev, "session_id": "x",
                                          "source": "startup", "prompt": "typed"})
     serve()
     barrier(repo)

@@ -230,8 +230,8 @@ def _only_new(pending):
     are never seen."""
     began = time.time()
 
-    def only_new(spool_dir):
-        return [p for p in pending(spool_dir) if p.stat().st_mtime >= began]
+    def only_new(spool_dir, *args):
+        return [p for p in pending(spool_dir, *args) if p.stat().st_mtime >= began]
     return only_new
 
 

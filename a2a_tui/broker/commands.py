@@ -1,0 +1,99 @@
+"""Which commands the broker runs for a session, and what each may make a2a touch for it.
+
+The broker's child runs a command as the user, unconfined, for an agent whose sandbox hides
+most of the machine: a confused deputy unless no argument can make it read, write or start
+what the sandbox withholds. So the commands are an explicit allow-list (AGENT, by the words
+after `a2a`); every other command, and any command added later and not named here, is refused
+(`broker_refused`): tests/broker/test_broker_commands.py walks the command table so that a new
+command fails closed until it is placed in AGENT or REFUSED with its reason.
+
+The audit of every agent-facing command's arguments (what names a path, what starts a process):
+
+- Files an agent names are read by the client, inside its sandbox, and only their bytes reach
+  the command (FILE_ARGS: `card add FILE`, `review verdict --file`, `retro save --file`): the
+  broker opens no path an agent names. The bytes become a file in the request's private folder
+  (mode 0700, removed after the command), named by the path's last part.
+- Standard input is the client's own descriptor (`inject SESSION -`, a pipe into any command):
+  read there, never opened by a name.
+- `--repo` is refused: the broker serves its own repository only. `--tmux-socket` may name only
+  the orchestrator's own tmux server (the default when it is left out).
+- Processes started for the caller: `spawn`, `session new|restart|revive|fork`, `review
+  start` and `retro` start an agent CLI in a new pane on the orchestrator's tmux server, through
+  the same launch as every session (its CLI from a2a's fixed table, its folder from the
+  attempt's record or the repository, its run folder named by a validated session id, the
+  options after `--` handed to the CLI inside its pane); `verify` runs the card's own check
+  commands in a fresh checkout under the gate's isolation. Their role rules are the gate's.
+- Paths a2a writes for the caller are a2a's own, chosen from ids it validated: worktrees
+  (`claim`), review checkouts (`review start`), retro prompts (`retro`), run folders (`spawn`);
+  `reclaim` removes only worktrees its records name. `log` prints the log file its record
+  names, whatever CHECK says (a check's name selects a row).
+- Everything else only reads or appends to the store: status, events, metrics, card
+  show|list|ready, claim, submit, integrate, abandon, feedback more, review show|dispose,
+  input, inbox, board ask|report|close|list|show, rules, whoami, sessions, config show,
+  gate-rules, target show, store verify, recover, attention (its `--seen` is the user's).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Iterator
+
+AGENT = frozenset({
+    # reads
+    "status", "events", "metrics", "card show", "card list", "sessions", "input list",
+    "input show", "inbox list", "inbox show", "board list", "board show", "rules", "whoami",
+    "log", "review show", "config show", "gate-rules", "target show", "store verify",
+    "recover", "attention",
+    # the gate
+    "card add", "card ready", "claim", "submit", "verify", "integrate", "abandon", "reclaim",
+    "feedback more", "review start", "review verdict", "review dispose",
+    # collaboration
+    "inbox post", "board ask", "board report", "board close",
+    # sessions (started confined, like every launch)
+    "spawn", "inject", "session new", "session restart", "session revive", "session fork",
+    # retrospectives
+    "retro", "retro save",
+})
+
+_USERS = "the user's own: run it from your terminal"
+_A2AS = "a2a's own process, never started for an agent"
+REFUSED = {
+    "init": _USERS, "say": _USERS, "approve": _USERS, "review override": _USERS,
+    "resolve": _USERS,
+    "target adopt": _USERS, "target restore": _USERS, "store rebuild": _USERS,
+    "store reseal": _USERS, "board answer": _USERS, "board send": _USERS, "comment": _USERS,
+    "pause": _USERS, "resume": _USERS, "release": _USERS, "session end": _USERS,
+    "serve": _A2AS, "up": _A2AS, "down": _A2AS, "workbench": _A2AS, "demo": _A2AS,
+    "demo-director": _A2AS, "demo-agent": _A2AS,
+}
+
+# The commands that read a file an agent names, and the argument (dest) that names it.
+FILE_ARGS = {"card add": "file", "review verdict": "file", "retro save": "file"}
+
+
+def command_paths(parser: argparse.ArgumentParser) -> dict[Callable, str]:
+    """Every command's function and the words that run it (`review verdict`), from the parser."""
+    return {func: words for words, func in _walk(parser, ())}
+
+
+def _walk(parser: argparse.ArgumentParser, words: tuple[str, ...]
+          ) -> Iterator[tuple[str, Callable]]:
+    func = parser.get_default("func")
+    if func is not None and words:
+        yield " ".join(words), func
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            seen: set[int] = set()
+            for name, sub in action.choices.items():
+                if id(sub) not in seen:   # an alias names a parser already walked
+                    seen.add(id(sub))
+                    yield from _walk(sub, (*words, name))
+
+
+def refusal(words: str | None) -> str | None:
+    """Why the broker does not run `a2a WORDS` for a session; None when it does."""
+    if words in AGENT:
+        return None
+    if words in REFUSED:
+        return REFUSED[words]
+    return "not a command a2a runs for an agent"

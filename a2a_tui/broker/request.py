@@ -1,0 +1,305 @@
+"""One request, in the broker's child process: who asks, what it may run, then the command.
+
+The child was forked for one connection on one session's socket (serve.py). In order:
+
+1. the request: argv, a few terminal variables, and the client's stdin, stdout and stderr as
+   descriptors (client.py has the wire). The client's working folder is not used: the command
+   runs in a private empty folder of the request, so no relative name resolves to anything
+   the agent chose;
+2. who: the session of the socket, nothing the process says. Second check: the kernel's
+   credentials of the process at the other end (SO_PEERCRED, its pid translated into a2a's PID
+   namespace) must be a2a's uid and a process of that session's pane (identity.in_session); a
+   mismatch is refused and recorded (`broker_peer_mismatch`);
+3. the command, by `a2a_tui.cli.run` with the repository and the caller forced, after
+   `Call.admit`: the allow-list, `--repo` and `--tmux-socket`, and the files an agent names
+   fetched through the client (commands.py says why);
+4. the exit code back to the client. A signal the client passes on is raised here, so the
+   command is interrupted as if it had got it (`a2a verify` stops its checks and records
+   `verify_interrupted`); a client that goes away is a hang-up (SIGHUP).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import queue
+import shutil
+import signal
+import socket
+import stat
+import struct
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from a2a_tui import cli, identity
+from a2a_tui.broker import commands
+from a2a_tui.broker.client import FORWARDED, TERMINAL_VARS, VERSION, Reader, send
+from a2a_tui.cli.output import emit_error
+from a2a_tui.errors import A2AError
+from a2a_tui.repo import Repo
+
+REQUEST_TIMEOUT_S = 10     # a client that connects and says nothing
+FILE_TIMEOUT_S = 60        # a client asked for a file (opening a FIFO can wait for a writer)
+PANE_WAIT_S = 5            # a session just launched: its pane's facts are recorded a moment later
+MAX_ARGS = 4096
+MAX_ARGV_BYTES = 1024 * 1024
+MAX_FILE_BYTES = 8 * 1024 * 1024   # above every command's own limit: those still apply
+
+
+@dataclass(frozen=True)
+class Served:
+    """What every request of one broker shares."""
+
+    repo: Repo
+    tmux_socket: str | None
+    paths: dict          # command function -> its words (commands.command_paths)
+
+
+def handle(conn: socket.socket, session: str, served: Served) -> int:
+    """Serve one connection on `session`'s socket; the command's exit code."""
+    reader = Reader(conn)
+    conn.settimeout(REQUEST_TIMEOUT_S)
+    try:
+        msg = reader.recv()
+    except (OSError, ValueError):
+        msg = None
+    fds = reader.take_fds()
+    argv, env, why = _request(msg, fds)
+    if why is not None:
+        for fd in fds:
+            os.close(fd)
+        return _answer(conn, 2, {"code": "broker_bad_request", "message": why})
+    conn.settimeout(None)
+    _take_stdio(fds)
+    for key in TERMINAL_VARS:
+        os.environ.pop(key, None)
+    os.environ.update(env)
+    workdir = tempfile.mkdtemp(prefix="a2a-broker-")
+    os.chdir(workdir)
+    channel = Channel(conn, reader)
+    try:
+        code = _run(argv, session, served, channel, Path(workdir))
+    finally:
+        channel.done = True
+        os.chdir("/")
+        shutil.rmtree(workdir, ignore_errors=True)
+    return _answer(conn, code)
+
+
+def _run(argv: list[str], session: str, served: Served, channel: Channel, workdir: Path
+         ) -> int:
+    try:
+        store = served.repo.store()
+    except A2AError as err:
+        return emit_error(err, "--json" in argv)
+    try:
+        caller = identify(store, session, peer(channel.conn))
+    except A2AError as err:
+        store.close()
+        return emit_error(err, "--json" in argv)
+    channel.start()
+    call = Call(served, caller, channel, workdir, store)   # the command closes the store
+    try:
+        return cli.run(argv, forced=call)
+    except SystemExit as exc:   # --help and --version end by SystemExit
+        return exc.code if isinstance(exc.code, int) else 1
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+
+
+def _request(msg: dict | None, fds: list[int]) -> tuple[list[str], dict[str, str], str | None]:
+    """(argv, terminal variables, None) from a well-formed request; else why it is not one."""
+    if msg is None:
+        return [], {}, "no request"
+    argv, env = msg.get("argv"), msg.get("env") or {}
+    if msg.get("v") != VERSION:
+        return [], {}, f"protocol version {msg.get('v')!r}, this broker speaks {VERSION}"
+    if len(fds) != 3:
+        return [], {}, f"{len(fds)} descriptors with the request (stdin, stdout, stderr: 3)"
+    if (not isinstance(argv, list) or len(argv) > MAX_ARGS
+            or not all(isinstance(a, str) for a in argv)
+            or sum(len(a) for a in argv) > MAX_ARGV_BYTES):
+        return [], {}, f"argv is not a list of at most {MAX_ARGS} strings"
+    if not isinstance(env, dict):
+        return [], {}, "env is not an object"
+    env = {k: v for k, v in env.items() if k in TERMINAL_VARS and isinstance(v, str)
+           and len(v) < 256 and "\0" not in v}
+    return argv, env, None
+
+
+def _take_stdio(fds: list[int]) -> None:
+    """The client's descriptors become this process's 0, 1, 2 and Python's streams on them."""
+    streams = (sys.stdin, sys.stdout, sys.stderr)
+    for n, fd in enumerate(fds):
+        os.dup2(fd, n)
+        os.close(fd)
+    new = []
+    for n, old in enumerate(streams):
+        raw = io.open(n, "rb" if n == 0 else "wb", buffering=0, closefd=False)
+        tty = os.isatty(n)
+        buffered = io.BufferedReader(raw) if n == 0 else io.BufferedWriter(raw)
+        new.append(io.TextIOWrapper(buffered, encoding=old.encoding, errors=old.errors,
+                                    line_buffering=tty or n == 2))
+    sys.stdin, sys.stdout, sys.stderr = new
+    sys.__stdin__, sys.__stdout__, sys.__stderr__ = new
+
+
+def _answer(conn: socket.socket, code: int, error: dict | None = None) -> int:
+    try:
+        send(conn, {"exit": code, **({"error": error} if error else {})})
+    except OSError:
+        pass
+    return code
+
+
+def peer(conn: socket.socket) -> tuple[int, int]:
+    """(pid, uid) of the process at the other end, from the kernel (Linux: SO_PEERCRED, the pid
+    in this process's PID namespace; macOS: LOCAL_PEERPID and LOCAL_PEERCRED)."""
+    if hasattr(socket, "SO_PEERCRED"):
+        pid, uid, _gid = struct.unpack("3i", conn.getsockopt(
+            socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")))
+        return pid, uid
+    sol_local, local_peercred, local_peerpid = 0, 1, 2   # <sys/un.h>
+    (pid,) = struct.unpack("i", conn.getsockopt(sol_local, local_peerpid, 4))
+    (uid,) = struct.unpack_from("I", conn.getsockopt(sol_local, local_peercred, 76), 4)
+    return pid, uid
+
+
+def identify(store, session: str, who: tuple[int, int]) -> identity.Caller:
+    """The caller: `session`, when the process at the other end is a process of its pane."""
+    pid, uid = who
+    row = store.one("SELECT role, state, pane_pid FROM sessions WHERE id = ?", (session,))
+    if row is None or row["state"] == "exited":
+        raise A2AError("broker_refused", f"session {session} has "
+                       f"{'exited' if row else 'no record'}: its socket serves no one")
+    deadline = time.monotonic() + PANE_WAIT_S
+    while row["pane_pid"] is None and time.monotonic() < deadline:
+        time.sleep(0.02)   # launched a moment ago: spawn records the pane right after
+        row = store.one("SELECT role, state, pane_pid FROM sessions WHERE id = ?",
+                        (session,))
+    why = None if uid == os.getuid() else f"its uid is {uid}, not a2a's ({os.getuid()})"
+    if why is None and identity.in_session(store, session, pid) is None:
+        if identity.proc_stat(pid, terminal=False) is None:
+            raise A2AError("broker_peer_mismatch", "the calling process is gone")
+        why = f"pid {pid} is not a process of session {session}'s pane"
+    if why is not None:
+        with store.write() as tx:
+            tx.append("broker_peer_mismatch", actor="orchestrator", session=session,
+                      payload={"pid": pid, "uid": uid, "why": why})
+        raise A2AError("broker_peer_mismatch", f"refused on session {session}'s socket:"
+                       f" {why}")
+    return identity.Caller(session=session, role=row["role"], via="broker")
+
+
+class Channel:
+    """The connection while the command runs: a thread reads what the client sends (signals to
+    raise here, the files it was asked for); the command's thread writes."""
+
+    def __init__(self, conn: socket.socket, reader: Reader):
+        self.conn, self.reader = conn, reader
+        self.replies: queue.Queue = queue.Queue()
+        self.done = False
+
+    def start(self) -> None:
+        threading.Thread(target=self._read, name="a2a-broker-client", daemon=True).start()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                msg = self.reader.recv()
+            except (OSError, ValueError):
+                msg = None
+            if msg is None:
+                if not self.done:   # the client is gone: a hang-up, as a terminal's
+                    os.kill(os.getpid(), signal.SIGHUP)
+                self.replies.put(None)
+                return
+            if "files" in msg:
+                self.replies.put((msg["files"], self.reader.take_fds()))
+            elif msg.get("signal") in FORWARDED and not self.done:
+                os.kill(os.getpid(), msg["signal"])
+
+    def files(self, paths: list[str]) -> tuple[list, list[int]]:
+        """Ask the client to open `paths`: (its answer per path, the descriptors it sent)."""
+        send(self.conn, {"need": paths})
+        try:
+            got = self.replies.get(timeout=FILE_TIMEOUT_S)
+        except queue.Empty:
+            got = None
+        if got is None or not isinstance(got[0], list) or len(got[0]) != len(paths):
+            raise A2AError("broker_file", "the client sent no answer for the files asked")
+        return got
+
+
+class Call:
+    """A command run for a session through its broker socket (cli.context.Forced)."""
+
+    def __init__(self, served: Served, caller: identity.Caller, channel: Channel,
+                 workdir: Path, store):
+        self.repo = served.repo
+        self.caller = caller
+        self.store = store
+        self.served = served
+        self.channel = channel
+        self.workdir = workdir
+
+    def admit(self, ctx) -> None:
+        args = ctx.args
+        words = self.served.paths.get(args.func)
+        why = commands.refusal(words)
+        if why is None and "repo" in vars(args):
+            why = "--repo: a session reaches its own repository only"
+        socket_name = getattr(args, "tmux_socket", None)
+        if why is None and socket_name not in (None, self.served.tmux_socket):
+            why = (f"--tmux-socket {socket_name}: a session's panes go on the orchestrator's"
+                   f" tmux server ({self.served.tmux_socket or 'the default one'})")
+        if why is not None:
+            with ctx.store.write() as tx:
+                tx.append("broker_refused", actor=self.caller.actor, session=self.caller.session,
+                          payload={"command": words, "why": why})
+            raise A2AError("broker_refused", f"`a2a {words or args.command}` through the"
+                           f" broker: {why}")
+        dest = commands.FILE_ARGS.get(words or "")
+        if dest and getattr(args, dest, None) is not None:
+            named = getattr(args, dest)
+            setattr(args, dest, type(named)(self._fetch(str(named))))
+
+    def _fetch(self, path: str) -> str:
+        """The bytes of the file the agent named, read by its client, as a file of the request's
+        own folder; returns its name there (the command runs in that folder)."""
+        answers, fds = self.channel.files([path])
+        try:
+            if answers[0] is not None or not fds:
+                raise A2AError("broker_file", f"{path}: {answers[0] or 'not sent'}", exit_code=2)
+            data = _read(fds[0], path)
+        finally:
+            for fd in fds:
+                os.close(fd)
+        name = os.path.basename(path.rstrip("/")) or "file"
+        name = "file" if name in (".", "..") else name
+        fd = os.open(self.workdir / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        return name
+
+
+def _read(fd: int, path: str) -> bytes:
+    mode = os.fstat(fd).st_mode
+    if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
+        raise A2AError("broker_file", f"{path}: not a file", exit_code=2)
+    chunks, size = [], 0
+    while size <= MAX_FILE_BYTES:
+        chunk = os.read(fd, 1024 * 1024)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        size += len(chunk)
+    raise A2AError("broker_file", f"{path}: more than {MAX_FILE_BYTES} bytes", exit_code=2)

@@ -1,0 +1,250 @@
+"""What one session may read and write: a `Policy`, the same for every engine.
+
+Paths are the same inside the sandbox and outside (each is bound at its own host path), so a
+cwd, a hook's `--spool` or an error message means the same thing on both sides.
+
+A session writes: its working folder when it is an attempt's clone (a worker's), its own output
+folder (`.a2a/run/<s>/out`: a review report, a card draft), a private /tmp, its CLI's own state
+folders, its spool folder and its broker folder. It reads: the system, its CLI's install, a2a's
+install, the repository with `.a2a/` hidden (only its own folders are bound back), its run
+folder (settings, git hooks) and what the user's settings add. It does not see the rest of
+`.a2a/`, tmux's socket folder, the rest of HOME, or other processes.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# The system, read-only. A name that is a symlink here (/bin -> usr/bin on a merged /usr) is
+# made the same symlink inside.
+SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt",
+          "/nix", "/sys")
+# The broker's names, relative to the repository's `.a2a/` (the `broker` half of issue 27
+# adds them to `Repo`; until then they are computed here, in one place).
+BROKER = "broker"
+SPOOL = "spool"
+SOCKET = "a2a.sock"
+OUT = "out"
+
+
+@dataclass(frozen=True)
+class SessionPaths:
+    """The folders of one session under the repository's `.a2a/`."""
+
+    a2a_dir: Path
+    session: str
+
+    @property
+    def run_dir(self) -> Path:
+        return self.a2a_dir / "run" / self.session
+
+    @property
+    def out_dir(self) -> Path:
+        """Where the session may write its own results (review.md, drafts)."""
+        return self.run_dir / OUT
+
+    @property
+    def broker_dir(self) -> Path:
+        """The folder of the session's broker socket (bound read-write: the orchestrator may
+        make the socket again)."""
+        return self.a2a_dir / BROKER / self.session
+
+    @property
+    def broker_socket(self) -> Path:
+        return self.broker_dir / SOCKET
+
+    @property
+    def spool_dir(self) -> Path:
+        """The session's own spool folder (the broker's design: one per session)."""
+        return self.a2a_dir / SPOOL / self.session
+
+
+def session_paths(a2a_dir: Path, session: str) -> SessionPaths:
+    return SessionPaths(Path(a2a_dir), session)
+
+
+@dataclass(frozen=True)
+class Policy:
+    """Everything an engine needs, in absolute, normalised paths.
+
+    `read` and `write` are bound at their own paths; `private` get an empty, writable tmpfs
+    (HOME, /tmp) before them; `hidden` are covered by an empty read-only tmpfs after the
+    `read` binds and before `write` and `reopen` (so `.a2a/` is hidden and the session's own
+    folders under it come back); `symlinks` maps a path to what it points at."""
+
+    read: tuple[str, ...]
+    write: tuple[str, ...]
+    private: tuple[str, ...]
+    hidden: tuple[str, ...]
+    reopen: tuple[str, ...] = ()          # read-only again under a hidden path (run folder)
+    symlinks: tuple[tuple[str, str], ...] = ()
+    unset_env: tuple[str, ...] = ("TMUX", "TMUX_TMPDIR", "A2A_TMUX_SOCKET")
+    set_env: tuple[tuple[str, str], ...] = (("TMPDIR", "/tmp"),)
+    notes: tuple[str, ...] = field(default=(), compare=False)
+
+    def to_json(self) -> dict:
+        return {"read": list(self.read), "write": list(self.write),
+                "private": list(self.private), "hidden": list(self.hidden),
+                "reopen": list(self.reopen), "symlinks": [list(s) for s in self.symlinks],
+                "unset_env": list(self.unset_env)}
+
+
+def _norm(p: str | Path) -> str:
+    return os.path.normpath(os.path.abspath(os.path.expanduser(str(p))))
+
+
+def _under(path: str, roots: Iterable[str]) -> bool:
+    return any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
+
+
+def _dedup(paths: Iterable[str]) -> tuple[str, ...]:
+    out: list[str] = []
+    for p in paths:
+        if p not in out:
+            out.append(p)
+    return tuple(out)
+
+
+def _outermost(paths: Iterable[str]) -> tuple[str, ...]:
+    """The paths, without those inside another of them (bound once, by the outer one)."""
+    ps = _dedup(paths)
+    return tuple(p for p in ps if not any(q != p and _under(p, [q]) for q in ps))
+
+
+def install_prefix(path: str | Path) -> str:
+    """The folder that holds an installed program and what it loads, from its real path:
+    above `node_modules` for an npm package (with `lib/` that is the npm prefix, which holds
+    node too), above `bin/` for a prefix-style install, else the folder it is in."""
+    real = Path(os.path.realpath(path))
+    parts = real.parts
+    if "node_modules" in parts:
+        top = Path(*parts[:parts.index("node_modules")])
+        return str(top.parent if top.name == "lib" else top)
+    if real.parent.name == "bin":
+        return str(real.parent.parent)
+    return str(real.parent)
+
+
+def interpreter(path: str | Path, search_path: str) -> str | None:
+    """The interpreter a script names on its `#!` line (`env NAME` resolved on the PATH)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(256)
+    except OSError:
+        return None
+    if not head.startswith(b"#!"):
+        return None
+    words = head[2:].split(b"\n", 1)[0].decode(errors="replace").split()
+    if not words:
+        return None
+    if os.path.basename(words[0]) == "env":
+        rest = [w for w in words[1:] if not w.startswith("-")]
+        return _which(rest[0], search_path) if rest else None
+    return words[0]
+
+
+def _which(name: str, search_path: str) -> str | None:
+    import shutil  # only a launch resolves programs
+
+    return shutil.which(name, path=search_path)
+
+
+def program_reads(binary: str, search_path: str) -> tuple[tuple[str, ...],
+                                                          tuple[tuple[str, str], ...]]:
+    """What running `binary` needs to read (its install prefix, its interpreter's), and the
+    symlink that keeps its name on the PATH when that folder is not bound."""
+    found = binary if os.sep in binary else _which(binary, search_path)
+    if found is None:
+        return (), ()
+    found = _norm(found)
+    reads = [install_prefix(found)]
+    interp = interpreter(os.path.realpath(found), search_path)
+    if interp:
+        reads.append(install_prefix(interp))
+    links: list[tuple[str, str]] = []
+    real = os.path.realpath(found)
+    if real != found:
+        links.append((found, real))
+    return _dedup(reads), tuple(links)
+
+
+def a2a_install() -> tuple[str, ...]:
+    """a2a's own install, read-only: the interpreter and venv, and the package's folder (the
+    source checkout of an editable install, with hooks/ and rolecards/)."""
+    here = Path(__file__).resolve().parents[2]   # the folder that holds a2a_tui/
+    return _dedup(_norm(p) for p in (sys.prefix, sys.base_prefix, install_prefix(
+        sys.executable), here))
+
+
+@dataclass(frozen=True)
+class Request:
+    """What `build` needs to know about one launch."""
+
+    repo_root: Path
+    a2a_dir: Path
+    paths: SessionPaths
+    cwd: Path
+    write_cwd: bool                       # an attempt's clone, for its writer
+    spool_dir: Path                       # where this session's hooks write
+    binary: str                           # the CLI's program (a name on PATH or a path)
+    search_path: str                      # the pane's PATH
+    state: tuple[Path, ...] = ()          # the CLI's own state folders and files
+    home: Path | None = None
+    extra_read: tuple[str, ...] = ()      # from the user's settings
+    extra_write: tuple[str, ...] = ()
+    hooks_dir: Path | None = None         # the repository's own git hooks, when outside it
+    tmux_dir: Path | None = None          # the tmux server's socket folder
+    environ: Mapping[str, str] = field(default_factory=dict)
+
+
+def build(req: Request) -> Policy:
+    """The policy of one session."""
+    a2a = _norm(req.a2a_dir)
+    repo = _norm(req.repo_root)
+    cwd = _norm(req.cwd)
+    sysreads, links = [], []
+    for p in SYSTEM:
+        if os.path.islink(p):
+            links.append((p, os.readlink(p)))
+        else:
+            sysreads.append(p)
+    resolv = os.path.realpath("/etc/resolv.conf")
+    if not _under(resolv, SYSTEM):
+        sysreads.append(os.path.dirname(resolv))   # systemd-resolved's stub, in /run
+    prog, prog_links = program_reads(req.binary, req.search_path)
+    links += prog_links
+    private = ["/tmp"]
+    home = _norm(req.home) if req.home else None
+    if home and not _under(home, SYSTEM) and home != "/":
+        private.append(home)
+    reads = [*sysreads, *prog, *a2a_install(), repo]
+    if req.hooks_dir is not None and not _under(_norm(req.hooks_dir), [repo]):
+        reads.append(_norm(req.hooks_dir))
+    if not req.write_cwd and not _under(cwd, [repo]):
+        reads.append(cwd)                 # a reviewer's checkout outside the repository
+    reads += [_norm(p) for p in req.extra_read]
+    writes = [_norm(p) for p in req.state]
+    writes += [_norm(req.paths.out_dir), _norm(req.spool_dir), _norm(req.paths.broker_dir)]
+    if req.write_cwd:
+        writes.append(cwd)
+    writes += [_norm(p) for p in req.extra_write]
+    reopen = [_norm(req.paths.run_dir)]
+    if not req.write_cwd and _under(cwd, [a2a]):
+        reopen.append(cwd)                # a reviewer's read-only checkout under .a2a/
+    hidden = [a2a]
+    notes = []
+    if req.tmux_dir is not None:
+        tdir = _norm(req.tmux_dir)
+        if _under(tdir, [*reads, *writes]) and not _under(tdir, private):
+            hidden.append(tdir)
+            notes.append(f"tmux's socket folder {tdir} is inside a bound path: hidden")
+    reads = _outermost(reads)
+    # A program's name on the PATH is made a link to it only where its folder is not bound.
+    links = [(p, t) for p, t in links if p.count("/") == 1 or not _under(p, reads)]
+    return Policy(read=reads, write=_dedup(writes), private=_dedup(private),
+                  hidden=_dedup(hidden), reopen=_dedup(reopen), symlinks=tuple(links),
+                  notes=tuple(notes))

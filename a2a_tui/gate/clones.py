@@ -1,0 +1,80 @@
+"""An attempt's clone: where its writer works, and how its commits reach the repository.
+
+Each attempt gets a repository of its own at `.a2a/worktrees/<attempt>` (`Git.make_clone`),
+borrowing the main repository's objects through alternates. Its agent writes only the clone's
+`.git`; the main repository's `config`, `hooks/`, refs and `packed-refs` are never the agent's
+(a confined session sees them read-only, if at all).
+
+The gate never runs git inside the clone: its config, hooks and attributes are its agent's. A
+commit reaches the main repository when the gate imports it: a `pack-objects` run in the main
+repository reads the clone's object folder as data, `index-pack --strict` verifies every object
+into the main repository, and the commit is pinned under
+`refs/a2a/imported/<attempt>/<sha>` so it stays reachable (and every earlier candidate with it).
+The clone's head (before a submission: the diff view, reclaim) is read from its files as data
+(`git.clone_head`).
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from a2a_tui.gate.context import GateContext
+from a2a_tui.git import ZERO_SHA, GitError, clone_head
+from a2a_tui.repo import Repo
+
+IMPORTED = "refs/a2a/imported"
+
+
+def imported_ref(attempt_id: str, sha: str) -> str:
+    return f"{IMPORTED}/{attempt_id}/{sha}"
+
+
+def objects_of(path: Path) -> Path | None:
+    """The clone's object folder, when it is one (not a symlink out of it)."""
+    objects = path / ".git" / "objects"
+    git = path / ".git"
+    if git.is_symlink() or objects.is_symlink() or not objects.is_dir():
+        return None
+    return objects
+
+
+def head_of(att) -> str | None:
+    """The commit the attempt's clone has checked out (None when there is no clone)."""
+    return clone_head(Path(att["worktree"]))
+
+
+def bring_in(g: GateContext, att, sha: str) -> bool:
+    """Make commit `sha` of the attempt's clone present in the main repository and pin it.
+    True when it is there (already, or imported now); False when the clone does not have it.
+    A broken import raises GitError with git's message."""
+    return import_head(g.repo, att["id"], Path(att["worktree"]), sha, att["start_commit"])
+
+
+def import_head(repo: Repo, attempt_id: str, clone: Path, sha: str, start: str) -> bool:
+    """`bring_in` for a reader that has the repository and the attempt's facts."""
+    git = repo.git
+    if not git.object_is_commit(sha):
+        objects = objects_of(clone)
+        if objects is None:
+            return False
+        try:
+            git.import_commit(objects, sha, [start])
+        except GitError as exc:
+            if any(w in exc.stderr for w in ("bad object", "bad revision", "not a valid",
+                                             "unknown revision")):
+                return False
+            raise
+        if not git.object_is_commit(sha):
+            return False     # a tree or a blob of the clone: nothing to pin
+    ref = imported_ref(attempt_id, sha)
+    if git.ref_value(ref) != sha:
+        git.update_ref(ref, sha, ZERO_SHA, message=f"a2a import {attempt_id}")
+    return True
+
+
+def dirty_files(g: GateContext, path: Path, head: str) -> list[str]:
+    """What in the clone's files differs from `head` (changed, deleted, untracked), judged by
+    the main repository's git with the clone as its work tree and a scratch index."""
+    with tempfile.TemporaryDirectory(prefix="a2a-index-") as tmp:
+        return g.git.work_tree_status(path, head, Path(tmp) / "index")

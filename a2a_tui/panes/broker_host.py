@@ -1,0 +1,137 @@
+"""The orchestrator's broker: started with it, told which sessions are live, restarted if it dies,
+stopped with it.
+
+The broker (a2a_tui/broker) is a process of its own because it forks a child per request and
+the orchestrator is multi-threaded: a fork there would copy every thread's locks mid-use. It is
+started from a thread of this class that lives as long as the orchestrator, because Linux sends
+PR_SET_PDEATHSIG when the *thread* that forked a process ends (a workbench worker that started
+the orchestrator may end long before it). The live sessions reach it as one JSON line per
+change on a pipe whose other end only this process holds: its end of file tells the broker the
+orchestrator is gone, however it went.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+
+from a2a_tui.errors import A2AError
+
+log = logging.getLogger(__name__)
+
+RESTART_AFTER_S = (0.2, 1.0, 5.0, 30.0)   # a broker that keeps dying is started less often
+STEADY_S = 60                              # one that lived this long starts the count again
+
+
+class BrokerHost:
+    """The broker process of one orchestrator."""
+
+    def __init__(self, repo, tmux_socket: str | None):
+        self.repo = repo
+        self.tmux_socket = tmux_socket
+        self.pid: int | None = None
+        self._sessions: frozenset[str] | None = None
+        self._write: int | None = None
+        self._proc: subprocess.Popen | None = None
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._supervise, name="a2a-broker-host",
+                                        daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def serve(self, sessions: set[str]) -> None:
+        """Serve exactly these sessions (a socket each); a no-op when nothing changed."""
+        sessions = frozenset(sessions)
+        with self._lock:
+            if sessions == self._sessions:
+                return
+            self._sessions = sessions
+            self._tell()
+
+    def stop(self) -> None:
+        """Stop the broker and wait for it (its sockets stay: clients are refused at once)."""
+        self._stopping.set()
+        with self._lock:
+            proc = self._proc
+            if self._write is not None:
+                os.close(self._write)   # end of file: the broker stops
+                self._write = None
+        if proc is not None and proc.poll() is None:
+            proc.terminate()
+        self._thread.join(timeout=10)
+
+    # --- the supervising thread --------------------------------------------------------------
+    def _supervise(self) -> None:
+        failures = 0
+        while not self._stopping.is_set():
+            began = time.monotonic()
+            try:
+                code = self._run_once()
+            except OSError as exc:
+                log.error("cannot start the broker: %s", exc)
+                code = None
+            if self._stopping.is_set():
+                return
+            failures = 1 if time.monotonic() - began > STEADY_S else failures + 1
+            log.error("the broker ended (exit %s); starting it again", code)
+            self._record("broker_exited", {"code": code, "restarts": failures})
+            self._stopping.wait(RESTART_AFTER_S[min(failures, len(RESTART_AFTER_S)) - 1])
+
+    def _run_once(self) -> int | None:
+        read, write = os.pipe()
+        logs = self.repo.a2a_dir / "logs"
+        logs.mkdir(parents=True, exist_ok=True)
+        argv = [sys.executable, "-m", "a2a_tui.broker", "--repo", str(self.repo.root),
+                "--control", str(read), "--parent", str(os.getpid()),
+                *(["--tmux-socket", self.tmux_socket] if self.tmux_socket else [])]
+        try:
+            with open(logs / "broker.log", "ab") as out:
+                proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=out,
+                                        pass_fds=(read,), cwd=self.repo.root,
+                                        start_new_session=True)
+        finally:
+            os.close(read)
+        with self._lock:
+            if self._stopping.is_set():
+                os.close(write)
+                proc.terminate()
+            else:
+                self._proc, self._write, self.pid = proc, write, proc.pid
+                self._tell()
+        code = proc.wait()
+        with self._lock:
+            if self._write == write:
+                os.close(write)
+                self._write = None
+            self._proc = None
+        return code
+
+    def _tell(self) -> None:
+        """Send the live sessions to the running broker (under the lock)."""
+        if self._write is None or self._sessions is None:
+            return
+        line = json.dumps({"sessions": sorted(self._sessions)}).encode() + b"\n"
+        try:
+            os.write(self._write, line)
+        except OSError as exc:   # it died: the supervisor starts another and tells it then
+            log.warning("the broker did not take the sessions: %s", exc)
+
+    def _record(self, kind: str, payload: dict) -> None:
+        # From this thread, on a connection of its own (the orchestrator's is its worker's).
+        try:
+            store = self.repo.store()
+            try:
+                with store.write() as tx:
+                    tx.append(kind, actor="orchestrator", payload=payload)
+            finally:
+                store.close()
+        except (A2AError, OSError, sqlite3.Error) as exc:   # best effort: the log says it
+            log.error("cannot record %s: %s", kind, exc)

@@ -1,0 +1,128 @@
+"""Benchmark the per-test evidence: what holding a candidate to its base, test by test, costs a
+verify on a 500-test pytest suite (one run, in-process, the real gate and store).
+
+Each verify is of a new card's attempt on the same target head (the check: `python -m pytest -q
+tests`, 10 files of 50 tests), the candidate changing `src/` only unless said:
+- without the base comparison: the chain with its per-test step replaced by a pass (the gate as
+  it was before it; the check's own run and its report are still there);
+- base run now: each card's env differs, so no run of its check on the base is in the log (the
+  first attempt after the target moved): the check runs on the base too;
+- base from the log: the target has not moved since a verify recorded the base's tests (the
+  cache hit);
+- a test file edited: base from the log, and the base's test files run against the candidate's
+  code (a third run).
+`python bench/bench_tests.py [--tests 500] [--cards 3]`
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from benchlib import row
+
+# isort: split
+from a2a_tui.gate import GateContext, add_card, claim, ready_card, submit, verify
+from a2a_tui.gate.verify import chain as chain_module
+from a2a_tui.gate.verify.results import CheckResult
+from a2a_tui.repo import Repo
+from tests.support import World, commit_in, write_card
+
+FILES = 10
+CHECK = f"{sys.executable} -m pytest -q tests"
+
+
+def suite(tests: int) -> dict[str, str]:
+    per = max(1, tests // FILES)
+    files = {"pytest.ini": "[pytest]\naddopts = -p no:cacheprovider\n", "src/app.py": "x = 0\n"}
+    for f in range(FILES):
+        files[f"tests/test_{f:02d}.py"] = "".join(
+            f"def test_{f}_{i}():\n    assert {i} + 1 == {i + 1}\n\n\n" for i in range(per))
+    return files
+
+
+class Bench:
+    def __init__(self, w: World):
+        self.w, self.n = w, 0
+        self.r = Repo(w.repo)
+        self.store = self.r.store()
+        self.g = GateContext(self.r, self.store)
+
+    def verify_one(self, env: str, files: dict[str, str]) -> float:
+        """Seconds one verify of a new card's candidate takes (it must pass)."""
+        self.n += 1
+        card_id = f"B-{self.n}"
+        card = write_card(self.w.repo, card_id, CHECK, extra=f'[env]\nBENCH_ENV = "{env}"\n')
+        add_card(self.g, card)
+        ready_card(self.g, card_id)
+        c = claim(self.g, card_id)
+        sha = commit_in(Path(c["worktree"]), files, env=self.w.env)
+        submit(self.g, c["attempt"], sha, c["card_version"], c["fence"])
+        t0 = time.perf_counter()
+        v = verify(self.g, c["attempt"])
+        wall = time.perf_counter() - t0
+        assert v.passed, [x.detail for x in v.results if not x.passed]
+        return wall
+
+
+def _no_base_comparison(_c, _own) -> CheckResult:
+    return CheckResult("per-test", "per-test", True, True, detail="(benchmark: left out)")
+
+
+def measure(tests: int, cards: int) -> dict[str, list[float]]:
+    w = World(repo=False)
+    w.enter()
+    w.init_repo(files=suite(tests))
+    b = Bench(w)
+    out: dict[str, list[float]] = {k: [] for k in ("without", "base run now", "from the log",
+                                                   "test file edited")}
+    edited = {"tests/test_00.py": suite(tests)["tests/test_00.py"]
+              + "def test_new():\n    assert True\n"}
+    try:
+        b.verify_one("warm", {"src/app.py": "x = 1\n"})   # the base's tests for env "warm"
+        real = chain_module.per_test.tests
+        for i in range(cards):
+            chain_module.per_test.tests = _no_base_comparison
+            try:
+                out["without"].append(b.verify_one("warm", {"src/app.py": f"x = {i + 2}\n"}))
+            finally:
+                chain_module.per_test.tests = real
+            out["base run now"].append(b.verify_one(f"new-{i}", {"src/app.py": f"y = {i}\n"}))
+            out["from the log"].append(b.verify_one("warm", {"src/app.py": f"z = {i}\n"}))
+            out["test file edited"].append(b.verify_one("warm", edited))
+    finally:
+        b.store.close()
+        w.close()
+    return out
+
+
+def rows(quick: bool) -> list[dict]:
+    tests, cards = (50, 1) if quick else (500, 3)
+    t = measure(tests, cards)
+    without = [("verify without the base comparison (the check's run alone)", t["without"])]
+    return [
+        row(f"verify, {tests} tests, base from the log (target not moved)", "s",
+            t["from the log"], limits=without,
+            note="the cache hit: the base's tests read from the log, compared test by test"),
+        row(f"verify, {tests} tests, base run now (target moved)", "s", t["base run now"],
+            limits=without, aim=None,
+            note="the check runs on the base too: about one more run of the suite"),
+        row(f"verify, {tests} tests, a test file edited", "s", t["test file edited"],
+            limits=without, aim=None,
+            note="base from the log; the base's test files run against the candidate's code"),
+    ]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tests", type=int, default=500)
+    ap.add_argument("--cards", type=int, default=3)
+    args = ap.parse_args()
+    for k, v in measure(args.tests, args.cards).items():
+        print(f"{k:<18} " + "  ".join(f"{x:.2f}s" for x in v))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,88 @@
+"""The broker lives and dies with the orchestrator: a socket per session that has not exited,
+made as the session is spawned and removed when it exits; restarted if it dies; gone when the
+orchestrator goes, however it goes."""
+
+from __future__ import annotations
+
+import os
+import signal
+import stat
+
+from a2a_tui.broker.client import connect
+from a2a_tui.panes.orchestrator import lock_holder
+from a2a_tui.repo import Repo
+from tests.gate.verify_support import alive
+from tests.support import broker_as, events, spawn, wait_state, wait_until
+from tests.support.broker import socket_of
+
+
+def listening(path) -> bool:
+    try:
+        connect(str(path), wait_s=0).close()
+    except OSError:
+        return False
+    return True
+
+
+def broker_pid(repo) -> int:
+    """The broker process: the orchestrator's child running `-m a2a_tui.broker`."""
+    def find() -> int | None:
+        parent = lock_holder(Repo(repo))
+        for pid in os.listdir("/proc"):
+            try:
+                cmd = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")
+                ppid = int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            if b"a2a_tui.broker" in cmd and ppid == parent:
+                return int(pid)
+        return None
+    return wait_until(find, timeout=20, what="the broker process")
+
+
+def test_a_spawned_session_gets_a_socket_of_its_own_that_goes_when_it_exits(
+        repo, tmux_socket, serve, world):
+    serve()
+    s = spawn(repo, tmux_socket)
+    sid = s["session"]
+    path = socket_of(repo, sid)
+    wait_until(path.is_socket, timeout=20, what="the session's socket")
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    wait_state(repo, sid, "idle")
+    world.kill_pane(s["pane"])
+    wait_state(repo, sid, "exited")
+    wait_until(lambda: not path.exists(), timeout=20, what="the socket to be removed")
+
+
+def test_the_broker_is_started_again_when_it_dies(repo, serve):
+    serve()
+    assert broker_as(repo, "w1", "worker", "whoami").code == 0
+    first = broker_pid(repo)
+    os.kill(first, signal.SIGKILL)
+    wait_until(lambda: events(repo, "broker_exited"), timeout=20, what="broker_exited")
+    second = broker_pid(repo)
+    assert second != first
+    wait_until(lambda: listening(socket_of(repo, "w1")), timeout=20,
+               what="the new broker to listen on w1's socket")
+    r = broker_as(repo, "w1", "worker", "whoami")
+    assert r.code == 0 and "session w1" in r.out, r.err
+
+
+def test_the_broker_ends_with_the_orchestrator_even_when_it_is_killed(repo, serve):
+    served = serve()
+    assert broker_as(repo, "w1", "worker", "whoami").code == 0
+    pid = broker_pid(repo)
+    served.proc.kill()           # no chance to stop it: the kernel and the pipe must
+    served.proc.wait(timeout=10)
+    wait_until(lambda: not alive(pid), timeout=10, what="the broker to end")
+    # Its socket stays behind, so a client is refused at once instead of waiting.
+    assert socket_of(repo, "w1").is_socket()
+
+
+def test_a_stopped_orchestrator_stops_its_broker(repo, serve):
+    served = serve()
+    assert broker_as(repo, "w1", "worker", "whoami").code == 0
+    pid = broker_pid(repo)
+    assert served.stop() == 0
+    assert not alive(pid)
