@@ -24,7 +24,15 @@ INTRO = (
     " it was; *not loaded* is not idle: other work shared the machine). A result never comes"
     " from the screen: the CLI's own hook signals, and the requests the fake model received."
     " An Enter not taken left the text in the box (Claude Code: lost; Gemini CLI: taken as a new"
-    " line, by its source); the probe's second Enter, 10 s later, submitted it every time.")
+    " line, by its source); the probe's second Enter, 10 s later, submitted it every time."
+    " None of the three CLIs signals that a paste was taken, only that a prompt was submitted"
+    " (tests/real_cli/FINDINGS.md): a2a confirms by that signal (panes/confirm.py).")
+DELIVER_NOTE = (
+    "Prompts queued with `a2a inject` (one, three and five lines in turn, each with a unique"
+    " mark) in rounds of 100, each round in a freshly launched session, so that every round's"
+    " first paste is a launch's first; delivered by `a2a serve` with the profile's timing and"
+    " confirmation. *lost*: not done, or its mark never reached the model; *merged*: a request"
+    " holding another text than the dispatch's; *sent twice*: a mark in two requests.")
 
 
 def _ms(x) -> str:
@@ -93,7 +101,8 @@ def render(records: list[dict]) -> str:
     """The section's Markdown (without its markers)."""
     when = sorted({r["when"] for r in records})
     lines = [TITLE, "", INTRO + (f" Runs from {when[0]} to {when[-1]}." if when else ""), ""]
-    parts = [("### 1,000 deliveries through a2a (`deliver`)", _deliver_rows(records)),
+    parts = [("### 1,000 deliveries through a2a (`deliver`)\n\n" + DELIVER_NOTE,
+              _deliver_rows(records)),
              ("### The paste after a turn (`sweep`)", _probe_rows(records, "sweep")),
              ("### The first paste of a launch (`first`)", _probe_rows(records, "first")),
              ("### A second Enter on an empty box (`harmless`)", _harmless_rows(records))]
