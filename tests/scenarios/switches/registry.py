@@ -186,6 +186,19 @@ SWITCHES: dict[str, Switch] = {
         "q detaches the terminal; the workbench and the orchestrator run on (only Q stops)",
         (Edit("a2a_tui.tui.away", "Away.action_detach", "self.detach()",
               "self.quit_for_good()"),)),
+    "enter_again": Switch(
+        "a lost Enter is written again (never the paste) while nothing was heard from the pane",
+        (Edit("a2a_tui.panes.confirm", "_decide",
+              "if not heard and len(f.enters) <= prof.enter_retries:", "if False:"),)),
+    "unconfirmed_is_unknown": Switch(
+        "a delivery no prompt signal confirms becomes `unknown`, its pane too (nothing on top)",
+        (Edit("a2a_tui.panes.confirm", "_decide",
+              "_unknown(tx, row, f, why, unconfirmed_hint(f.n, len(f.enters), prof.prompt_wait_s))",
+              "pass"),)),
+    "unknown_calls_user": Switch(
+        "a dispatch whose delivery is unknown calls the user, once, naming the pane",
+        (Edit("a2a_tui.panes.calls", "waiting", "d.state = 'unknown' ORDER BY d.n",
+              "d.state = 'never' ORDER BY d.n"),)),
 }
 
 
