@@ -13,6 +13,7 @@ branch as `a2a init` recorded it).
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,8 @@ from a2a_tui.git import Git
 A2A_DIR = ".a2a"
 SPOOL = "spool"
 BROKER_SOCKET = "a2a.sock"
+SESSION_OUT = "out"
+DEMO_MARKER = "demo.json"
 # Not a session's folder: where the spool's refused files go (`spool/quarantine/`).
 QUARANTINE = "quarantine"
 GATE_TOML = "gate.toml"
@@ -123,6 +126,30 @@ class Repo:
         """Per-session generated files (settings, role cards, logs)."""
         return self.a2a_dir / "run"
 
+    def session_run_dir(self, session: str) -> Path:
+        """The session's run folder (its launch script, settings, git hooks, `a2a` shim): read
+        only to the session, inside its confinement."""
+        return self.runs_dir / _session_folder(session)
+
+    def session_out_dir(self, session: str) -> Path:
+        """Where the session writes its own results (a review report, a card draft): the one
+        part of its run folder it may write, seen at the same path by a2a and the session."""
+        return self.session_run_dir(session) / SESSION_OUT
+
+    @property
+    def demo_marker(self) -> Path:
+        """What `a2a demo` writes in the sample repository it builds (a2a_tui/demo/start.py):
+        under `.a2a/`, so no agent can write it."""
+        return self.a2a_dir / DEMO_MARKER
+
+    def demo(self) -> dict[str, Any] | None:
+        """What `a2a demo` recorded about this repository, or None for any other."""
+        try:
+            data = json.loads(self.demo_marker.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) and data.get("root") == str(self.root) else None
+
     @property
     def git(self) -> Git:
         return Git(self.root)
@@ -201,7 +228,7 @@ class Repo:
         except sqlite3.Error as exc:
             if "no such table" in str(exc):
                 return None
-            raise A2AError("store_unreadable", f"{self.db_path}: {exc}") from exc
+            raise A2AError("store_unavailable", f"{self.db_path}: {exc}") from exc
         return (row[0], row[1]) if row else None
 
     def _before_acceptance(self, name: str) -> str:

@@ -23,9 +23,8 @@ from typing import Any
 
 from a2a_tui import host, profiles, settings
 from a2a_tui.collab.backlog import deliver_backlog_in_tx
-from a2a_tui.confine import Confinement, confine, session_paths
+from a2a_tui.confine import Confinement, Request, confine
 from a2a_tui.confine.plan import check_machine
-from a2a_tui.confine.policy import Request
 from a2a_tui.errors import A2AError
 from a2a_tui.faults import crashpoint
 from a2a_tui.gate import review_start
@@ -42,6 +41,8 @@ ROLES = ("ideation", "executive", "worker", "reviewer", "retro")
 ID_PREFIX = {"ideation": "idea", "executive": "exec", "worker": "w", "reviewer": "r",
              "retro": "retro"}
 SESSION_TAG = "@a2a_session"
+DEMO_CLI = "demo"
+DEMO_UNCONFINED = "a2a's own demo agent, in the sample repository of `a2a demo`, starts anyway"
 
 
 def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
@@ -75,7 +76,7 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
     tmux = Tmux(tmux_socket)
     tmux_session = repo.config().tmux_session
     sid = check_session_id(session) if session else None
-    boxing = _Boxing(repo, tmux, write_cwd=attempt is not None)
+    boxing = _Boxing(repo, tmux, write_cwd=attempt is not None, cli=cli)
 
     with store.write() as tx:
         sid = sid or _new_id(tx, role)
@@ -83,14 +84,15 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
         if old is not None and (restarts, "exited") != (old["launch_seq"], old["state"]):
             raise A2AError("session_exists", f"session {sid} already exists" + (
                 " and has not exited (or was restarted meanwhile)" if restarts else ""))
-        run_dir = repo.runs_dir / sid
+        run_dir = repo.session_run_dir(sid)
         ctx = profiles.LaunchContext(
             session=sid, role=role, cwd=cwd, run_dir=run_dir,
             spool_dir=repo.session_spool_dir(sid),
             hook=hooks_dir() / "a2a-hook", model=model, effort=effort,
             role_card=card if card.is_file() and cli != "demo" else None, extra=tuple(extra),
             continues=profiles.check_conversation(continues) if continues else None, fork=fork,
-            open_shell=boxing.open_shell)
+            open_shell=boxing.open_shell, confined=boxing.will_confine,
+            out_dir=repo.session_out_dir(sid))
         launch = profile.prepare(ctx)
         # The spawner's provider settings go to the pane by the launch script; only their names
         # are recorded (profiles/environment.py).
@@ -103,6 +105,10 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
                   "thread_id": launch.thread_id, "prompt_signal": launch.prompt_signal,
                   "env_passed": sorted(travel), "permissions": launch.permissions,
                   "confinement": box.record(),
+                  # The session's two channels: the socket it reaches a2a through, the folder
+                  # its hooks signal into (both bound into its sandbox alone).
+                  "broker_socket": str(repo.broker_socket(sid)),
+                  "spool": str(ctx.spool_dir),
                   "extra": list(extra),
                   **({"continues": continues, "fork": fork} if continues else {}),
                   **({("revives" if continues and not fork else "restarts"): restarts}
@@ -159,17 +165,23 @@ class _Boxing:
     anything is recorded (a launch that may not start unconfined is refused first); the
     policy is built once the session's folders are known."""
 
-    def __init__(self, repo, tmux: Tmux, *, write_cwd: bool) -> None:
+    def __init__(self, repo, tmux: Tmux, *, write_cwd: bool, cli: str) -> None:
         self.repo = repo
         self.write_cwd = write_cwd
         # The user's own file only: the repository's config never widens confinement.
         self.settings = settings.load().confinement
         self.tmux_dir = Path(tmux.socket_dir())
         self.hooks = repo.git.own_hooks_dir(repo.root)
+        # `a2a demo` comes up on a machine that cannot confine: a2a's own demo agent, in the
+        # sample repository `a2a demo` built (its marker is under .a2a/, out of any agent's
+        # reach), may start unconfined there, recorded and shown as such. No agent CLI may.
+        demo = cli == DEMO_CLI and repo.demo() is not None
+        self.allow_unconfined = self.settings.allow_unconfined or demo
+        self.allowed_by = "" if self.settings.allow_unconfined or not demo else DEMO_UNCONFINED
         # Refused here, before anything is recorded, when the session may not start.
         self.will_confine = check_machine(
-            enabled=self.settings.enabled,
-            allow_unconfined=self.settings.allow_unconfined) is None
+            enabled=self.settings.enabled, allow_unconfined=self.allow_unconfined,
+            allowed_by=self.allowed_by) is None
 
     @property
     def open_shell(self) -> bool:
@@ -179,17 +191,36 @@ class _Boxing:
     def confine(self, ctx: profiles.LaunchContext, profile: profiles.Profile,
                 launch: profiles.Launch) -> Confinement:
         extra = self.settings.extra(ctx.role, ctx.session)
+        repo, sid = self.repo, ctx.session
+        state = profile.state_paths(os.environ)
+        if self.will_confine:
+            _make_state_folders(state)
         req = Request(
-            repo_root=self.repo.root, a2a_dir=self.repo.a2a_dir,
-            paths=session_paths(self.repo.a2a_dir, ctx.session), cwd=ctx.cwd,
-            write_cwd=self.write_cwd, spool_dir=ctx.spool_dir, binary=launch.argv[0],
-            search_path=_pane_path(), state=profile.state_paths(os.environ),
+            repo_root=repo.root, a2a_dir=repo.a2a_dir, run_dir=ctx.run_dir,
+            out_dir=repo.session_out_dir(sid), spool_dir=ctx.spool_dir,
+            broker_dir=repo.session_broker_dir(sid), cwd=ctx.cwd,
+            write_cwd=self.write_cwd, binary=launch.argv[0],
+            search_path=_pane_path(), state=state,
             home=Path(os.environ["HOME"]) if os.environ.get("HOME") else None,
             extra_read=extra.read, extra_write=extra.write, hooks_dir=self.hooks,
             tmux_dir=self.tmux_dir)
         return confine(req, enabled=self.settings.enabled,
-                       allow_unconfined=self.settings.allow_unconfined)
+                       allow_unconfined=self.allow_unconfined, allowed_by=self.allowed_by)
 
+
+
+def _make_state_folders(state: tuple[Path, ...]) -> None:
+    """Make the CLI's missing state folders (empty, the user's alone), as the CLI does on its
+    first start unconfined: a folder that does not exist cannot be bound into the sandbox,
+    and what the CLI kept in its stand-in (login, conversations) would end with the session.
+    Never a file, never a folder whose parent is missing, nothing written inside."""
+    for path in state:
+        if path.suffix or path.exists() or not path.parent.is_dir():
+            continue
+        try:
+            path.mkdir(mode=0o700)
+        except OSError:
+            pass    # made meanwhile, or not ours to make: the launch record's note says so
 
 
 def _cwd(g, attempt: str | None) -> tuple[Path, str | None]:
@@ -225,8 +256,7 @@ def _write_files(repo, ctx: profiles.LaunchContext, launch: profiles.Launch,
                  travel: dict[str, str], clear_env: str, box: Confinement) -> None:
     ctx.run_dir.mkdir(parents=True, exist_ok=True)
     os.chmod(ctx.run_dir, 0o700)  # the launch script may hold provider keys
-    own = session_paths(repo.a2a_dir, ctx.session)
-    for folder in (own.out_dir, *([ctx.run_dir / "tmp"] if box.env else [])):
+    for folder in (repo.session_out_dir(ctx.session), *([ctx.run_dir / "tmp"] if box.env else [])):
         folder.mkdir(parents=True, exist_ok=True)
     for name, text in launch.files.items():
         (ctx.run_dir / name).write_text(text, encoding="utf-8")
@@ -329,5 +359,5 @@ def spawn_reviewer(g, attempt: str, *, cli: str, model: str = "", effort: str = 
             raise
         crashpoint("review_start:after_spawn")
         # In the session's output folder: the one place of its run folder it may write.
-        report = session_paths(g.repo.a2a_dir, launched["session"]).out_dir / "review.md"
+        report = g.repo.session_out_dir(launched["session"]) / "review.md"
         return review_start.started(g, planned, launched, report)

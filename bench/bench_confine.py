@@ -21,19 +21,21 @@ from pathlib import Path
 
 from benchlib import Skipped, row
 
-from a2a_tui.confine import confine, probe, session_paths
-from a2a_tui.confine.policy import Request
+from a2a_tui.confine import Request, confine, probe
+from a2a_tui.repo import Repo
 from tests.support import A2A, World, at_terminal, write_user_config
 
 
 def sandbox_argv(w: World) -> list[str]:
     repo = w.repo
     assert repo is not None
-    a2a = repo / ".a2a"
-    for d in ("run/w1/out", "broker/w1"):
-        (a2a / d).mkdir(parents=True, exist_ok=True)
-    req = Request(repo_root=repo, a2a_dir=a2a, paths=session_paths(a2a, "w1"), cwd=repo,
-                  write_cwd=False, spool_dir=a2a / "spool", binary=sys.executable,
+    r = Repo(repo)
+    folders = {"run_dir": r.session_run_dir("w1"), "out_dir": r.session_out_dir("w1"),
+               "spool_dir": r.session_spool_dir("w1"), "broker_dir": r.session_broker_dir("w1")}
+    for d in folders.values():
+        d.mkdir(parents=True, exist_ok=True)
+    req = Request(repo_root=repo, a2a_dir=r.a2a_dir, **folders, cwd=repo,
+                  write_cwd=False, binary=sys.executable,
                   search_path=os.environ.get("PATH", "/usr/bin:/bin"), home=w.home)
     return list(confine(req).prefix)
 

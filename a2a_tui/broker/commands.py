@@ -10,6 +10,8 @@ command fails closed until it has a row (and so a place in AGENT or REFUSED, wit
 
 The audit of every agent-facing command's arguments (what names a path, what starts a process):
 
+- Interactive programs and files written where the caller says are not run for an agent:
+  `card edit` (an editor), `card new` except `--print` (ONLY), `store backup|restore`.
 - Files an agent names are read by the client, inside its sandbox, and only their bytes reach
   the command (FILE_ARGS: `card add FILE`, `review verdict --file`, `retro save --file`): the
   broker opens no path an agent names. The bytes become a file in the request's private folder
@@ -32,13 +34,16 @@ The audit of every agent-facing command's arguments (what names a path, what sta
   names a path inside a commit, never a file on disk); before a submission the diff brings the
   clone's head in as data (gate/clones.py).
 - Everything else only reads or appends to the store: status, events, metrics, card
-  show|list|ready, claim, submit, integrate, abandon, feedback more, review show|dispose,
-  input list|show, inbox, board ask|report|close|list|show, rules, whoami, sessions, config
-  show, gate-rules, target show, store verify, recover, attention (its `--seen` is the
+  new --print|show|list|ready, claim, submit, integrate, abandon, review show|dispose, input
+  list|show, inbox, board ask|report|close|list|show, rules, whoami, sessions, config show,
+  gate-rules, target show, store verify, recover, attention (its `--seen` is the
   user's).
 """
 
 from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
 
 from a2a_tui.cli import command_paths
 from a2a_tui.gate import roles
@@ -53,16 +58,37 @@ AGENT = frozenset(c for c in roles.ROLE_TABLE
 
 _USERS = "the user's own: run it from your terminal"
 _A2AS = "a2a's own process, never started for an agent"
-REFUSED = {c: _A2AS if c in roles.A2A_PROCESSES else _USERS for c in roles.ROLE_TABLE
+# Where a refusal has more to say than whose the command is.
+_WHY = {
+    # An editor in the terminal of whoever runs it, on a file a2a writes: the broker starts no
+    # interactive program and writes no file for an agent (it has no terminal of the agent's
+    # to edit in, and a confined agent writes its card in its own folder).
+    "card edit": "opens an editor: the user's own. Write the card's TOML in your session folder"
+                 " (`a2a card show ID` gives the current version) and `a2a card add FILE`",
+}
+REFUSED = {c: _WHY.get(c) or (_A2AS if c in roles.A2A_PROCESSES else _USERS)
+           for c in roles.ROLE_TABLE
            if c not in roles.QUALIFIERS and not roles.for_sessions(c)}
+
+# Commands an agent may run in one form only: the test on the parsed arguments, and why any
+# other form is refused. `card new` without `--print` opens an editor and writes a file (as
+# `card edit`); the template alone is what the ideation role card names.
+ONLY: dict[str, tuple[Callable[[argparse.Namespace], bool], str]] = {
+    "card new": (lambda args: bool(getattr(args, "print_only", False)),
+                 "only `a2a card new --print` (the template) runs for an agent: write the card"
+                 " in your session folder and `a2a card add FILE`"),
+}
 
 # The commands that read a file an agent names, and the argument (dest) that names it.
 FILE_ARGS = {"card add": "file", "review verdict": "file", "retro save": "file"}
 
 
-def refusal(words: str | None) -> str | None:
-    """Why the broker does not run `a2a WORDS` for a session; None when it does."""
+def refusal(words: str | None, args: argparse.Namespace | None = None) -> str | None:
+    """Why the broker does not run `a2a WORDS` (parsed as `args`) for a session; None when it
+    does. A command with one allowed form (ONLY) is refused without its arguments."""
     if words in AGENT:
+        if words in ONLY and (args is None or not ONLY[words][0](args)):
+            return ONLY[words][1]
         return None
     if words in REFUSED:
         return REFUSED[words]

@@ -19,8 +19,7 @@ Nothing here hand-writes namespace code: the engines are maintained tools.
 """
 
 from a2a_tui.confine.plan import Confinement, confine
-from a2a_tui.confine.policy import Policy, SessionPaths, session_paths
+from a2a_tui.confine.policy import Policy, Request
 from a2a_tui.confine.probe import Engine, Probe, probe
 
-__all__ = ["Confinement", "Engine", "Policy", "Probe", "SessionPaths", "confine", "probe",
-           "session_paths"]
+__all__ = ["Confinement", "Engine", "Policy", "Probe", "Request", "confine", "probe"]

@@ -51,9 +51,10 @@ def unconfined(reason: str) -> Confinement:
 
 
 def check_machine(*, enabled: bool = True, allow_unconfined: bool = False,
-                  machine: Probe | None = None) -> Confinement | None:
+                  machine: Probe | None = None, allowed_by: str = "") -> Confinement | None:
     """None when the session will be confined; the unconfined result when it may start
-    unconfined; A2AError `confinement_unavailable` when it may not start."""
+    unconfined (`allowed_by`: what allowed it, when not the user's setting); A2AError
+    `confinement_unavailable` when it may not start."""
     if not enabled:
         return unconfined("confinement is turned off in your settings ([confinement]"
                           " enabled = false)")
@@ -61,7 +62,8 @@ def check_machine(*, enabled: bool = True, allow_unconfined: bool = False,
     if found.available:
         return None
     if allow_unconfined:
-        return unconfined(f"this machine cannot confine: {found.reason}")
+        return unconfined(f"this machine cannot confine: {found.reason}"
+                          + (f"; {allowed_by}" if allowed_by else ""))
     raise A2AError(
         "confinement_unavailable",
         f"cannot confine the session: {found.reason}. To start it unconfined, set"
@@ -70,16 +72,16 @@ def check_machine(*, enabled: bool = True, allow_unconfined: bool = False,
 
 
 def confine(req: Request, *, enabled: bool = True, allow_unconfined: bool = False,
-            machine: Probe | None = None) -> Confinement:
+            machine: Probe | None = None, allowed_by: str = "") -> Confinement:
     """The confinement of one launch, or A2AError `confinement_unavailable`."""
     decided = check_machine(enabled=enabled, allow_unconfined=allow_unconfined,
-                            machine=machine)
+                            machine=machine, allowed_by=allowed_by)
     if decided is not None:
         return decided
     found = machine or probe()
     policy = build(req)
     if found.engine == Engine.SEATBELT:
-        private_tmp = str(req.paths.run_dir / "tmp")
+        private_tmp = str(req.run_dir / "tmp")
         words, digest = seatbelt.argv(policy, private_tmp)
         return Confinement(found.engine, True, tuple(words), seatbelt.tmp_env(private_tmp),
                            found.version, policy=policy, digest=digest)

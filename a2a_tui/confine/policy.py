@@ -23,50 +23,6 @@ from pathlib import Path
 # made the same symlink inside.
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt",
           "/nix", "/sys")
-# The broker's names, relative to the repository's `.a2a/` (the `broker` half of issue 27
-# adds them to `Repo`; until then they are computed here, in one place).
-BROKER = "broker"
-SPOOL = "spool"
-SOCKET = "a2a.sock"
-OUT = "out"
-
-
-@dataclass(frozen=True)
-class SessionPaths:
-    """The folders of one session under the repository's `.a2a/`."""
-
-    a2a_dir: Path
-    session: str
-
-    @property
-    def run_dir(self) -> Path:
-        return self.a2a_dir / "run" / self.session
-
-    @property
-    def out_dir(self) -> Path:
-        """Where the session may write its own results (review.md, drafts)."""
-        return self.run_dir / OUT
-
-    @property
-    def broker_dir(self) -> Path:
-        """The folder of the session's broker socket (bound read-write: the orchestrator may
-        make the socket again)."""
-        return self.a2a_dir / BROKER / self.session
-
-    @property
-    def broker_socket(self) -> Path:
-        return self.broker_dir / SOCKET
-
-    @property
-    def spool_dir(self) -> Path:
-        """The session's own spool folder (the broker's design: one per session)."""
-        return self.a2a_dir / SPOOL / self.session
-
-
-def session_paths(a2a_dir: Path, session: str) -> SessionPaths:
-    return SessionPaths(Path(a2a_dir), session)
-
-
 @dataclass(frozen=True)
 class Policy:
     """Everything an engine needs, in absolute, normalised paths.
@@ -109,10 +65,19 @@ def _dedup(paths: Iterable[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _outermost(paths: Iterable[str]) -> tuple[str, ...]:
-    """The paths, without those inside another of them (bound once, by the outer one)."""
-    ps = _dedup(paths)
-    return tuple(p for p in ps if not any(q != p and _under(p, [q]) for q in ps))
+def _needed(reads: Iterable[str], others: Iterable[str]) -> tuple[str, ...]:
+    """The read paths, without those bound already by an outer read path with nothing of
+    another kind (`others`: private, hidden, writable) between the two."""
+    ps, others = _dedup(reads), _dedup(others)
+
+    def covered(p: str) -> bool:
+        outer = [q for q in ps if q != p and _under(p, [q])]
+        if not outer:
+            return False
+        nearest = max(outer, key=len)
+        return not any(_under(p, [r]) and r != nearest and _under(r, [nearest])
+                       for r in others)
+    return tuple(p for p in ps if not covered(p))
 
 
 def install_prefix(path: str | Path) -> str:
@@ -186,10 +151,14 @@ class Request:
 
     repo_root: Path
     a2a_dir: Path
-    paths: SessionPaths
+    # The session's own folders under `.a2a/`, as `Repo` names them (a2a_tui/repo.py):
+    run_dir: Path                         # read-only: launch script, settings, its `a2a`
+    out_dir: Path                         # its results (review.md, drafts)
+    spool_dir: Path                       # where its hooks write
+    broker_dir: Path                      # its broker socket's folder (the orchestrator may
+                                          # make the socket again: bound read-write)
     cwd: Path
     write_cwd: bool                       # an attempt's clone, for its writer
-    spool_dir: Path                       # where this session's hooks write
     binary: str                           # the CLI's program (a name on PATH or a path)
     search_path: str                      # the pane's PATH
     state: tuple[Path, ...] = ()          # the CLI's own state folders and files
@@ -228,23 +197,30 @@ def build(req: Request) -> Policy:
         reads.append(cwd)                 # a reviewer's checkout outside the repository
     reads += [_norm(p) for p in req.extra_read]
     writes = [_norm(p) for p in req.state]
-    writes += [_norm(req.paths.out_dir), _norm(req.spool_dir), _norm(req.paths.broker_dir)]
+    writes += [_norm(req.out_dir), _norm(req.spool_dir), _norm(req.broker_dir)]
     if req.write_cwd:
         writes.append(cwd)
     writes += [_norm(p) for p in req.extra_write]
-    reopen = [_norm(req.paths.run_dir)]
+    reopen = [_norm(req.run_dir)]
     if not req.write_cwd and _under(cwd, [a2a]):
         reopen.append(cwd)                # a reviewer's read-only checkout under .a2a/
     hidden = [a2a]
-    notes = []
+    # A missing state path is not bound (bwrap's `--bind-try`): what the CLI writes there
+    # lands in the private HOME and is gone when the session ends.
+    notes = [f"{p} does not exist: what the CLI keeps there lasts only as long as the session"
+             for p in req.state if not os.path.lexists(p)]
     if req.tmux_dir is not None:
         tdir = _norm(req.tmux_dir)
-        if _under(tdir, [*reads, *writes]) and not _under(tdir, private):
+        # Hidden wherever a bound path would show it, even inside a private one (HOME):
+        # a read or write path between the two would bring it back.
+        if _under(tdir, [*reads, *writes]):
             hidden.append(tdir)
             notes.append(f"tmux's socket folder {tdir} is inside a bound path: hidden")
-    reads = _outermost(reads)
+    reads = _needed(reads, [*private, *hidden, *writes])
     # A program's name on the PATH is made a link to it only where its folder is not bound.
-    links = [(p, t) for p, t in links if p.count("/") == 1 or not _under(p, reads)]
+    # Its folder is judged by its real path: /bin/sh lies in /usr/bin when /bin -> usr/bin.
+    links = [(p, t) for p, t in links if p.count("/") == 1 or not _under(
+        os.path.join(os.path.realpath(os.path.dirname(p)), os.path.basename(p)), reads)]
     return Policy(read=reads, write=_dedup(writes), private=_dedup(private),
                   hidden=_dedup(hidden), reopen=_dedup(reopen), symlinks=tuple(links),
                   notes=tuple(notes))

@@ -50,6 +50,17 @@ def _regex(path: str) -> str:
         '"', '\\"')
 
 
+def _nested(paths, parents) -> list[str]:
+    """The `paths` that lie strictly inside one of `parents`."""
+    return [p for p in paths
+            if any(p != q and p.startswith(q.rstrip("/") + "/") for q in parents)]
+
+
+def _rule(head: str, paths: list[str], render=_subpaths) -> str:
+    """`head` over `paths`, or no rule when there are none."""
+    return f"{head} {render(paths)})" if paths else ""
+
+
 def profile(policy: Policy, private_tmp: str) -> str:
     """The profile text for `policy`; `private_tmp` replaces /tmp (a folder of the session's
     own: on macOS there is no tmpfs to mount over the shared one)."""
@@ -67,13 +78,19 @@ def profile(policy: Policy, private_tmp: str) -> str:
         + ' (regex #"^/dev/ttys[0-9]+$") (regex #"^/dev/fd/"))',
         f"(deny file-read* {_subpaths(denied)})",
         f"(allow file-read* {_subpaths(reads)})",
+        # The most specific path decides: a private folder inside a read one (a test's HOME
+        # inside a2a's checkout) is refused again.
+        _rule("(deny file-read*", _nested(denied, reads)),
         # Directories may be looked at on the way to an allowed path (realpath walks them).
         "(allow file-read-metadata (vnode-type DIRECTORY))",
         f"(deny file-read* file-write* {_subpaths(hidden)})",
         f"(allow file-read* {_subpaths(policy.reopen)})" if policy.reopen else "",
         f"(allow file-read* file-write* {_subpaths(writes)})",
+        # ... and a hidden folder inside a writable one (tmux's socket folder) hidden again.
+        _rule("(deny file-read* file-write*", _nested(hidden, writes)),
         f"(deny network-outbound {_sockets(denied)})",
         f"(allow network-outbound {_sockets(writes)})",
+        _rule("(deny network-outbound", _nested(hidden, writes), _sockets),
         "(deny process-info*)",
         "(allow process-info* (target same-sandbox))",
         "(deny signal)",

@@ -21,7 +21,6 @@ from a2a_tui.tmux import Tmux
 from a2a_tui.tui.up import attach_to, ensure_orchestrator, ensure_workbench, way_back
 
 DIRECTOR_WINDOW = "demo"
-MARKER = "demo.json"
 
 
 def director_command(root: str, tmux_socket: str | None) -> list[str]:
@@ -41,7 +40,7 @@ def start(tmux_socket: str | None, *, attach: bool = True, where: str | None = N
     root = sample.new_folder(where)
     session = root.name if root.name.startswith("a2a-") else f"a2a-demo-{root.name}"
     repo = sample.build(root, session)
-    (repo.a2a_dir / MARKER).write_text(json.dumps(
+    repo.demo_marker.write_text(json.dumps(
         {"root": str(root), "made_folder": made, "tmux_socket": tmux_socket}), encoding="utf-8")
     ensure_orchestrator(repo, tmux, tmux_socket)
     pane, _ = ensure_workbench(repo, tmux, tmux_socket)
@@ -68,11 +67,7 @@ def start(tmux_socket: str | None, *, attach: bool = True, where: str | None = N
 
 def demo_of(repo: Repo) -> dict[str, Any] | None:
     """What `a2a demo` recorded about the repository it built, or None for any other."""
-    try:
-        data = json.loads((repo.a2a_dir / MARKER).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) and data.get("root") == str(repo.root) else None
+    return repo.demo()
 
 
 def remove_demo(repo: Repo, demo: dict[str, Any]) -> str:

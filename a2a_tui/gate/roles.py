@@ -81,8 +81,10 @@ OTHER_ROLES: dict[str, tuple[str, ...]] = {
     # A backup is written where its caller names; a restore replaces the store.
     "store backup": (USER,),
     "store restore": (USER,),
-    # These open the user's editor on a card file (a session writes a card and `card add`s it).
-    "card new": (USER,),
+    # `card edit` opens the user's editor on a card file (a session writes a card and `card
+    # add`s it); a controller may print the template (`card new --print`, the only form the
+    # broker runs for a session: broker/commands.py ONLY).
+    "card new": (USER, *CONTROLLERS),
     "card edit": (USER,),
     "feedback more": (USER,),   # more rounds of automatic feedback: the user grants them
     "comment": (USER,),

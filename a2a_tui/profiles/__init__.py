@@ -48,6 +48,24 @@ class LaunchContext:
     # run any command without asking: its CLI's own sandbox and prompts then guard only what
     # the confinement does not already (permissions.py).
     open_shell: bool = False
+    # The session runs confined (whatever the shell may run): a CLI may then be told its
+    # folder is a sandbox's (Claude Code's trust of an attempt's clone, claude.py).
+    confined: bool = False
+    # Where the session writes its results (a review report, a card draft): `.a2a/run/<s>/out`
+    # (Repo.session_out_dir), the one part of its run folder its confinement lets it write.
+    out_dir: Path | None = None
+
+    @property
+    def results_dir(self) -> Path:
+        """The folder the read-only roles may write in: `out_dir`, else the run folder."""
+        return self.out_dir or self.run_dir
+
+    @property
+    def repository(self) -> Path | None:
+        """The main repository when the session works in a folder of its own inside it (an
+        attempt's clone, `.a2a/worktrees/<attempt>`), else None."""
+        repo = self.run_dir.parents[2]         # <repo>/.a2a/run/<session>
+        return repo if self.cwd != repo and repo in self.cwd.parents else None
 
     def hook_argv(self, source: str, pane: bool = False) -> list[str]:
         """The hook command for one protocol source, with this session and its own spool folder
@@ -100,9 +118,13 @@ class Profile:
     # What the user must do in a pane that has sent no signal `silent_start_s` after launch.
     silent_start_hint: str = "no signal yet: look at the pane"
     silent_start_s: float = 8.0
-    # Seconds after Enter with no prompt signal before the pane shows a hint (never an action:
-    # whether the text went in is unknown; only the user, looking at the pane, can tell).
-    unconfirmed_after_s: float = 10.0
+    # Seconds after each Enter to wait for the CLI's prompt signal (panes/confirm.py) before
+    # deciding: another Enter, or the dispatch `unknown` and the user called.
+    prompt_wait_s: float = 10.0
+    # How many more Enters may follow the first when no signal at all came (never the paste):
+    # only where a second Enter is measured harmless (on an empty box it does nothing, idle or
+    # busy: bench/bench_delivery.py harmless). 0: never.
+    enter_retries: int = 0
     # The CLI's provider settings: handed from the spawner to the pane (environment.py).
     env_family: EnvFamily = EnvFamily()
 
@@ -122,7 +144,9 @@ class Profile:
 
     def state_paths(self, environ: Mapping[str, str]) -> tuple[Path, ...]:
         """The CLI's own state (login, settings, conversations) that a confined session may
-        write: the folders and files the CLI keeps in HOME or where its variables say."""
+        write: the folders and files the CLI keeps in HOME or where its variables say. A name
+        with a suffix (`.claude.json`) is a file, any other a folder (`spawn` makes a missing
+        folder before binding it, so the CLI's state outlives the session)."""
         return ()
 
     def family(self, extra: tuple[str, ...]) -> EnvFamily:

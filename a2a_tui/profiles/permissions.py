@@ -10,7 +10,11 @@ Measured against the pinned CLIs (tests/real_cli/FINDINGS.md, "Permission layers
 
 The CLIs' own sandboxes are on. A Codex worker runs `workspace-write` in its attempt's clone,
 with the clone's `.git` among its writable roots (Codex keeps a `.git` inside a writable root
-read-only; the clone's is the agent's own, so its commits need it); the read-only roles run
+read-only; the clone's is the agent's own, so its commits need it) and its network switch on:
+without it Codex's seccomp filter refuses every `connect()` of a tool command, Unix sockets
+included, so `a2a submit` could not reach the session's broker ("Operation not permitted",
+tests/real_cli/test_real_gate.py). The network is what a2a's confinement leaves a Claude Code
+worker's commands too; the filesystem limits stay Codex's. The read-only roles run
 `read-only`. Identity no longer follows the process tree (the broker names the session by its
 socket), so Codex's PID namespace takes nothing away. Inside a2a's confinement
 (`a2a_tui/confine`, `LaunchContext.open_shell`) a Claude Code or Gemini CLI worker runs any
@@ -81,7 +85,7 @@ class Permissions:
         return self.args, {"args": list(self.args), "description": self.description}
 
 
-def claude(role: str, run_dir: Path, open_shell: bool = False) -> Permissions:
+def claude(role: str, writes_in: Path, open_shell: bool = False) -> Permissions:
     """Claude Code: a permission mode and allow rules (deny rules would win over any allow)."""
     if role in WRITERS and open_shell:
         return Permissions(
@@ -98,24 +102,29 @@ def claude(role: str, run_dir: Path, open_shell: bool = False) -> Permissions:
             " other commands ask the user")
     # dontAsk refuses, without a dialog, every tool call no rule allows; `Edit(//path/**)`
     # covers the Write tool too.
-    allowed = ["Read", "Grep", "Glob", *named, f"Edit(/{run_dir}/**)"]
+    allowed = ["Read", "Grep", "Glob", *named, f"Edit(/{writes_in}/**)"]
     return Permissions(
         ("--permission-mode", "dontAsk", "--allowedTools", ",".join(allowed)),
         f"reads files, runs named a2a commands (no git: `a2a diff`, `a2a show`), writes only in"
-        f" {run_dir}; everything else is refused without asking")
+        f" {writes_in}; everything else is refused without asking")
 
 
 CLAUDE_OVERRIDES = ("--permission-mode", "--allowedTools", "--allowed-tools",
                     "--disallowedTools", "--disallowed-tools", "--dangerously-skip-permissions")
 
 
-def codex(role: str, cwd: Path | None = None) -> Permissions:
-    """Codex: sandbox mode and approval policy, for this invocation only (`-c`)."""
-    if role in WRITERS:
+def codex(role: str, cwd: Path | None = None, writes_cwd: bool = True) -> Permissions:
+    """Codex: sandbox mode and approval policy, for this invocation only (`-c`). A worker
+    whose folder a2a's confinement keeps read-only (no attempt: the repository) runs
+    `read-only` too: in `workspace-write` Codex makes mount points in its writable root for
+    the folders it protects (`.agents`, `.codex`), and in a read-only folder its sandbox
+    cannot start, so no command would run at all."""
+    if role in WRITERS and writes_cwd:
         roots = [str(cwd / ".git")] if cwd is not None and (cwd / ".git").is_dir() else []
         return Permissions(
             ("-c", 'sandbox_mode="workspace-write"', "-c", 'approval_policy="never"',
-             "-c", f"sandbox_workspace_write.writable_roots={json.dumps(roots)}"),
+             "-c", f"sandbox_workspace_write.writable_roots={json.dumps(roots)}",
+             "-c", "sandbox_workspace_write.network_access=true"),
             "Codex's workspace-write sandbox: writes in its working folder and its git"
             " directory, never asks")
     return Permissions(
@@ -130,9 +139,12 @@ CODEX_OVERRIDES = ("sandbox_mode", "approval_policy", "--sandbox", "-s", "--ask-
 GEMINI_POLICY = "gemini-policy.toml"
 
 
-def gemini(role: str, run_dir: Path, open_shell: bool = False) -> Permissions:
-    """Gemini CLI: an approval mode and a policy file (its policy engine) for this session."""
+def gemini(role: str, run_dir: Path, open_shell: bool = False,
+           writes_in: Path | None = None) -> Permissions:
+    """Gemini CLI: an approval mode and a policy file (its policy engine, in the run folder)
+    for this session; the read-only roles write in `writes_in` (else the run folder)."""
     policy = run_dir / GEMINI_POLICY
+    writes_in = writes_in or run_dir
     if role in WRITERS and open_shell:
         rules = [_rule("run_shell_command", "allow", 100)]
         return Permissions(
@@ -152,13 +164,13 @@ def gemini(role: str, run_dir: Path, open_shell: bool = False) -> Permissions:
     rules = [refused, _rule(["write_file", "replace"], "deny", 100),
              # A path in the session folder, with no `..` that could climb out of it.
              _rule("write_file", "allow", 200,
-                   args=f'"file_path":"{_regex_literal(str(run_dir))}/(?![^"]*\\.\\.)[^"]*"'),
+                   args=f'"file_path":"{_regex_literal(str(writes_in))}/(?![^"]*\\.\\.)[^"]*"'),
              _rule("run_shell_command", "allow", 100, prefix=list(commands(role))),
              _rule("run_shell_command", "deny", 50)]
     return Permissions(
         ("--approval-mode", "default", "--policy", str(policy)),
         f"reads files, runs named a2a commands (no git: `a2a diff`, `a2a show`), writes only in"
-        f" {run_dir}; everything else is refused by policy", {GEMINI_POLICY: "\n".join(rules)})
+        f" {writes_in}; everything else is refused by policy", {GEMINI_POLICY: "\n".join(rules)})
 
 
 GEMINI_OVERRIDES = ("--approval-mode", "--yolo", "-y", "--policy", "--admin-policy",

@@ -13,6 +13,7 @@ through, which shows the attack is real and that the refusal is the confinement'
 
 from __future__ import annotations
 
+import json
 import shlex
 import uuid
 from pathlib import Path
@@ -67,6 +68,19 @@ class Attacker:
         wait_until(lambda: rc.exists(), timeout=timeout,
                    what=f"the pane's command to finish ({command[:60]})")
         return int(rc.read_text().strip()), out.read_text(errors="replace")
+
+
+def identity_of(out: str) -> dict:
+    """The last JSON object a `whoami --json` printed (an answer or an error), from a pane's
+    output that may hold other lines (a terminal's carriage returns, a warning)."""
+    text = out.replace("\r", "")
+    starts = [i for i in range(len(text)) if text[i] == "{" and (i == 0 or text[i - 1] == "\n")]
+    for i in reversed(starts):
+        try:
+            return json.JSONDecoder().raw_decode(text, i)[0]
+        except json.JSONDecodeError:
+            continue
+    raise AssertionError(f"no JSON answer in {out!r}")
 
 
 def file_made(path: Path) -> bool:

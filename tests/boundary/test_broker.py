@@ -1,38 +1,36 @@
-"""The attacks that need the broker (issue 27's other half: a socket per session, bound into
-that session's sandbox alone; the agent's `a2a` a thin client; one spool folder per session).
-
-Grouped here and skipped, with the reason, until `a2a_tui.broker` is on this branch: the
-coordinator merges both halves and runs them then. Each passes only when refused.
+"""The attacks on the broker (a socket per session, bound into that session's sandbox alone;
+the agent's `a2a` a thin client; one spool folder per session). Each passes only when refused.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import time
 
 import pytest
 
-from tests.boundary.pane import Attacker
-from tests.support import holds_for
+from tests.boundary.pane import Attacker, identity_of
+from tests.support import holds_for, wait_until
 
-pytestmark = [
-    pytest.mark.tmux,
-    pytest.mark.skipif(importlib.util.find_spec("a2a_tui.broker") is None,
-                       reason="needs the broker (a2a_tui.broker: the per-session socket and"
-                              " thin client of issue 27), not on this branch yet"),
-]
+pytestmark = pytest.mark.tmux
 
 
 def test_whoami_through_the_broker_names_the_session_never_the_user(world, repo, serve):
     serve()
+    other = Attacker(world, "confined", role="ideation")
     a = Attacker(world, "confined")
-    code, out = a.run("a2a whoami")
-    assert code == 0 and a.sid in out and "the user" not in out, out
-    # With its own environment forged, the client still speaks on this session's socket.
-    code, out = a.run(f"A2A_SESSION=user A2A_BROKER={repo}/.a2a/broker/other/a2a.sock"
-                      " a2a whoami")
-    assert "the user" not in out, out
+    code, out = a.run("a2a whoami --json")
+    me = identity_of(out)
+    assert code == 0 and (me["session"], me["is_user"], me["via"]) == (a.sid, False, "broker")
+    # Its environment forged to name the user, it is still the session of its socket.
+    code, out = a.run("A2A_SESSION= A2A_CALLER=user A2A_USER=1 a2a whoami --json")
+    me = identity_of(out)
+    assert code == 0 and (me["session"], me["is_user"]) == (a.sid, False), out
+    # Another session's socket (it exists, outside) is not in its sandbox to connect to.
+    theirs = repo / ".a2a" / "broker" / other.sid / "a2a.sock"
+    wait_until(theirs.is_socket, timeout=10, what=f"session {other.sid}'s socket")
+    code, out = a.run(f"A2A_BROKER={theirs} a2a whoami --json")
+    assert code != 0 and identity_of(out)["error"]["code"] == "broker_unavailable", out
 
 
 def test_a_forged_spool_file_moves_no_other_session(world, repo, serve):

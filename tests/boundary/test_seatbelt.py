@@ -6,18 +6,19 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from a2a_tui.confine import Engine, Probe, confine, session_paths
-from a2a_tui.confine.policy import Request
+from a2a_tui.confine import Engine, Probe, Request, confine
 from a2a_tui.confine.seatbelt import profile
+from a2a_tui.repo import Repo
 from tests.support import write_user_config
 
 SANDBOX_EXEC = Probe(Engine.SEATBELT, True, "/usr/bin/sandbox-exec", "1")
 
 
 def request(root: Path, cwd: Path | None = None, write_cwd: bool = False) -> Request:
-    a2a = root / ".a2a"
-    return Request(repo_root=root, a2a_dir=a2a, paths=session_paths(a2a, "w1"),
-                   cwd=cwd or root, write_cwd=write_cwd, spool_dir=a2a / "spool" / "w1",
+    r = Repo(root)
+    return Request(repo_root=root, a2a_dir=r.a2a_dir, run_dir=r.session_run_dir("w1"),
+                   out_dir=r.session_out_dir("w1"), spool_dir=r.session_spool_dir("w1"),
+                   broker_dir=r.session_broker_dir("w1"), cwd=cwd or root, write_cwd=write_cwd,
                    binary="/usr/bin/true", search_path="/usr/bin:/bin",
                    state=(Path("/Users/me/.codex"),), home=Path("/Users/me"),
                    tmux_dir=Path("/private/tmp/tmux-501"))
@@ -80,6 +81,8 @@ def test_a_path_with_quotes_is_escaped(tmp_path):
 
 def test_the_darwin_branch_on_linux_finds_no_sandbox_exec_and_refuses(world, repo, monkeypatch):
     monkeypatch.setenv("A2A_PLATFORM", "darwin")
+    # The user's own word first (a world on a machine that cannot confine allows it).
+    write_user_config(world, "[confinement]\nallow_unconfined = false\n")
     r = world.a2a("spawn", "worker", "--cli", "demo", "--tmux-socket", world.sock, "--json",
                   env={"A2A_PLATFORM": "darwin"})
     assert r.code != 0 and r.json["error"]["code"] == "confinement_unavailable", r.out

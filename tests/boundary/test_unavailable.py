@@ -8,6 +8,7 @@ source install) and no `bwrap` on PATH.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import A2A, add_ready_card, at_terminal, events, write_user_config
+from tests.support import A2A, add_ready_card, at_terminal, events, wait_until, write_user_config
 
 NO_USERNS = "echo 0 > /proc/sys/user/max_user_namespaces && exec \"$@\""
 
@@ -32,11 +33,12 @@ def _can_unshare() -> str | None:
 needs_unshare = pytest.mark.skipif(_can_unshare() is not None, reason=_can_unshare() or "")
 
 
-def without_userns(world, *args: str) -> subprocess.CompletedProcess:
+def without_userns(world, *args: str, cwd: Path | None = None,
+                   env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     """`a2a ARGS` at a terminal of its own, on a machine with no user namespaces."""
     return at_terminal(["unshare", "-U", "-r", "sh", "-c", NO_USERNS, "sh", *A2A, *args],
-                       cwd=str(world.repo), env=world.env, capture_output=True, text=True,
-                       timeout=120)
+                       cwd=str(cwd or world.repo), env={**world.env, **(env or {})},
+                       capture_output=True, text=True, timeout=120)
 
 
 def spawn_args(world) -> tuple[str, ...]:
@@ -70,6 +72,37 @@ def test_the_users_setting_starts_it_unconfined_and_says_so_everywhere(world, re
     # And every attempt it wrote (`a2a status`, the Gate panel's views).
     (att,) = world.a2a("status", "--json").json["attempts"]
     assert att["id"] == attempt and att["unconfined"] is True
+
+
+@needs_unshare
+def test_a2a_demo_comes_up_unconfined_where_the_machine_cannot_confine(world, tmp_path):
+    """The README's first command on such a machine, with no setting of the user's: the demo
+    agents of `a2a demo`'s own sample repository start, unconfined and recorded so; an agent
+    CLI in that repository is refused all the same."""
+    r = without_userns(world, "demo", "--no-attach", "--json", "--tmux-socket", world.sock,
+                       "--dir", str(tmp_path / "demo"), cwd=tmp_path,
+                       env={"A2A_DEMO_PACE": "0.3"})
+    assert r.returncode == 0, r.stdout + r.stderr
+    root = Path(json.loads(r.stdout)["root"])
+    try:
+        def launched() -> dict:
+            return {e.session: e.payload for e in events(root, "session_launching")}
+        wait_until(lambda: {"idea1", "exec1"} <= set(launched()), timeout=90,
+                   what="the demo's two agents launched")
+        for sid, launch in launched().items():
+            box = launch["confinement"]
+            assert box["confined"] is False and "cannot confine" in box["reason"], (sid, box)
+            assert "demo agent" in box["reason"], box
+        fake = tmp_path / "bin"
+        fake.mkdir()
+        (fake / "claude").write_text("#!/bin/sh\necho '2.1.332 (Claude Code)'\n")
+        (fake / "claude").chmod(0o755)
+        r = without_userns(world, "spawn", "worker", "--cli", "claude", "--tmux-socket",
+                           world.sock, "--json", cwd=root,
+                           env={"PATH": f"{fake}:{world.env['PATH']}"})
+        assert r.returncode != 0 and '"confinement_unavailable"' in r.stdout, r.stdout
+    finally:
+        world.a2a("down", "--repo", str(root), "--tmux-socket", world.sock, cwd=tmp_path)
 
 
 def test_a_repositorys_config_cannot_allow_it(world, repo):

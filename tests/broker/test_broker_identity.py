@@ -20,6 +20,7 @@ from tests.support import (
     proc_start,
     register_session,
     rows,
+    session_out,
     spawn,
     store,
     wait_state,
@@ -82,12 +83,13 @@ def test_a_process_outside_the_sessions_pane_is_refused_on_its_socket_and_record
 
 
 def test_a_demo_worker_running_a2a_whoami_in_its_pane_gets_its_session(
-        repo, tmux_socket, serve, tmp_path):
+        repo, tmux_socket, serve):
     serve()
     s = spawn(repo, tmux_socket)
     sid = s["session"]
     wait_state(repo, sid, "idle")
-    out, which = tmp_path / "whoami.json", tmp_path / "which"
+    # The pane is confined: what it writes for the test goes in its output folder.
+    out, which = session_out(repo, sid) / "whoami.json", session_out(repo, sid) / "which"
     n = inject(repo, sid, f"!a2a whoami --json > {out}; command -v a2a > {which}")
     wait_until(lambda: dispatch(repo, n)["state"] == "done", timeout=60, what="the turn")
     me = json.loads(out.read_text())
@@ -97,12 +99,13 @@ def test_a_demo_worker_running_a2a_whoami_in_its_pane_gets_its_session(
 
 
 def test_a_detached_python_script_in_a_demo_pane_that_patches_identity_is_still_the_session(
-        repo, tmux_socket, serve, tmp_path):
+        repo, tmux_socket, serve):
     serve()
     sid = spawn(repo, tmux_socket, role="executive")["session"]
     wait_state(repo, sid, "idle")
-    out = tmp_path / "out.json"
-    script = tmp_path / "patch.py"
+    # The script and its answer in the session's output folder, which the confined pane sees.
+    out = session_out(repo, sid) / "out.json"
+    script = session_out(repo, sid) / "patch.py"
     script.write_text(PATCHED)
     line = (f"!setsid -f sh -c {shlex.quote(f'{sys.executable} {script} > {out}')}"
             " </dev/null >/dev/null 2>&1")

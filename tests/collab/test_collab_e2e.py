@@ -8,7 +8,18 @@ import json
 import shlex
 import sys
 
-from tests.support import a2a, dispatch, inject, prompts, spawn, store, tmux, wait_state, wait_until
+from tests.support import (
+    a2a,
+    dispatch,
+    inject,
+    prompts,
+    session_out,
+    spawn,
+    store,
+    tmux,
+    wait_state,
+    wait_until,
+)
 
 FORGE = "A2A_ROLE=ideation A2A_SESSION= A2A_CALLER=user A2A_USER=1 TMUX= TMUX_PANE="
 
@@ -26,13 +37,15 @@ def _run_in_agent(repo, sid, *lines: str) -> int:
 
 
 def test_a_spawned_agent_is_refused_a_kind_its_role_may_not_write(repo, tmux_socket, serve,
-                                                                  plain_card, tmp_path):
+                                                                  plain_card):
     serve()
     spawn(repo, tmux_socket, role="executive", args=("--session", "exe1"))
     spawn(repo, tmux_socket, role="ideation", args=("--session", "ide1"))
     wait_state(repo, "exe1", "idle")
     wait_state(repo, "ide1", "idle")
-    forged, allowed = tmp_path / "forged.json", tmp_path / "allowed.json"
+    # The panes are confined: their output goes in the session's output folder.
+    forged, allowed = session_out(repo, "exe1") / "forged.json", \
+        session_out(repo, "exe1") / "allowed.json"
     _run_in_agent(
         repo, "exe1",
         _a2a_line("inbox", "post", "assign", "--card", plain_card, "--text", "go", "--json",
@@ -71,7 +84,7 @@ def test_two_answers_reach_the_asking_agent_as_one_prompt(repo, tmux_socket, ser
 
 
 def test_what_is_typed_into_the_ideation_pane_can_be_quoted_once_the_user_confirms_it(
-        repo, tmux_socket, serve, auth_card, tmp_path):
+        repo, tmux_socket, serve, auth_card):
     # Anything that reaches the pane's terminal can type there (`tmux send-keys`, as here): the
     # typed prompt is recorded as pane input, which authorizes only once the user confirms it.
     serve()
@@ -85,14 +98,15 @@ def test_what_is_typed_into_the_ideation_pane_can_be_quoted_once_the_user_confir
                        timeout=30, what="the typed prompt as a user input")
     assert (u["id"], u["text"], u["to_session"]) == ("U-1", words, "ide1")
     wait_state(repo, "ide1", "idle")
+    out = session_out(repo, "ide1") / "assign.json"
     assign = _a2a_line("inbox", "post", "assign", "--card", auth_card, "--text", "run T-1",
                        "--quote", "I approve the migration", "--user-input", "U-1", "--json",
-                       out=tmp_path / "assign.json")
+                       out=out)
     _run_in_agent(repo, "ide1", assign)
-    assert json.loads((tmp_path / "assign.json").read_text())["authorized"] is False
+    assert json.loads(out.read_text())["authorized"] is False
     assert a2a("claim", auth_card, cwd=repo).code != 0
     assert a2a("input", "confirm", "U-1", cwd=repo).code == 0
     wait_state(repo, "ide1", "idle")
     _run_in_agent(repo, "ide1", assign)
-    assert json.loads((tmp_path / "assign.json").read_text())["authorized"] is True
+    assert json.loads(out.read_text())["authorized"] is True
     assert a2a("claim", auth_card, cwd=repo).code == 0

@@ -1,7 +1,12 @@
-"""A command the agent detaches from itself (setsid, no terminal) is still the agent's: the CLI
-is launched as a child subreaper, so the orphan stays inside the pane's process tree. Through
-the broker (an agent's `a2a`) it is the session of its socket, its process tree the second
-check; called directly (A2A_BROKER unset) the process tree places it."""
+"""A command the agent detaches from itself (setsid, no terminal) is still the agent's.
+
+Through the broker (an agent's `a2a`, from a confined pane as every session runs by default) it
+is the session of its socket, its process tree the second check: the orphan goes to the
+sandbox's own init, inside the pane's tree. Called directly (A2A_BROKER unset), which only an
+unconfined session can do (a confined one has no store in sight: tests/boundary), the CLI is
+launched as a child subreaper, so the orphan stays inside the pane's process tree and the
+process tree places it.
+"""
 
 from __future__ import annotations
 
@@ -11,17 +16,28 @@ import sys
 
 import pytest
 
-from tests.support import dispatch, inject, spawn, wait_state, wait_until
+from tests.support import (
+    dispatch,
+    inject,
+    session_out,
+    spawn,
+    wait_state,
+    wait_until,
+    write_user_config,
+)
 
 
 @pytest.mark.parametrize("route", ["broker", "direct"])
-def test_a_detached_command_is_still_attributed_to_its_session(repo, tmux_socket, serve,
-                                                                tmp_path, route):
+def test_a_detached_command_is_still_attributed_to_its_session(world, repo, tmux_socket, serve,
+                                                                route):
+    if route == "direct":
+        write_user_config(world, "[confinement]\nenabled = false\n")
     serve()
     s = spawn(repo, tmux_socket, role="executive")
     sid = s["session"]
+    assert s["confinement"]["confined"] is (route == "broker")
     wait_state(repo, sid, "idle")
-    out = tmp_path / "whoami.json"
+    out = session_out(repo, sid) / "whoami.json"
     unset = ["env", "-u", "A2A_BROKER"] if route == "direct" else []
     whoami = shlex.join([*unset, sys.executable, "-m", "a2a_tui", "whoami", "--json"])
     # Detached: new session, no controlling terminal, stdio away from the pane, and the shell

@@ -5,7 +5,10 @@ it (the CLI a child subreaper, pidfds, inotify) and once with `A2A_PLATFORM=darw
 `a2a spawn` and `a2a serve` take the portable branches (`a2a_tui/host.py`). Commands run as the
 agent's Bash tool runs them (`sh -c` in a session of its own, no terminal), typed as `!` lines,
 calling a2a directly (A2A_BROKER unset: the process-tree rules, the fallback for a direct call;
-through the broker the same rules are its second check, tests/broker).
+through the broker the same rules are its second check, tests/broker). A direct call reaches the
+store only from an unconfined session (a confined one has `.a2a/` out of sight), so both legs
+start theirs unconfined by the user's setting: on Linux `enabled = false`, on the darwin branch
+(no sandbox-exec off macOS) `allow_unconfined`.
 
 - a command in the pane is its session's, by process tree, in both;
 - a command detached with `( … &)` while the tool shell still runs is its session's in both:
@@ -69,6 +72,10 @@ def test_the_same_commands_are_attributed_the_same_way_with_and_without_linux_fa
         # The darwin branch on Linux finds no sandbox-exec: its sessions start only unconfined,
         # by the user's setting (a2a_tui/confine, tests/boundary/test_seatbelt.py).
         write_user_config(world, "[confinement]\nallow_unconfined = true\n")
+    else:
+        # Confined, the pane's direct call would find no store; the subreaper is for the
+        # unconfined session (in bwrap's PID namespace nothing leaves the sandbox's tree).
+        write_user_config(world, "[confinement]\nenabled = false\n")
     served = serve(env)
     r = a2a("spawn", "executive", "--cli", "demo", "--tmux-socket", tmux_socket, "--json",
             cwd=repo, env=env)

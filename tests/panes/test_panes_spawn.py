@@ -61,6 +61,10 @@ def test_spawn_records_the_launch_and_tags_the_pane(repo, tmux_socket, serve):
     assert box["confined"] is True and box["engine"] == "bwrap" and box["digest"]
     assert str(repo / ".a2a") in box["policy"]["hidden"]
     assert str(repo / ".a2a" / "run" / sid) in box["policy"]["reopen"]
+    # Its two channels are named, and are bound into its sandbox (its own, no other's).
+    sock, spool = repo / ".a2a" / "broker" / sid / "a2a.sock", repo / ".a2a" / "spool" / sid
+    assert (p["broker_socket"], p["spool"]) == (str(sock), str(spool))
+    assert {str(sock.parent), str(spool)} <= set(box["policy"]["write"])
 
 
 def test_spawn_for_an_attempt_binds_the_writer_and_its_commits_carry_trailers(

@@ -26,17 +26,6 @@ require()
 pytestmark = pytest.mark.real_cli
 
 
-def trust_clone(w: World, clone: Path) -> None:
-    """Claude Code asks "trust this folder?" per git root, and the clone is a root of its own:
-    the user answers it once per attempt (FINDINGS.md); here, in the throwaway HOME, it is
-    recorded answered as the user's answer would be (a2a never writes ~/.claude.json)."""
-    cfg_path = w.home / ".claude.json"
-    cfg = json.loads(cfg_path.read_text())
-    cfg["projects"][str(clone)] = {"hasTrustDialogAccepted": True,
-                                   "hasCompletedProjectOnboarding": True, "allowedTools": []}
-    cfg_path.write_text(json.dumps(cfg, indent=2))
-
-
 def _attacks(w: World) -> list[tuple[str, str]]:
     db = w.repo / ".a2a" / "a2a.db"
     sock = w.tmux_tmp / f"tmux-{__import__('os').getuid()}" / w.sock
@@ -57,12 +46,15 @@ def test_a_confined_worker_commits_in_its_clone_and_is_refused_everything_else(
     att = claim(w, "T-1", cli)
     clone = Path(att["worktree"])
     (clone / "src").mkdir(exist_ok=True)
-    if cli == "claude":
-        trust_clone(w, clone)
-    # (a2a extends the user's Codex trust of the repository to its clone: codex.py.)
+    # The user trusts the repository (the world's HOME), never the clone: a2a extends that
+    # trust to the clone for the launch (codex.py, claude.py), or the pane would wait on
+    # "trust this folder?" and never signal.
+    assert str(clone) not in json.loads((w.home / ".claude.json").read_text())["projects"]
     sid = start_worker(w, panes, cli, att)
     launch = w.events("session_launching", session=sid)[0].payload
     assert launch["confinement"]["confined"] is True, launch["confinement"]
+    if cli == "claude":
+        assert "CLAUDE_CODE_SANDBOXED" in launch["env"], launch["env"]
     attacks = _attacks(w)
     m = mark("BOUNDARY")
     w.fm.script(m, *[Reply(text=f"Trying {name}.", tool=shell_call(cli, cmd))

@@ -1,9 +1,10 @@
 """The real CLIs through the whole gate (issue 16): a worker session of each CLI, bound to a
 claimed attempt, gets its task as a prompt; the fake model answers with the CLI's own tool calls
-that write a file, commit with a plain message, read the commit's SHA and run `a2a submit`; the
-commit carries a2a's trailers, the submission is the worker session's, verify passes and
-integrate moves the target. A second card whose commit leaves the card's paths is rejected, and
-the gate's feedback (`⟦门禁 #n⟧`) comes back to the model in the worker's next request.
+that write a file, test it with pytest, commit with a plain message, read the commit's SHA and
+run `a2a submit`; the commit carries a2a's trailers, the submission is the worker session's,
+verify passes and integrate moves the target. A second card whose commit leaves the card's
+paths is rejected, and the gate's feedback (`⟦门禁 #n⟧`) comes back to the model in the
+worker's next request.
 
 Nothing here asks the user: the role's permissions (profiles/permissions.py) let a worker edit,
 commit and run a2a in its worktree without a dialog (the tests fail on any pane that waits).
@@ -18,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.real_cli.fakemodel import Reply, Request
-from tests.real_cli.harness import World, mark, shell_call, work_root, write_call
+from tests.real_cli.harness import World, mark, needs_safe_folder, shell_call, write_call
 from tests.real_cli.isolation import require
 from tests.support import git
 
@@ -48,8 +49,7 @@ command = 'test "$(cat src/hello.txt)" = hello'
 blocking = true
 timeout_s = 60
 '''
-CLIS = ["claude", "codex", pytest.param("gemini", marks=pytest.mark.skipif(
-    work_root()[1] is not None, reason=work_root()[1] or ""))]
+CLIS = ["claude", "codex", pytest.param("gemini", marks=needs_safe_folder())]
 
 
 def claim(w: World, card_id: str, cli: str) -> dict:
@@ -74,11 +74,19 @@ def submit_after_rev_parse(cli: str, att: dict):
     return reply
 
 
-def script_work(w: World, cli: str, att: dict, rel: str, needle: str) -> None:
+# The worker tests its work with pytest in its clone: a command no allow-list names, which a
+# confined worker runs without a prompt (permissions.py).
+PYTEST = ("printf 'def test_hello():\\n    assert open(\"src/hello.txt\").read() =="
+          " \"hello\\\\n\"\\n' > src/test_hello.py && python -m pytest -q -p no:cacheprovider src")
+
+
+def script_work(w: World, cli: str, att: dict, rel: str, needle: str,
+                test: bool = False) -> None:
     wt = Path(att["worktree"])
     w.fm.script(
         needle,
         Reply(text="Writing the file.", tool=write_call(cli, wt, rel, "hello\n")),
+        *([Reply(text="Testing it.", tool=shell_call(cli, PYTEST))] if test else []),
         Reply(text="Committing.", tool=shell_call(cli, f"git add -A && git commit -q -m "
                                                        f"{shlex.quote('Say hello')}")),
         Reply(text="Reading the SHA.", tool=shell_call(cli, "git rev-parse HEAD")),
@@ -92,16 +100,21 @@ def start_worker(w: World, panes: list[str], cli: str, att: dict) -> str:
     return w.start(panes, cli, *first, attempt=att["attempt"], timeout=60)["session"]
 
 
-def work_on(w: World, panes: list[str], cli: str, card_id: str, rel: str) -> tuple[dict, str]:
-    """Claim `card_id`, start a worker on it and let it write `rel`, commit and submit; the
-    worker is never asked anything. Returns (the claim, the worker's session)."""
+def work_on(w: World, panes: list[str], cli: str, card_id: str, rel: str,
+            test: bool = False) -> tuple[dict, str]:
+    """Claim `card_id`, start a worker on it and let it write `rel` (and, with `test`, test it
+    with pytest), commit and submit; the worker is never asked anything. Returns (the claim,
+    the worker's session)."""
     att = claim(w, card_id, cli)
     sid = start_worker(w, panes, cli, att)
     m = mark("TASK")
-    script_work(w, cli, att, rel, m)
+    script_work(w, cli, att, rel, m, test)
     n = w.inject(sid, f"Implement card {card_id} in your worktree, commit and submit it. {m}")
     w.wait_dispatch(n, "done", timeout=90)
     never_waited(w, sid)
+    if test:
+        said = [r for r in w.fm.turns() if m in r.text][-1].tool_results
+        assert any("1 passed" in out for out in said), said
     return att, sid
 
 
@@ -114,7 +127,7 @@ def never_waited(w: World, sid: str) -> None:
 def test_a_worker_commits_submits_and_the_gate_integrates_then_rejects_a_stray_path(
         fresh_world, cli):
     w, panes = fresh_world, []
-    att, sid = work_on(w, panes, cli, "T-1", "src/hello.txt")
+    att, sid = work_on(w, panes, cli, "T-1", "src/hello.txt", test=True)
 
     wt = Path(att["worktree"])
     sha = git(wt, "rev-parse", "HEAD")
@@ -124,7 +137,8 @@ def test_a_worker_commits_submits_and_the_gate_integrates_then_rejects_a_stray_p
     assert trailers["A2A-Attempt"] == att["attempt"] and trailers["A2A-Session"] == sid
     assert trailers["A2A-Role"] == "worker" and trailers["A2A-CLI"].startswith(f"{cli} ")
     submitted = w.events("submitted")
-    assert [(e.actor, e.payload["sha"]) for e in submitted] == [(f"session:{sid}", sha)]
+    said = [r.tool_results for r in w.fm.turns() if r.tool_results][-1:]
+    assert [(e.actor, e.payload["sha"]) for e in submitted] == [(f"session:{sid}", sha)], said
 
     ver = w.a2a("verify", att["attempt"], "--json")
     assert ver.code == 0 and ver.json["passed"] is True, ver.out + ver.err
@@ -140,6 +154,7 @@ def test_a_worker_commits_submits_and_the_gate_integrates_then_rejects_a_stray_p
     assert ver2.code != 0 or ver2.json["passed"] is False, ver2.out
     feedback = [e for e in w.events("gate_feedback") if e.attempt == att2["attempt"]]
     assert feedback and feedback[0].payload["sent"] is True, feedback
-    req = w.fm.wait_for(lambda r: "⟦门禁 #" in r.text and r.side is None, timeout=60)
+    req = w.fm.wait_for(lambda r: "⟦门禁 #" in r.text and r.side is None, timeout=60,
+                        what="the gate's feedback in a model request")
     assert "boundary" in req.text and "docs/hello.txt" in req.text, req.text
     assert git(w.repo, "rev-parse", "main") == sha  # the stray commit went nowhere

@@ -7,19 +7,22 @@ whole gate in test_real_gate.py). The launch record and the role card say what w
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from a2a_tui.profiles import permissions
 from tests.real_cli.fakemodel import Reply
-from tests.real_cli.harness import World, mark, shell_call, work_root, write_call
+from tests.real_cli.harness import World, mark, needs_safe_folder, shell_call, write_call
 from tests.real_cli.isolation import require
+from tests.real_cli.test_real_gate import claim
 from tests.support import git, wait_until
 
 require()
 pytestmark = pytest.mark.real_cli
 
-CLIS = ["claude", "codex", pytest.param("gemini", marks=pytest.mark.skipif(
-    work_root()[1] is not None, reason=work_root()[1] or ""))]
+CLI_NAMES = ("claude", "codex", "gemini")
+CLIS = ["claude", "codex", pytest.param("gemini", marks=needs_safe_folder())]
 # What each CLI answers the model when it refuses a write (measured).
 REFUSED = {"claude": "denied", "gemini": "denied by policy"}
 REFUSED_SHELL = {**REFUSED, "codex": "Read-only file system"}
@@ -27,9 +30,10 @@ REFUSED_SHELL = {**REFUSED, "codex": "Read-only file system"}
 
 def granted(w: World, cli: str, role: str, sid: str) -> permissions.Permissions:
     run_dir = w.repo / ".a2a" / "run" / sid
-    return {"claude": lambda: permissions.claude(role, run_dir),
+    out = run_dir / "out"                  # what a read-only role may write (its results)
+    return {"claude": lambda: permissions.claude(role, out),
             "codex": lambda: permissions.codex(role),
-            "gemini": lambda: permissions.gemini(role, run_dir)}[cli]()
+            "gemini": lambda: permissions.gemini(role, run_dir, writes_in=out)}[cli]()
 
 
 def start(w: World, panes: list[str], cli: str, role: str) -> dict:
@@ -74,13 +78,15 @@ def test_a_reviewer_that_tries_to_write_a_file_is_stopped_by_the_cli(world, pane
 
 @pytest.mark.parametrize("cli", CLIS)
 def test_a_worker_edits_commits_and_runs_a2a_without_a_dialog(world, panes, cli):
-    # A worker with no attempt works in the repository; the same grants hold in a worktree
-    # (test_real_gate.py).
-    s = start(world, panes, cli, "worker")
-    sid = s["session"]
+    # A worker writes in its attempt's clone: its confinement binds the repository read-only
+    # (test_real_boundary.py). The same grants carry a task through the gate (test_real_gate.py).
+    att = claim(world, f"T-{10 + CLI_NAMES.index(cli)}", cli)
+    clone = Path(att["worktree"])
+    first = [f"say hello {mark('HELLO')}"] if cli == "codex" else []
+    sid = world.start(panes, cli, *first, attempt=att["attempt"], timeout=60)["session"]
     m = mark("COMMIT")
     world.fm.script(
-        m, Reply(text="Writing.", tool=write_call(cli, world.repo, f"{cli}.txt", "w\n")),
+        m, Reply(text="Writing.", tool=write_call(cli, clone, f"{cli}.txt", "w\n")),
         Reply(text="Committing.", tool=shell_call(cli, f"git add {cli}.txt && git commit -q"
                                                        f" -m 'worker {cli}'")),
         Reply(text="Asking a2a.", tool=shell_call(cli, "a2a whoami")),
@@ -89,9 +95,9 @@ def test_a_worker_edits_commits_and_runs_a2a_without_a_dialog(world, panes, cli)
     world.wait_dispatch(n, "done", timeout=60)
     assert [p for p in world.signals(sid) if p["to"] == "waiting"] == []
     assert world.turns_with(cli, m)
-    last = [r for r in world.fm.turns() if m in r.text][-1].tool_results[-1]
-    assert f"session {sid} (worker)" in last, last
-    assert git(world.repo, "log", "-1", "--format=%s") == f"worker {cli}"
+    said = [r for r in world.fm.turns() if m in r.text][-1].tool_results
+    assert f"session {sid} (worker)" in said[-1], said
+    assert git(clone, "log", "-1", "--format=%s") == f"worker {cli}", said
 
 
 def test_a_codex_reviewers_a2a_call_runs_outside_the_sandbox_once_the_user_approves(
@@ -114,8 +120,7 @@ def test_a_codex_reviewers_a2a_call_runs_outside_the_sandbox_once_the_user_appro
     assert f"session {sid} (reviewer)" in answer, answer
 
 
-NAMED_CLIS = ["claude", pytest.param("gemini", marks=pytest.mark.skipif(
-    work_root()[1] is not None, reason=work_root()[1] or ""))]
+NAMED_CLIS = ["claude", pytest.param("gemini", marks=needs_safe_folder())]
 # Named commands only (issue 22): `git log --output=FILE` writes a file, `git -c alias…` runs a
 # shell.
 OUTPUT, ALIAS = "git log -1 --output=by-output.txt", "git -c alias.x='!touch by-alias.txt' x"

@@ -62,7 +62,8 @@ def command_in(req: Request, starts: str) -> str:
 
 
 def script_ideation(w: World, idea: str, assign: str) -> None:
-    draft = w.repo / ".a2a" / "run" / "idea1" / "card.toml"
+    # In its session's output folder: the one place under .a2a/ its confinement lets it write.
+    draft = w.repo / ".a2a" / "run" / "idea1" / "out" / "card.toml"
 
     def ready(req: Request) -> Reply:
         found = re.search(r"card (T-\d+) v1 added", req.tool_results[-1])
@@ -182,7 +183,7 @@ def test_an_idea_from_the_user_comes_out_integrated_with_real_clis_in_every_role
                        what="the approval taken")
         # Under load a Claude Code pane may not take the Enter after a paste: a2a says so on
         # the pane's row ("not seen submitted … look at the pane") and never presses it again;
-        # the user does, as the README says (counted and reported).
+        # the user does, as docs/how-to/real-clis.md says (counted and reported).
         for sid, s in w.sessions().items():
             if s["hint"] and "not seen submitted" in s["hint"] and s["pane"]:
                 w.keys(s["pane"], "Enter")

@@ -13,7 +13,9 @@
   (a2a run as an existing session), `give_verdict`, `error_code` (reviews.py).
 - The store: `store`, `rows`, `session`, `dispatch`, `events`, `signals`, `wait_state`
   (records.py); sessions without a CLI, recorded as a launch records them: `register_session`,
-  `repoint_session`, `set_session` (sessions.py); `a2a serve` and the commands around it (serve.py).
+  `repoint_session`, `set_session`; a session's output folder, which a confined pane writes
+  and a test reads: `session_out` (sessions.py); `a2a serve` and the commands around it
+  (serve.py).
 
 Tests import from here, not from the package's modules, for what is only their set-up: a module
 the package moves is then fixed in one place.
@@ -39,6 +41,7 @@ from tests.support.sessions import (
     process_alive,
     register_session,
     repoint_session,
+    session_out,
     set_session,
 )
 from tests.support.terminal import Terminal, attach_command
@@ -53,7 +56,7 @@ __all__ = [
     "CARD_TOML", "collab_as", "commit_in", "dispatch", "enqueue", "error_code", "events", "git",
     "give_verdict", "holds_for", "inject", "make_repo", "proc_start", "process_alive", "prompts",
     "register_session", "repoint_session", "review_report", "rows", "Run", "Served", "session",
-    "sessions_json", "set_session", "signals", "spawn", "start_review", "store", "tmux",
-    "wait_state", "wait_until", "World", "write_card", "Terminal", "attach_command",
+    "sessions_json", "session_out", "set_session", "signals", "spawn", "start_review", "store",
+    "tmux", "wait_state", "wait_until", "World", "write_card", "Terminal", "attach_command",
     "write_user_config",
 ]

@@ -29,6 +29,13 @@ from a2a_tui.store import Store, Tx
 from tests.support.records import store
 
 
+def session_out(repo: Path, sid: str) -> Path:
+    """The session's output folder (`.a2a/run/<s>/out`, made by its launch): the one folder
+    under `.a2a/` a confined session writes, at the same path inside its sandbox and out. A
+    pane's command that leaves its output for the test to read leaves it here."""
+    return Repo(repo).session_out_dir(sid)
+
+
 def proc_start(pid: int) -> int:
     """The process's start time as a launch records it (it tells a reused pid apart)."""
     st = proc_stat(pid)

@@ -38,6 +38,17 @@ GITCONFIG = ("[user]\n\tname = Test User\n\temail = test@example.com\n"
              "[init]\n\tdefaultBranch = main\n")
 
 
+def machine_config() -> str:
+    """The user config a machine that cannot confine needs for the suite to run (empty where
+    it can): its user allows unconfined sessions, which every launch record then shows
+    (README, "Where confinement is impossible"). The boundary tests that need confinement
+    skip there with the machine's reason (tests/boundary/pane.py)."""
+    # Imported here: only a World asks, and the probe runs bwrap once per process.
+    from a2a_tui.confine import probe
+
+    return "" if probe().available else "[confinement]\nallow_unconfined = true\n"
+
+
 class World:
     """A throwaway HOME, a private tmux server and (unless `repo=False`) a repository with
     `a2a init`, under `base` (a new temporary folder when None, removed by `close()`)."""
@@ -61,6 +72,11 @@ class World:
             "XDG_STATE_HOME": str(self.home / ".local" / "state")}
         self.repo: Path | None = None
         self.served: list[Served] = []
+        if machine_config():
+            # Written the way write_user_config (userconfig.py) writes it.
+            path = self.home / ".config" / "a2a" / "config.toml"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(machine_config(), encoding="utf-8")
         if repo:
             try:
                 self.init_repo()

@@ -115,9 +115,14 @@ def test_an_idea_to_integration_with_demo_agents_by_keys_alone(world, tmp_path, 
                                                                capsys):
     repo = make_repo(tmp_path / "hello", {"README.md": "hello\n"}, env=world.env)
     assert a2a("init", cwd=repo).code == 0
+    # The agents' scripts lie outside the repository, under /tmp, which a confined session sees
+    # as a private empty folder: the user lets them be read, as any shared folder
+    # ([confinement] read in the user's settings).
+    scripts = tmp_path / "scripts"
+    scripts.mkdir()
     write_user_config(world, f'[roles.worker]\ncli = "demo"\n[roles.reviewer]\ncli = "demo"\n'
                              f'[clis.demo]\noptions = ["--delay", "0.1", "--replies",'
-                             f' "{replies(tmp_path)}"]\n')
+                             f' "{replies(scripts)}"]\n[confinement]\nread = ["{scripts}"]\n')
     terminal = Terminal(env={**world.env, "EDITOR": editor_script(tmp_path, CARD)},
                         size=(120, 40))
     try:

@@ -282,7 +282,8 @@ class _Refused(GitError):
     """The tree holds a path a2a will not write (the chain reports `checkout_failed`)."""
 
     def __init__(self, path: str, why: str):
-        super().__init__("checkout", f"{path!r}: {why}")
+        # git's own operation name, not a code of a2a's (the code stays `git_failed`)
+        super().__init__(operation="checkout", stderr=f"{path!r}: {why}")
 
 
 def _check_path(path: str, links: set[str]) -> None:

@@ -112,7 +112,7 @@ class HelpScreen(ModalScreen[None]):
             with VerticalScroll():
                 if self.legend is not None:
                     yield Static(Text("The keys, then what the marks on the screen mean"
-                                      " (⟦主控 #n⟧, ⟦门禁 #n⟧, ⏸, ✓ …): End jumps there.",
+                                      " (⟦主控 #n · WHO⟧, ⟦门禁 #n⟧, ⏸, ✓ …): End jumps there.",
                                       style="italic"))
                 yield Static(self.table)
                 if self.legend is not None:
