@@ -105,13 +105,19 @@ def test_a2a_demo_comes_up_unconfined_where_the_machine_cannot_confine(world, tm
         world.a2a("down", "--repo", str(root), "--tmux-socket", world.sock, cwd=tmp_path)
 
 
+@needs_unshare
 def test_a_repositorys_config_cannot_allow_it(world, repo):
-    """`.a2a/config.toml` is a file an agent could write: [confinement] there is refused."""
+    """`.a2a/config.toml` is a file an agent could write: [confinement] there changes nothing
+    (the file is not in force until the user accepts it, issue 22), and the user cannot accept
+    it either."""
     cfg = repo / ".a2a" / "config.toml"
     cfg.write_text(cfg.read_text() + "\n[confinement]\nallow_unconfined = true\n")
-    r = world.a2a(*spawn_args(world))
-    assert r.code != 0 and r.json["error"]["code"] == "bad_config", r.out
+    r = without_userns(world, *spawn_args(world))
+    assert r.returncode != 0 and '"confinement_unavailable"' in r.stdout, r.stdout
     assert events(repo, "session_launching") == []
+    r = world.a2a("gate-rules", "accept", "--json")
+    assert r.code != 0 and r.json["error"]["code"] == "bad_config", r.out
+    assert events(repo, "rules_accepted")[-1].payload["text"] != cfg.read_text()
 
 
 def test_bwrap_missing_is_unavailable_with_its_reason(tmp_path):

@@ -10,7 +10,7 @@ import pytest
 
 from a2a_tui.panes.orchestrator import lock_holder
 from a2a_tui.repo import Repo
-from a2a_tui.tmux import Tmux
+from a2a_tui.tmux import DEFAULT_SOCKET, Tmux
 from tests.support import A2A, a2a, register_session, tmux, wait_state, wait_until
 
 pytestmark = pytest.mark.tmux
@@ -31,15 +31,22 @@ def test_up_inside_another_tmux_server_then_down_from_outside_ends_it_all(world,
     assert rc.read_text().strip() == "0"
     session = Repo(repo).config().tmux_session
     wait_until(lambda: lock_holder(Repo(repo)) is not None, what="the orchestrator")
-    windows = tmux(sock, "list-windows", "-t", f"={session}", "-F", "#{window_name}").split()
+    # a2a's session is on a2a's own server (issue 22), never the one the terminal is inside:
+    # the user's sessions, hooks and key bindings live there.
+    assert not Tmux(sock).has_session(session)
+    own = world.env | {"TMUX": ""}
+    windows = subprocess.run(["tmux", "-L", DEFAULT_SOCKET, "list-windows", "-t", f"={session}",
+                              "-F", "#{window_name}"], env=own, capture_output=True,
+                             text=True).stdout.split()
     assert {"workbench", "orchestrator"} <= set(windows)
 
     # From outside tmux (no $TMUX, no --tmux-socket): down ends that session on that server.
     r = a2a("down", "--yes", "--json", cwd=repo)
     assert r.code == 0, r.out + r.err
     assert r.json["killed"] is True, r.json
-    assert not Tmux(sock).has_session(session)
-    # The user's own session on that server stays.
+    assert subprocess.run(["tmux", "-L", DEFAULT_SOCKET, "has-session", "-t", f"={session}"],
+                          env=own, capture_output=True).returncode != 0
+    # The user's own session on their server stays.
     assert subprocess.run(["tmux", "-L", sock, "has-session", "-t", "=mine"],
                           env=world.env).returncode == 0
     assert lock_holder(Repo(repo)) is None
