@@ -8,6 +8,7 @@ from typing import Any
 
 from a2a_tui.collab.authorization import claim_refusal
 from a2a_tui.errors import A2AError
+from a2a_tui.faults import crashpoint
 from a2a_tui.gate import clones, ledger
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.escalate import tell_dispatcher
@@ -55,47 +56,35 @@ def claim(g: GateContext, card_id: str, *, writer: str | None = None,
             branch = f"a2a/{attempt_id}"
             worktree = g.repo.worktrees_dir / attempt_id
             for old in active:
-                s = tx.append("attempt_superseded", actor=g.caller.actor, task=card_id,
+                ledger.record(tx, "attempt_superseded", actor=g.caller.actor, task=card_id,
                               attempt=old["id"], session=g.caller.session,
                               payload={"by": attempt_id, "fence": fence, "was": old["state"]})
-                tx.execute("UPDATE attempts SET state='superseded', ended_ns=?, updated_seq=?"
-                           " WHERE id=?", (time.time_ns(), s, old["id"]))
-            seq = tx.append(
-                "claimed", actor=g.caller.actor, task=card_id, attempt=attempt_id,
+            ledger.record(
+                tx, "claimed", actor=g.caller.actor, task=card_id, attempt=attempt_id,
                 session=g.caller.session,
                 payload={"fence": fence, "branch": branch, "worktree": str(worktree),
                          "start_commit": start, "card_version": card["version"],
                          "writer": writer, "target_branch": cfg.target_branch})
-            tx.execute("UPDATE cards SET fence=?, updated_seq=? WHERE id=?", (fence, seq, card_id))
-            tx.execute(
-                "INSERT INTO attempts(id, card_id, n, fence, state, branch, worktree,"
-                " worktree_state, start_commit, target_branch, card_version, writer, claimed_ns,"
-                " updated_seq)"
-                " VALUES (?,?,?,?,'claimed',?,?,'pending',?,?,?,?,?,?)",
-                (attempt_id, card_id, n, fence, branch, str(worktree), start, cfg.target_branch,
-                 card["version"], writer, time.time_ns(), seq))
+        crashpoint("claim:after_record")
         # Outside the transaction: git.
         try:
             g.repo.worktrees_dir.mkdir(parents=True, exist_ok=True)
             g.git.make_clone(worktree, branch, start, cfg.target_branch, g.git.identity())
+            crashpoint("claim:after_clone")
         except (A2AError, OSError) as exc:
             shutil.rmtree(worktree, ignore_errors=True)   # nothing half-made stays
             exc = exc if isinstance(exc, A2AError) else A2AError("worktree_failed", str(exc))
             with g.store.write() as tx:
-                s = tx.append("worktree_failed", actor="gate", task=card_id, attempt=attempt_id,
-                              payload={"error": exc.message,
-                                       "git": getattr(exc, "stderr", None)})
-                tx.execute("UPDATE attempts SET state='failed', worktree_state='unknown',"
-                           " ended_ns=?, updated_seq=? WHERE id=?", (time.time_ns(), s, attempt_id))
+                ledger.record(tx, "worktree_failed", actor="gate", task=card_id,
+                              attempt=attempt_id, payload={"error": exc.message,
+                                                           "git": getattr(exc, "stderr", None)})
             raise A2AError("worktree_failed",
                            f"claim {attempt_id} recorded but its worktree failed:"
                            f" {exc.message}") from exc
         with g.store.write() as tx:
-            s = tx.append("worktree_created", actor="gate", task=card_id, attempt=attempt_id,
-                          payload={"path": str(worktree), "branch": branch, "start_commit": start,
-                                   "layout": "clone"})
-            tx.execute("UPDATE attempts SET worktree_state='present', updated_seq=? WHERE id=?",
-                       (s, attempt_id))
+            ledger.record(tx, "worktree_created", actor="gate", task=card_id, attempt=attempt_id,
+                          payload={"path": str(worktree), "branch": branch,
+                                   "start_commit": start, "layout": "clone"})
     return {"attempt": attempt_id, "card": card_id, "fence": fence, "branch": branch,
             "worktree": str(worktree), "start_commit": start, "card_version": card["version"],
             "writer": writer, "superseded": [a["id"] for a in active]}
@@ -203,16 +192,10 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
                        f" submission {att['submission_n']}): submit again")
         if problem is None:
             n = att["submission_n"] + 1
-            seq = tx.append("submitted", actor=g.caller.actor, task=att["card_id"],
-                            attempt=attempt_id, session=g.caller.session,
-                            payload={"n": n, "sha": sha, "card_version": card_version,
-                                     "fence": fence, "unresolved": open_items})
-            tx.execute("INSERT INTO submissions(attempt_id, n, sha, card_version, fence, actor,"
-                       " seq) VALUES (?,?,?,?,?,?,?)",
-                       (attempt_id, n, sha, card_version, fence, g.caller.actor, seq))
-            tx.execute("UPDATE attempts SET state='submitted', submission_n=?, submitted_sha=?,"
-                       " card_version=?, updated_seq=? WHERE id=?",
-                       (n, sha, card_version, seq, attempt_id))
+            ledger.record(tx, "submitted", actor=g.caller.actor, task=att["card_id"],
+                          attempt=attempt_id, session=g.caller.session,
+                          payload={"n": n, "sha": sha, "card_version": card_version,
+                                   "fence": fence, "unresolved": open_items})
             told = tell_dispatcher(tx, attempt_id, f"{attempt_id} submitted {sha} (card"
                                    f" {att['card_id']} v{card_version}, submission {n}):"
                                    f" `a2a verify {attempt_id}` checks it.")
@@ -261,13 +244,9 @@ def abandon(g: GateContext, attempt_id: str, score: Score | None, reason: str = 
             now = time.time_ns()
             facts = score_facts(tx, att, now)
             scored = score.to_json() if score is not None else None
-            seq = tx.append("abandoned", actor=g.caller.actor, task=att["card_id"],
-                            attempt=attempt_id, session=g.caller.session,
-                            payload={"reason": reason, "score": scored, **facts})
-            tx.execute("UPDATE attempts SET state='abandoned', ended_ns=?, updated_seq=?"
-                       " WHERE id=?", (now, seq, attempt_id))
-            if score is not None:
-                insert_score(tx, attempt_id, "abandoned", score, facts, g.caller.actor, seq)
+            ledger.record(tx, "abandoned", actor=g.caller.actor, task=att["card_id"],
+                          attempt=attempt_id, session=g.caller.session, ts_ns=now,
+                          payload={"reason": reason, "score": scored, **facts})
     return {"attempt": attempt_id, "state": "abandoned", "score": scored, **facts}
 
 
@@ -279,15 +258,6 @@ def score_facts(tx, att, now_ns: int) -> dict[str, Any]:
     return {"rounds": rounds, "rejections": rejections,
             "duration_s": round((now_ns - att["claimed_ns"]) / 1e9, 3),
             "facts": objective_facts(tx, att, now_ns)}
-
-
-def insert_score(tx, attempt_id: str, outcome: str, score: Score, facts: dict[str, Any],
-                 actor: str, seq: int) -> None:
-    tx.execute(
-        "INSERT INTO scores(attempt_id, outcome, boundary, boundary_reason, taste, taste_reason,"
-        " rounds, rejections, duration_s, actor, seq) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-        (attempt_id, outcome, score.boundary, score.boundary_reason, score.taste,
-         score.taste_reason, facts["rounds"], facts["rejections"], facts["duration_s"], actor, seq))
 
 
 def bind_writer(g: GateContext, attempt_id: str, session_id: str) -> dict[str, Any]:
@@ -307,8 +277,7 @@ def bind_writer(g: GateContext, attempt_id: str, session_id: str) -> dict[str, A
             raise A2AError("not_writer", f"{g.caller.describe()} is not the writer of {attempt_id}"
                            f" ({att['writer']}) and cannot hand it over")
         new = f"session:{session_id}"
-        seq = tx.append("writer_bound", actor=g.caller.actor, task=att["card_id"],
-                        attempt=attempt_id, session=session_id,
-                        payload={"from": att["writer"], "to": new, "fence": att["fence"]})
-        tx.execute("UPDATE attempts SET writer=?, updated_seq=? WHERE id=?", (new, seq, attempt_id))
+        ledger.record(tx, "writer_bound", actor=g.caller.actor, task=att["card_id"],
+                      attempt=attempt_id, session=session_id,
+                      payload={"from": att["writer"], "to": new, "fence": att["fence"]})
     return {"attempt": attempt_id, "writer": new, "previous": att["writer"], "fence": att["fence"]}

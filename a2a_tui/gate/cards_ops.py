@@ -54,28 +54,10 @@ def add_card(g: GateContext, path: Path, *, source_ticket: str | None = None
             version, state, kind = row["version"] + 1, "draft", "card_versioned"
         else:
             version, state, kind = row["version"], row["state"], "card_revised"
-        seq = tx.append(kind, actor=g.caller.actor, task=card.id, session=g.caller.session,
-                        payload={"version": version, "digest": digest, "source": str(path),
-                                 "card": body, **({"filled": filled} if filled else {})})
-        if row is None:
-            tx.execute(
-                "INSERT INTO cards(id, version, digest, contract_digest, state, fence, title, body,"
-                " source_path, updated_seq) VALUES (?,?,?,?,?,0,?,?,?,?)",
-                (card.id, version, digest, contract, state, card.title, json.dumps(body),
-                 str(path), seq),
-            )
-        else:
-            tx.execute(
-                "UPDATE cards SET version=?, digest=?, contract_digest=?, state=?, title=?, body=?,"
-                " source_path=?, updated_seq=? WHERE id=?",
-                (version, digest, contract, state, card.title, json.dumps(body), str(path), seq,
-                 card.id),
-            )
-        if row is None or version != row["version"]:
-            tx.execute(
-                "INSERT INTO card_versions(card_id, version, digest, body, seq) VALUES (?,?,?,?,?)",
-                (card.id, version, digest, json.dumps(body), seq),
-            )
+        # The card's row (and a new version's) is written by the fold (gate/ledger/).
+        ledger.record(tx, kind, actor=g.caller.actor, task=card.id, session=g.caller.session,
+                      payload={"version": version, "digest": digest, "source": str(path),
+                               "card": body, **({"filled": filled} if filled else {})})
     return {"card": card.id, "version": version, "digest": digest, "changed": True, "state": state,
             "event": kind, "filled": filled, "title": card.title}
 
@@ -113,9 +95,9 @@ def ready_card(g: GateContext, card_id: str) -> dict[str, Any]:
         row = tx.one("SELECT * FROM cards WHERE id = ?", (card_id,))
         if row["state"] == "ready":
             return {"card": card_id, "version": row["version"], "state": "ready", "changed": False}
-        seq = tx.append("card_ready", actor=g.caller.actor, task=card_id, session=g.caller.session,
-                        payload={"version": row["version"], "digest": row["digest"]})
-        tx.execute("UPDATE cards SET state='ready', updated_seq=? WHERE id=?", (seq, card_id))
+        ledger.record(tx, "card_ready", actor=g.caller.actor, task=card_id,
+                      session=g.caller.session,
+                      payload={"version": row["version"], "digest": row["digest"]})
     return {"card": card_id, "version": row["version"], "state": "ready", "changed": True}
 
 
@@ -138,10 +120,11 @@ def contract_precheck(g: GateContext, row) -> None:
         return
     with g.store.write() as tx:
         item, queued = escalate.card_contract_invalid(tx, row["id"], row["version"], found)
-        tx.append("contract_invalid", actor=g.caller.actor, task=row["id"],
-                  session=g.caller.session,
-                  payload={"where": "card ready", "card": row["id"], "version": row["version"],
-                           "start_commit": head, "problems": found, "item": item})
+        ledger.record(tx, "contract_invalid", actor=g.caller.actor, task=row["id"],
+                      session=g.caller.session,
+                      payload={"where": "card ready", "card": row["id"],
+                               "version": row["version"], "start_commit": head,
+                               "problems": found, "item": item})
     if queued:
         wake(g.repo)
     raise A2AError("contract_invalid", f"card {row['id']} v{row['version']} cannot be ready:"

@@ -16,7 +16,7 @@ from typing import Any
 from a2a_tui.errors import A2AError
 from a2a_tui.faults import crashpoint
 from a2a_tui.gate import ledger
-from a2a_tui.gate.attempts import insert_score, score_facts
+from a2a_tui.gate.attempts import score_facts
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.locks import op_lock
 from a2a_tui.gate.mainworktree import (
@@ -28,13 +28,7 @@ from a2a_tui.gate.mainworktree import (
 from a2a_tui.gate.model import UNRESOLVED, Score, parse_scores, way_out
 from a2a_tui.gate.review_gate import check_integrable
 from a2a_tui.gate.roles import require_role
-from a2a_tui.gate.targets import (
-    git_refusal,
-    observe,
-    record_advance_in_tx,
-    ref_of,
-    target_lock,
-)
+from a2a_tui.gate.targets import git_refusal, observe, ref_of, target_lock
 from a2a_tui.git import GitError
 
 
@@ -82,16 +76,11 @@ def integrate(g: GateContext, attempt_id: str, score: Score | None) -> dict[str,
             with g.store.write() as tx:
                 # Reviews and the user's approval decide here; the approval is used in this tx.
                 check_integrable(g, att, tx)
-                seq = tx.append("integration_intent", actor=g.caller.actor, task=att["card_id"],
-                                attempt=attempt_id, session=g.caller.session,
-                                payload={"ref": ref, "old": old, "new": sha,
-                                         "sync_worktree": sync, "score": score.to_json(),
-                                         "actor": g.caller.actor})
-                tx.execute("INSERT OR REPLACE INTO integrations(attempt_id, state, ref, old_sha,"
-                           " new_sha, sync_worktree, intent_seq) VALUES (?,?,?,?,?,?,?)",
-                           (attempt_id, "intent", ref, old, sha, sync, seq))
-                tx.execute("UPDATE attempts SET state='integrating', updated_seq=? WHERE id=?",
-                           (seq, attempt_id))
+                ledger.record(tx, "integration_intent", actor=g.caller.actor,
+                              task=att["card_id"], attempt=attempt_id, session=g.caller.session,
+                              payload={"ref": ref, "old": old, "new": sha,
+                                       "sync_worktree": sync, "score": score.to_json(),
+                                       "actor": g.caller.actor})
             crashpoint("integrate:after_intent")
             failure = None
             try:
@@ -160,7 +149,6 @@ def resolve_intent(g: GateContext, attempt_id: str, *, actor: str, recovering: b
     att = g.attempt(attempt_id)
     intent = g.store.one("SELECT payload FROM events WHERE seq=?", (it["intent_seq"],))
     score_json = json.loads(intent["payload"])["score"]
-    score = Score(**score_json)
     observed = g.git.ref_value(it["ref"])
     synced = None
     if observed == it["new_sha"] and it["sync_worktree"]:
@@ -172,29 +160,24 @@ def resolve_intent(g: GateContext, attempt_id: str, *, actor: str, recovering: b
                 "recovered": recovering}
         if failure is not None:
             base["error"] = {"code": failure.code, "git": failure.stderr, **failure.details}
+        # The outcome moves the attempt, its integration, its score and (integrated) the
+        # target's baseline: the fold writes them (gate/ledger/).
         if observed == it["new_sha"]:
-            facts = score_facts(tx, att, now)
-            seq = tx.append("integrated", actor=actor, task=att["card_id"], attempt=attempt_id,
-                            payload={**base, "score": score_json, "worktree_synced": synced,
-                                     **facts})
-            tx.execute("UPDATE integrations SET state='integrated', outcome_seq=?"
-                       " WHERE attempt_id=?", (seq, attempt_id))
-            tx.execute("UPDATE attempts SET state='integrated', ended_ns=?, updated_seq=?"
-                       " WHERE id=?", (now, seq, attempt_id))
-            insert_score(tx, attempt_id, "integrated", score, facts, actor, seq)
-            record_advance_in_tx(tx, att["target_branch"], it["new_sha"], "integrated", seq)
             state = "integrated"
+            ledger.record(tx, "integrated", actor=actor, task=att["card_id"], attempt=attempt_id,
+                          ts_ns=now, payload={**base, "score": score_json,
+                                              "worktree_synced": synced,
+                                              **score_facts(tx, att, now)})
+        elif observed == it["old_sha"]:
+            # Not moved: the CAS did not apply, the candidate stays verified.
+            state = "not_applied"
+            ledger.record(tx, "integration_not_applied", actor=actor, task=att["card_id"],
+                          attempt=attempt_id, payload=base)
         else:
-            # Not moved (the CAS did not apply: the candidate stays verified) or moved elsewhere
-            # (nobody can say what happened: unknown, for a person to decide).
-            state, att_state = (("not_applied", "verified") if observed == it["old_sha"]
-                                else ("unknown", "unknown"))
-            seq = tx.append(f"integration_{state}", actor=actor, task=att["card_id"],
-                            attempt=attempt_id, payload=base)
-            tx.execute("UPDATE integrations SET state=?, outcome_seq=? WHERE attempt_id=?",
-                       (state, seq, attempt_id))
-            tx.execute("UPDATE attempts SET state=?, updated_seq=? WHERE id=?",
-                       (att_state, seq, attempt_id))
+            # Moved elsewhere: nobody can say what happened, for a person to decide.
+            state = "unknown"
+            ledger.record(tx, "integration_unknown", actor=actor, task=att["card_id"],
+                          attempt=attempt_id, payload=base)
     result = {"attempt": attempt_id, "state": state, "target": att["target_branch"],
               "old": it["old_sha"], "new": it["new_sha"], "observed": observed,
               "worktree_synced": synced, "recovered": recovering}

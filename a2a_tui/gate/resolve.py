@@ -17,12 +17,13 @@ from typing import Any
 
 from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.errors import A2AError
-from a2a_tui.gate.attempts import insert_score, score_facts
+from a2a_tui.gate import ledger
+from a2a_tui.gate.attempts import score_facts
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.locks import op_lock
 from a2a_tui.gate.model import Score
 from a2a_tui.gate.roles import require_role
-from a2a_tui.gate.targets import record_advance_in_tx, ref_of, target_lock, view
+from a2a_tui.gate.targets import ref_of, target_lock
 
 RESOLUTIONS = ("integrated", "not-applied", "abandoned")
 # The attempt's state after each resolution; not-applied makes it a verified candidate again
@@ -76,25 +77,13 @@ def _record(g: GateContext, att, it, as_: str, reason: str, head: str | None,
             "intent_seq": it["intent_seq"]}
         if as_ == "integrated":
             # The score given at integrate, and the facts beside it, travel in the event: the
-            # log alone rebuilds the scores row (gate/ledger.py).
+            # log alone makes the scores row (gate/ledger/attempts.py).
             intent = tx.one("SELECT payload FROM events WHERE seq=?", (it["intent_seq"],))
             score = Score(**json.loads(intent["payload"])["score"])
-            facts = score_facts(tx, att, now)
-            payload.update(score=score.to_json(), **facts)
-        seq = tx.append("attempt_resolved", actor=g.caller.actor, task=att["card_id"],
-                        attempt=attempt_id, session=g.caller.session, payload=payload)
-        ended = now if state in ("integrated", "abandoned") else None
-        tx.execute("UPDATE attempts SET state=?, ended_ns=COALESCE(?, ended_ns), updated_seq=?"
-                   " WHERE id=?", (state, ended, seq, attempt_id))
-        if as_ != "abandoned":  # abandoned says nothing about the move itself: it stays unknown
-            tx.execute("UPDATE integrations SET state=?, outcome_seq=? WHERE attempt_id=?",
-                       (as_.replace("-", "_"), seq, attempt_id))
-        if as_ == "integrated":
-            insert_score(tx, attempt_id, "integrated", score, facts, g.caller.actor, seq)
-            # The gate's record moves to the candidate only if nothing was recorded since the
-            # move it intended; a head beyond it is then seen as a divergence, for the user.
-            t = view(tx, branch)
-            if t is None or t.baseline == it["old_sha"]:
-                record_advance_in_tx(tx, branch, sha, "resolved", seq)
+            payload.update(score=score.to_json(), **score_facts(tx, att, now))
+        # The attempt, its integration, score and the target's baseline: written by the fold.
+        seq = ledger.record(tx, "attempt_resolved", actor=g.caller.actor, task=att["card_id"],
+                            attempt=attempt_id, session=g.caller.session, ts_ns=now,
+                            payload=payload).seq
     return {"attempt": attempt_id, "as": as_, "state": state, "sha": sha, "target": branch,
             "observed": head, "user_input": uid, "event": seq}

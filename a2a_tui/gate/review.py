@@ -11,7 +11,6 @@ pass approves nothing on its own (the checks still decide).
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 from typing import Any
 
@@ -70,25 +69,15 @@ def review(g: GateContext, attempt_id: str, sha: str, path: str) -> dict[str, An
             raise A2AError("already_reviewed", f"review {run['id']} has its verdict already")
         issues = [i.model_dump() for i in report.blocking_issues]
         digest = "sha256:" + hashlib.sha256(raw).hexdigest()
-        seq = tx.append("reviewed", actor=g.caller.actor, task=att["card_id"], attempt=attempt_id,
-                        session=g.caller.session,
-                        payload={"review": run["id"], "sha": sha, "submission": sub["n"],
-                                 "round": run["round"], "verdict": report.verdict,
-                                 "blocking_issues": issues, "risks": report.risks,
-                                 "recommends_follow_up": report.recommends_follow_up,
-                                 "report": str(Path(path).resolve()), "report_digest": digest,
-                                 "notes": text})
-        # The review's id is its event's seq: the log names it (gate/ledger.py folds it).
-        review_id = seq
-        tx.execute(
-            "INSERT INTO reviews(id, attempt_id, submission_n, sha, session, verdict, notes, seq,"
-            " run_id, risks, follow_up, report_digest) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-            (review_id, attempt_id, sub["n"], sha, session["id"], report.verdict, text, seq,
-             run["id"], json.dumps(report.risks), int(report.recommends_follow_up), digest))
-        for i in report.blocking_issues:
-            tx.execute("INSERT INTO review_issues(review_id, attempt_id, sha, issue, title,"
-                       " evidence, seq) VALUES (?,?,?,?,?,?,?)",
-                       (review_id, attempt_id, sha, i.id, i.title, json.dumps(i.evidence), seq))
+        # The review (its id is its event's seq) and its issues: written by the fold.
+        ledger.record(tx, "reviewed", actor=g.caller.actor, task=att["card_id"],
+                      attempt=attempt_id, session=g.caller.session,
+                      payload={"review": run["id"], "sha": sha, "submission": sub["n"],
+                               "round": run["round"], "verdict": report.verdict,
+                               "blocking_issues": issues, "risks": report.risks,
+                               "recommends_follow_up": report.recommends_follow_up,
+                               "report": str(Path(path).resolve()), "report_digest": digest,
+                               "notes": text})
         issues_ = ", ".join(i.id for i in report.blocking_issues)
         told = tell_dispatcher(tx, attempt_id, f"The review of {attempt_id} at {sha[:12]}:"
                                f" {report.verdict}" + (

@@ -18,7 +18,7 @@ from typing import Any
 
 from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.errors import A2AError
-from a2a_tui.gate import approvals
+from a2a_tui.gate import approvals, ledger
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.roles import admit
 from a2a_tui.queue import enqueue_in_tx
@@ -59,14 +59,10 @@ def dispose(g: GateContext, attempt_id: str, issue: str, decision: str, reason: 
             uid = record_user_input_in_tx(
                 tx, "action", f"{decision} review issue {issue} of {attempt_id} at {sha}"
                 + (f": {reason}" if reason else ""), source=source, attempt=attempt_id)
-        seq = tx.append("review_disposition", actor=g.caller.actor, task=att["card_id"],
-                        attempt=attempt_id, session=g.caller.session,
-                        payload={"review": row["review_id"], "issue": issue, "sha": sha,
-                                 "decision": decision, "reason": reason, "user_input": uid})
-        tx.execute("INSERT INTO review_dispositions(seq, attempt_id, sha, review_id, issue,"
-                   " decision, reason, actor, user_input) VALUES (?,?,?,?,?,?,?,?,?)",
-                   (seq, attempt_id, sha, row["review_id"], issue, decision, reason,
-                    g.caller.actor, uid))
+        ledger.record(tx, "review_disposition", actor=g.caller.actor, task=att["card_id"],
+                      attempt=attempt_id, session=g.caller.session,
+                      payload={"review": row["review_id"], "issue": issue, "sha": sha,
+                               "decision": decision, "reason": reason, "user_input": uid})
         sent = _send_accepted(tx, att, row, reason, g.caller.describe()) \
             if decision == "accept" else None
     return {"attempt": attempt_id, "sha": sha, "issue": issue, "decision": decision,
@@ -116,13 +112,10 @@ def override(g: GateContext, attempt_id: str, reason: str, *, source: str = "cli
                            " a review of")
         uid = record_user_input_in_tx(tx, "action", f"override the review of {attempt_id} at"
                                       f" {sha}: {reason}", source=source, attempt=attempt_id)
-        seq = tx.append("review_overridden", actor="user", task=att["card_id"],
-                        attempt=attempt_id,
-                        payload={"sha": sha, "submission": att["submission_n"], "reason": reason,
-                                 "user_input": uid})
-        tx.execute("INSERT INTO review_overrides(seq, attempt_id, submission_n, sha, reason,"
-                   " user_input) VALUES (?,?,?,?,?,?)",
-                   (seq, attempt_id, att["submission_n"], sha, reason, uid))
+        ledger.record(tx, "review_overridden", actor="user", task=att["card_id"],
+                      attempt=attempt_id,
+                      payload={"sha": sha, "submission": att["submission_n"], "reason": reason,
+                               "user_input": uid})
     return {"attempt": attempt_id, "sha": sha, "reason": reason, "user_input": uid}
 
 

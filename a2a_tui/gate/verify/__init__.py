@@ -46,16 +46,11 @@ def verify(g: GateContext, attempt_id: str, progress: Progress | None = None,
                          (attempt_id, att["submission_n"]))
             run = 1 + tx.one("SELECT COALESCE(MAX(run),0) FROM verifications WHERE attempt_id=?",
                              (attempt_id,))[0]
-            seq = tx.append("verify_started", actor=g.caller.actor, task=att["card_id"],
-                            attempt=attempt_id, session=g.caller.session,
-                            payload={"run": run, "sha": sub["sha"], "submission": sub["n"],
-                                     "card_version": sub["card_version"],
-                                     "rules_digest": rules.digest})
-            tx.execute("INSERT INTO verifications(attempt_id, run, submission_n, sha, card_version,"
-                       " state, started_seq) VALUES (?,?,?,?,?,'running',?)",
-                       (attempt_id, run, sub["n"], sub["sha"], sub["card_version"], seq))
-            tx.execute("UPDATE attempts SET state='verifying', updated_seq=? WHERE id=?",
-                       (seq, attempt_id))
+            ledger.record(tx, "verify_started", actor=g.caller.actor, task=att["card_id"],
+                          attempt=attempt_id, session=g.caller.session,
+                          payload={"run": run, "sha": sub["sha"], "submission": sub["n"],
+                                   "card_version": sub["card_version"],
+                                   "rules_digest": rules.digest})
         v = Verification(attempt_id, run, sub["sha"], sub["card_version"], sub["n"],
                          rules_digest=rules.digest, gate_rules=rules.to_json())
         card = card_at_version(g, att["card_id"], sub["card_version"])
