@@ -41,10 +41,11 @@ def integrate(g: GateContext, attempt_id: str, score: Score | None) -> dict[str,
     back, and the outcome recorded.
     """
     require_role(g, "integrate")
-    g.attempt(attempt_id)
+    card_id = g.attempt(attempt_id)["card_id"]   # an unknown attempt: refused before the lock
     with op_lock(g.repo.locks_dir, attempt_id, what=f"an operation on {attempt_id}"):
-        facts = ledger.before_integrate(g, g.attempt(attempt_id)["card_id"])  # the log decides
-        att = g.attempt(attempt_id)
+        # The log decides: one read of it, after the checks, for everything decided below.
+        facts = ledger.before_integrate(g, card_id)
+        att = facts.attempt(attempt_id)
         sha = _check_candidate(g, att, facts)
         if score is None:   # asked only of a candidate that can be integrated
             score = parse_scores([])
@@ -105,7 +106,7 @@ def _check_candidate(g: GateContext, att, facts: ledger.Ledger) -> str:
                        f"{g.caller.describe()} wrote {attempt_id}; integration is for the"
                        " executive controller or the user")
     sha = att["submitted_sha"]
-    card = g.card(att["card_id"])
+    card = facts.get("cards", att["card_id"])
     last = facts.last_verdict(attempt_id)  # an interrupted run decided nothing
     if (last is None or last["state"] != "passed" or last["sha"] != sha
             or last["submission_n"] != att["submission_n"]):
