@@ -19,6 +19,7 @@ from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
 from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.model import AttemptState
 from a2a_tui.gate.roles import admit
 
 # The evidence of a SHA: what each query returns, in a stable order.
@@ -51,7 +52,7 @@ def approve(g: GateContext, attempt_id: str, *, source: str = "cli") -> dict[str
     admit(g, "approve", attempt_id)
     with g.store.write() as tx:
         att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
-        if att["state"] != "verified":
+        if att["state"] != AttemptState.VERIFIED:
             raise A2AError("not_verified", f"attempt {attempt_id} is {att['state']}: approve a"
                            " verified candidate (the approval binds its evidence)")
         card = tx.one("SELECT id, version, body FROM cards WHERE id = ?", (att["card_id"],))

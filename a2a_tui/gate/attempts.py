@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from a2a_tui.collab.authorization import claim_refusal
@@ -14,12 +15,65 @@ from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.escalate import tell_dispatcher
 from a2a_tui.gate.facts import objective_facts
 from a2a_tui.gate.locks import op_lock
-from a2a_tui.gate.model import ACTIVE, UNRESOLVED, Score, parse_scores, way_out
+from a2a_tui.gate.model import (
+    ACTIVE,
+    SUBMITTABLE,
+    UNRESOLVED,
+    AttemptState,
+    CardState,
+    CommandResult,
+    Score,
+    parse_scores,
+    way_out,
+)
 from a2a_tui.gate.openitems import clean as clean_open_items
 from a2a_tui.gate.roles import require_role
 from a2a_tui.gate.targets import observe, target_lock
 from a2a_tui.git import FULL_SHA, ZERO_SHA, GitError
 from a2a_tui.queue import wake
+
+
+@dataclass(frozen=True)
+class Claimed(CommandResult):
+    attempt: str
+    card: str
+    fence: int
+    branch: str
+    worktree: str
+    start_commit: str
+    card_version: int
+    writer: str
+    superseded: tuple[str, ...]     # the card's attempts this claim fenced out
+
+
+@dataclass(frozen=True)
+class Submitted(CommandResult):
+    attempt: str
+    submission: int
+    sha: str
+    card_version: int
+    fence: int
+    state: AttemptState
+    unresolved: tuple[str, ...]     # what the writer left open, kept with the candidate
+
+
+@dataclass(frozen=True)
+class Abandoned(CommandResult):
+    attempt: str
+    state: AttemptState
+    score: Score | None             # None: an untouched attempt, nothing to judge
+    rounds: int
+    rejections: int
+    duration_s: float
+    facts: dict[str, Any]           # the objective facts beside the score (gate/facts.py)
+
+
+@dataclass(frozen=True)
+class WriterBound(CommandResult):
+    attempt: str
+    writer: str
+    previous: str
+    fence: int
 
 
 def submitted_ref(attempt_id: str, n: int) -> str:
@@ -30,7 +84,7 @@ def submitted_ref(attempt_id: str, n: int) -> str:
 
 
 def claim(g: GateContext, card_id: str, *, writer: str | None = None,
-          supersede: bool = False) -> dict[str, Any]:
+          supersede: bool = False) -> Claimed:
     """Atomically allocate attempt n, a new fence, and a clone of the repository on a new
     branch at the target head (gate/clones.py: the agent writes only the clone's `.git`).
 
@@ -85,15 +139,14 @@ def claim(g: GateContext, card_id: str, *, writer: str | None = None,
             ledger.record(tx, "worktree_created", actor="gate", task=card_id, attempt=attempt_id,
                           payload={"path": str(worktree), "branch": branch,
                                    "start_commit": start, "layout": "clone"})
-    return {"attempt": attempt_id, "card": card_id, "fence": fence, "branch": branch,
-            "worktree": str(worktree), "start_commit": start, "card_version": card["version"],
-            "writer": writer, "superseded": [a["id"] for a in active]}
+    return Claimed(attempt_id, card_id, fence, branch, str(worktree), start, card["version"],
+                   writer, tuple(a["id"] for a in active))
 
 
 def _claim_refusal(tx, card_id: str, supersede: bool):
     """The card and its active attempts, if `card_id` may be claimed now; else the refusal."""
     card = tx.one("SELECT * FROM cards WHERE id = ?", (card_id,))
-    if card["state"] != "ready":
+    if card["state"] != CardState.READY:
         raise A2AError("card_not_ready",
                        f"card {card_id} is {card['state']}: mark it ready first"
                        f" (`a2a card ready {card_id}`)")
@@ -125,7 +178,7 @@ def _check_authorization(tx, card_id: str) -> None:
 
 
 def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
-           fence: int, unresolved: list[str] | None = None) -> dict[str, Any]:
+           fence: int, unresolved: list[str] | None = None) -> Submitted:
     """Accept a candidate only from the current owner: full SHA, current fence and card version.
 
     A refusal against a real attempt is kept as a diagnostic event and changes no state.
@@ -172,7 +225,7 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
         att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
         card = tx.one("SELECT * FROM cards WHERE id = ?", (att["card_id"],))
         problem = None
-        if att["state"] not in ("claimed", "submitted", "rejected", "verified"):
+        if att["state"] not in SUBMITTABLE:
             problem = ("attempt_not_open",
                        f"attempt {attempt_id} is {att['state']}: it takes no submissions")
         elif fence != att["fence"] or att["fence"] != card["fence"]:
@@ -181,7 +234,7 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
         elif card_version != card["version"]:
             problem = ("stale_card_version", f"card {card['id']} is at version {card['version']},"
                        f" not {card_version}: read the card again (`a2a card show {card['id']}`)")
-        elif card["state"] != "ready":
+        elif card["state"] != CardState.READY:
             problem = ("card_not_ready", f"card {card['id']} changed and is not confirmed ready")
         elif not g.caller.is_user and g.caller.actor != att["writer"]:
             # The writer changed since the role check (a2a spawn --attempt hands it over).
@@ -203,8 +256,8 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
         raise refuse(*problem)
     if told is not None:
         wake(g.repo)   # the executive that dispatched it is told (after the commit)
-    return {"attempt": attempt_id, "submission": n, "sha": sha, "card_version": card_version,
-            "fence": fence, "state": "submitted", "unresolved": open_items}
+    return Submitted(attempt_id, n, sha, card_version, fence, AttemptState.SUBMITTED,
+                     tuple(open_items))
 
 
 def _pin(g: GateContext, ref: str, sha: str, message: str) -> None:
@@ -218,7 +271,7 @@ def _pin(g: GateContext, ref: str, sha: str, message: str) -> None:
 
 
 def abandon(g: GateContext, attempt_id: str, score: Score | None, reason: str = ""
-            ) -> dict[str, Any]:
+            ) -> Abandoned:
     """End an attempt without integrating it, with a score; its evidence stays. An untouched
     attempt (nothing submitted, no commit on its branch) has nothing to score: its score may be
     left out (None)."""
@@ -247,7 +300,7 @@ def abandon(g: GateContext, attempt_id: str, score: Score | None, reason: str = 
             ledger.record(tx, "abandoned", actor=g.caller.actor, task=att["card_id"],
                           attempt=attempt_id, session=g.caller.session, ts_ns=now,
                           payload={"reason": reason, "score": scored, **facts})
-    return {"attempt": attempt_id, "state": "abandoned", "score": scored, **facts}
+    return Abandoned(attempt_id, AttemptState.ABANDONED, score, **facts)
 
 
 def score_facts(tx, att, now_ns: int) -> dict[str, Any]:
@@ -260,7 +313,7 @@ def score_facts(tx, att, now_ns: int) -> dict[str, Any]:
             "facts": objective_facts(tx, att, now_ns)}
 
 
-def bind_writer(g: GateContext, attempt_id: str, session_id: str) -> dict[str, Any]:
+def bind_writer(g: GateContext, attempt_id: str, session_id: str) -> WriterBound:
     """Make a managed session the sole writer of an open attempt (used by `a2a spawn --attempt`).
 
     Allowed for the user and for the attempt's current writer; the old writer loses the right.
@@ -280,4 +333,4 @@ def bind_writer(g: GateContext, attempt_id: str, session_id: str) -> dict[str, A
         ledger.record(tx, "writer_bound", actor=g.caller.actor, task=att["card_id"],
                       attempt=attempt_id, session=session_id,
                       payload={"from": att["writer"], "to": new, "fence": att["fence"]})
-    return {"attempt": attempt_id, "writer": new, "previous": att["writer"], "fence": att["fence"]}
+    return WriterBound(attempt_id, new, att["writer"], att["fence"])

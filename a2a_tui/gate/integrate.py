@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,14 +26,38 @@ from a2a_tui.gate.mainworktree import (
     dirty_error,
     sync_worktree,
 )
-from a2a_tui.gate.model import UNRESOLVED, Score, parse_scores, way_out
+from a2a_tui.gate.model import (
+    UNRESOLVED,
+    AttemptState,
+    CardState,
+    CommandResult,
+    IntegrationState,
+    Score,
+    VerifyState,
+    parse_scores,
+    way_out,
+)
 from a2a_tui.gate.review_gate import check_integrable
 from a2a_tui.gate.roles import require_role
 from a2a_tui.gate.targets import git_refusal, observe, ref_of, target_lock
 from a2a_tui.git import GitError
 
 
-def integrate(g: GateContext, attempt_id: str, score: Score | None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Integration(CommandResult):
+    """What the target's read-back showed after a move (or a recovery's look at one)."""
+
+    attempt: str
+    state: IntegrationState
+    target: str
+    old: str
+    new: str
+    observed: str | None
+    worktree_synced: bool | str | None   # the checked-out target's worktree brought along
+    recovered: bool
+
+
+def integrate(g: GateContext, attempt_id: str, score: Score | None) -> Integration:
     """Move the attempt's target to its verified SHA, by compare-and-swap, and record it.
 
     Under the attempt's lock and then its target's: the target must be where the gate last left
@@ -96,7 +121,7 @@ def _check_candidate(g: GateContext, att, facts: ledger.Ledger) -> str:
     """The verified SHA, if everything the gate decided about it still holds (read from the
     log's view `facts`, not from the tables)."""
     attempt_id = att["id"]
-    if att["state"] != "verified":
+    if att["state"] != AttemptState.VERIFIED:
         hint = f": {way_out(attempt_id, att['state'])}" if att["state"] in UNRESOLVED else \
             " (`a2a verify` first)"
         raise A2AError("not_verified", f"attempt {attempt_id} is {att['state']}: only a verified"
@@ -108,10 +133,10 @@ def _check_candidate(g: GateContext, att, facts: ledger.Ledger) -> str:
     sha = att["submitted_sha"]
     card = facts.get("cards", att["card_id"])
     last = facts.last_verdict(attempt_id)  # an interrupted run decided nothing
-    if (last is None or last["state"] != "passed" or last["sha"] != sha
+    if (last is None or last["state"] != VerifyState.PASSED or last["sha"] != sha
             or last["submission_n"] != att["submission_n"]):
         raise A2AError("not_verified", f"no passing verification of {sha[:12]} for {attempt_id}")
-    if last["card_version"] != card["version"] or card["state"] != "ready":
+    if last["card_version"] != card["version"] or card["state"] != CardState.READY:
         raise A2AError("stale_card_version",
                        f"{attempt_id} was verified against card version {last['card_version']};"
                        f" the card is now version {card['version']} ({card['state']}):"
@@ -141,7 +166,7 @@ def _check_lineage(g: GateContext, att, old: str, sha: str) -> None:
 
 
 def resolve_intent(g: GateContext, attempt_id: str, *, actor: str, recovering: bool = False,
-                   failure: GitError | None = None) -> dict[str, Any]:
+                   failure: GitError | None = None) -> Integration:
     """Read the ref back and record what it shows. Called with the attempt's lock held.
 
     `failure` is git's refusal of the move, if it refused: recorded with the outcome, and the
@@ -164,37 +189,36 @@ def resolve_intent(g: GateContext, attempt_id: str, *, actor: str, recovering: b
         # The outcome moves the attempt, its integration, its score and (integrated) the
         # target's baseline: the fold writes them (gate/ledger/).
         if observed == it["new_sha"]:
-            state = "integrated"
+            state = IntegrationState.INTEGRATED
             ledger.record(tx, "integrated", actor=actor, task=att["card_id"], attempt=attempt_id,
                           ts_ns=now, payload={**base, "score": score_json,
                                               "worktree_synced": synced,
                                               **score_facts(tx, att, now)})
         elif observed == it["old_sha"]:
             # Not moved: the CAS did not apply, the candidate stays verified.
-            state = "not_applied"
+            state = IntegrationState.NOT_APPLIED
             ledger.record(tx, "integration_not_applied", actor=actor, task=att["card_id"],
                           attempt=attempt_id, payload=base)
         else:
             # Moved elsewhere: nobody can say what happened, for a person to decide.
-            state = "unknown"
+            state = IntegrationState.UNKNOWN
             ledger.record(tx, "integration_unknown", actor=actor, task=att["card_id"],
                           attempt=attempt_id, payload=base)
-    result = {"attempt": attempt_id, "state": state, "target": att["target_branch"],
-              "old": it["old_sha"], "new": it["new_sha"], "observed": observed,
-              "worktree_synced": synced, "recovered": recovering}
-    if state == "not_applied" and not recovering:
+    result = Integration(attempt_id, state, att["target_branch"], it["old_sha"], it["new_sha"],
+                         observed, synced, recovering)
+    if state == IntegrationState.NOT_APPLIED and not recovering:
         if failure is not None:
             refusal = git_refusal(failure, att["target_branch"])
             raise A2AError(refusal.code, refusal.message + "; nothing was integrated",
-                           details={**result, **refusal.details})
+                           details={**result.to_json(), **refusal.details})
         raise A2AError("cas_failed", f"{att['target_branch']} did not move: it changed under us"
                        f" (still {observed[:12] if observed else 'missing'});"
                        " nothing was integrated",
-                       details=result)
-    if state == "unknown" and not recovering:
+                       details=result.to_json())
+    if state == IntegrationState.UNKNOWN and not recovering:
         raise A2AError("outcome_unknown", f"{it['ref']} is {observed or 'missing'}, neither the old"
                        f" nor the new commit: the outcome is unknown; {way_out(attempt_id, state)}",
-                       details=result)
+                       details=result.to_json())
     return result
 
 

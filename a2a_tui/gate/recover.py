@@ -26,7 +26,7 @@ def recover(g: GateContext) -> list[dict[str, Any]]:
                 row = g.store.one("SELECT state FROM integrations WHERE attempt_id=?", (aid,))
                 if row["state"] == "intent":
                     res = resolve_intent(g, aid, actor="gate", recovering=True)
-                    done.append({"kind": "integration", **res})
+                    done.append({"kind": "integration", **res.to_json()})
         except A2AError as exc:
             if exc.code != "busy":
                 raise

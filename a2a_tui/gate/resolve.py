@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from a2a_tui.collab.user_input import record_user_input_in_tx
@@ -21,17 +22,31 @@ from a2a_tui.gate import ledger
 from a2a_tui.gate.attempts import score_facts
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.locks import op_lock
-from a2a_tui.gate.model import Score
+from a2a_tui.gate.model import AttemptState, CommandResult, Resolution, Score
 from a2a_tui.gate.roles import require_role
 from a2a_tui.gate.targets import ref_of, target_lock
 
-RESOLUTIONS = ("integrated", "not-applied", "abandoned")
+RESOLUTIONS = tuple(Resolution)
 # The attempt's state after each resolution; not-applied makes it a verified candidate again
 # (an outcome known not to have happened may be tried again, by the usual checks).
-ATTEMPT_STATE = {"integrated": "integrated", "not-applied": "verified", "abandoned": "abandoned"}
+ATTEMPT_STATE = {Resolution.INTEGRATED: AttemptState.INTEGRATED,
+                 Resolution.NOT_APPLIED: AttemptState.VERIFIED,
+                 Resolution.ABANDONED: AttemptState.ABANDONED}
 
 
-def resolve(g: GateContext, attempt_id: str, as_: str, reason: str | None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Resolved(CommandResult):
+    attempt: str
+    as_: Resolution
+    state: AttemptState
+    sha: str
+    target: str
+    observed: str | None           # the target's head the user decided against
+    user_input: str
+    event: int
+
+
+def resolve(g: GateContext, attempt_id: str, as_: str, reason: str | None) -> Resolved:
     """Record the user's decision about an `unknown` attempt, if the target does not refute it."""
     require_role(g, "resolve")
     if as_ not in RESOLUTIONS:
@@ -43,7 +58,7 @@ def resolve(g: GateContext, attempt_id: str, as_: str, reason: str | None) -> di
     g.attempt(attempt_id)
     with op_lock(g.repo.locks_dir, attempt_id, what=f"an operation on {attempt_id}"):
         att = g.attempt(attempt_id)
-        if att["state"] != "unknown":
+        if att["state"] != AttemptState.UNKNOWN:
             raise A2AError("attempt_not_unknown", f"attempt {attempt_id} is {att['state']}: only"
                            " an attempt whose outcome is unknown is resolved by the user")
         it = g.store.one("SELECT * FROM integrations WHERE attempt_id=?", (attempt_id,))
@@ -51,11 +66,11 @@ def resolve(g: GateContext, attempt_id: str, as_: str, reason: str | None) -> di
         with target_lock(g, branch):
             head = g.git.ref_value(ref_of(branch))
             contains = head is not None and g.git.is_ancestor(sha, head)
-            if as_ == "integrated" and not contains:
+            if as_ == Resolution.INTEGRATED and not contains:
                 raise A2AError("target_lacks_sha", f"{branch} ({(head or 'missing')[:12]}) does"
                                f" not contain {sha[:12]}: {attempt_id} cannot have been"
                                " integrated; resolve it as not-applied or abandoned")
-            if as_ == "not-applied" and contains:
+            if as_ == Resolution.NOT_APPLIED and contains:
                 raise A2AError("target_has_sha", f"{branch} ({head[:12]}) contains {sha[:12]}:"
                                f" the candidate of {attempt_id} is on it; resolve it as integrated"
                                " (or abandoned, to end it without counting it)")
@@ -63,7 +78,7 @@ def resolve(g: GateContext, attempt_id: str, as_: str, reason: str | None) -> di
 
 
 def _record(g: GateContext, att, it, as_: str, reason: str, head: str | None,
-            contains: bool) -> dict[str, Any]:
+            contains: bool) -> Resolved:
     attempt_id, branch, sha = att["id"], att["target_branch"], it["new_sha"]
     now = time.time_ns()
     state = ATTEMPT_STATE[as_]
@@ -75,7 +90,7 @@ def _record(g: GateContext, att, it, as_: str, reason: str, head: str | None,
             "as": as_, "reason": reason, "sha": sha, "target": branch, "user_input": uid,
             "observed": head, "target_contains": contains, "old": it["old_sha"],
             "intent_seq": it["intent_seq"]}
-        if as_ == "integrated":
+        if as_ == Resolution.INTEGRATED:
             # The score given at integrate, and the facts beside it, travel in the event: the
             # log alone makes the scores row (gate/ledger/attempts.py).
             intent = tx.one("SELECT payload FROM events WHERE seq=?", (it["intent_seq"],))
@@ -85,5 +100,4 @@ def _record(g: GateContext, att, it, as_: str, reason: str, head: str | None,
         seq = ledger.record(tx, "attempt_resolved", actor=g.caller.actor, task=att["card_id"],
                             attempt=attempt_id, session=g.caller.session, ts_ns=now,
                             payload=payload).seq
-    return {"attempt": attempt_id, "as": as_, "state": state, "sha": sha, "target": branch,
-            "observed": head, "user_input": uid, "event": seq}
+    return Resolved(attempt_id, Resolution(as_), state, sha, branch, head, uid, seq)

@@ -25,12 +25,12 @@ from a2a_tui.errors import A2AError
 from a2a_tui.gate import gate_rules, ledger
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.locks import op_lock
-from a2a_tui.gate.model import contract_lines
+from a2a_tui.gate.model import VERIFIABLE, AttemptState, contract_lines
 from a2a_tui.gate.roles import admit
 from a2a_tui.git import GitError
 from a2a_tui.queue import enqueue_in_tx
 
-REVIEWABLE = ("submitted", "verifying", "rejected", "verified")
+REVIEWABLE = (*VERIFIABLE, AttemptState.VERIFYING)
 MAX_FILES_LISTED = 40
 
 

@@ -323,11 +323,9 @@ class Workbench:
             uid = self._record(s, "action", f"add the card written in {path.name}")
             r = add_card(self._gate(s), path, source_ticket=uid)
         if new:
-            path = settle_draft(self.repo, path, r["card"])
-        verb = "unchanged" if not r["changed"] else r["event"].replace("card_", "")
-        filled = f"; filled in: {', '.join(r['filled'])}" if r.get("filled") else ""
-        return Done(f"card {r['card']} v{r['version']} {verb} ({r['state']}){filled} · {uid}",
-                    {**r, "file": str(path), "user_input": uid})
+            path = settle_draft(self.repo, path, r.card)
+        return Done(f"card {r.card} v{r.version} {r.verb()} ({r.state}){r.filled_note()} · {uid}",
+                    {**r.to_json(), "file": str(path), "user_input": uid})
 
     def ready_card(self, card: str) -> Done:
         """Confirm the card's current version ready (its contract is checked first)."""
@@ -336,7 +334,8 @@ class Workbench:
         with self.store() as s:
             uid = self._record(s, "action", f"ready {card}")
             r = ready_card(self._gate(s), card)
-        return Done(f"card {card} v{r['version']} is ready · {uid}", {**r, "user_input": uid})
+        return Done(f"card {card} v{r.version} is ready · {uid}",
+                    {**r.to_json(), "user_input": uid})
 
     def claim(self, card: str) -> Done:
         """Claim the ready card as the user: an attempt with its fence and worktree (a session
@@ -346,8 +345,8 @@ class Workbench:
         with self.store() as s:
             uid = self._record(s, "action", f"claim {card}")
             r = claim(self._gate(s), card)
-        return Done(f"claimed {card} as {r['attempt']} (fence {r['fence']}) · {uid}",
-                    {**r, "user_input": uid})
+        return Done(f"claimed {card} as {r.attempt} (fence {r.fence}) · {uid}",
+                    {**r.to_json(), "user_input": uid})
 
     # --- the gate -------------------------------------------------------------------------
     def verify(self, attempt: str) -> Done:
@@ -376,10 +375,10 @@ class Workbench:
             uid = self._record(s, "action", f"integrate {attempt} (boundary {score.boundary},"
                                f" taste {score.taste})", attempt=attempt)
             r = integrate(GateContext(self.repo, s, Caller()), attempt, score)
-        synced = "" if r["worktree_synced"] in (None, True) else \
-            f" (main worktree: {r['worktree_synced']})"
-        return Done(f"integrated {attempt}: {r['target']} {r['old'][:12]} → {r['new'][:12]}"
-                    f"{synced} · {uid}", {**r, "user_input": uid})
+        synced = "" if r.worktree_synced in (None, True) else \
+            f" (main worktree: {r.worktree_synced})"
+        return Done(f"integrated {attempt}: {r.target} {r.old[:12]} → {r.new[:12]}"
+                    f"{synced} · {uid}", {**r.to_json(), "user_input": uid})
 
     def untouched(self, attempt: str) -> bool:
         """Nothing submitted, no commit on the attempt's branch: abandoned without scores."""
@@ -397,7 +396,7 @@ class Workbench:
         with self.store() as s:
             uid = self._record(s, "action", f"abandon {attempt}: {reason}", attempt=attempt)
             r = abandon(GateContext(self.repo, s, Caller()), attempt, score, reason)
-        return Done(f"abandoned {attempt} · {uid}", {**r, "user_input": uid})
+        return Done(f"abandoned {attempt} · {uid}", {**r.to_json(), "user_input": uid})
 
     def open_worktree(self, attempt: str) -> Done:
         """A shell in the attempt's worktree, in a new window of the repository's tmux session

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 from a2a_tui.gate.ledger.fold import load
@@ -28,8 +29,13 @@ class Mismatch:
             return f"{where}: the table has a row the log never made"
         if self.column == "(row)":
             return f"{where}: the table lacks the row of event #{self.seq}"
-        return (f"{where}: {self.column} is {self.in_table!r} in the table, the log says"
-                f" {self.in_log!r} (event #{self.seq})")
+        return (f"{where}: {self.column} is {_shown(self.in_table)!r} in the table, the log"
+                f" says {_shown(self.in_log)!r} (event #{self.seq})")
+
+
+def _shown(value: Any) -> Any:
+    """A state as the table holds it (the fold's rows hold the StrEnum)."""
+    return value.value if isinstance(value, Enum) else value
 
 
 def row_seq(row: Row) -> int:

@@ -3,9 +3,9 @@ transaction (`TxRows`). The handlers (ledger/cards.py, ledger/reviews.py, ledger
 see only `Rows`, so one handler per event kind is both the writer of the tables and the replay
 they are checked against.
 
-The rules the handlers and the gate's readers share live here too, once: which verify runs
-decided something (`COMPLETED`), what a verdict makes of the attempt (`ATTEMPT_AFTER`) and the
-latest verdict (`last_verdict`).
+The rules the handlers and the gate's readers share live here too, once: the latest verdict
+(`last_verdict`: of the runs that decided something, gate/model.py `COMPLETED`) and what an
+interrupted run leaves the attempt (`state_after_interrupt`).
 """
 
 from __future__ import annotations
@@ -15,10 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from a2a_tui.gate.ledger.tables import BY_NAME, TABLES, Row
-
-COMPLETED = ("passed", "rejected", "flaky", "contract_invalid", "commit_missing")
-# flaky, contract_invalid, commit_missing: the attempt goes back to `submitted`
-ATTEMPT_AFTER = {"passed": "verified", "rejected": "rejected"}
+from a2a_tui.gate.model import ATTEMPT_AFTER, COMPLETED, AttemptState
 
 
 class Rows(Protocol):
@@ -53,8 +50,8 @@ def state_after_interrupt(rows: Rows, attempt_id: str) -> str:
     att = rows.get("attempts", attempt_id)
     last = last_verdict(rows, attempt_id)
     if att is None or last is None or last["submission_n"] != att["submission_n"]:
-        return "submitted"
-    return ATTEMPT_AFTER.get(last["state"], "submitted")
+        return AttemptState.SUBMITTED
+    return ATTEMPT_AFTER.get(last["state"], AttemptState.SUBMITTED)
 
 
 @dataclass

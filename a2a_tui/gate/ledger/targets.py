@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from a2a_tui.gate.ledger.attempts import Handler
 from a2a_tui.gate.ledger.rows import Rows
+from a2a_tui.gate.model import Resolution
 from a2a_tui.store import Event
 
 HEADS = "refs/heads/"
@@ -45,7 +46,7 @@ def _resolved(rows: Rows, ev: Event) -> None:
     """The record moves to the candidate only if nothing was recorded since the move it
     intended; a head beyond it is then seen as a divergence, for the user."""
     p = ev.payload
-    if p["as"] != "integrated":
+    if p["as"] != Resolution.INTEGRATED:
         return
     t = rows.get("gate_targets", p["target"])
     if t is None or t["baseline"] == p["old"]:

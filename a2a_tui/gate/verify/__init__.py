@@ -17,6 +17,7 @@ from a2a_tui.gate import gate_rules, ledger
 from a2a_tui.gate.cards_ops import card_at_version
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.locks import op_lock
+from a2a_tui.gate.model import VERIFIABLE
 from a2a_tui.gate.verify import record
 from a2a_tui.gate.verify.chain import Chain, Progress, run_chain
 from a2a_tui.gate.verify.interrupt import Cancel, VerifyInterrupted, deferred, interruptible
@@ -39,7 +40,7 @@ def verify(g: GateContext, attempt_id: str, progress: Progress | None = None,
     with op_lock(g.repo.locks_dir, attempt_id, what=f"an operation on {attempt_id}"):
         with g.store.write() as tx:
             att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
-            if att["state"] not in ("submitted", "rejected", "verified"):
+            if att["state"] not in VERIFIABLE:
                 raise A2AError("nothing_to_verify", f"attempt {attempt_id} is {att['state']}:"
                                " only a submitted candidate can be verified")
             sub = tx.one("SELECT * FROM submissions WHERE attempt_id=? AND n=?",

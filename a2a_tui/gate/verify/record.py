@@ -9,12 +9,14 @@ from a2a_tui.gate import escalate, ledger
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.feedback import limit, queue_rejection_feedback
 from a2a_tui.gate.gate_rules import GateRules
+from a2a_tui.gate.model import VerifyState
 from a2a_tui.gate.verify.interrupt import VerifyInterrupted
 from a2a_tui.gate.verify.results import CheckResult, Verification
 
-VERDICT_EVENT = {"passed": "verified", "rejected": "rejected", "flaky": "verify_flaky",
-                 "contract_invalid": "contract_invalid",
-                 "commit_missing": "verify_commit_missing"}
+VERDICT_EVENT = {VerifyState.PASSED: "verified", VerifyState.REJECTED: "rejected",
+                 VerifyState.FLAKY: "verify_flaky",
+                 VerifyState.CONTRACT_INVALID: "contract_invalid",
+                 VerifyState.COMMIT_MISSING: "verify_commit_missing"}
 
 
 def result(g: GateContext, att, v: Verification, r: CheckResult) -> None:
@@ -48,7 +50,7 @@ def failed_before(g: GateContext, v: Verification) -> list[str]:
 
 def conclude(g: GateContext, att, v: Verification, rules: GateRules) -> bool:
     """Record the verdict and its consequences; True when something was queued for a pane."""
-    if v.verdict == "passed":
+    if v.verdict == VerifyState.PASSED:
         v.flaky_across_runs = failed_before(g, v)
     verdict = v.verdict
     queued = False
@@ -56,7 +58,7 @@ def conclude(g: GateContext, att, v: Verification, rules: GateRules) -> bool:
         cur = tx.one("SELECT rejections FROM attempts WHERE id=?", (v.attempt,))["rejections"]
         # Only a rejection is the worker's strike; flaky, contract_invalid and commit_missing
         # leave the count.
-        rejections = {"passed": 0, "rejected": cur + 1}.get(verdict, cur)
+        rejections = {VerifyState.PASSED: 0, VerifyState.REJECTED: cur + 1}.get(verdict, cur)
         extra: dict[str, Any] = {}
         if verdict == "contract_invalid":
             item, queued = escalate.contract_invalid(tx, att, v)
@@ -69,7 +71,7 @@ def conclude(g: GateContext, att, v: Verification, rules: GateRules) -> bool:
             extra = {"item": item}
         ledger.record(tx, VERDICT_EVENT[verdict], actor="gate", task=att["card_id"],
                       attempt=v.attempt, payload={**_payload(v, rejections), **extra})
-        if verdict == "rejected":
+        if verdict == VerifyState.REJECTED:
             most = limit(tx, att, rules.feedback_rounds)
             queued |= bool(queue_rejection_feedback(tx, att, v, rejections, most)["sent"])
             queued |= escalate.test_suspects(tx, att, v)

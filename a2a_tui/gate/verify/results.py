@@ -12,7 +12,6 @@ if TYPE_CHECKING:
 # that a step left the checkout as the SHA has it.
 STEPS = ("precheck", "sanity", "boundary", "drift", "provenance", "red", "checks", "tree",
          "per-test", "artifacts")
-VERDICTS = ("passed", "rejected", "flaky", "contract_invalid", "commit_missing")
 
 
 @dataclass
