@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
 from a2a_tui.gate.context import GateContext
-from a2a_tui.gate.model import AttemptState
+from a2a_tui.gate.model import AttemptState, CommandResult
 from a2a_tui.gate.roles import admit
 
 # The evidence of a SHA: what each query returns, in a stable order.
@@ -47,7 +48,18 @@ def evidence_digest(db, attempt_id: str, sha: str) -> str:
     return "sha256:" + hashlib.sha256(raw.encode()).hexdigest()
 
 
-def approve(g: GateContext, attempt_id: str, *, source: str = "cli") -> dict[str, Any]:
+@dataclass(frozen=True)
+class Approved(CommandResult):
+    approval: str
+    attempt: str
+    sha: str
+    card_version: int
+    evidence: str                  # the digest of the evidence the approval binds
+    user_input: str
+    required: bool                 # whether the card asks for it
+
+
+def approve(g: GateContext, attempt_id: str, *, source: str = "cli") -> Approved:
     """Record the user's approval to integrate the attempt's verified candidate as it is now."""
     admit(g, "approve", attempt_id)
     with g.store.write() as tx:
@@ -68,8 +80,7 @@ def approve(g: GateContext, attempt_id: str, *, source: str = "cli") -> dict[str
                                "submission": att["submission_n"], "card_version": version,
                                "evidence": digest})
     required = json.loads(card["body"]).get("integrate_approval") == "user"
-    return {"approval": approval, "attempt": attempt_id, "sha": sha, "card_version": version,
-            "evidence": digest, "user_input": uid, "required": required}
+    return Approved(approval, attempt_id, sha, version, digest, uid, required)
 
 
 def latest(db, attempt_id: str):

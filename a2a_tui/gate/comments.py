@@ -24,6 +24,7 @@ from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
 from a2a_tui.gate.diff import AttemptDiff, attempt_diff
+from a2a_tui.gate.model import CommandResult
 from a2a_tui.git import GitError
 from a2a_tui.queue import check_text, wake
 
@@ -197,7 +198,19 @@ def writer_session(g, attempt: str) -> str:
     return sid
 
 
-def send(g, attempt: str, *, source: str = "cli") -> dict[str, Any]:
+@dataclass(frozen=True)
+class CommentsSent(CommandResult):
+    attempt: str
+    session: str
+    sha: str
+    comments: tuple[str, ...]      # in the order of the diff
+    older: tuple[str, ...]         # written against an older SHA than `sha`
+    user_input: str
+    dispatch: int
+    text: str                      # the one prompt they became
+
+
+def send(g, attempt: str, *, source: str = "cli") -> CommentsSent:
     """Every held comment of the attempt, as one prompt to its writer, recorded once."""
     _require_user(g, "sending review comments")
     if g.store.one("SELECT 1 FROM attempts WHERE id = ?", (attempt,)) is None:
@@ -225,5 +238,4 @@ def send(g, attempt: str, *, source: str = "cli") -> dict[str, Any]:
                       payload={"user_input": uid, "sha": d.head, "comments": ids,
                                "older": older, "dispatch": n})
     wake(g.repo)
-    return {"attempt": attempt, "session": sid, "sha": d.head, "comments": ids,
-            "older": older, "user_input": uid, "dispatch": n, "text": text}
+    return CommentsSent(attempt, sid, d.head, tuple(ids), tuple(older), uid, n, text)

@@ -11,13 +11,14 @@ pass approves nothing on its own (the checks still decide).
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.escalate import tell_dispatcher
+from a2a_tui.gate.model import CommandResult
 from a2a_tui.gate.review_report import Report, parse_report
 from a2a_tui.gate.review_start import report_copy
 from a2a_tui.gate.roles import require_role
@@ -26,7 +27,21 @@ from a2a_tui.queue import wake
 MAX_REPORT = 256 * 1024     # a report is a document, not a log
 
 
-def review(g: GateContext, attempt_id: str, sha: str, path: str) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Reviewed(CommandResult):
+    attempt: str
+    sha: str
+    review: str
+    round: int
+    verdict: str                   # pass | pass_with_risks | fail
+    blocking_issues: tuple[str, ...]
+    risks: tuple[str, ...]
+    recommends_follow_up: bool
+    session: str
+    advisory: bool = True          # a review can block, never approve
+
+
+def review(g: GateContext, attempt_id: str, sha: str, path: str) -> Reviewed:
     """Record the report at `path` as this reviewer session's verdict on `sha`."""
     text, raw = read_report(path)
     report = parse_report(text, path)
@@ -88,10 +103,9 @@ def review(g: GateContext, attempt_id: str, sha: str, path: str) -> dict[str, An
     if told is not None:
         wake(g.repo)   # the executive that dispatched the attempt is told (after the commit)
     _keep_copy(g, run["id"], text)
-    return {"attempt": attempt_id, "sha": sha, "review": run["id"], "round": run["round"],
-            "verdict": report.verdict, "blocking_issues": [i.id for i in report.blocking_issues],
-            "risks": report.risks, "recommends_follow_up": report.recommends_follow_up,
-            "session": session["id"], "advisory": True}
+    return Reviewed(attempt_id, sha, run["id"], run["round"], report.verdict,
+                    tuple(i.id for i in report.blocking_issues), tuple(report.risks),
+                    report.recommends_follow_up, session["id"])
 
 
 def read_report(path: str) -> tuple[str, bytes]:

@@ -14,20 +14,41 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.errors import A2AError
 from a2a_tui.gate import approvals, ledger
 from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.model import CommandResult
 from a2a_tui.gate.roles import admit
 from a2a_tui.queue import enqueue_in_tx
 
 DECISIONS = ("accept", "reject", "defer")
 
 
+@dataclass(frozen=True)
+class Disposed(CommandResult):
+    attempt: str
+    sha: str
+    issue: str
+    decision: str                  # accept | reject | defer
+    reason: str
+    user_input: str | None         # the user's disposition; None: the executive controller's
+    feedback: dict[str, Any] | None  # an accepted issue sent to the writer (or why not)
+
+
+@dataclass(frozen=True)
+class Overridden(CommandResult):
+    attempt: str
+    sha: str
+    reason: str
+    user_input: str
+
+
 def dispose(g: GateContext, attempt_id: str, issue: str, decision: str, reason: str = "",
-            *, source: str = "cli") -> dict[str, Any]:
+            *, source: str = "cli") -> Disposed:
     """Record the executive controller's or the user's disposition of one blocking issue of the
     current SHA's review."""
     admit(g, "review dispose", attempt_id)
@@ -65,8 +86,7 @@ def dispose(g: GateContext, attempt_id: str, issue: str, decision: str, reason: 
                                "decision": decision, "reason": reason, "user_input": uid})
         sent = _send_accepted(tx, att, row, reason, g.caller.describe()) \
             if decision == "accept" else None
-    return {"attempt": attempt_id, "sha": sha, "issue": issue, "decision": decision,
-            "reason": reason, "user_input": uid, "feedback": sent}
+    return Disposed(attempt_id, sha, issue, decision, reason, uid, sent)
 
 
 def legacy_block(db, attempt_id: str, sha: str):
@@ -98,7 +118,7 @@ def _send_accepted(tx, att, issue, reason: str, who: str) -> dict[str, Any]:
 
 
 def override(g: GateContext, attempt_id: str, reason: str, *, source: str = "cli"
-             ) -> dict[str, Any]:
+             ) -> Overridden:
     """The user sets the review of the current SHA aside, with a reason."""
     admit(g, "review override", attempt_id)
     reason = (reason or "").strip()
@@ -116,7 +136,7 @@ def override(g: GateContext, attempt_id: str, reason: str, *, source: str = "cli
                       attempt=attempt_id,
                       payload={"sha": sha, "submission": att["submission_n"], "reason": reason,
                                "user_input": uid})
-    return {"attempt": attempt_id, "sha": sha, "reason": reason, "user_input": uid}
+    return Overridden(attempt_id, sha, reason, uid)
 
 
 def check_integrable(g: GateContext, att, tx) -> str | None:

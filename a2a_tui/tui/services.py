@@ -226,9 +226,9 @@ class Workbench:
 
         with self.store() as s:
             r = comments.send(self._gate(s), attempt, source=SOURCE)
-        older = f", {len(r['older'])} against an older SHA" if r["older"] else ""
-        return Done(f"sent {len(r['comments'])} comment(s) to {r['session']} as"
-                    f" #{r['dispatch']}{older} · {r['user_input']}", r)
+        older = f", {len(r.older)} against an older SHA" if r.older else ""
+        return Done(f"sent {len(r.comments)} comment(s) to {r.session} as"
+                    f" #{r.dispatch}{older} · {r.user_input}", r.to_json())
 
     # --- what waits for the user -----------------------------------------------------------
     def waiting_seen(self) -> Done:
@@ -477,7 +477,7 @@ class Workbench:
         with self.store() as s:
             r = dispose(self._gate(s), attempt, issue, decision, reason, source=SOURCE)
         self._wake()
-        return Done(f"{issue} of {attempt}: {decision} · {r['user_input']}", r)
+        return Done(f"{issue} of {attempt}: {decision} · {r.user_input}", r.to_json())
 
     def override(self, attempt: str, reason: str) -> Done:
         """Set the current SHA's review aside (a user input)."""
@@ -485,8 +485,8 @@ class Workbench:
 
         with self.store() as s:
             r = override(self._gate(s), attempt, reason, source=SOURCE)
-        return Done(f"the review of {attempt} at {r['sha'][:12]} is overridden"
-                    f" · {r['user_input']}", r)
+        return Done(f"the review of {attempt} at {r.sha[:12]} is overridden"
+                    f" · {r.user_input}", r.to_json())
 
     def approve(self, attempt: str) -> Done:
         """Your approval to integrate the verified candidate as it is now."""
@@ -494,8 +494,8 @@ class Workbench:
 
         with self.store() as s:
             r = approve(self._gate(s), attempt, source=SOURCE)
-        return Done(f"approval {r['approval']}: integrate {attempt} at {r['sha'][:12]}"
-                    f" · {r['user_input']}", r)
+        return Done(f"approval {r.approval}: integrate {attempt} at {r.sha[:12]}"
+                    f" · {r.user_input}", r.to_json())
 
 
 class OrchestratorHost:
