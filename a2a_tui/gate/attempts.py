@@ -198,22 +198,9 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
                                "fence": fence, "card_version": card_version})
         return A2AError(code, message)
 
-    if not FULL_SHA.match(sha):
-        raise refuse("bad_sha", f"{sha_in!r} is not a full 40-hex commit SHA")
-    try:
-        # The commit is in the attempt's clone: imported, verified, pinned (gate/clones.py).
-        present = clones.bring_in(g, att, sha)
-    except A2AError as exc:
-        raise refuse("import_failed", f"{sha} could not be brought in from the attempt's"
-                     f" clone: {exc.message}") from exc
-    if not present or not g.git.object_is_commit(sha):
-        raise refuse("bad_sha", f"{sha} is not a commit in the attempt's clone or the"
-                     " repository")
-    if sha == att["start_commit"]:
-        raise refuse("empty_submission", f"{sha} is the start commit itself: nothing was delivered")
-    if not g.git.is_ancestor(att["start_commit"], sha):
-        raise refuse("not_descendant",
-                     f"{sha} does not descend from the start commit {att['start_commit'][:12]}")
+    found = _candidate_refusal(g, att, sha, sha_in)
+    if found is not None:
+        raise refuse(*found[:2]) from found[2]
     # The evidence is pinned before the record says it was submitted (git never runs inside
     # the transaction); a submission refused below leaves a pin that the next one replaces.
     pinned_n, pin = att["submission_n"] + 1, submitted_ref(attempt_id, att["submission_n"] + 1)
@@ -224,25 +211,7 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
     with g.store.write() as tx:
         att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
         card = tx.one("SELECT * FROM cards WHERE id = ?", (att["card_id"],))
-        problem = None
-        if att["state"] not in SUBMITTABLE:
-            problem = ("attempt_not_open",
-                       f"attempt {attempt_id} is {att['state']}: it takes no submissions")
-        elif fence != att["fence"] or att["fence"] != card["fence"]:
-            problem = ("stale_fence", f"fence {fence} is not current for {attempt_id}"
-                       f" (current: {card['fence']})")
-        elif card_version != card["version"]:
-            problem = ("stale_card_version", f"card {card['id']} is at version {card['version']},"
-                       f" not {card_version}: read the card again (`a2a card show {card['id']}`)")
-        elif card["state"] != CardState.READY:
-            problem = ("card_not_ready", f"card {card['id']} changed and is not confirmed ready")
-        elif not g.caller.is_user and g.caller.actor != att["writer"]:
-            # The writer changed since the role check (a2a spawn --attempt hands it over).
-            problem = ("role_forbidden", f"submit {attempt_id} is for its writer"
-                       f" ({att['writer']}) or the user: {g.caller.describe()} may not")
-        elif att["submission_n"] + 1 != pinned_n:
-            problem = ("attempt_changed", f"{attempt_id} was submitted again meanwhile (now"
-                       f" submission {att['submission_n']}): submit again")
+        problem = _record_refusal(g, att, card, fence, card_version, pinned_n)
         if problem is None:
             n = att["submission_n"] + 1
             ledger.record(tx, "submitted", actor=g.caller.actor, task=att["card_id"],
@@ -258,6 +227,53 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
         wake(g.repo)   # the executive that dispatched it is told (after the commit)
     return Submitted(attempt_id, n, sha, card_version, fence, AttemptState.SUBMITTED,
                      tuple(open_items))
+
+
+def _candidate_refusal(g: GateContext, att, sha: str, sha_in: str
+                       ) -> tuple[str, str, A2AError | None] | None:
+    """Why `sha` cannot be the attempt's candidate (code, message, the error behind it), read
+    from git before anything is recorded; None when it can."""
+    if not FULL_SHA.match(sha):
+        return "bad_sha", f"{sha_in!r} is not a full 40-hex commit SHA", None
+    try:
+        # The commit is in the attempt's clone: imported, verified, pinned (gate/clones.py).
+        present = clones.bring_in(g, att, sha)
+    except A2AError as exc:
+        return ("import_failed", f"{sha} could not be brought in from the attempt's clone:"
+                f" {exc.message}", exc)
+    if not present or not g.git.object_is_commit(sha):
+        return "bad_sha", f"{sha} is not a commit in the attempt's clone or the repository", None
+    if sha == att["start_commit"]:
+        return "empty_submission", f"{sha} is the start commit itself: nothing was delivered", None
+    if not g.git.is_ancestor(att["start_commit"], sha):
+        return ("not_descendant", f"{sha} does not descend from the start commit"
+                f" {att['start_commit'][:12]}", None)
+    return None
+
+
+def _record_refusal(g: GateContext, att, card, fence: int, card_version: int,
+                    pinned_n: int) -> tuple[str, str] | None:
+    """Why the record refuses the submission now, under the write lock (code, message)."""
+    attempt_id = att["id"]
+    if att["state"] not in SUBMITTABLE:
+        return ("attempt_not_open",
+                f"attempt {attempt_id} is {att['state']}: it takes no submissions")
+    if fence != att["fence"] or att["fence"] != card["fence"]:
+        return ("stale_fence", f"fence {fence} is not current for {attempt_id}"
+                f" (current: {card['fence']})")
+    if card_version != card["version"]:
+        return ("stale_card_version", f"card {card['id']} is at version {card['version']}, not"
+                f" {card_version}: read the card again (`a2a card show {card['id']}`)")
+    if card["state"] != CardState.READY:
+        return "card_not_ready", f"card {card['id']} changed and is not confirmed ready"
+    if not g.caller.is_user and g.caller.actor != att["writer"]:
+        # The writer changed since the role check (a2a spawn --attempt hands it over).
+        return ("role_forbidden", f"submit {attempt_id} is for its writer ({att['writer']}) or"
+                f" the user: {g.caller.describe()} may not")
+    if att["submission_n"] + 1 != pinned_n:
+        return ("attempt_changed", f"{attempt_id} was submitted again meanwhile (now submission"
+                f" {att['submission_n']}): submit again")
+    return None
 
 
 def _pin(g: GateContext, ref: str, sha: str, message: str) -> None:
