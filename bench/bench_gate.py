@@ -55,10 +55,10 @@ def gate_overhead(w: World, cards: int) -> dict[str, list[float]]:
             t0 = time.perf_counter()
             c = claim(g, f"G-{i}")
             out["claim"].append(time.perf_counter() - t0)
-            sha = commit_in(Path(c["worktree"]), {"src/app.py": f"x = {i}\n"}, env=w.env)
-            submit(g, c["attempt"], sha, c["card_version"], c["fence"])
+            sha = commit_in(Path(c.worktree), {"src/app.py": f"x = {i}\n"}, env=w.env)
+            submit(g, c.attempt, sha, c.card_version, c.fence)
             t0 = time.perf_counter()
-            v = verify(g, c["attempt"])
+            v = verify(g, c.attempt)
             wall = time.perf_counter() - t0
             assert v.passed, [x.detail for x in v.results if not x.passed]
             own = sum(x.duration_s for x in v.results if x.name == "tests")

@@ -58,10 +58,10 @@ class Bench:
         add_card(self.g, card)
         ready_card(self.g, card_id)
         c = claim(self.g, card_id)
-        sha = commit_in(Path(c["worktree"]), files, env=self.w.env)
-        submit(self.g, c["attempt"], sha, c["card_version"], c["fence"])
+        sha = commit_in(Path(c.worktree), files, env=self.w.env)
+        submit(self.g, c.attempt, sha, c.card_version, c.fence)
         t0 = time.perf_counter()
-        v = verify(self.g, c["attempt"])
+        v = verify(self.g, c.attempt)
         wall = time.perf_counter() - t0
         assert v.passed, [x.detail for x in v.results if not x.passed]
         return wall

@@ -8,10 +8,14 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from a2a_tui import gate
 from a2a_tui.cli.output import Result, ask, print_problems
 from a2a_tui.errors import A2AError
+
+if TYPE_CHECKING:
+    from a2a_tui.gate.cards_ops import CardAdded
 
 
 def register(sub, common) -> None:
@@ -46,15 +50,13 @@ def register(sub, common) -> None:
     p.set_defaults(func=cmd_card_list)
 
 
-def _added(r: dict) -> str:
-    verb = "unchanged" if not r["changed"] else r.get("event", "").replace("card_", "")
-    filled = f"; filled in: {', '.join(r['filled'])}" if r.get("filled") else ""
-    return f"card {r['card']} v{r['version']} {verb} ({r['state']}){filled}"
+def _added(r: CardAdded) -> str:
+    return f"card {r.card} v{r.version} {r.verb()} ({r.state}){r.filled_note()}"
 
 
 def cmd_card_add(ctx, args) -> Result:
     r = gate.add_card(ctx.gate, args.file)
-    return Result(r, _added(r), rules="card add")
+    return Result(r.to_json(), _added(r), rules="card add")
 
 
 def cmd_card_new(ctx, args) -> Result:
@@ -106,20 +108,20 @@ def _edit_and_add(ctx, args, path: Path, untouched: str, *, new: bool) -> Result
             if not ask("Edit it again? [Y/n] ", default=True):
                 raise kept(err, path) from None
     if new:
-        path = settle_draft(ctx.repo, path, r["card"])
-    r["file"] = str(path)
+        path = settle_draft(ctx.repo, path, r.card)
+    data = {**r.to_json(), "file": str(path)}
     text = _added(r) + f"\n  file {path}"
     rules = []
     if args.ready:
-        done = ready_card(ctx.gate, r["card"])
-        r["ready"] = done
-        text += f"\ncard {r['card']} v{done['version']} is ready"
+        done = ready_card(ctx.gate, r.card)
+        data["ready"] = done.to_json()
+        text += f"\ncard {r.card} v{done.version} is ready"
         rules = ["card ready"]
     else:
-        text += f"\n`a2a card ready {r['card']}` confirms it ready to be claimed"
+        text += f"\n`a2a card ready {r.card}` confirms it ready to be claimed"
     from a2a_tui.cli.rules import rules_for
 
-    return Result(r, text, rules="card add",
+    return Result(data, text, rules="card add",
                   extra_rules=[x for c in rules for x in rules_for(c)])
 
 
@@ -181,7 +183,7 @@ def cmd_card_show(ctx, args) -> Result:
 
 def cmd_card_ready(ctx, args) -> Result:
     r = gate.ready_card(ctx.gate, args.card)
-    return Result(r, f"card {r['card']} v{r['version']} is ready", rules="card ready")
+    return Result(r.to_json(), f"card {r.card} v{r.version} is ready", rules="card ready")
 
 
 def cmd_card_list(ctx, args) -> Result:

@@ -82,7 +82,6 @@ def cmd_comment(ctx, args) -> Result:
         c = comments.remove(ctx.gate, _one(words, "comment id"))
         return Result(c.to_json(), f"{c.id} removed")
     r = comments.send(ctx.gate, _one(words, "ATTEMPT"))
-    older = f"; {len(r['older'])} written against an older SHA" if r["older"] else ""
-    return Result(r, f"sent {len(r['comments'])} comment(s) on {r['attempt']} at"
-                  f" {r['sha'][:12]} to {r['session']} as #{r['dispatch']}{older}"
-                  f" · {r['user_input']}")
+    older = f"; {len(r.older)} written against an older SHA" if r.older else ""
+    return Result(r.to_json(), f"sent {len(r.comments)} comment(s) on {r.attempt} at"
+                  f" {r.sha[:12]} to {r.session} as #{r.dispatch}{older} · {r.user_input}")

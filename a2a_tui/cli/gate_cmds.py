@@ -83,20 +83,19 @@ def _writer(ctx, value: str | None) -> str | None:
 
 def cmd_claim(ctx, args) -> Result:
     r = gate.claim(ctx.gate, args.card, writer=_writer(ctx, args.writer), supersede=args.supersede)
-    text = (f"claimed {r['card']} as {r['attempt']} (fence {r['fence']},"
-            f" card v{r['card_version']})\n"
-            f"  worktree {r['worktree']}\n  branch   {r['branch']} from {r['start_commit'][:12]}\n"
-            f"  writer   {r['writer']}")
-    if r["superseded"]:
-        text += f"\n  superseded {', '.join(r['superseded'])}"
-    return Result(r, text, rules="claim")
+    text = (f"claimed {r.card} as {r.attempt} (fence {r.fence}, card v{r.card_version})\n"
+            f"  worktree {r.worktree}\n  branch   {r.branch} from {r.start_commit[:12]}\n"
+            f"  writer   {r.writer}")
+    if r.superseded:
+        text += f"\n  superseded {', '.join(r.superseded)}"
+    return Result(r.to_json(), text, rules="claim")
 
 
 def cmd_submit(ctx, args) -> Result:
     r = gate.submit(ctx.gate, args.attempt, args.sha, args.card_version, args.fence,
                     unresolved=args.unresolved)
-    return Result(r, f"submitted {r['sha']} as candidate {r['submission']} of {r['attempt']}"
-                  + "".join(f"\n  open: {item}" for item in r["unresolved"]), rules="submit")
+    return Result(r.to_json(), f"submitted {r.sha} as candidate {r.submission} of {r.attempt}"
+                  + "".join(f"\n  open: {item}" for item in r.unresolved), rules="submit")
 
 
 def cmd_verify(ctx, args) -> Result:
@@ -172,18 +171,19 @@ def cmd_integrate(ctx, args) -> Result:
     # verified says so first); scores given are checked here.
     score = parse_scores(args.score) if args.score else None
     r = gate.integrate(ctx.gate, args.attempt, score)
-    r["unresolved"] = of_attempt(ctx.store, r["attempt"])
-    return Result(r, f"integrated {r['attempt']}: {r['target']} {r['old'][:12]} -> {r['new'][:12]}"
-                  + ("" if r["worktree_synced"] in (None, True)
-                     else f" (worktree: {r['worktree_synced']})")
-                  + "".join(f"\n  open (from the worker): {item}" for item in r["unresolved"]),
+    unresolved = of_attempt(ctx.store, r.attempt)
+    return Result({**r.to_json(), "unresolved": unresolved},
+                  f"integrated {r.attempt}: {r.target} {r.old[:12]} -> {r.new[:12]}"
+                  + ("" if r.worktree_synced in (None, True)
+                     else f" (worktree: {r.worktree_synced})")
+                  + "".join(f"\n  open (from the worker): {item}" for item in unresolved),
                   rules="integrate")
 
 
 def cmd_abandon(ctx, args) -> Result:
     score = parse_scores(args.score) if args.score else None   # none: an untouched attempt
     r = gate.abandon(ctx.gate, args.attempt, score, args.reason)
-    return Result(r, f"abandoned {r['attempt']}", rules="abandon")
+    return Result(r.to_json(), f"abandoned {r.attempt}", rules="abandon")
 
 
 def cmd_reclaim(ctx, args) -> Result:

@@ -111,9 +111,9 @@ def cmd_verdict(ctx, args) -> Result:
     from a2a_tui import gate
 
     r = gate.review(ctx.gate, args.attempt, args.sha, args.file)
-    issues = f" ({', '.join(r['blocking_issues'])})" if r["blocking_issues"] else ""
-    return Result(r, f"review {r['review']} of {r['attempt']} at {r['sha'][:12]}:"
-                     f" {r['verdict']}{issues} (advice)", rules="review verdict")
+    issues = f" ({', '.join(r.blocking_issues)})" if r.blocking_issues else ""
+    return Result(r.to_json(), f"review {r.review} of {r.attempt} at {r.sha[:12]}:"
+                  f" {r.verdict}{issues} (advice)", rules="review verdict")
 
 
 def cmd_dispose(ctx, args) -> Result:
@@ -121,19 +121,18 @@ def cmd_dispose(ctx, args) -> Result:
     from a2a_tui.queue import wake
 
     r = dispose(ctx.gate, args.attempt, args.issue, args.decision, args.reason)
-    if r["feedback"] and r["feedback"].get("sent"):
+    if r.feedback and r.feedback.get("sent"):
         wake(ctx.repo)
-    return Result(r, f"{r['issue']} of {r['attempt']} at {r['sha'][:12]}: {r['decision']}"
-                     + (f" ({r['user_input']})" if r["user_input"] else ""),
-                  rules="review dispose")
+    return Result(r.to_json(), f"{r.issue} of {r.attempt} at {r.sha[:12]}: {r.decision}"
+                  + (f" ({r.user_input})" if r.user_input else ""), rules="review dispose")
 
 
 def cmd_override(ctx, args) -> Result:
     from a2a_tui.gate.review_gate import override
 
     r = override(ctx.gate, args.attempt, args.reason)
-    return Result(r, f"the review of {r['attempt']} at {r['sha'][:12]} is overridden"
-                     f" ({r['user_input']})", rules="review override")
+    return Result(r.to_json(), f"the review of {r.attempt} at {r.sha[:12]} is overridden"
+                  f" ({r.user_input})", rules="review override")
 
 
 def cmd_show(ctx, args) -> Result:
@@ -147,10 +146,10 @@ def cmd_approve(ctx, args) -> Result:
     from a2a_tui.gate.approvals import approve
 
     r = approve(ctx.gate, args.attempt)
-    note = "" if r["required"] else " (the card does not ask for it)"
-    return Result(r, f"approval {r['approval']} ({r['user_input']}): integrate {r['attempt']} at"
-                     f" {r['sha'][:12]}, card v{r['card_version']}, evidence"
-                     f" {r['evidence'][:19]}{note}", rules="approve")
+    note = "" if r.required else " (the card does not ask for it)"
+    return Result(r.to_json(), f"approval {r.approval} ({r.user_input}): integrate {r.attempt}"
+                  f" at {r.sha[:12]}, card v{r.card_version}, evidence {r.evidence[:19]}{note}",
+                  rules="approve")
 
 
 def show_lines(st) -> list[str]:

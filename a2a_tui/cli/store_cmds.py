@@ -1,4 +1,4 @@
-"""store verify, rebuild, reseal: check the record; repair it after a freeze (gate/ledger.py).
+"""store verify, rebuild, reseal: check the record; repair it after a freeze (gate/ledger/).
 store backup, restore: copy the record while it runs; put a copy of it back (store/backup.py)."""
 
 from __future__ import annotations

@@ -39,8 +39,8 @@ def register(sub, common) -> None:
 
 def cmd_resolve(ctx, args) -> Result:
     r = gate.resolve(ctx.gate, args.attempt, args.as_, args.reason)
-    return Result(r, f"resolved {r['attempt']} as {r['as']}: now {r['state']} ({r['user_input']})",
-                  rules="resolve")
+    return Result(r.to_json(), f"resolved {r.attempt} as {r.as_}: now {r.state}"
+                  f" ({r.user_input})", rules="resolve")
 
 
 def cmd_target_show(ctx, args) -> Result:

@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.errors import A2AError
+from a2a_tui.gate import ledger
 from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.model import AttemptState, CommandResult
 from a2a_tui.gate.roles import admit
 
 # The evidence of a SHA: what each query returns, in a stable order.
@@ -45,12 +48,23 @@ def evidence_digest(db, attempt_id: str, sha: str) -> str:
     return "sha256:" + hashlib.sha256(raw.encode()).hexdigest()
 
 
-def approve(g: GateContext, attempt_id: str, *, source: str = "cli") -> dict[str, Any]:
+@dataclass(frozen=True)
+class Approved(CommandResult):
+    approval: str
+    attempt: str
+    sha: str
+    card_version: int
+    evidence: str                  # the digest of the evidence the approval binds
+    user_input: str
+    required: bool                 # whether the card asks for it
+
+
+def approve(g: GateContext, attempt_id: str, *, source: str = "cli") -> Approved:
     """Record the user's approval to integrate the attempt's verified candidate as it is now."""
     admit(g, "approve", attempt_id)
     with g.store.write() as tx:
         att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
-        if att["state"] != "verified":
+        if att["state"] != AttemptState.VERIFIED:
             raise A2AError("not_verified", f"attempt {attempt_id} is {att['state']}: approve a"
                            " verified candidate (the approval binds its evidence)")
         card = tx.one("SELECT id, version, body FROM cards WHERE id = ?", (att["card_id"],))
@@ -60,16 +74,13 @@ def approve(g: GateContext, attempt_id: str, *, source: str = "cli") -> dict[str
         uid = record_user_input_in_tx(
             tx, "approval", f"approve integrating {attempt_id} at {sha} (card {card['id']}"
             f" v{version}, evidence {digest})", source=source, ref=approval, attempt=attempt_id)
-        seq = tx.append("integration_approved", actor="user", task=card["id"], attempt=attempt_id,
-                        payload={"approval": approval, "user_input": uid, "sha": sha,
-                                 "submission": att["submission_n"], "card_version": version,
-                                 "evidence": digest})
-        tx.execute("INSERT INTO approvals(id, attempt_id, submission_n, sha, card_version,"
-                   " evidence, user_input, seq) VALUES (?,?,?,?,?,?,?,?)",
-                   (approval, attempt_id, att["submission_n"], sha, version, digest, uid, seq))
+        ledger.record(tx, "integration_approved", actor="user", task=card["id"],
+                      attempt=attempt_id,
+                      payload={"approval": approval, "user_input": uid, "sha": sha,
+                               "submission": att["submission_n"], "card_version": version,
+                               "evidence": digest})
     required = json.loads(card["body"]).get("integrate_approval") == "user"
-    return {"approval": approval, "attempt": attempt_id, "sha": sha, "card_version": version,
-            "evidence": digest, "user_input": uid, "required": required}
+    return Approved(approval, attempt_id, sha, version, digest, uid, required)
 
 
 def latest(db, attempt_id: str):
@@ -110,9 +121,7 @@ def consume(tx, att, body: dict[str, Any], *, actor: str) -> str | None:
     if why:
         raise A2AError("approval_stale", f"approval {row['id']} of {aid} is stale: {why};"
                        " the user approves again")
-    seq = tx.append("approval_consumed", actor=actor, task=att["card_id"], attempt=aid,
-                    payload={"approval": row["id"], "sha": sha,
-                             "card_version": row["card_version"], "evidence": row["evidence"]})
-    tx.execute("INSERT INTO approval_uses(approval_id, attempt_id, seq) VALUES (?,?,?)",
-               (row["id"], aid, seq))
+    ledger.record(tx, "approval_consumed", actor=actor, task=att["card_id"], attempt=aid,
+                  payload={"approval": row["id"], "sha": sha,
+                           "card_version": row["card_version"], "evidence": row["evidence"]})
     return row["id"]

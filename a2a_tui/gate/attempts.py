@@ -4,21 +4,76 @@ from __future__ import annotations
 
 import shutil
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from a2a_tui.collab.authorization import claim_refusal
 from a2a_tui.errors import A2AError
+from a2a_tui.faults import crashpoint
 from a2a_tui.gate import clones, ledger
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.escalate import tell_dispatcher
 from a2a_tui.gate.facts import objective_facts
 from a2a_tui.gate.locks import op_lock
-from a2a_tui.gate.model import ACTIVE, UNRESOLVED, Score, parse_scores, way_out
+from a2a_tui.gate.model import (
+    ACTIVE,
+    SUBMITTABLE,
+    UNRESOLVED,
+    AttemptState,
+    CardState,
+    CommandResult,
+    Score,
+    parse_scores,
+    way_out,
+)
 from a2a_tui.gate.openitems import clean as clean_open_items
 from a2a_tui.gate.roles import require_role
 from a2a_tui.gate.targets import observe, target_lock
 from a2a_tui.git import FULL_SHA, ZERO_SHA, GitError
 from a2a_tui.queue import wake
+
+
+@dataclass(frozen=True)
+class Claimed(CommandResult):
+    attempt: str
+    card: str
+    fence: int
+    branch: str
+    worktree: str
+    start_commit: str
+    card_version: int
+    writer: str
+    superseded: tuple[str, ...]     # the card's attempts this claim fenced out
+
+
+@dataclass(frozen=True)
+class Submitted(CommandResult):
+    attempt: str
+    submission: int
+    sha: str
+    card_version: int
+    fence: int
+    state: AttemptState
+    unresolved: tuple[str, ...]     # what the writer left open, kept with the candidate
+
+
+@dataclass(frozen=True)
+class Abandoned(CommandResult):
+    attempt: str
+    state: AttemptState
+    score: Score | None             # None: an untouched attempt, nothing to judge
+    rounds: int
+    rejections: int
+    duration_s: float
+    facts: dict[str, Any]           # the objective facts beside the score (gate/facts.py)
+
+
+@dataclass(frozen=True)
+class WriterBound(CommandResult):
+    attempt: str
+    writer: str
+    previous: str
+    fence: int
 
 
 def submitted_ref(attempt_id: str, n: int) -> str:
@@ -29,7 +84,7 @@ def submitted_ref(attempt_id: str, n: int) -> str:
 
 
 def claim(g: GateContext, card_id: str, *, writer: str | None = None,
-          supersede: bool = False) -> dict[str, Any]:
+          supersede: bool = False) -> Claimed:
     """Atomically allocate attempt n, a new fence, and a clone of the repository on a new
     branch at the target head (gate/clones.py: the agent writes only the clone's `.git`).
 
@@ -55,56 +110,43 @@ def claim(g: GateContext, card_id: str, *, writer: str | None = None,
             branch = f"a2a/{attempt_id}"
             worktree = g.repo.worktrees_dir / attempt_id
             for old in active:
-                s = tx.append("attempt_superseded", actor=g.caller.actor, task=card_id,
+                ledger.record(tx, "attempt_superseded", actor=g.caller.actor, task=card_id,
                               attempt=old["id"], session=g.caller.session,
                               payload={"by": attempt_id, "fence": fence, "was": old["state"]})
-                tx.execute("UPDATE attempts SET state='superseded', ended_ns=?, updated_seq=?"
-                           " WHERE id=?", (time.time_ns(), s, old["id"]))
-            seq = tx.append(
-                "claimed", actor=g.caller.actor, task=card_id, attempt=attempt_id,
+            ledger.record(
+                tx, "claimed", actor=g.caller.actor, task=card_id, attempt=attempt_id,
                 session=g.caller.session,
                 payload={"fence": fence, "branch": branch, "worktree": str(worktree),
                          "start_commit": start, "card_version": card["version"],
                          "writer": writer, "target_branch": cfg.target_branch})
-            tx.execute("UPDATE cards SET fence=?, updated_seq=? WHERE id=?", (fence, seq, card_id))
-            tx.execute(
-                "INSERT INTO attempts(id, card_id, n, fence, state, branch, worktree,"
-                " worktree_state, start_commit, target_branch, card_version, writer, claimed_ns,"
-                " updated_seq)"
-                " VALUES (?,?,?,?,'claimed',?,?,'pending',?,?,?,?,?,?)",
-                (attempt_id, card_id, n, fence, branch, str(worktree), start, cfg.target_branch,
-                 card["version"], writer, time.time_ns(), seq))
+        crashpoint("claim:after_record")
         # Outside the transaction: git.
         try:
             g.repo.worktrees_dir.mkdir(parents=True, exist_ok=True)
             g.git.make_clone(worktree, branch, start, cfg.target_branch, g.git.identity())
+            crashpoint("claim:after_clone")
         except (A2AError, OSError) as exc:
             shutil.rmtree(worktree, ignore_errors=True)   # nothing half-made stays
             exc = exc if isinstance(exc, A2AError) else A2AError("worktree_failed", str(exc))
             with g.store.write() as tx:
-                s = tx.append("worktree_failed", actor="gate", task=card_id, attempt=attempt_id,
-                              payload={"error": exc.message,
-                                       "git": getattr(exc, "stderr", None)})
-                tx.execute("UPDATE attempts SET state='failed', worktree_state='unknown',"
-                           " ended_ns=?, updated_seq=? WHERE id=?", (time.time_ns(), s, attempt_id))
+                ledger.record(tx, "worktree_failed", actor="gate", task=card_id,
+                              attempt=attempt_id, payload={"error": exc.message,
+                                                           "git": getattr(exc, "stderr", None)})
             raise A2AError("worktree_failed",
                            f"claim {attempt_id} recorded but its worktree failed:"
                            f" {exc.message}") from exc
         with g.store.write() as tx:
-            s = tx.append("worktree_created", actor="gate", task=card_id, attempt=attempt_id,
-                          payload={"path": str(worktree), "branch": branch, "start_commit": start,
-                                   "layout": "clone"})
-            tx.execute("UPDATE attempts SET worktree_state='present', updated_seq=? WHERE id=?",
-                       (s, attempt_id))
-    return {"attempt": attempt_id, "card": card_id, "fence": fence, "branch": branch,
-            "worktree": str(worktree), "start_commit": start, "card_version": card["version"],
-            "writer": writer, "superseded": [a["id"] for a in active]}
+            ledger.record(tx, "worktree_created", actor="gate", task=card_id, attempt=attempt_id,
+                          payload={"path": str(worktree), "branch": branch,
+                                   "start_commit": start, "layout": "clone"})
+    return Claimed(attempt_id, card_id, fence, branch, str(worktree), start, card["version"],
+                   writer, tuple(a["id"] for a in active))
 
 
 def _claim_refusal(tx, card_id: str, supersede: bool):
     """The card and its active attempts, if `card_id` may be claimed now; else the refusal."""
     card = tx.one("SELECT * FROM cards WHERE id = ?", (card_id,))
-    if card["state"] != "ready":
+    if card["state"] != CardState.READY:
         raise A2AError("card_not_ready",
                        f"card {card_id} is {card['state']}: mark it ready first"
                        f" (`a2a card ready {card_id}`)")
@@ -136,7 +178,7 @@ def _check_authorization(tx, card_id: str) -> None:
 
 
 def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
-           fence: int, unresolved: list[str] | None = None) -> dict[str, Any]:
+           fence: int, unresolved: list[str] | None = None) -> Submitted:
     """Accept a candidate only from the current owner: full SHA, current fence and card version.
 
     A refusal against a real attempt is kept as a diagnostic event and changes no state.
@@ -156,22 +198,9 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
                                "fence": fence, "card_version": card_version})
         return A2AError(code, message)
 
-    if not FULL_SHA.match(sha):
-        raise refuse("bad_sha", f"{sha_in!r} is not a full 40-hex commit SHA")
-    try:
-        # The commit is in the attempt's clone: imported, verified, pinned (gate/clones.py).
-        present = clones.bring_in(g, att, sha)
-    except A2AError as exc:
-        raise refuse("import_failed", f"{sha} could not be brought in from the attempt's"
-                     f" clone: {exc.message}") from exc
-    if not present or not g.git.object_is_commit(sha):
-        raise refuse("bad_sha", f"{sha} is not a commit in the attempt's clone or the"
-                     " repository")
-    if sha == att["start_commit"]:
-        raise refuse("empty_submission", f"{sha} is the start commit itself: nothing was delivered")
-    if not g.git.is_ancestor(att["start_commit"], sha):
-        raise refuse("not_descendant",
-                     f"{sha} does not descend from the start commit {att['start_commit'][:12]}")
+    found = _candidate_refusal(g, att, sha, sha_in)
+    if found is not None:
+        raise refuse(*found[:2]) from found[2]
     # The evidence is pinned before the record says it was submitted (git never runs inside
     # the transaction); a submission refused below leaves a pin that the next one replaces.
     pinned_n, pin = att["submission_n"] + 1, submitted_ref(attempt_id, att["submission_n"] + 1)
@@ -182,37 +211,13 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
     with g.store.write() as tx:
         att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
         card = tx.one("SELECT * FROM cards WHERE id = ?", (att["card_id"],))
-        problem = None
-        if att["state"] not in ("claimed", "submitted", "rejected", "verified"):
-            problem = ("attempt_not_open",
-                       f"attempt {attempt_id} is {att['state']}: it takes no submissions")
-        elif fence != att["fence"] or att["fence"] != card["fence"]:
-            problem = ("stale_fence", f"fence {fence} is not current for {attempt_id}"
-                       f" (current: {card['fence']})")
-        elif card_version != card["version"]:
-            problem = ("stale_card_version", f"card {card['id']} is at version {card['version']},"
-                       f" not {card_version}: read the card again (`a2a card show {card['id']}`)")
-        elif card["state"] != "ready":
-            problem = ("card_not_ready", f"card {card['id']} changed and is not confirmed ready")
-        elif not g.caller.is_user and g.caller.actor != att["writer"]:
-            # The writer changed since the role check (a2a spawn --attempt hands it over).
-            problem = ("role_forbidden", f"submit {attempt_id} is for its writer"
-                       f" ({att['writer']}) or the user: {g.caller.describe()} may not")
-        elif att["submission_n"] + 1 != pinned_n:
-            problem = ("attempt_changed", f"{attempt_id} was submitted again meanwhile (now"
-                       f" submission {att['submission_n']}): submit again")
+        problem = _record_refusal(g, att, card, fence, card_version, pinned_n)
         if problem is None:
             n = att["submission_n"] + 1
-            seq = tx.append("submitted", actor=g.caller.actor, task=att["card_id"],
-                            attempt=attempt_id, session=g.caller.session,
-                            payload={"n": n, "sha": sha, "card_version": card_version,
-                                     "fence": fence, "unresolved": open_items})
-            tx.execute("INSERT INTO submissions(attempt_id, n, sha, card_version, fence, actor,"
-                       " seq) VALUES (?,?,?,?,?,?,?)",
-                       (attempt_id, n, sha, card_version, fence, g.caller.actor, seq))
-            tx.execute("UPDATE attempts SET state='submitted', submission_n=?, submitted_sha=?,"
-                       " card_version=?, updated_seq=? WHERE id=?",
-                       (n, sha, card_version, seq, attempt_id))
+            ledger.record(tx, "submitted", actor=g.caller.actor, task=att["card_id"],
+                          attempt=attempt_id, session=g.caller.session,
+                          payload={"n": n, "sha": sha, "card_version": card_version,
+                                   "fence": fence, "unresolved": open_items})
             told = tell_dispatcher(tx, attempt_id, f"{attempt_id} submitted {sha} (card"
                                    f" {att['card_id']} v{card_version}, submission {n}):"
                                    f" `a2a verify {attempt_id}` checks it.")
@@ -220,8 +225,55 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
         raise refuse(*problem)
     if told is not None:
         wake(g.repo)   # the executive that dispatched it is told (after the commit)
-    return {"attempt": attempt_id, "submission": n, "sha": sha, "card_version": card_version,
-            "fence": fence, "state": "submitted", "unresolved": open_items}
+    return Submitted(attempt_id, n, sha, card_version, fence, AttemptState.SUBMITTED,
+                     tuple(open_items))
+
+
+def _candidate_refusal(g: GateContext, att, sha: str, sha_in: str
+                       ) -> tuple[str, str, A2AError | None] | None:
+    """Why `sha` cannot be the attempt's candidate (code, message, the error behind it), read
+    from git before anything is recorded; None when it can."""
+    if not FULL_SHA.match(sha):
+        return "bad_sha", f"{sha_in!r} is not a full 40-hex commit SHA", None
+    try:
+        # The commit is in the attempt's clone: imported, verified, pinned (gate/clones.py).
+        present = clones.bring_in(g, att, sha)
+    except A2AError as exc:
+        return ("import_failed", f"{sha} could not be brought in from the attempt's clone:"
+                f" {exc.message}", exc)
+    if not present or not g.git.object_is_commit(sha):
+        return "bad_sha", f"{sha} is not a commit in the attempt's clone or the repository", None
+    if sha == att["start_commit"]:
+        return "empty_submission", f"{sha} is the start commit itself: nothing was delivered", None
+    if not g.git.is_ancestor(att["start_commit"], sha):
+        return ("not_descendant", f"{sha} does not descend from the start commit"
+                f" {att['start_commit'][:12]}", None)
+    return None
+
+
+def _record_refusal(g: GateContext, att, card, fence: int, card_version: int,
+                    pinned_n: int) -> tuple[str, str] | None:
+    """Why the record refuses the submission now, under the write lock (code, message)."""
+    attempt_id = att["id"]
+    if att["state"] not in SUBMITTABLE:
+        return ("attempt_not_open",
+                f"attempt {attempt_id} is {att['state']}: it takes no submissions")
+    if fence != att["fence"] or att["fence"] != card["fence"]:
+        return ("stale_fence", f"fence {fence} is not current for {attempt_id}"
+                f" (current: {card['fence']})")
+    if card_version != card["version"]:
+        return ("stale_card_version", f"card {card['id']} is at version {card['version']}, not"
+                f" {card_version}: read the card again (`a2a card show {card['id']}`)")
+    if card["state"] != CardState.READY:
+        return "card_not_ready", f"card {card['id']} changed and is not confirmed ready"
+    if not g.caller.is_user and g.caller.actor != att["writer"]:
+        # The writer changed since the role check (a2a spawn --attempt hands it over).
+        return ("role_forbidden", f"submit {attempt_id} is for its writer ({att['writer']}) or"
+                f" the user: {g.caller.describe()} may not")
+    if att["submission_n"] + 1 != pinned_n:
+        return ("attempt_changed", f"{attempt_id} was submitted again meanwhile (now submission"
+                f" {att['submission_n']}): submit again")
+    return None
 
 
 def _pin(g: GateContext, ref: str, sha: str, message: str) -> None:
@@ -235,7 +287,7 @@ def _pin(g: GateContext, ref: str, sha: str, message: str) -> None:
 
 
 def abandon(g: GateContext, attempt_id: str, score: Score | None, reason: str = ""
-            ) -> dict[str, Any]:
+            ) -> Abandoned:
     """End an attempt without integrating it, with a score; its evidence stays. An untouched
     attempt (nothing submitted, no commit on its branch) has nothing to score: its score may be
     left out (None)."""
@@ -259,14 +311,10 @@ def abandon(g: GateContext, attempt_id: str, score: Score | None, reason: str = 
             now = time.time_ns()
             facts = score_facts(tx, att, now)
             scored = score.to_json() if score is not None else None
-            seq = tx.append("abandoned", actor=g.caller.actor, task=att["card_id"],
-                            attempt=attempt_id, session=g.caller.session,
-                            payload={"reason": reason, "score": scored, **facts})
-            tx.execute("UPDATE attempts SET state='abandoned', ended_ns=?, updated_seq=?"
-                       " WHERE id=?", (now, seq, attempt_id))
-            if score is not None:
-                insert_score(tx, attempt_id, "abandoned", score, facts, g.caller.actor, seq)
-    return {"attempt": attempt_id, "state": "abandoned", "score": scored, **facts}
+            ledger.record(tx, "abandoned", actor=g.caller.actor, task=att["card_id"],
+                          attempt=attempt_id, session=g.caller.session, ts_ns=now,
+                          payload={"reason": reason, "score": scored, **facts})
+    return Abandoned(attempt_id, AttemptState.ABANDONED, score, **facts)
 
 
 def has_commits(att) -> bool:
@@ -291,16 +339,7 @@ def score_facts(tx, att, now_ns: int) -> dict[str, Any]:
             "facts": objective_facts(tx, att, now_ns)}
 
 
-def insert_score(tx, attempt_id: str, outcome: str, score: Score, facts: dict[str, Any],
-                 actor: str, seq: int) -> None:
-    tx.execute(
-        "INSERT INTO scores(attempt_id, outcome, boundary, boundary_reason, taste, taste_reason,"
-        " rounds, rejections, duration_s, actor, seq) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-        (attempt_id, outcome, score.boundary, score.boundary_reason, score.taste,
-         score.taste_reason, facts["rounds"], facts["rejections"], facts["duration_s"], actor, seq))
-
-
-def bind_writer(g: GateContext, attempt_id: str, session_id: str) -> dict[str, Any]:
+def bind_writer(g: GateContext, attempt_id: str, session_id: str) -> WriterBound:
     """Make a managed session the sole writer of an open attempt (used by `a2a spawn --attempt`).
 
     Allowed for the user and for the attempt's current writer; the old writer loses the right.
@@ -317,8 +356,7 @@ def bind_writer(g: GateContext, attempt_id: str, session_id: str) -> dict[str, A
             raise A2AError("not_writer", f"{g.caller.describe()} is not the writer of {attempt_id}"
                            f" ({att['writer']}) and cannot hand it over")
         new = f"session:{session_id}"
-        seq = tx.append("writer_bound", actor=g.caller.actor, task=att["card_id"],
-                        attempt=attempt_id, session=session_id,
-                        payload={"from": att["writer"], "to": new, "fence": att["fence"]})
-        tx.execute("UPDATE attempts SET writer=?, updated_seq=? WHERE id=?", (new, seq, attempt_id))
-    return {"attempt": attempt_id, "writer": new, "previous": att["writer"], "fence": att["fence"]}
+        ledger.record(tx, "writer_bound", actor=g.caller.actor, task=att["card_id"],
+                      attempt=attempt_id, session=session_id,
+                      payload={"from": att["writer"], "to": new, "fence": att["fence"]})
+    return WriterBound(attempt_id, new, att["writer"], att["fence"])

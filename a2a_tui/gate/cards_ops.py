@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -14,15 +15,47 @@ from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
 from a2a_tui.gate.cards import Card, load_card
 from a2a_tui.gate.context import GateContext
-from a2a_tui.gate.model import ACTIVE, card_body, contract_lines
+from a2a_tui.gate.model import ACTIVE, CardState, CommandResult, card_body, contract_lines
 from a2a_tui.gate.roles import require_role
 from a2a_tui.gate.views import card_status
 from a2a_tui.gate.weakening import weakenings
 from a2a_tui.queue import wake
 
 
-def add_card(g: GateContext, path: Path, *, source_ticket: str | None = None
-             ) -> dict[str, Any]:
+@dataclass(frozen=True)
+class CardAdded(CommandResult):
+    card: str
+    version: int
+    digest: str
+    changed: bool                  # False: the file matched the card's current version
+    state: CardState
+    filled: tuple[str, ...]        # what the gate filled in (id, title, source_ticket)
+    title: str
+    event: str | None = None       # card_added | card_versioned | card_revised (when changed)
+
+    def to_json(self) -> dict[str, Any]:
+        out = super().to_json()
+        if self.event is None:
+            del out["event"]
+        return out
+
+    def verb(self) -> str:
+        """What happened, in a word: unchanged, added, versioned, revised."""
+        return (self.event or "").replace("card_", "") if self.changed else "unchanged"
+
+    def filled_note(self) -> str:
+        return f"; filled in: {', '.join(self.filled)}" if self.filled else ""
+
+
+@dataclass(frozen=True)
+class CardReady(CommandResult):
+    card: str
+    version: int
+    state: CardState
+    changed: bool                  # False: it was ready already
+
+
+def add_card(g: GateContext, path: Path, *, source_ticket: str | None = None) -> CardAdded:
     """Validate a card file and store it: a new card, a new version, or no change at all.
 
     What the author left out, the gate fills in (seed 003): the id (T-<n>), the title (the
@@ -47,39 +80,20 @@ def add_card(g: GateContext, path: Path, *, source_ticket: str | None = None
                 "source_ticket": kept or source_ticket or source_of(tx, g.caller)})
         body, digest, contract = card.body(), card.digest(), card.contract_digest()
         if row is not None and row["digest"] == digest:
-            return {"card": card.id, "version": row["version"], "digest": digest, "changed": False,
-                    "state": row["state"], "filled": filled, "title": card.title}
+            return CardAdded(card.id, row["version"], digest, False, row["state"],
+                             tuple(filled), card.title)
         if row is None:
-            version, state, kind = 1, "draft", "card_added"
+            version, state, kind = 1, CardState.DRAFT, "card_added"
         elif row["contract_digest"] != contract:
             # Scope or acceptance changed: a new version, and it must be confirmed ready again.
-            version, state, kind = row["version"] + 1, "draft", "card_versioned"
+            version, state, kind = row["version"] + 1, CardState.DRAFT, "card_versioned"
         else:
             version, state, kind = row["version"], row["state"], "card_revised"
-        seq = tx.append(kind, actor=g.caller.actor, task=card.id, session=g.caller.session,
-                        payload={"version": version, "digest": digest, "source": str(path),
-                                 "card": body, **({"filled": filled} if filled else {})})
-        if row is None:
-            tx.execute(
-                "INSERT INTO cards(id, version, digest, contract_digest, state, fence, title, body,"
-                " source_path, updated_seq) VALUES (?,?,?,?,?,0,?,?,?,?)",
-                (card.id, version, digest, contract, state, card.title, json.dumps(body),
-                 str(path), seq),
-            )
-        else:
-            tx.execute(
-                "UPDATE cards SET version=?, digest=?, contract_digest=?, state=?, title=?, body=?,"
-                " source_path=?, updated_seq=? WHERE id=?",
-                (version, digest, contract, state, card.title, json.dumps(body), str(path), seq,
-                 card.id),
-            )
-        if row is None or version != row["version"]:
-            tx.execute(
-                "INSERT INTO card_versions(card_id, version, digest, body, seq) VALUES (?,?,?,?,?)",
-                (card.id, version, digest, json.dumps(body), seq),
-            )
-    return {"card": card.id, "version": version, "digest": digest, "changed": True, "state": state,
-            "event": kind, "filled": filled, "title": card.title}
+        # The card's row (and a new version's) is written by the fold (gate/ledger/).
+        ledger.record(tx, kind, actor=g.caller.actor, task=card.id, session=g.caller.session,
+                      payload={"version": version, "digest": digest, "source": str(path),
+                               "card": body, **({"filled": filled} if filled else {})})
+    return CardAdded(card.id, version, digest, True, state, tuple(filled), card.title, kind)
 
 
 def source_of(tx, caller) -> str:
@@ -130,21 +144,21 @@ def _refuse_weakening(g: GateContext, card: Card) -> None:
                                                       "attempt": active["id"]})
 
 
-def ready_card(g: GateContext, card_id: str) -> dict[str, Any]:
+def ready_card(g: GateContext, card_id: str) -> CardReady:
     """Confirm the card's current version as ready to be claimed."""
     require_role(g, "card ready")
     ledger.require_intact(g, card_id)
     row = g.card(card_id)
-    if row["state"] != "ready":
+    if row["state"] != CardState.READY:
         contract_precheck(g, row)
     with g.store.write() as tx:
         row = tx.one("SELECT * FROM cards WHERE id = ?", (card_id,))
-        if row["state"] == "ready":
-            return {"card": card_id, "version": row["version"], "state": "ready", "changed": False}
-        seq = tx.append("card_ready", actor=g.caller.actor, task=card_id, session=g.caller.session,
-                        payload={"version": row["version"], "digest": row["digest"]})
-        tx.execute("UPDATE cards SET state='ready', updated_seq=? WHERE id=?", (seq, card_id))
-    return {"card": card_id, "version": row["version"], "state": "ready", "changed": True}
+        if row["state"] == CardState.READY:
+            return CardReady(card_id, row["version"], CardState.READY, False)
+        ledger.record(tx, "card_ready", actor=g.caller.actor, task=card_id,
+                      session=g.caller.session,
+                      payload={"version": row["version"], "digest": row["digest"]})
+    return CardReady(card_id, row["version"], CardState.READY, True)
 
 
 def contract_precheck(g: GateContext, row) -> None:
@@ -166,10 +180,11 @@ def contract_precheck(g: GateContext, row) -> None:
         return
     with g.store.write() as tx:
         item, queued = escalate.card_contract_invalid(tx, row["id"], row["version"], found)
-        tx.append("contract_invalid", actor=g.caller.actor, task=row["id"],
-                  session=g.caller.session,
-                  payload={"where": "card ready", "card": row["id"], "version": row["version"],
-                           "start_commit": head, "problems": found, "item": item})
+        ledger.record(tx, "contract_invalid", actor=g.caller.actor, task=row["id"],
+                      session=g.caller.session,
+                      payload={"where": "card ready", "card": row["id"],
+                               "version": row["version"], "start_commit": head,
+                               "problems": found, "item": item})
     if queued:
         wake(g.repo)
     raise A2AError("contract_invalid", f"card {row['id']} v{row['version']} cannot be ready:"

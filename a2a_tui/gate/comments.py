@@ -7,9 +7,10 @@ the injection queue, recorded once as a user input of kind `review_comments` nam
 was sent against. Each comment carries its file, line and the lines around it, in the order of
 the diff; one written against an older SHA says so (the line may have moved since).
 
-Comments are the user's (a managed session is refused) and are not gate state: the ledger
-neither folds nor checks `review_comments`, and no gate decision reads it. Each change is one
-event and its row in one transaction.
+Comments are the user's (a managed session is refused) and are not gate state: no gate
+decision reads `review_comments`, and the ledger does not compare it with the log; it is still
+the fold's to write (gate/ledger/reviews.py), each change one event and its row in one
+transaction.
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ from typing import Any
 from a2a_tui.collab.delivery import deliver_in_tx
 from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.errors import A2AError
+from a2a_tui.gate import ledger
 from a2a_tui.gate.diff import AttemptDiff, attempt_diff
+from a2a_tui.gate.model import CommandResult
 from a2a_tui.git import GitError
 from a2a_tui.queue import check_text, wake
 
@@ -95,12 +98,9 @@ def add(g, attempt: str, path: str, line: int, text: str) -> Comment:
     with g.store.write() as tx:
         n = tx.next_counter("C")
         cid = f"C-{n}"
-        seq = tx.append("review_comment_added", actor="user", attempt=attempt,
-                        payload={"id": cid, "path": path, "line": line, "sha": d.head,
-                                 "text": text})
-        tx.execute("INSERT INTO review_comments(id, n, attempt, path, line, sha, text, state,"
-                   " created_seq, updated_seq) VALUES (?,?,?,?,?,?,?, 'held', ?, ?)",
-                   (cid, n, attempt, path, line, d.head, text, seq, seq))
+        ledger.record(tx, "review_comment_added", actor="user", attempt=attempt,
+                      payload={"id": cid, "path": path, "line": line, "sha": d.head,
+                               "text": text})
     return Comment(cid, attempt, path, line, d.head, text, "held")
 
 
@@ -127,10 +127,8 @@ def edit(g, cid: str, text: str) -> Comment:
     text = _text(text)
     with g.store.write() as tx:
         c = _held(tx, cid)
-        seq = tx.append("review_comment_edited", actor="user", attempt=c.attempt,
-                        payload={"id": cid, "text": text, "was": c.text})
-        tx.execute("UPDATE review_comments SET text = ?, updated_seq = ? WHERE id = ?",
-                   (text, seq, cid))
+        ledger.record(tx, "review_comment_edited", actor="user", attempt=c.attempt,
+                      payload={"id": cid, "text": text, "was": c.text})
     return Comment(**{**asdict(c), "text": text})
 
 
@@ -139,10 +137,8 @@ def remove(g, cid: str) -> Comment:
     _require_user(g, "removing a comment")
     with g.store.write() as tx:
         c = _held(tx, cid)
-        seq = tx.append("review_comment_removed", actor="user", attempt=c.attempt,
-                        payload={"id": cid})
-        tx.execute("UPDATE review_comments SET state = 'removed', updated_seq = ? WHERE id = ?",
-                   (seq, cid))
+        ledger.record(tx, "review_comment_removed", actor="user", attempt=c.attempt,
+                      payload={"id": cid})
     return Comment(**{**asdict(c), "state": "removed"})
 
 
@@ -202,7 +198,19 @@ def writer_session(g, attempt: str) -> str:
     return sid
 
 
-def send(g, attempt: str, *, source: str = "cli") -> dict[str, Any]:
+@dataclass(frozen=True)
+class CommentsSent(CommandResult):
+    attempt: str
+    session: str
+    sha: str
+    comments: tuple[str, ...]      # in the order of the diff
+    older: tuple[str, ...]         # written against an older SHA than `sha`
+    user_input: str
+    dispatch: int
+    text: str                      # the one prompt they became
+
+
+def send(g, attempt: str, *, source: str = "cli") -> CommentsSent:
     """Every held comment of the attempt, as one prompt to its writer, recorded once."""
     _require_user(g, "sending review comments")
     if g.store.one("SELECT 1 FROM attempts WHERE id = ?", (attempt,)) is None:
@@ -226,12 +234,8 @@ def send(g, attempt: str, *, source: str = "cli") -> dict[str, Any]:
                                       to_session=sid, attempt=attempt,
                                       details={"sha": d.head, "comments": ids, "older": older})
         n = deliver_in_tx(tx, [uid], sid, text, source="user", actor="user")
-        seq = tx.append("review_comments_sent", actor="user", attempt=attempt, session=sid,
-                        payload={"user_input": uid, "sha": d.head, "comments": ids,
-                                 "older": older, "dispatch": n})
-        for cid in ids:
-            tx.execute("UPDATE review_comments SET state = 'sent', user_input = ?,"
-                       " updated_seq = ? WHERE id = ?", (uid, seq, cid))
+        ledger.record(tx, "review_comments_sent", actor="user", attempt=attempt, session=sid,
+                      payload={"user_input": uid, "sha": d.head, "comments": ids,
+                               "older": older, "dispatch": n})
     wake(g.repo)
-    return {"attempt": attempt, "session": sid, "sha": d.head, "comments": ids,
-            "older": older, "user_input": uid, "dispatch": n, "text": text}
+    return CommentsSent(attempt, sid, d.head, tuple(ids), tuple(older), uid, n, text)

@@ -31,14 +31,14 @@ class GateContext:
         return self.repo.config()
 
     def card(self, card_id: str):
-        """The card's row as the event log gives it (gate/ledger.py), not as its table says."""
+        """The card's row as the event log gives it (gate/ledger/), not as its table says."""
         row = self._log(card_id).get("cards", card_id)
         if row is None:
             raise A2AError("unknown_card", f"no card {card_id!r} (see `a2a card list`)")
         return row
 
     def attempt(self, attempt_id: str):
-        """The attempt's row as the event log gives it (gate/ledger.py)."""
+        """The attempt's row as the event log gives it (gate/ledger/)."""
         m = ATTEMPT_ID.match(attempt_id)
         row = self._log(m["card"]).attempt(attempt_id) if m else None
         if row is None:

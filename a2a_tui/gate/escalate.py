@@ -17,6 +17,7 @@ from typing import Any
 
 from a2a_tui.collab.board import post_finding_in_tx
 from a2a_tui.collab.delivery import live_session, session_is_live
+from a2a_tui.gate.model import VerifyState
 from a2a_tui.queue import enqueue_in_tx
 
 # Protected: acceptance conditions are the user's to close (collab/roles.py).
@@ -115,7 +116,7 @@ def test_suspects(tx, att, v) -> bool:
     prev = tx.one("SELECT run, state FROM verifications WHERE attempt_id = ? AND run < ? AND"
                   " state NOT IN ('running', 'interrupted') ORDER BY run DESC LIMIT 1",
                   (att["id"], v.run))
-    if not now or prev is None or prev["state"] != "rejected":
+    if not now or prev is None or prev["state"] != VerifyState.REJECTED:
         return False
     before = set(_failing_in_run(tx, att["id"], prev["run"]))
     raised = {t for r in tx.all("SELECT payload FROM events WHERE attempt = ? AND"

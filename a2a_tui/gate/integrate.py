@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from a2a_tui.errors import A2AError
 from a2a_tui.faults import crashpoint
 from a2a_tui.gate import ledger
-from a2a_tui.gate.attempts import insert_score, score_facts
+from a2a_tui.gate.attempts import score_facts
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.locks import op_lock
 from a2a_tui.gate.mainworktree import (
@@ -25,20 +26,38 @@ from a2a_tui.gate.mainworktree import (
     dirty_error,
     sync_worktree,
 )
-from a2a_tui.gate.model import UNRESOLVED, Score, parse_scores, way_out
+from a2a_tui.gate.model import (
+    UNRESOLVED,
+    AttemptState,
+    CardState,
+    CommandResult,
+    IntegrationState,
+    Score,
+    VerifyState,
+    parse_scores,
+    way_out,
+)
 from a2a_tui.gate.review_gate import check_integrable
 from a2a_tui.gate.roles import require_role
-from a2a_tui.gate.targets import (
-    git_refusal,
-    observe,
-    record_advance_in_tx,
-    ref_of,
-    target_lock,
-)
+from a2a_tui.gate.targets import git_refusal, observe, ref_of, target_lock
 from a2a_tui.git import GitError
 
 
-def integrate(g: GateContext, attempt_id: str, score: Score | None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Integration(CommandResult):
+    """What the target's read-back showed after a move (or a recovery's look at one)."""
+
+    attempt: str
+    state: IntegrationState
+    target: str
+    old: str
+    new: str
+    observed: str | None
+    worktree_synced: bool | str | None   # the checked-out target's worktree brought along
+    recovered: bool
+
+
+def integrate(g: GateContext, attempt_id: str, score: Score | None) -> Integration:
     """Move the attempt's target to its verified SHA, by compare-and-swap, and record it.
 
     Under the attempt's lock and then its target's: the target must be where the gate last left
@@ -47,10 +66,11 @@ def integrate(g: GateContext, attempt_id: str, score: Score | None) -> dict[str,
     back, and the outcome recorded.
     """
     require_role(g, "integrate")
-    g.attempt(attempt_id)
+    card_id = g.attempt(attempt_id)["card_id"]   # an unknown attempt: refused before the lock
     with op_lock(g.repo.locks_dir, attempt_id, what=f"an operation on {attempt_id}"):
-        facts = ledger.before_integrate(g, g.attempt(attempt_id)["card_id"])  # the log decides
-        att = g.attempt(attempt_id)
+        # The log decides: one read of it, after the checks, for everything decided below.
+        facts = ledger.before_integrate(g, card_id)
+        att = facts.attempt(attempt_id)
         sha = _check_candidate(g, att, facts)
         if score is None:   # asked only of a candidate that can be integrated
             score = parse_scores([])
@@ -82,16 +102,11 @@ def integrate(g: GateContext, attempt_id: str, score: Score | None) -> dict[str,
             with g.store.write() as tx:
                 # Reviews and the user's approval decide here; the approval is used in this tx.
                 check_integrable(g, att, tx)
-                seq = tx.append("integration_intent", actor=g.caller.actor, task=att["card_id"],
-                                attempt=attempt_id, session=g.caller.session,
-                                payload={"ref": ref, "old": old, "new": sha,
-                                         "sync_worktree": sync, "score": score.to_json(),
-                                         "actor": g.caller.actor})
-                tx.execute("INSERT OR REPLACE INTO integrations(attempt_id, state, ref, old_sha,"
-                           " new_sha, sync_worktree, intent_seq) VALUES (?,?,?,?,?,?,?)",
-                           (attempt_id, "intent", ref, old, sha, sync, seq))
-                tx.execute("UPDATE attempts SET state='integrating', updated_seq=? WHERE id=?",
-                           (seq, attempt_id))
+                ledger.record(tx, "integration_intent", actor=g.caller.actor,
+                              task=att["card_id"], attempt=attempt_id, session=g.caller.session,
+                              payload={"ref": ref, "old": old, "new": sha,
+                                       "sync_worktree": sync, "score": score.to_json(),
+                                       "actor": g.caller.actor})
             crashpoint("integrate:after_intent")
             failure = None
             try:
@@ -106,7 +121,7 @@ def _check_candidate(g: GateContext, att, facts: ledger.Ledger) -> str:
     """The verified SHA, if everything the gate decided about it still holds (read from the
     log's view `facts`, not from the tables)."""
     attempt_id = att["id"]
-    if att["state"] != "verified":
+    if att["state"] != AttemptState.VERIFIED:
         hint = f": {way_out(attempt_id, att['state'])}" if att["state"] in UNRESOLVED else \
             " (`a2a verify` first)"
         raise A2AError("not_verified", f"attempt {attempt_id} is {att['state']}: only a verified"
@@ -116,12 +131,12 @@ def _check_candidate(g: GateContext, att, facts: ledger.Ledger) -> str:
                        f"{g.caller.describe()} wrote {attempt_id}; integration is for the"
                        " executive controller or the user")
     sha = att["submitted_sha"]
-    card = g.card(att["card_id"])
+    card = facts.get("cards", att["card_id"])
     last = facts.last_verdict(attempt_id)  # an interrupted run decided nothing
-    if (last is None or last["state"] != "passed" or last["sha"] != sha
+    if (last is None or last["state"] != VerifyState.PASSED or last["sha"] != sha
             or last["submission_n"] != att["submission_n"]):
         raise A2AError("not_verified", f"no passing verification of {sha[:12]} for {attempt_id}")
-    if last["card_version"] != card["version"] or card["state"] != "ready":
+    if last["card_version"] != card["version"] or card["state"] != CardState.READY:
         raise A2AError("stale_card_version",
                        f"{attempt_id} was verified against card version {last['card_version']};"
                        f" the card is now version {card['version']} ({card['state']}):"
@@ -151,7 +166,7 @@ def _check_lineage(g: GateContext, att, old: str, sha: str) -> None:
 
 
 def resolve_intent(g: GateContext, attempt_id: str, *, actor: str, recovering: bool = False,
-                   failure: GitError | None = None) -> dict[str, Any]:
+                   failure: GitError | None = None) -> Integration:
     """Read the ref back and record what it shows. Called with the attempt's lock held.
 
     `failure` is git's refusal of the move, if it refused: recorded with the outcome, and the
@@ -160,7 +175,6 @@ def resolve_intent(g: GateContext, attempt_id: str, *, actor: str, recovering: b
     att = g.attempt(attempt_id)
     intent = g.store.one("SELECT payload FROM events WHERE seq=?", (it["intent_seq"],))
     score_json = json.loads(intent["payload"])["score"]
-    score = Score(**score_json)
     observed = g.git.ref_value(it["ref"])
     synced = None
     if observed == it["new_sha"] and it["sync_worktree"]:
@@ -172,45 +186,39 @@ def resolve_intent(g: GateContext, attempt_id: str, *, actor: str, recovering: b
                 "recovered": recovering}
         if failure is not None:
             base["error"] = {"code": failure.code, "git": failure.stderr, **failure.details}
+        # The outcome moves the attempt, its integration, its score and (integrated) the
+        # target's baseline: the fold writes them (gate/ledger/).
         if observed == it["new_sha"]:
-            facts = score_facts(tx, att, now)
-            seq = tx.append("integrated", actor=actor, task=att["card_id"], attempt=attempt_id,
-                            payload={**base, "score": score_json, "worktree_synced": synced,
-                                     **facts})
-            tx.execute("UPDATE integrations SET state='integrated', outcome_seq=?"
-                       " WHERE attempt_id=?", (seq, attempt_id))
-            tx.execute("UPDATE attempts SET state='integrated', ended_ns=?, updated_seq=?"
-                       " WHERE id=?", (now, seq, attempt_id))
-            insert_score(tx, attempt_id, "integrated", score, facts, actor, seq)
-            record_advance_in_tx(tx, att["target_branch"], it["new_sha"], "integrated", seq)
-            state = "integrated"
+            state = IntegrationState.INTEGRATED
+            ledger.record(tx, "integrated", actor=actor, task=att["card_id"], attempt=attempt_id,
+                          ts_ns=now, payload={**base, "score": score_json,
+                                              "worktree_synced": synced,
+                                              **score_facts(tx, att, now)})
+        elif observed == it["old_sha"]:
+            # Not moved: the CAS did not apply, the candidate stays verified.
+            state = IntegrationState.NOT_APPLIED
+            ledger.record(tx, "integration_not_applied", actor=actor, task=att["card_id"],
+                          attempt=attempt_id, payload=base)
         else:
-            # Not moved (the CAS did not apply: the candidate stays verified) or moved elsewhere
-            # (nobody can say what happened: unknown, for a person to decide).
-            state, att_state = (("not_applied", "verified") if observed == it["old_sha"]
-                                else ("unknown", "unknown"))
-            seq = tx.append(f"integration_{state}", actor=actor, task=att["card_id"],
-                            attempt=attempt_id, payload=base)
-            tx.execute("UPDATE integrations SET state=?, outcome_seq=? WHERE attempt_id=?",
-                       (state, seq, attempt_id))
-            tx.execute("UPDATE attempts SET state=?, updated_seq=? WHERE id=?",
-                       (att_state, seq, attempt_id))
-    result = {"attempt": attempt_id, "state": state, "target": att["target_branch"],
-              "old": it["old_sha"], "new": it["new_sha"], "observed": observed,
-              "worktree_synced": synced, "recovered": recovering}
-    if state == "not_applied" and not recovering:
+            # Moved elsewhere: nobody can say what happened, for a person to decide.
+            state = IntegrationState.UNKNOWN
+            ledger.record(tx, "integration_unknown", actor=actor, task=att["card_id"],
+                          attempt=attempt_id, payload=base)
+    result = Integration(attempt_id, state, att["target_branch"], it["old_sha"], it["new_sha"],
+                         observed, synced, recovering)
+    if state == IntegrationState.NOT_APPLIED and not recovering:
         if failure is not None:
             refusal = git_refusal(failure, att["target_branch"])
             raise A2AError(refusal.code, refusal.message + "; nothing was integrated",
-                           details={**result, **refusal.details})
+                           details={**result.to_json(), **refusal.details})
         raise A2AError("cas_failed", f"{att['target_branch']} did not move: it changed under us"
                        f" (still {observed[:12] if observed else 'missing'});"
                        " nothing was integrated",
-                       details=result)
-    if state == "unknown" and not recovering:
+                       details=result.to_json())
+    if state == IntegrationState.UNKNOWN and not recovering:
         raise A2AError("outcome_unknown", f"{it['ref']} is {observed or 'missing'}, neither the old"
                        f" nor the new commit: the outcome is unknown; {way_out(attempt_id, state)}",
-                       details=result)
+                       details=result.to_json())
     return result
 
 

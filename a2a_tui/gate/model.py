@@ -5,18 +5,92 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from enum import StrEnum
 from typing import Any
 
 from a2a_tui.errors import A2AError
 
-# An attempt is active until it ends; only one active attempt per card at a time.
-ACTIVE = ("claimed", "submitted", "verifying", "rejected", "verified", "integrating", "unknown")
-ENDED = ("integrated", "abandoned", "superseded", "failed")
 
+class CardState(StrEnum):
+    """A card is claimable only once its current version is confirmed ready."""
+
+    DRAFT = "draft"
+    READY = "ready"
+
+
+class AttemptState(StrEnum):
+    """Where an attempt is (README: the gate). The values are what the tables and events hold."""
+
+    CLAIMED = "claimed"
+    SUBMITTED = "submitted"
+    VERIFYING = "verifying"
+    REJECTED = "rejected"
+    VERIFIED = "verified"
+    INTEGRATING = "integrating"
+    UNKNOWN = "unknown"         # its integration's outcome could not be read: the user decides
+    INTEGRATED = "integrated"
+    ABANDONED = "abandoned"
+    SUPERSEDED = "superseded"
+    FAILED = "failed"           # its clone could not be made
+
+
+class WorktreeState(StrEnum):
+    """An attempt's clone: pending until recorded made, then present until reclaimed."""
+
+    PENDING = "pending"
+    PRESENT = "present"
+    REMOVED = "removed"
+    KEPT_DIRTY = "kept_dirty"
+    UNKNOWN = "unknown"
+
+
+class VerifyState(StrEnum):
+    """A verify run: running, interrupted (it decided nothing), or its verdict."""
+
+    RUNNING = "running"
+    INTERRUPTED = "interrupted"
+    PASSED = "passed"
+    REJECTED = "rejected"
+    FLAKY = "flaky"                        # unknown: never integrable, no strike
+    CONTRACT_INVALID = "contract_invalid"  # the card's problem: no strike
+    COMMIT_MISSING = "commit_missing"
+
+
+class IntegrationState(StrEnum):
+    """An integration: its intent recorded, then what the target's read-back showed."""
+
+    INTENT = "intent"
+    INTEGRATED = "integrated"
+    NOT_APPLIED = "not_applied"
+    UNKNOWN = "unknown"
+
+
+class Resolution(StrEnum):
+    """The user's answer to an `unknown` attempt (`a2a resolve --as`)."""
+
+    INTEGRATED = "integrated"
+    NOT_APPLIED = "not-applied"
+    ABANDONED = "abandoned"
+
+
+_A = AttemptState
+# An attempt is active until it ends; only one active attempt per card at a time.
+ACTIVE = (_A.CLAIMED, _A.SUBMITTED, _A.VERIFYING, _A.REJECTED, _A.VERIFIED, _A.INTEGRATING,
+          _A.UNKNOWN)
+ENDED = (_A.INTEGRATED, _A.ABANDONED, _A.SUPERSEDED, _A.FAILED)
 # Active, but no gate command may act on them until their outcome is read: `integrating` by
 # recovery (from the target ref), `unknown` by the user (`a2a resolve`).
-UNRESOLVED = ("integrating", "unknown")
+UNRESOLVED = (_A.INTEGRATING, _A.UNKNOWN)
+# What takes a submission, and what a verify runs on.
+SUBMITTABLE = (_A.CLAIMED, _A.SUBMITTED, _A.REJECTED, _A.VERIFIED)
+VERIFIABLE = (_A.SUBMITTED, _A.REJECTED, _A.VERIFIED)
+
+_V = VerifyState
+# The runs that decided something (an interrupted one did not), and what each verdict makes of
+# the attempt (the others send it back to `submitted`, no strike).
+COMPLETED = (_V.PASSED, _V.REJECTED, _V.FLAKY, _V.CONTRACT_INVALID, _V.COMMIT_MISSING)
+ATTEMPT_AFTER = {_V.PASSED: _A.VERIFIED, _V.REJECTED: _A.REJECTED}
 
 ATTEMPT_ID = re.compile(r"^(?P<card>[A-Za-z][A-Za-z0-9_.-]*)-a(?P<n>[0-9]+)$")
 SCORE = re.compile(r"^(?P<dim>boundary|taste)=(?P<n>-?[0-9]+):(?P<reason>.*)$", re.S)
@@ -54,6 +128,21 @@ def contract_lines(body: dict[str, Any]) -> list[str]:
 def _digest(obj: Any) -> str:
     raw = json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return "sha256:" + hashlib.sha256(raw.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    """A gate command's answer: attributes for its callers (the CLI, the workbench), one
+    `to_json()` for `--json`. A field named like a keyword ends in `_` (`as_`: "as")."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {f.name.rstrip("_"): _plain(getattr(self, f.name)) for f in fields(self)}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return list(value)
+    return value.to_json() if hasattr(value, "to_json") else value
 
 
 @dataclass(frozen=True)
@@ -108,7 +197,7 @@ def card_body(row: Any) -> dict[str, Any]:
 
 def way_out(attempt_id: str, state: str) -> str:
     """What ends an unresolved attempt, for refusals that meet one."""
-    if state == "unknown":
+    if state == AttemptState.UNKNOWN:
         return (f"its integration's outcome could not be read: the user looks at the target and"
                 f" decides with `a2a resolve {attempt_id} --as integrated|not-applied|abandoned"
                 " --reason ...`")

@@ -138,10 +138,8 @@ def _record(g: GateContext, att, state: str, result: dict[str, Any]) -> dict[str
     kind = {"removed": "worktree_removed", "kept_dirty": "worktree_kept",
             "unknown": "worktree_unknown"}[state]
     with g.store.write() as tx:
-        seq = tx.append(kind, actor=g.caller.actor, task=att["card_id"], attempt=att["id"],
-                        session=g.caller.session, payload=result)
-        tx.execute("UPDATE attempts SET worktree_state=?, updated_seq=? WHERE id=?",
-                   (state, seq, att["id"]))
+        ledger.record(tx, kind, actor=g.caller.actor, task=att["card_id"], attempt=att["id"],
+                      session=g.caller.session, payload=result)
         if state != "removed":
             report_kept_worktree(tx, att, result)
     return result | {"worktree_state": state, "changed": True}

@@ -6,16 +6,14 @@ its operation lock is free, i.e. its owner is gone.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
 from a2a_tui.errors import A2AError
-from a2a_tui.gate import clones
+from a2a_tui.gate import clones, ledger
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.integrate import resolve_intent
 from a2a_tui.gate.locks import lock_is_free, op_lock
-from a2a_tui.gate.verdicts import state_after_interrupt
 from a2a_tui.git import clone_head
 
 
@@ -28,7 +26,7 @@ def recover(g: GateContext) -> list[dict[str, Any]]:
                 row = g.store.one("SELECT state FROM integrations WHERE attempt_id=?", (aid,))
                 if row["state"] == "intent":
                     res = resolve_intent(g, aid, actor="gate", recovering=True)
-                    done.append({"kind": "integration", **res})
+                    done.append({"kind": "integration", **res.to_json()})
         except A2AError as exc:
             if exc.code != "busy":
                 raise
@@ -42,13 +40,9 @@ def recover(g: GateContext) -> list[dict[str, Any]]:
             if row["state"] != "running":
                 continue
             # A verify changes nothing outside the store: it is safe to run again later.
-            seq = tx.append("verify_interrupted", actor="gate", attempt=aid,
-                            task=aid.rsplit("-a", 1)[0],
-                            payload={"run": v["run"], "sha": v["sha"], "recovered": True})
-            tx.execute("UPDATE verifications SET state='interrupted', ended_seq=?"
-                       " WHERE attempt_id=? AND run=?", (seq, aid, v["run"]))
-            tx.execute("UPDATE attempts SET state=?, updated_seq=? WHERE id=?",
-                       (state_after_interrupt(tx, aid), seq, aid))
+            ledger.record(tx, "verify_interrupted", actor="gate", attempt=aid,
+                          task=aid.rsplit("-a", 1)[0],
+                          payload={"run": v["run"], "sha": v["sha"], "recovered": True})
             done.append({"kind": "verification", "attempt": aid, "run": v["run"],
                          "state": "interrupted"})
     for att in g.store.all("SELECT * FROM attempts WHERE worktree_state='pending'"):
@@ -72,18 +66,14 @@ def _resolve_pending_worktree(g: GateContext, att) -> dict[str, Any]:
             complete = False
     with g.store.write() as tx:
         if complete:
-            seq = tx.append("worktree_created", actor="gate", task=att["card_id"],
-                            attempt=att["id"], payload={"path": str(path), "recovered": True,
-                                                        "start_commit": att["start_commit"],
-                                                        "layout": "clone"})
-            tx.execute("UPDATE attempts SET worktree_state='present', updated_seq=? WHERE id=?",
-                       (seq, att["id"]))
+            ledger.record(tx, "worktree_created", actor="gate", task=att["card_id"],
+                          attempt=att["id"], payload={"path": str(path), "recovered": True,
+                                                      "start_commit": att["start_commit"],
+                                                      "layout": "clone"})
             return {"kind": "claim", "attempt": att["id"], "worktree_state": "present"}
-        seq = tx.append("worktree_failed", actor="gate", task=att["card_id"], attempt=att["id"],
-                        payload={"recovered": True, "clone_head": head,
-                                 "exists": path.exists(),
-                                 "error": "the claim died before its worktree was recorded"})
-        tx.execute("UPDATE attempts SET state='failed', worktree_state=?, ended_ns=?, updated_seq=?"
-                   " WHERE id=?", ("unknown" if path.exists() else "removed",
-                                    time.time_ns(), seq, att["id"]))
+        # A folder left on disk stays, as unknown, for the user (gate/ledger/attempts.py).
+        ledger.record(tx, "worktree_failed", actor="gate", task=att["card_id"],
+                      attempt=att["id"], payload={
+                          "recovered": True, "clone_head": head, "exists": path.exists(),
+                          "error": "the claim died before its worktree was recorded"})
         return {"kind": "claim", "attempt": att["id"], "state": "failed"}

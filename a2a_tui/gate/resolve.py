@@ -13,24 +13,40 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.errors import A2AError
-from a2a_tui.gate.attempts import insert_score, score_facts
+from a2a_tui.gate import ledger
+from a2a_tui.gate.attempts import score_facts
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.locks import op_lock
-from a2a_tui.gate.model import Score
+from a2a_tui.gate.model import AttemptState, CommandResult, Resolution, Score
 from a2a_tui.gate.roles import require_role
-from a2a_tui.gate.targets import record_advance_in_tx, ref_of, target_lock, view
+from a2a_tui.gate.targets import ref_of, target_lock
 
-RESOLUTIONS = ("integrated", "not-applied", "abandoned")
+RESOLUTIONS = tuple(Resolution)
 # The attempt's state after each resolution; not-applied makes it a verified candidate again
 # (an outcome known not to have happened may be tried again, by the usual checks).
-ATTEMPT_STATE = {"integrated": "integrated", "not-applied": "verified", "abandoned": "abandoned"}
+ATTEMPT_STATE = {Resolution.INTEGRATED: AttemptState.INTEGRATED,
+                 Resolution.NOT_APPLIED: AttemptState.VERIFIED,
+                 Resolution.ABANDONED: AttemptState.ABANDONED}
 
 
-def resolve(g: GateContext, attempt_id: str, as_: str, reason: str | None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Resolved(CommandResult):
+    attempt: str
+    as_: Resolution
+    state: AttemptState
+    sha: str
+    target: str
+    observed: str | None           # the target's head the user decided against
+    user_input: str
+    event: int
+
+
+def resolve(g: GateContext, attempt_id: str, as_: str, reason: str | None) -> Resolved:
     """Record the user's decision about an `unknown` attempt, if the target does not refute it."""
     require_role(g, "resolve")
     if as_ not in RESOLUTIONS:
@@ -42,7 +58,7 @@ def resolve(g: GateContext, attempt_id: str, as_: str, reason: str | None) -> di
     g.attempt(attempt_id)
     with op_lock(g.repo.locks_dir, attempt_id, what=f"an operation on {attempt_id}"):
         att = g.attempt(attempt_id)
-        if att["state"] != "unknown":
+        if att["state"] != AttemptState.UNKNOWN:
             raise A2AError("attempt_not_unknown", f"attempt {attempt_id} is {att['state']}: only"
                            " an attempt whose outcome is unknown is resolved by the user")
         it = g.store.one("SELECT * FROM integrations WHERE attempt_id=?", (attempt_id,))
@@ -50,11 +66,11 @@ def resolve(g: GateContext, attempt_id: str, as_: str, reason: str | None) -> di
         with target_lock(g, branch):
             head = g.git.ref_value(ref_of(branch))
             contains = head is not None and g.git.is_ancestor(sha, head)
-            if as_ == "integrated" and not contains:
+            if as_ == Resolution.INTEGRATED and not contains:
                 raise A2AError("target_lacks_sha", f"{branch} ({(head or 'missing')[:12]}) does"
                                f" not contain {sha[:12]}: {attempt_id} cannot have been"
                                " integrated; resolve it as not-applied or abandoned")
-            if as_ == "not-applied" and contains:
+            if as_ == Resolution.NOT_APPLIED and contains:
                 raise A2AError("target_has_sha", f"{branch} ({head[:12]}) contains {sha[:12]}:"
                                f" the candidate of {attempt_id} is on it; resolve it as integrated"
                                " (or abandoned, to end it without counting it)")
@@ -62,7 +78,7 @@ def resolve(g: GateContext, attempt_id: str, as_: str, reason: str | None) -> di
 
 
 def _record(g: GateContext, att, it, as_: str, reason: str, head: str | None,
-            contains: bool) -> dict[str, Any]:
+            contains: bool) -> Resolved:
     attempt_id, branch, sha = att["id"], att["target_branch"], it["new_sha"]
     now = time.time_ns()
     state = ATTEMPT_STATE[as_]
@@ -74,27 +90,14 @@ def _record(g: GateContext, att, it, as_: str, reason: str, head: str | None,
             "as": as_, "reason": reason, "sha": sha, "target": branch, "user_input": uid,
             "observed": head, "target_contains": contains, "old": it["old_sha"],
             "intent_seq": it["intent_seq"]}
-        if as_ == "integrated":
+        if as_ == Resolution.INTEGRATED:
             # The score given at integrate, and the facts beside it, travel in the event: the
-            # log alone rebuilds the scores row (gate/ledger.py).
+            # log alone makes the scores row (gate/ledger/attempts.py).
             intent = tx.one("SELECT payload FROM events WHERE seq=?", (it["intent_seq"],))
             score = Score(**json.loads(intent["payload"])["score"])
-            facts = score_facts(tx, att, now)
-            payload.update(score=score.to_json(), **facts)
-        seq = tx.append("attempt_resolved", actor=g.caller.actor, task=att["card_id"],
-                        attempt=attempt_id, session=g.caller.session, payload=payload)
-        ended = now if state in ("integrated", "abandoned") else None
-        tx.execute("UPDATE attempts SET state=?, ended_ns=COALESCE(?, ended_ns), updated_seq=?"
-                   " WHERE id=?", (state, ended, seq, attempt_id))
-        if as_ != "abandoned":  # abandoned says nothing about the move itself: it stays unknown
-            tx.execute("UPDATE integrations SET state=?, outcome_seq=? WHERE attempt_id=?",
-                       (as_.replace("-", "_"), seq, attempt_id))
-        if as_ == "integrated":
-            insert_score(tx, attempt_id, "integrated", score, facts, g.caller.actor, seq)
-            # The gate's record moves to the candidate only if nothing was recorded since the
-            # move it intended; a head beyond it is then seen as a divergence, for the user.
-            t = view(tx, branch)
-            if t is None or t.baseline == it["old_sha"]:
-                record_advance_in_tx(tx, branch, sha, "resolved", seq)
-    return {"attempt": attempt_id, "as": as_, "state": state, "sha": sha, "target": branch,
-            "observed": head, "user_input": uid, "event": seq}
+            payload.update(score=score.to_json(), **score_facts(tx, att, now))
+        # The attempt, its integration, score and the target's baseline: written by the fold.
+        seq = ledger.record(tx, "attempt_resolved", actor=g.caller.actor, task=att["card_id"],
+                            attempt=attempt_id, session=g.caller.session, ts_ns=now,
+                            payload=payload).seq
+    return Resolved(attempt_id, Resolution(as_), state, sha, branch, head, uid, seq)

@@ -11,14 +11,14 @@ pass approves nothing on its own (the checks still decide).
 from __future__ import annotations
 
 import hashlib
-import json
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.escalate import tell_dispatcher
+from a2a_tui.gate.model import CommandResult
 from a2a_tui.gate.review_report import Report, parse_report
 from a2a_tui.gate.review_start import report_copy
 from a2a_tui.gate.roles import require_role
@@ -27,7 +27,21 @@ from a2a_tui.queue import wake
 MAX_REPORT = 256 * 1024     # a report is a document, not a log
 
 
-def review(g: GateContext, attempt_id: str, sha: str, path: str) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Reviewed(CommandResult):
+    attempt: str
+    sha: str
+    review: str
+    round: int
+    verdict: str                   # pass | pass_with_risks | fail
+    blocking_issues: tuple[str, ...]
+    risks: tuple[str, ...]
+    recommends_follow_up: bool
+    session: str
+    advisory: bool = True          # a review can block, never approve
+
+
+def review(g: GateContext, attempt_id: str, sha: str, path: str) -> Reviewed:
     """Record the report at `path` as this reviewer session's verdict on `sha`."""
     text, raw = read_report(path)
     report = parse_report(text, path)
@@ -70,25 +84,15 @@ def review(g: GateContext, attempt_id: str, sha: str, path: str) -> dict[str, An
             raise A2AError("already_reviewed", f"review {run['id']} has its verdict already")
         issues = [i.model_dump() for i in report.blocking_issues]
         digest = "sha256:" + hashlib.sha256(raw).hexdigest()
-        seq = tx.append("reviewed", actor=g.caller.actor, task=att["card_id"], attempt=attempt_id,
-                        session=g.caller.session,
-                        payload={"review": run["id"], "sha": sha, "submission": sub["n"],
-                                 "round": run["round"], "verdict": report.verdict,
-                                 "blocking_issues": issues, "risks": report.risks,
-                                 "recommends_follow_up": report.recommends_follow_up,
-                                 "report": str(Path(path).resolve()), "report_digest": digest,
-                                 "notes": text})
-        # The review's id is its event's seq: the log names it (gate/ledger.py folds it).
-        review_id = seq
-        tx.execute(
-            "INSERT INTO reviews(id, attempt_id, submission_n, sha, session, verdict, notes, seq,"
-            " run_id, risks, follow_up, report_digest) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-            (review_id, attempt_id, sub["n"], sha, session["id"], report.verdict, text, seq,
-             run["id"], json.dumps(report.risks), int(report.recommends_follow_up), digest))
-        for i in report.blocking_issues:
-            tx.execute("INSERT INTO review_issues(review_id, attempt_id, sha, issue, title,"
-                       " evidence, seq) VALUES (?,?,?,?,?,?,?)",
-                       (review_id, attempt_id, sha, i.id, i.title, json.dumps(i.evidence), seq))
+        # The review (its id is its event's seq) and its issues: written by the fold.
+        ledger.record(tx, "reviewed", actor=g.caller.actor, task=att["card_id"],
+                      attempt=attempt_id, session=g.caller.session,
+                      payload={"review": run["id"], "sha": sha, "submission": sub["n"],
+                               "round": run["round"], "verdict": report.verdict,
+                               "blocking_issues": issues, "risks": report.risks,
+                               "recommends_follow_up": report.recommends_follow_up,
+                               "report": str(Path(path).resolve()), "report_digest": digest,
+                               "notes": text})
         issues_ = ", ".join(i.id for i in report.blocking_issues)
         told = tell_dispatcher(tx, attempt_id, f"The review of {attempt_id} at {sha[:12]}:"
                                f" {report.verdict}" + (
@@ -99,10 +103,9 @@ def review(g: GateContext, attempt_id: str, sha: str, path: str) -> dict[str, An
     if told is not None:
         wake(g.repo)   # the executive that dispatched the attempt is told (after the commit)
     _keep_copy(g, run["id"], text)
-    return {"attempt": attempt_id, "sha": sha, "review": run["id"], "round": run["round"],
-            "verdict": report.verdict, "blocking_issues": [i.id for i in report.blocking_issues],
-            "risks": report.risks, "recommends_follow_up": report.recommends_follow_up,
-            "session": session["id"], "advisory": True}
+    return Reviewed(attempt_id, sha, run["id"], run["round"], report.verdict,
+                    tuple(i.id for i in report.blocking_issues), tuple(report.risks),
+                    report.recommends_follow_up, session["id"])
 
 
 def read_report(path: str) -> tuple[str, bytes]:

@@ -14,20 +14,41 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.errors import A2AError
-from a2a_tui.gate import approvals
+from a2a_tui.gate import approvals, ledger
 from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.model import CommandResult
 from a2a_tui.gate.roles import admit
 from a2a_tui.queue import enqueue_in_tx
 
 DECISIONS = ("accept", "reject", "defer")
 
 
+@dataclass(frozen=True)
+class Disposed(CommandResult):
+    attempt: str
+    sha: str
+    issue: str
+    decision: str                  # accept | reject | defer
+    reason: str
+    user_input: str | None         # the user's disposition; None: the executive controller's
+    feedback: dict[str, Any] | None  # an accepted issue sent to the writer (or why not)
+
+
+@dataclass(frozen=True)
+class Overridden(CommandResult):
+    attempt: str
+    sha: str
+    reason: str
+    user_input: str
+
+
 def dispose(g: GateContext, attempt_id: str, issue: str, decision: str, reason: str = "",
-            *, source: str = "cli") -> dict[str, Any]:
+            *, source: str = "cli") -> Disposed:
     """Record the executive controller's or the user's disposition of one blocking issue of the
     current SHA's review."""
     admit(g, "review dispose", attempt_id)
@@ -59,18 +80,13 @@ def dispose(g: GateContext, attempt_id: str, issue: str, decision: str, reason: 
             uid = record_user_input_in_tx(
                 tx, "action", f"{decision} review issue {issue} of {attempt_id} at {sha}"
                 + (f": {reason}" if reason else ""), source=source, attempt=attempt_id)
-        seq = tx.append("review_disposition", actor=g.caller.actor, task=att["card_id"],
-                        attempt=attempt_id, session=g.caller.session,
-                        payload={"review": row["review_id"], "issue": issue, "sha": sha,
-                                 "decision": decision, "reason": reason, "user_input": uid})
-        tx.execute("INSERT INTO review_dispositions(seq, attempt_id, sha, review_id, issue,"
-                   " decision, reason, actor, user_input) VALUES (?,?,?,?,?,?,?,?,?)",
-                   (seq, attempt_id, sha, row["review_id"], issue, decision, reason,
-                    g.caller.actor, uid))
+        ledger.record(tx, "review_disposition", actor=g.caller.actor, task=att["card_id"],
+                      attempt=attempt_id, session=g.caller.session,
+                      payload={"review": row["review_id"], "issue": issue, "sha": sha,
+                               "decision": decision, "reason": reason, "user_input": uid})
         sent = _send_accepted(tx, att, row, reason, g.caller.describe()) \
             if decision == "accept" else None
-    return {"attempt": attempt_id, "sha": sha, "issue": issue, "decision": decision,
-            "reason": reason, "user_input": uid, "feedback": sent}
+    return Disposed(attempt_id, sha, issue, decision, reason, uid, sent)
 
 
 def legacy_block(db, attempt_id: str, sha: str):
@@ -102,7 +118,7 @@ def _send_accepted(tx, att, issue, reason: str, who: str) -> dict[str, Any]:
 
 
 def override(g: GateContext, attempt_id: str, reason: str, *, source: str = "cli"
-             ) -> dict[str, Any]:
+             ) -> Overridden:
     """The user sets the review of the current SHA aside, with a reason."""
     admit(g, "review override", attempt_id)
     reason = (reason or "").strip()
@@ -116,14 +132,11 @@ def override(g: GateContext, attempt_id: str, reason: str, *, source: str = "cli
                            " a review of")
         uid = record_user_input_in_tx(tx, "action", f"override the review of {attempt_id} at"
                                       f" {sha}: {reason}", source=source, attempt=attempt_id)
-        seq = tx.append("review_overridden", actor="user", task=att["card_id"],
-                        attempt=attempt_id,
-                        payload={"sha": sha, "submission": att["submission_n"], "reason": reason,
-                                 "user_input": uid})
-        tx.execute("INSERT INTO review_overrides(seq, attempt_id, submission_n, sha, reason,"
-                   " user_input) VALUES (?,?,?,?,?,?)",
-                   (seq, attempt_id, att["submission_n"], sha, reason, uid))
-    return {"attempt": attempt_id, "sha": sha, "reason": reason, "user_input": uid}
+        ledger.record(tx, "review_overridden", actor="user", task=att["card_id"],
+                      attempt=attempt_id,
+                      payload={"sha": sha, "submission": att["submission_n"], "reason": reason,
+                               "user_input": uid})
+    return Overridden(attempt_id, sha, reason, uid)
 
 
 def check_integrable(g: GateContext, att, tx) -> str | None:

@@ -22,15 +22,15 @@ from pathlib import Path
 from typing import Any
 
 from a2a_tui.errors import A2AError
-from a2a_tui.gate import gate_rules
+from a2a_tui.gate import gate_rules, ledger
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.locks import op_lock
-from a2a_tui.gate.model import contract_lines
+from a2a_tui.gate.model import VERIFIABLE, AttemptState, contract_lines
 from a2a_tui.gate.roles import admit
 from a2a_tui.git import GitError
 from a2a_tui.queue import enqueue_in_tx
 
-REVIEWABLE = ("submitted", "verifying", "rejected", "verified")
+REVIEWABLE = (*VERIFIABLE, AttemptState.VERIFYING)
 MAX_FILES_LISTED = 40
 
 
@@ -86,12 +86,10 @@ def plan(g: GateContext, attempt_id: str) -> Planned:
                       " WHERE r.attempt_id = ? AND r.submission_n = ?", (attempt_id, n))
         for r in runs:
             if r["state"] == "requested":   # its launcher died (we hold the launch lock)
-                seq = tx.append("review_launch_failed", actor=g.caller.actor,
-                                task=att["card_id"], attempt=attempt_id,
-                                payload={"review": r["id"], "reason": "its launch did not"
-                                         " finish: the launching process ended first"})
-                tx.execute("UPDATE review_runs SET state = 'failed', updated_seq = ?"
-                           " WHERE id = ?", (seq, r["id"]))
+                ledger.record(tx, "review_launch_failed", actor=g.caller.actor,
+                              task=att["card_id"], attempt=attempt_id,
+                              payload={"review": r["id"], "reason": "its launch did not"
+                                       " finish: the launching process ended first"})
         live = [r["id"] for r in runs
                 if r["state"] == "running" and r["session_state"] != "exited"]
         if live:
@@ -109,14 +107,10 @@ def plan(g: GateContext, attempt_id: str) -> Planned:
                     sha=sha, start_commit=att["start_commit"], round=round_, limit=limit,
                     follows=earlier[-1]["id"] if earlier else None,
                     checkout=reviews_dir(g.repo) / f"{attempt_id}-s{n}")
-        seq = tx.append("review_requested", actor=g.caller.actor, task=p.card, attempt=p.attempt,
-                        session=g.caller.session,
-                        payload={"review": run_id, "sha": sha, "submission": n, "round": round_,
-                                 "follows": p.follows, "checkout": str(p.checkout)})
-        tx.execute("INSERT INTO review_runs(id, attempt_id, submission_n, sha, round, follows,"
-                   " checkout, state, requested_seq, updated_seq)"
-                   " VALUES (?,?,?,?,?,?,?, 'requested', ?, ?)",
-                   (run_id, attempt_id, n, sha, round_, p.follows, str(p.checkout), seq, seq))
+        ledger.record(tx, "review_requested", actor=g.caller.actor, task=p.card,
+                      attempt=p.attempt, session=g.caller.session,
+                      payload={"review": run_id, "sha": sha, "submission": n, "round": round_,
+                               "follows": p.follows, "checkout": str(p.checkout)})
     try:
         make_checkout(g, p.checkout, sha)
     except (A2AError, OSError) as exc:
@@ -130,15 +124,13 @@ def started(g: GateContext, p: Planned, launched: dict[str, Any], report: Path) 
     sid = launched["session"]
     with g.store.write() as tx:
         text = first_prompt(tx, g, p, report)
-        seq = tx.append("review_started", actor=g.caller.actor, task=p.card, attempt=p.attempt,
-                        session=sid,
-                        payload={"review": p.run_id, "sha": p.sha, "submission": p.submission,
-                                 "round": p.round, "follows": p.follows,
-                                 "checkout": str(p.checkout), "report": str(report),
-                                 "cli": launched["cli"], "model": launched["model"],
-                                 "effort": launched["effort"]})
-        tx.execute("UPDATE review_runs SET state = 'running', session = ?, report = ?,"
-                   " updated_seq = ? WHERE id = ?", (sid, str(report), seq, p.run_id))
+        ledger.record(tx, "review_started", actor=g.caller.actor, task=p.card,
+                      attempt=p.attempt, session=sid,
+                      payload={"review": p.run_id, "sha": p.sha, "submission": p.submission,
+                               "round": p.round, "follows": p.follows,
+                               "checkout": str(p.checkout), "report": str(report),
+                               "cli": launched["cli"], "model": launched["model"],
+                               "effort": launched["effort"]})
         dispatch = enqueue_in_tx(tx, sid, text, source="review", actor=g.caller.actor)
     return {"review": p.run_id, "attempt": p.attempt, "sha": p.sha, "submission": p.submission,
             "round": p.round, "checkout": str(p.checkout), "report": str(report),
@@ -148,10 +140,8 @@ def started(g: GateContext, p: Planned, launched: dict[str, Any], report: Path) 
 def failed(g: GateContext, p: Planned, reason: str) -> None:
     """The launch did not happen: the review can be started again."""
     with g.store.write() as tx:
-        seq = tx.append("review_launch_failed", actor=g.caller.actor, task=p.card,
-                        attempt=p.attempt, payload={"review": p.run_id, "reason": reason})
-        tx.execute("UPDATE review_runs SET state = 'failed', updated_seq = ? WHERE id = ?",
-                   (seq, p.run_id))
+        ledger.record(tx, "review_launch_failed", actor=g.caller.actor, task=p.card,
+                      attempt=p.attempt, payload={"review": p.run_id, "reason": reason})
 
 
 # --- the checkout ----------------------------------------------------------------------------

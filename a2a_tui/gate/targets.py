@@ -25,6 +25,7 @@ from urllib.parse import quote
 from a2a_tui.collab.board import close_in_tx, post_finding_in_tx
 from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.errors import A2AError
+from a2a_tui.gate import ledger
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.locks import op_lock
 from a2a_tui.gate.mainworktree import (
@@ -104,10 +105,6 @@ def observe(g: GateContext, branch: str, *, task: str | None = None,
         if t.diverged_head is None and head == t.baseline:
             return head
         if t.diverged_head != head:
-            seq = tx.append("target_diverged", actor="gate", task=task, attempt=attempt,
-                            payload={"target": branch, "expected": t.baseline, "observed": head,
-                                     "reflog": reflog, "baseline_seq": t.seq,
-                                     "baseline_source": t.source})
             finding = t.finding or post_finding_in_tx(
                 tx, title=f"{branch} moved outside the gate", blocking=True, category="other",
                 body=f"{branch} is at {head}, not at {t.baseline} where the gate last left it"
@@ -116,8 +113,10 @@ def observe(g: GateContext, branch: str, *, task: str | None = None,
                      f" the new head, `a2a target restore {branch}` moves it back.\n"
                      + "\n".join(reflog[:10]),
                 actor="gate", session=None, task=task, attempt=attempt)
-            tx.execute("UPDATE gate_targets SET diverged_head=?, diverged_seq=?, finding=?"
-                       " WHERE branch=?", (head, seq, finding, branch))
+            ledger.record(tx, "target_diverged", actor="gate", task=task, attempt=attempt,
+                          payload={"target": branch, "expected": t.baseline, "observed": head,
+                                   "reflog": reflog, "baseline_seq": t.seq,
+                                   "baseline_source": t.source, "finding": finding})
             t = view(tx, branch)
             assert t is not None
     raise _diverged(t, head, reflog)
@@ -163,26 +162,16 @@ def _seed_in_tx(tx, branch: str, head: str) -> TargetView:
                      " WHERE kind='initialized' AND json_extract(payload, '$.target_branch') = ?"
                      " ORDER BY seq DESC LIMIT 1", (branch,))
         baseline, source = (row["sha"], "init") if row and row["sha"] else (head, "first_seen")
-    seq = tx.append("target_observed", actor="gate",
-                    payload={"target": branch, "head": baseline, "source": source})
-    tx.execute("INSERT INTO gate_targets(branch, baseline, source, seq) VALUES (?,?,?,?)",
-               (branch, baseline, source, seq))
+    ledger.record(tx, "target_observed", actor="gate",
+                  payload={"target": branch, "head": baseline, "source": source})
     t = view(tx, branch)
     assert t is not None
     return t
 
 
-def record_advance_in_tx(tx, branch: str, sha: str, source: str, seq: int) -> None:
-    """The gate (or the user's resolve) put `branch` at `sha`: the new baseline."""
-    tx.execute("INSERT INTO gate_targets(branch, baseline, source, seq) VALUES (?,?,?,?)"
-               " ON CONFLICT(branch) DO UPDATE SET baseline=excluded.baseline,"
-               " source=excluded.source, seq=excluded.seq", (branch, sha, source, seq))
-
-
-def _decided_in_tx(tx, t: TargetView, sha: str, source: str, seq: int, reason: str) -> None:
-    """The user decided: `sha` is the baseline, the divergence and its board item are closed."""
-    tx.execute("UPDATE gate_targets SET baseline=?, source=?, seq=?, diverged_head=NULL,"
-               " diverged_seq=NULL, finding=NULL WHERE branch=?", (sha, source, seq, t.branch))
+def _decided_in_tx(tx, t: TargetView, reason: str) -> None:
+    """The user decided (the event made its head the baseline, gate/ledger/targets.py): the
+    divergence's board item is closed."""
     if t.finding:
         close_in_tx(tx, t.finding, reason, actor="user", session=None, role=None)
 
@@ -234,11 +223,11 @@ def adopt(g: GateContext, branch: str, reason: str | None) -> dict[str, Any]:
             uid = record_user_input_in_tx(
                 tx, "action", f"a2a target adopt {branch}: {head} is the gate's baseline"
                 f" (was {t.baseline}). {reason}", source="cli")
-            seq = tx.append("target_adopted", actor=g.caller.actor, session=g.caller.session,
-                            payload={"target": branch, "previous": t.baseline, "head": head,
-                                     "reason": reason, "user_input": uid,
-                                     "diverged_seq": t.diverged_seq})
-            _decided_in_tx(tx, t, head, "adopted", seq, f"adopted {head[:12]} ({uid})")
+            ledger.record(tx, "target_adopted", actor=g.caller.actor, session=g.caller.session,
+                          payload={"target": branch, "previous": t.baseline, "head": head,
+                                   "reason": reason, "user_input": uid,
+                                   "diverged_seq": t.diverged_seq})
+            _decided_in_tx(tx, t, f"adopted {head[:12]} ({uid})")
     return {"target": branch, "previous": t.baseline, "head": head, "user_input": uid,
             "finding_closed": t.finding}
 
@@ -298,11 +287,11 @@ def restore(g: GateContext, branch: str, reason: str | None) -> dict[str, Any]:
         with g.store.write() as tx:
             if uid is None:
                 uid = record_user_input_in_tx(tx, "action", said, source="cli")
-            seq = tx.append("target_restored", actor=g.caller.actor, session=g.caller.session,
-                            payload={"target": branch, "from": head, "head": t.baseline,
-                                     "moved": moved, "reason": reason, "user_input": uid,
-                                     "intent_seq": intent, "worktree_synced": synced})
-            _decided_in_tx(tx, t, t.baseline, "restored", seq,
-                           f"restored to {t.baseline[:12]} ({uid})")
+            ledger.record(tx, "target_restored", actor=g.caller.actor,
+                          session=g.caller.session,
+                          payload={"target": branch, "from": head, "head": t.baseline,
+                                   "moved": moved, "reason": reason, "user_input": uid,
+                                   "intent_seq": intent, "worktree_synced": synced})
+            _decided_in_tx(tx, t, f"restored to {t.baseline[:12]} ({uid})")
     return {"target": branch, "from": head, "head": t.baseline, "moved": moved,
             "user_input": uid, "worktree_synced": synced, "finding_closed": t.finding}

@@ -11,13 +11,13 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from a2a_tui.gate.model import ACTIVE
+from a2a_tui.gate.model import ACTIVE, AttemptState
 
 
 def card_status(card_state: str, attempt_state: str | None) -> str:
     """What a card's status reads as, following its latest attempt: integrated once that is,
     in progress while it is open, else the card's own state (draft | ready)."""
-    if attempt_state == "integrated":
+    if attempt_state == AttemptState.INTEGRATED:
         return "integrated"
     if attempt_state in ACTIVE:
         return "in progress"

@@ -145,7 +145,7 @@ class Store:
                 admit(self)
             migrate.upgrade(self)
             # The events since the last checked one: a break is kept here for the gate to act
-            # on (gate/ledger.py); reads go on.
+            # on (gate/ledger/); reads go on.
             self.chain_break: chain.Break | None = chain.check_from_checkpoint(self)
         except BaseException as exc:
             self.conn.close()

@@ -150,7 +150,7 @@ def adopt(tx: Any, baseline: Migration, path: Path) -> None:
 def schema_of(table: str) -> dict[str, Any]:
     """A table as the migrations make it: its CREATE statement, its indexes' and triggers', as
     (name, sql) lists under "table", "index", "trigger", and its column names ("columns"); for
-    re-creating a table that was dropped (gate/ledger.py rebuilds it from the log)."""
+    re-creating a table that was dropped (gate/ledger/ rebuilds it from the log)."""
     return _schema_of(MIGRATIONS_DIR, table)
 
 

@@ -235,9 +235,9 @@ class Workbench:
 
         with self.store() as s:
             r = comments.send(self._gate(s), attempt, source=SOURCE)
-        older = f", {len(r['older'])} against an older SHA" if r["older"] else ""
-        return Done(f"sent {len(r['comments'])} comment(s) to {r['session']} as"
-                    f" #{r['dispatch']}{older} · {r['user_input']}", r)
+        older = f", {len(r.older)} against an older SHA" if r.older else ""
+        return Done(f"sent {len(r.comments)} comment(s) to {r.session} as"
+                    f" #{r.dispatch}{older} · {r.user_input}", r.to_json())
 
     # --- what waits for the user -----------------------------------------------------------
     def waiting_seen(self) -> Done:
@@ -332,11 +332,9 @@ class Workbench:
             uid = self._record(s, "action", f"add the card written in {path.name}")
             r = add_card(self._gate(s), path, source_ticket=uid)
         if new:
-            path = settle_draft(self.repo, path, r["card"])
-        verb = "unchanged" if not r["changed"] else r["event"].replace("card_", "")
-        filled = f"; filled in: {', '.join(r['filled'])}" if r.get("filled") else ""
-        return Done(f"card {r['card']} v{r['version']} {verb} ({r['state']}){filled} · {uid}",
-                    {**r, "file": str(path), "user_input": uid})
+            path = settle_draft(self.repo, path, r.card)
+        return Done(f"card {r.card} v{r.version} {r.verb()} ({r.state}){r.filled_note()} · {uid}",
+                    {**r.to_json(), "file": str(path), "user_input": uid})
 
     def ready_card(self, card: str) -> Done:
         """Confirm the card's current version ready (its contract is checked first)."""
@@ -345,7 +343,8 @@ class Workbench:
         with self.store() as s:
             uid = self._record(s, "action", f"ready {card}")
             r = ready_card(self._gate(s), card)
-        return Done(f"card {card} v{r['version']} is ready · {uid}", {**r, "user_input": uid})
+        return Done(f"card {card} v{r.version} is ready · {uid}",
+                    {**r.to_json(), "user_input": uid})
 
     def claim(self, card: str) -> Done:
         """Claim the ready card as the user: an attempt with its fence and worktree (a session
@@ -355,8 +354,8 @@ class Workbench:
         with self.store() as s:
             uid = self._record(s, "action", f"claim {card}")
             r = claim(self._gate(s), card)
-        return Done(f"claimed {card} as {r['attempt']} (fence {r['fence']}) · {uid}",
-                    {**r, "user_input": uid})
+        return Done(f"claimed {card} as {r.attempt} (fence {r.fence}) · {uid}",
+                    {**r.to_json(), "user_input": uid})
 
     # --- the gate -------------------------------------------------------------------------
     def verify(self, attempt: str) -> Done:
@@ -385,10 +384,10 @@ class Workbench:
             uid = self._record(s, "action", f"integrate {attempt} (boundary {score.boundary},"
                                f" taste {score.taste})", attempt=attempt)
             r = integrate(GateContext(self.repo, s, Caller()), attempt, score)
-        synced = "" if r["worktree_synced"] in (None, True) else \
-            f" (main worktree: {r['worktree_synced']})"
-        return Done(f"integrated {attempt}: {r['target']} {r['old'][:12]} → {r['new'][:12]}"
-                    f"{synced} · {uid}", {**r, "user_input": uid})
+        synced = "" if r.worktree_synced in (None, True) else \
+            f" (main worktree: {r.worktree_synced})"
+        return Done(f"integrated {attempt}: {r.target} {r.old[:12]} → {r.new[:12]}"
+                    f"{synced} · {uid}", {**r.to_json(), "user_input": uid})
 
     def untouched(self, attempt: str) -> bool:
         """Nothing submitted, no commit in the attempt's clone: abandoned without scores (the
@@ -407,7 +406,7 @@ class Workbench:
         with self.store() as s:
             uid = self._record(s, "action", f"abandon {attempt}: {reason}", attempt=attempt)
             r = abandon(GateContext(self.repo, s, Caller()), attempt, score, reason)
-        return Done(f"abandoned {attempt} · {uid}", {**r, "user_input": uid})
+        return Done(f"abandoned {attempt} · {uid}", {**r.to_json(), "user_input": uid})
 
     def open_worktree(self, attempt: str) -> Done:
         """A shell in the attempt's worktree, in a new window of the repository's tmux session
@@ -488,7 +487,7 @@ class Workbench:
         with self.store() as s:
             r = dispose(self._gate(s), attempt, issue, decision, reason, source=SOURCE)
         self._wake()
-        return Done(f"{issue} of {attempt}: {decision} · {r['user_input']}", r)
+        return Done(f"{issue} of {attempt}: {decision} · {r.user_input}", r.to_json())
 
     def override(self, attempt: str, reason: str) -> Done:
         """Set the current SHA's review aside (a user input)."""
@@ -496,8 +495,8 @@ class Workbench:
 
         with self.store() as s:
             r = override(self._gate(s), attempt, reason, source=SOURCE)
-        return Done(f"the review of {attempt} at {r['sha'][:12]} is overridden"
-                    f" · {r['user_input']}", r)
+        return Done(f"the review of {attempt} at {r.sha[:12]} is overridden"
+                    f" · {r.user_input}", r.to_json())
 
     def approve(self, attempt: str) -> Done:
         """Your approval to integrate the verified candidate as it is now."""
@@ -505,8 +504,8 @@ class Workbench:
 
         with self.store() as s:
             r = approve(self._gate(s), attempt, source=SOURCE)
-        return Done(f"approval {r['approval']}: integrate {attempt} at {r['sha'][:12]}"
-                    f" · {r['user_input']}", r)
+        return Done(f"approval {r.approval}: integrate {attempt} at {r.sha[:12]}"
+                    f" · {r.user_input}", r.to_json())
 
 
 class OrchestratorHost:

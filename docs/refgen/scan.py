@@ -79,6 +79,13 @@ def error_codes() -> Found:
     for path, tree in trees:
         for node in ast.walk(tree):
             _error_code_in(node, path, found, errors, passers | code_init)
+            if isinstance(node, ast.FunctionDef) and node.name.endswith("_refusal"):
+                # A refusal helper returns its (code, message): `return ("code", ...)`.
+                for r in ast.walk(node):
+                    if (isinstance(r, ast.Return) and isinstance(r.value, ast.Tuple)
+                            and r.value.elts and isinstance(r.value.elts[0], ast.Constant)
+                            and isinstance(r.value.elts[0].value, str)):
+                        found.add(r.value.elts[0].value, path)
     return found
 
 

@@ -106,7 +106,7 @@ def end_everything(repo: Repo, store, restore: bool, cards: tuple[str, ...]) -> 
         abandon(u, att["id"], score, "the user ends it")
     assert not active()
     for card in cards:
-        abandon(u, claim(u, card)["attempt"], score, "claimable again")
+        abandon(u, claim(u, card).attempt, score, "claimable again")
     return start
 
 

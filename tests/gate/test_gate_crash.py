@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from tests.support import a2a, commit_in, git
+import pytest
+
+from tests.support import a2a, commit_in, git, rows
 
 SCORES = ("--score", "boundary=3:in bounds", "--score", "taste=2:fine")
 
@@ -57,3 +59,33 @@ def test_crash_then_ref_moved_elsewhere_is_unknown(repo, verified):
     # Unknown is not retried blindly.
     again = a2a("integrate", attempt, *SCORES, "--json", cwd=repo)
     assert again.code != 0 and again.json["error"]["code"] == "not_verified"
+
+
+def _died_claiming(repo, card: str, point: str) -> str:
+    """A claim killed at `point`, after its record and before its clone was recorded."""
+    r = a2a("claim", card, cwd=repo, env={"A2A_CRASH_AT": point})
+    assert r.code == -9, r.out
+    (att,) = rows(repo, "SELECT id, worktree_state FROM attempts")
+    assert att["worktree_state"] == "pending"
+    return att["id"]
+
+
+@pytest.mark.parametrize(("point", "touch", "state", "where"), [
+    ("claim:after_record", False, "failed", "removed"),    # no clone on disk
+    ("claim:after_clone", False, "claimed", "present"),    # a whole clone: the claim's
+    ("claim:after_clone", True, "failed", "unknown"),      # a clone that differs: kept, for you
+])
+def test_a_claim_that_died_before_its_clone_was_recorded_is_read_from_the_disk(
+        repo, ready_card, point, touch, state, where):
+    attempt = _died_claiming(repo, ready_card, point)
+    clone = repo / ".a2a/worktrees" / attempt
+    if touch:
+        (clone / "src/app.py").write_text("half made\n")
+    rec = a2a("recover", "--json", cwd=repo)
+    assert rec.code == 0, rec.out
+    (att,) = rows(repo, "SELECT state, worktree_state FROM attempts")
+    assert (att["state"], att["worktree_state"]) == (state, where)
+    assert clone.exists() == (where != "removed")
+    # What the recovery wrote is what the log says (the fold is the writer).
+    v = a2a("store", "verify", "--json", cwd=repo)
+    assert v.json["intact"] is True, v.out

@@ -39,11 +39,17 @@ def documented_codes() -> dict[str, str]:
 
 
 def gate_codes() -> set[str]:
-    """Codes raised in the gate: `A2AError("code", ...)` (GitError, refuse) and
-    `problem = ("code", ...)`."""
+    """Codes raised in the gate: `A2AError("code", ...)` (GitError, refuse),
+    `problem = ("code", ...)` and `return ("code", ...)` in a `..._refusal` helper."""
     codes = set()
     for path in GATE.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for fn in ast.walk(tree):
+            if isinstance(fn, ast.FunctionDef) and fn.name.endswith("_refusal"):
+                codes |= {r.value.elts[0].value for r in ast.walk(fn)
+                          if isinstance(r, ast.Return) and isinstance(r.value, ast.Tuple)
+                          and isinstance(r.value.elts[0], ast.Constant)}
+        for node in ast.walk(tree):
             if isinstance(node, ast.Call):
                 f = node.func
                 name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")

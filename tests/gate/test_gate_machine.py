@@ -114,9 +114,9 @@ class GateMachine(RuleBasedStateMachine):
                 ready_card(GateContext(repo, store, USER), card)
             for card in CARDS:
                 c = claim(GateContext(repo, store, EXEC), card, writer="session:w1")
-                sha = commit_in(Path(c["worktree"]), {"src/work.py": f"# {card}\n"}, card)
-                submit(GateContext(repo, store, WORKER), c["attempt"], sha, 1, c["fence"])
-                assert verify_cmd(GateContext(repo, store, EXEC), c["attempt"]).passed
+                sha = commit_in(Path(c.worktree), {"src/work.py": f"# {card}\n"}, card)
+                submit(GateContext(repo, store, WORKER), c.attempt, sha, 1, c.fence)
+                assert verify_cmd(GateContext(repo, store, EXEC), c.attempt).passed
         finally:
             store.close()
         shutil.copytree(place, stash, symlinks=True)
@@ -204,8 +204,8 @@ class GateMachine(RuleBasedStateMachine):
         r, e = self.call(EXEC, claim, card, writer="session:w1", supersede=supersede,
                          allowed=("already_claimed", "attempt_unresolved", "target_diverged"))
         if r is not None:
-            assert r["start_commit"] == self.head() and not self.off_record()
-            assert Path(r["worktree"]).is_dir()
+            assert r.start_commit == self.head() and not self.off_record()
+            assert Path(r.worktree).is_dir()
         else:
             assert e.code != "already_claimed" or not supersede
 
@@ -246,7 +246,7 @@ class GateMachine(RuleBasedStateMachine):
         r, e = self.call(EXEC, integrate, att["id"], SCORE,
                          allowed=("target_diverged", "target_moved", "ref_locked"))
         if r is not None:
-            assert r["state"] == "integrated" and self.head() == att["submitted_sha"]
+            assert r.state == "integrated" and self.head() == att["submitted_sha"]
             assert not self.lock_held
         else:
             assert self.head() == self.h0
@@ -284,7 +284,7 @@ class GateMachine(RuleBasedStateMachine):
     def abandon(self, data):
         att = self.draw_attempt(data, OPEN)
         r, _ = self.call(EXEC, abandon, att["id"], SCORE, "machine")
-        assert r["state"] == "abandoned"
+        assert r.state == "abandoned"
 
     # --- the user ----------------------------------------------------------------------------
     @precondition(lambda self: self.attempts(("integrating",)))
@@ -306,7 +306,7 @@ class GateMachine(RuleBasedStateMachine):
         elif as_ == "not-applied":
             assert (r is not None) == (not on_main)
         else:
-            assert r is not None and r["state"] == "abandoned"
+            assert r is not None and r.state == "abandoned"
 
     @precondition(lambda self: self.off_record() or self.lock_held)
     @rule(restore=st.booleans())

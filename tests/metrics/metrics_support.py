@@ -244,15 +244,15 @@ def build_fixed(repo: Path, clock: list[int]) -> None:
         q = board.ask(exe, f"{task}: which way?", ["a=this", "b=that"], "a", "simpler")
         c = claim(g, task)
         if sid:
-            bind_writer(g, c["attempt"], sid)
+            bind_writer(g, c.attempt, sid)
         for text in rounds:
-            sha = commit_in(Path(c["worktree"]), {"src/app.py": f"{text}\n"}, message=text)
-            submit(g, c["attempt"], sha, 1, c["fence"])
-            verify(g, c["attempt"])
+            sha = commit_in(Path(c.worktree), {"src/app.py": f"{text}\n"}, message=text)
+            submit(g, c.attempt, sha, 1, c.fence)
+            verify(g, c.attempt)
         board.answer(user, q["id"], option="a")
         score = Score(b, "boundary reason", t, "taste reason")
         if task == "T-3":
-            abandon(g, c["attempt"], score, "not worth it")
+            abandon(g, c.attempt, score, "not worth it")
         else:
-            integrate(g, c["attempt"], score)
+            integrate(g, c.attempt, score)
     store.close()

@@ -30,15 +30,15 @@ def test_the_three_strike_stop_waits_for_the_user_until_the_next_submission(repo
     add_card(g, write_card(repo, "T-1", check=CHECK))
     ready_card(g, "T-1")
     c = claim(g, "T-1")
-    bind_writer(g, c["attempt"], "w1")
+    bind_writer(g, c.attempt, "w1")
 
     def round_(text: str) -> None:
-        sha = commit_in(Path(c["worktree"]), {"src/app.py": text + "\n"}, message=text)
-        submit(g, c["attempt"], sha, 1, c["fence"])
+        sha = commit_in(Path(c.worktree), {"src/app.py": text + "\n"}, message=text)
+        submit(g, c.attempt, sha, 1, c.fence)
 
     for n in range(3):             # gate.toml's feedback_rounds (3): the third rejection stops
         round_(f"broken {n}")
-        verify(g, c["attempt"])
+        verify(g, c.attempt)
     at = metrics.compute(store, "attention")["attention"]
     stops = [i for i in at["items"] if i["kind"] == "feedback_stop"]
     assert [(i["ref"], i["task"], i["state"], i["waited_s"]) for i in stops] == \

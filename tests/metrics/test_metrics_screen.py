@@ -85,7 +85,7 @@ def test_the_screen_shows_the_views_and_follows_the_store(fixed):
                 add_card(g, write_card(fixed, "T-4"))
                 ready_card(g, "T-4")
                 c = claim(g, "T-4")
-                commit_in(Path(c["worktree"]), {"src/app.py": "x\n"})
+                commit_in(Path(c.worktree), {"src/app.py": "x\n"})
             await until(pilot, lambda: any(row[0] == "T-4" for row in cells(app, "tasks")),
                         what="T-4 on the screen")
             assert [row[3] for row in cells(app, "tasks") if row[0] == "T-4"] == ["open"]

@@ -17,6 +17,7 @@ from a2a_tui.gate import gate_rules, ledger
 from a2a_tui.gate.cards_ops import card_at_version
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.locks import op_lock
+from a2a_tui.gate.model import VERIFIABLE
 from a2a_tui.gate.verify import record
 from a2a_tui.gate.verify.chain import Chain, Progress, run_chain
 from a2a_tui.gate.verify.interrupt import Cancel, VerifyInterrupted, deferred, interruptible
@@ -39,23 +40,18 @@ def verify(g: GateContext, attempt_id: str, progress: Progress | None = None,
     with op_lock(g.repo.locks_dir, attempt_id, what=f"an operation on {attempt_id}"):
         with g.store.write() as tx:
             att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
-            if att["state"] not in ("submitted", "rejected", "verified"):
+            if att["state"] not in VERIFIABLE:
                 raise A2AError("nothing_to_verify", f"attempt {attempt_id} is {att['state']}:"
                                " only a submitted candidate can be verified")
             sub = tx.one("SELECT * FROM submissions WHERE attempt_id=? AND n=?",
                          (attempt_id, att["submission_n"]))
             run = 1 + tx.one("SELECT COALESCE(MAX(run),0) FROM verifications WHERE attempt_id=?",
                              (attempt_id,))[0]
-            seq = tx.append("verify_started", actor=g.caller.actor, task=att["card_id"],
-                            attempt=attempt_id, session=g.caller.session,
-                            payload={"run": run, "sha": sub["sha"], "submission": sub["n"],
-                                     "card_version": sub["card_version"],
-                                     "rules_digest": rules.digest})
-            tx.execute("INSERT INTO verifications(attempt_id, run, submission_n, sha, card_version,"
-                       " state, started_seq) VALUES (?,?,?,?,?,'running',?)",
-                       (attempt_id, run, sub["n"], sub["sha"], sub["card_version"], seq))
-            tx.execute("UPDATE attempts SET state='verifying', updated_seq=? WHERE id=?",
-                       (seq, attempt_id))
+            ledger.record(tx, "verify_started", actor=g.caller.actor, task=att["card_id"],
+                          attempt=attempt_id, session=g.caller.session,
+                          payload={"run": run, "sha": sub["sha"], "submission": sub["n"],
+                                   "card_version": sub["card_version"],
+                                   "rules_digest": rules.digest})
         v = Verification(attempt_id, run, sub["sha"], sub["card_version"], sub["n"],
                          rules_digest=rules.digest, gate_rules=rules.to_json())
         card = card_at_version(g, att["card_id"], sub["card_version"])

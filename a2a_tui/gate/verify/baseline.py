@@ -56,12 +56,8 @@ def record(c: Chain, name: str, fp: str, sha: str, source: str,
                "counts": report.counts() if report else None,
                "tests": report.by_file() if report else {}}
     with c.g.store.write() as tx:
-        seq = tx.append("tests_reported", actor="gate", task=c.att["card_id"],
-                        attempt=c.v.attempt, payload=payload)
-        row = ledger.test_report_row(seq, c.v.attempt, payload)
-        tx.execute(f"INSERT INTO test_reports({','.join(row)}) VALUES"
-                   f" ({','.join('?' * len(row))})", tuple(row.values()))
-    return seq
+        return ledger.record(tx, "tests_reported", actor="gate", task=c.att["card_id"],
+                             attempt=c.v.attempt, payload=payload).seq
 
 
 def lookup(g: GateContext, sha: str, fp: str) -> Base | None:

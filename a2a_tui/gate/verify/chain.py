@@ -21,7 +21,7 @@ from a2a_tui.gate.verify import per_test, precheck, reports, structural
 from a2a_tui.gate.verify.checkout import Checkout, Tampered, Workspace
 from a2a_tui.gate.verify.interrupt import Cancel, VerifyInterrupted
 from a2a_tui.gate.verify.red import RedPlan, red
-from a2a_tui.gate.verify.results import CheckResult, Verification, skipped
+from a2a_tui.gate.verify.results import CheckResult, Verification, from_run, skipped
 from a2a_tui.gate.verify.run import RunResult, run
 from a2a_tui.git import GitError
 
@@ -227,12 +227,8 @@ def _check_result(check: Check, runs: list[RunResult], changed: list[str]) -> Ch
 
 def _from_run(check: Check, r: RunResult, passed: bool, code: str | None,
               detail: str) -> CheckResult:
-    return CheckResult(check.name, "command", check.blocking, passed, exit_code=r.code,
-                       duration_s=r.duration_s, detail=detail, code=code,
-                       stdout_tail=r.stdout_tail, stderr_tail=r.stderr_tail,
-                       log_path=str(r.log), first_error=r.excerpt.line,
-                       error_context=r.excerpt.context,
-                       failed_tests=r.report.failed()[:50] if r.report else [])
+    return from_run(check.name, "command", check.blocking, r, passed=passed, code=code,
+                    detail=detail)
 
 
 def _tree_result(c: Chain, ws: Workspace, step: str, changed: list[str]

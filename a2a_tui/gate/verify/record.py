@@ -5,33 +5,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from a2a_tui.gate import escalate
+from a2a_tui.gate import escalate, ledger
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.feedback import limit, queue_rejection_feedback
 from a2a_tui.gate.gate_rules import GateRules
-from a2a_tui.gate.verdicts import ATTEMPT_STATE, state_after_interrupt
+from a2a_tui.gate.model import VerifyState
 from a2a_tui.gate.verify.interrupt import VerifyInterrupted
 from a2a_tui.gate.verify.results import CheckResult, Verification
 
-VERDICT_EVENT = {"passed": "verified", "rejected": "rejected", "flaky": "verify_flaky",
-                 "contract_invalid": "contract_invalid",
-                 "commit_missing": "verify_commit_missing"}
+VERDICT_EVENT = {VerifyState.PASSED: "verified", VerifyState.REJECTED: "rejected",
+                 VerifyState.FLAKY: "verify_flaky",
+                 VerifyState.CONTRACT_INVALID: "contract_invalid",
+                 VerifyState.COMMIT_MISSING: "verify_commit_missing"}
 
 
 def result(g: GateContext, att, v: Verification, r: CheckResult) -> None:
     with g.store.write() as tx:
-        seq = tx.append("check_result", actor="gate", task=att["card_id"], attempt=v.attempt,
-                        payload={"run": v.run, "sha": v.sha, "card_version": v.card_version,
-                                 "rules_digest": v.rules_digest,
-                                 **{k: val for k, val in r.to_json().items()
-                                    if k not in ("stdout_tail", "stderr_tail")}})
-        tx.execute(
-            "INSERT INTO check_results(attempt_id, submission_n, run, sha, card_version, name,"
-            " kind, blocking, passed, exit_code, duration_s, detail, stdout_tail, stderr_tail,"
-            " log_path, seq) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (v.attempt, v.submission, v.run, v.sha, v.card_version, r.name, r.kind,
-             int(r.blocking), int(r.passed), r.exit_code, r.duration_s, r.detail,
-             r.stdout_tail, r.stderr_tail, r.log_path, seq))
+        # The output tails and the unrounded duration are the row's alone: the log keeps them
+        # out (the check's log file has the output).
+        ledger.record(tx, "check_result", actor="gate", task=att["card_id"], attempt=v.attempt,
+                      payload={"run": v.run, "sha": v.sha, "card_version": v.card_version,
+                               "rules_digest": v.rules_digest,
+                               **{k: val for k, val in r.to_json().items()
+                                  if k not in ("stdout_tail", "stderr_tail")}},
+                      kept={"duration_s": r.duration_s, "stdout_tail": r.stdout_tail,
+                            "stderr_tail": r.stderr_tail})
 
 
 def failed_before(g: GateContext, v: Verification) -> list[str]:
@@ -52,7 +50,7 @@ def failed_before(g: GateContext, v: Verification) -> list[str]:
 
 def conclude(g: GateContext, att, v: Verification, rules: GateRules) -> bool:
     """Record the verdict and its consequences; True when something was queued for a pane."""
-    if v.verdict == "passed":
+    if v.verdict == VerifyState.PASSED:
         v.flaky_across_runs = failed_before(g, v)
     verdict = v.verdict
     queued = False
@@ -60,7 +58,7 @@ def conclude(g: GateContext, att, v: Verification, rules: GateRules) -> bool:
         cur = tx.one("SELECT rejections FROM attempts WHERE id=?", (v.attempt,))["rejections"]
         # Only a rejection is the worker's strike; flaky, contract_invalid and commit_missing
         # leave the count.
-        rejections = {"passed": 0, "rejected": cur + 1}.get(verdict, cur)
+        rejections = {VerifyState.PASSED: 0, VerifyState.REJECTED: cur + 1}.get(verdict, cur)
         extra: dict[str, Any] = {}
         if verdict == "contract_invalid":
             item, queued = escalate.contract_invalid(tx, att, v)
@@ -71,13 +69,9 @@ def conclude(g: GateContext, att, v: Verification, rules: GateRules) -> bool:
         elif verdict == "commit_missing":
             item, queued = escalate.commit_missing(tx, att, v)
             extra = {"item": item}
-        seq = tx.append(VERDICT_EVENT[verdict], actor="gate", task=att["card_id"],
-                        attempt=v.attempt, payload={**_payload(v, rejections), **extra})
-        tx.execute("UPDATE verifications SET state=?, ended_seq=? WHERE attempt_id=? AND run=?",
-                   (verdict, seq, v.attempt, v.run))
-        tx.execute("UPDATE attempts SET state=?, rejections=?, updated_seq=? WHERE id=?",
-                   (ATTEMPT_STATE.get(verdict, "submitted"), rejections, seq, v.attempt))
-        if verdict == "rejected":
+        ledger.record(tx, VERDICT_EVENT[verdict], actor="gate", task=att["card_id"],
+                      attempt=v.attempt, payload={**_payload(v, rejections), **extra})
+        if verdict == VerifyState.REJECTED:
             most = limit(tx, att, rules.feedback_rounds)
             queued |= bool(queue_rejection_feedback(tx, att, v, rejections, most)["sent"])
             queued |= escalate.test_suspects(tx, att, v)
@@ -106,11 +100,5 @@ def interrupted(g: GateContext, att, v: Verification, exc: BaseException) -> Non
     verdict made it (a verified candidate stays verified)."""
     why = exc.why if isinstance(exc, VerifyInterrupted) else type(exc).__name__
     with g.store.write() as tx:
-        s = tx.append("verify_interrupted", actor="gate", task=att["card_id"],
+        ledger.record(tx, "verify_interrupted", actor="gate", task=att["card_id"],
                       attempt=v.attempt, payload={"run": v.run, "sha": v.sha, "why": why})
-        tx.execute("UPDATE verifications SET state='interrupted', ended_seq=?"
-                   " WHERE attempt_id=? AND run=?", (s, v.attempt, v.run))
-        row = tx.one("SELECT state FROM attempts WHERE id=?", (v.attempt,))
-        if row["state"] == "verifying":
-            tx.execute("UPDATE attempts SET state=?, updated_seq=? WHERE id=?",
-                       (state_after_interrupt(tx, v.attempt), s, v.attempt))

@@ -24,7 +24,7 @@ from a2a_tui.gate.verify import baseline
 from a2a_tui.gate.verify.checkout import Checkout, Tampered, Workspace, new_side
 from a2a_tui.gate.verify.compare import HOW, Comparison, Finding, compare
 from a2a_tui.gate.verify.reports import FAILING, MASKED, Outcome, summary
-from a2a_tui.gate.verify.results import CheckResult
+from a2a_tui.gate.verify.results import CheckResult, from_run
 from a2a_tui.gate.verify.run import RunResult
 from a2a_tui.gate.verify.structural import OwnHistory, droppable
 
@@ -123,12 +123,8 @@ def _judge(plan: RedPlan, n_tests: int, runs: RedRuns) -> CheckResult:
                            detail=f"red on {base} (exit {on_base.code}{to}{named}), green on"
                            f" candidate{kept}", log_path=str(on_candidate.log), tests=counts)
     code, _, run = problems[0]
-    return CheckResult("red", "red", plan.blocking, False, exit_code=run.code, duration_s=dur,
-                       code=code, detail="; ".join(p[1] for p in problems),
-                       stdout_tail=run.stdout_tail, stderr_tail=run.stderr_tail,
-                       log_path=str(run.log), first_error=run.excerpt.line,
-                       error_context=run.excerpt.context, tests=counts,
-                       failed_tests=run.report.failed()[:50] if run.report else [])
+    return from_run("red", "red", plan.blocking, run, passed=False, code=code,
+                    detail="; ".join(p[1] for p in problems), duration_s=dur, tests=counts)
 
 
 def _allowed(plan: RedPlan):

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from a2a_tui.gate.verify.run import RunResult
 
 # The steps of the chain, in order. `checks` are the card's own commands; `tree` is the check
 # that a step left the checkout as the SHA has it.
 STEPS = ("precheck", "sanity", "boundary", "drift", "provenance", "red", "checks", "tree",
          "per-test", "artifacts")
-VERDICTS = ("passed", "rejected", "flaky", "contract_invalid", "commit_missing")
 
 
 @dataclass
@@ -45,6 +47,20 @@ class CheckResult:
                 "failed_tests": self.failed_tests, "tests": self.tests,
                 "stdout_tail": self.stdout_tail,
                 "stderr_tail": self.stderr_tail, "log": self.log_path}
+
+
+def from_run(name: str, kind: str, blocking: bool, run: RunResult, *, passed: bool,
+             detail: str, code: str | None = None, duration_s: float | None = None,
+             tests: dict[str, int] | None = None) -> CheckResult:
+    """A check's result from the run that decided it: its exit code, duration (unless the step
+    adds up several runs), output tails, log, first error and failed tests. The one place a run
+    becomes a result (the card's checks: chain.py; red: red.py)."""
+    return CheckResult(name, kind, blocking, passed, exit_code=run.code,
+                       duration_s=run.duration_s if duration_s is None else duration_s,
+                       detail=detail, code=code, stdout_tail=run.stdout_tail,
+                       stderr_tail=run.stderr_tail, log_path=str(run.log),
+                       first_error=run.excerpt.line, error_context=run.excerpt.context,
+                       failed_tests=run.report.failed()[:50] if run.report else [], tests=tests)
 
 
 def skipped(name: str, kind: str, blocking: bool, why: str) -> CheckResult:

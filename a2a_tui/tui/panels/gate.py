@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
-from a2a_tui.gate.model import ACTIVE
+from a2a_tui.gate.model import ACTIVE, UNRESOLVED, VERIFIABLE, AttemptState, VerifyState
 from a2a_tui.tui import fmt
 from a2a_tui.tui.messages import (
     ActionRequested,
@@ -28,8 +28,7 @@ if TYPE_CHECKING:
     from a2a_tui.tui.screens.gate_forms import Scored
     from a2a_tui.tui.services import Workbench
 
-VERIFIABLE = ("submitted", "rejected", "verified")
-ABANDONABLE = tuple(s for s in ACTIVE if s not in ("integrating", "unknown"))
+ABANDONABLE = tuple(s for s in ACTIVE if s not in UNRESOLVED)
 
 
 def checks_line(g: GateRow) -> Text:
@@ -50,12 +49,13 @@ def checks_line(g: GateRow) -> Text:
 def verify_cell(g: GateRow) -> Text:
     if g.verify_state is None:
         return Text("")
-    if g.verify_state == "running":
+    if g.verify_state == VerifyState.RUNNING:
         return Text(f"… {len(g.checks)} done", style="yellow")
     passed = sum(c.passed for c in g.checks)
-    ok = g.verify_state == "passed"
+    ok = g.verify_state == VerifyState.PASSED
     return Text(f"{'✓' if ok else '✗'} {passed}/{len(g.checks)}",
-                style="green" if ok else "bold red" if g.verify_state == "rejected" else "yellow")
+                style="green" if ok else "bold red" if g.verify_state == VerifyState.REJECTED
+                else "yellow")
 
 
 class GatePanel(Panel[GateRow]):
@@ -95,8 +95,7 @@ class GatePanel(Panel[GateRow]):
         return t
 
     def subtitle(self) -> str:
-        active = sum(g.attempt_state not in (None, "integrated", "abandoned", "superseded",
-                                             "failed") for g in self.rows.values())
+        active = sum(g.attempt_state in ACTIVE for g in self.rows.values())
         return f"{fmt.count(len(self.rows), 'card')} · {active} active"
 
     def why_disabled(self, action: str, params: tuple[object, ...]) -> str | None:
@@ -126,7 +125,7 @@ class GatePanel(Panel[GateRow]):
                         " checks keep only their detail: Enter shows them)")
         if action == "verify" and state not in VERIFIABLE:
             return f"{g.attempt} is {state}: only a submitted candidate can be verified"
-        if action == "integrate" and state != "verified":
+        if action == "integrate" and state != AttemptState.VERIFIED:
             return (f"{g.attempt} is {state}: only a verified candidate can be integrated"
                     + (" (v verifies it)" if state in VERIFIABLE else ""))
         if action == "abandon" and state not in ABANDONABLE:

@@ -22,6 +22,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Label, RadioButton, RadioSet, Static
 
 from a2a_tui.errors import A2AError
+from a2a_tui.gate.model import AttemptState
 from a2a_tui.gate.review_views import ReviewState
 from a2a_tui.profiles import CLIS
 from a2a_tui.settings import RoleDefaults
@@ -154,7 +155,7 @@ class ReviewScreen(ModalScreen[None]):
             return "the current commit's review names no blocking issue"
         if action == "override" and not st.sha:
             return f"{st.attempt} has no submitted commit"
-        if action == "approve" and st.attempt_state != "verified":
+        if action == "approve" and st.attempt_state != AttemptState.VERIFIED:
             return f"{st.attempt} is {st.attempt_state}: approve a verified candidate"
         return None
 
