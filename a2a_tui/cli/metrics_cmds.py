@@ -60,7 +60,6 @@ def cmd_metrics(ctx, args) -> Result:
 
 
 def cmd_retro(ctx, args) -> Result:
-    from a2a_tui.confine import session_paths
     from a2a_tui.metrics import retro
     from a2a_tui.panes.control import inject
     from a2a_tui.profiles import CLIS
@@ -78,9 +77,9 @@ def cmd_retro(ctx, args) -> Result:
                      tmux_socket=socket_from_env(args.tmux_socket))
     # The prompt in its run folder (read-only to it), the retrospective in its output folder:
     # a confined session sees nothing else of `.a2a/`.
-    own = session_paths(g.repo.a2a_dir, launched["session"])
-    prepared = retro.place(figures, prompt_file=own.run_dir / "retro-prompt.md",
-                           out_file=own.out_dir / "retrospective.md")
+    sid = launched["session"]
+    prepared = retro.place(figures, prompt_file=g.repo.session_run_dir(sid) / "retro-prompt.md",
+                           out_file=g.repo.session_out_dir(sid) / "retrospective.md")
     retro.record_started(g, prepared, launched["session"])
     queued = inject(g.store, launched["session"], retro.first_prompt(prepared), source="retro",
                     actor=g.caller.actor)
