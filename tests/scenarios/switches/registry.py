@@ -73,7 +73,7 @@ SWITCHES: dict[str, Switch] = {
               "g.git.check_ref_update(ref, sha, old)", "pass"),)),
     "reclaim_keeps_dirty": Switch(
         "reclaim keeps a worktree with uncommitted changes",
-        (Edit("a2a_tui.gate.reclaim", "_reclaim_one", "if files:", "if False:"),)),
+        (Edit("a2a_tui.gate.reclaim", "_kept_if_dirty", "if files:", "if False:"),)),
     "sending_becomes_unknown": Switch(
         "on start, a dispatch left between sending and sent becomes unknown (never re-sent)",
         (Edit("a2a_tui.panes.orchestrator", "Orchestrator.start",
@@ -200,11 +200,13 @@ def _idle_is_delivery(ingest):
         from a2a_tui.repo import Repo
 
         repo = Repo(store.path.parent.parent)
-        for row in store.all("SELECT s.id, s.role, a.id AS attempt, a.branch, a.start_commit,"
+        from a2a_tui.gate.clones import head_of
+
+        for row in store.all("SELECT s.id, s.role, a.id AS attempt, a.worktree, a.start_commit,"
                              " a.fence, a.card_version FROM sessions s JOIN attempts a"
                              " ON a.id = s.attempt_id WHERE s.state = 'idle'"
                              " AND a.state = 'claimed'"):
-            head = repo.git.ref_value(f"refs/heads/{row['branch']}")
+            head = head_of(row)           # the attempt's clone's (gate/clones.py)
             if head and head != row["start_commit"]:
                 submit(GateContext(repo, store, Caller(session=row["id"], role=row["role"])),
                        row["attempt"], head, row["card_version"], row["fence"])
