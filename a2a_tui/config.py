@@ -26,7 +26,7 @@ from typing import Any
 class Config:
     """`.a2a/config.toml`."""
 
-    target_branch: str
+    target_branch: str          # the branch tasks integrate into (`a2a init`: the one checked out)
     tmux_session: str = ""      # tmux session for this repository's panes
     feedback_limit: int | None = None  # deprecated: gate.toml's feedback_rounds decide
     retro_every: str = ""       # propose a retrospective on the board this often (7d, 2w)

@@ -14,7 +14,7 @@ delivers them one at a time, each after the previous turn's end. Per turn k (k <
   stop->enter   the same Stop -> Enter of prompt k+1 written (includes the profile's pause
                 between paste and Enter)
   enter->prompt Enter of prompt k -> the CLI's prompt hook (Claude UserPromptSubmit, Gemini
-                BeforeAgent; Codex has none in notify): the CLI's own time
+                BeforeAgent; Codex its UserPromptSubmit hook): the CLI's own time
   enter->stop   Enter of prompt k -> its Stop (the whole turn, against an instant fake model)
 
 Prints p50 / p90 / p99 / max in milliseconds, from one run. Needs what the suite needs (npm,

@@ -116,3 +116,31 @@ def render(results: dict[str, dict], benches: dict[str, tuple[str, str]], before
     lines += ["", "## Time per benchmark", "", "| benchmark | what | seconds |", "|---|---|---|"]
     lines += [f"| {n} | {benches[n][1]} | {res['seconds']:.0f} |" for n, res in results.items()]
     return "\n".join(lines) + "\n"
+
+
+# --- sections other commands write (bench_delivery.py), kept when run_all rewrites the report --
+def _markers(name: str) -> tuple[str, str]:
+    return f"<!-- section {name} -->", f"<!-- /section {name} -->"
+
+
+def with_section(text: str, name: str, body: str) -> str:
+    """`text` with the section `name` replaced by `body` (or appended)."""
+    begin, end = _markers(name)
+    block = f"{begin}\n{body.rstrip()}\n{end}\n"
+    if begin in text and end in text:
+        head, rest = text.split(begin, 1)
+        return head + block + rest.split(end, 1)[1].lstrip("\n")
+    return text.rstrip("\n") + "\n\n" + block
+
+
+def kept_sections(old: str, new: str) -> str:
+    """`new` with every section of `old` carried over."""
+    while (i := old.find("<!-- section ")) >= 0:
+        name = old[i + len("<!-- section "):].split(" -->", 1)[0]
+        begin, end = _markers(name)
+        if end not in old:
+            break
+        body = old.split(begin, 1)[1].split(end, 1)[0].strip("\n")
+        new = with_section(new, name, body)
+        old = old.split(end, 1)[1]
+    return new

@@ -150,7 +150,9 @@ def main() -> int:
         f" --only {args.only}" if args.only else "")
     text = benchreport.render(results, BENCHES, before, after, quick=args.quick,
                               command=command, seconds=time.monotonic() - t0)
-    args.out.write_text(text, encoding="utf-8")
+    # Sections other commands wrote (bench_delivery.py) stay.
+    old = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
+    args.out.write_text(benchreport.kept_sections(old, text), encoding="utf-8")
     print(f"wrote {args.out}", file=sys.stderr)
     return 0 if not any("failed" in r for r in results.values()) else 1
 

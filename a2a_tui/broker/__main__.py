@@ -40,6 +40,9 @@ def main(argv: list[str] | None = None) -> int:
     from a2a_tui.repo import Repo
     from a2a_tui.resources import BROKER_ENV
 
+    # Its log takes what it can: a full disk never ends the broker (serve.BestEffortLog).
+    sys.stdout, sys.stderr = serve.BestEffortLog(1), serve.BestEffortLog(2)
+
     for name in PRELOAD:
         importlib.import_module(name)
     for name in cli.command_modules():

@@ -9,6 +9,8 @@ command fails closed until it is placed in AGENT or REFUSED with its reason.
 
 The audit of every agent-facing command's arguments (what names a path, what starts a process):
 
+- Interactive programs and files written where the caller says are not run for an agent:
+  `card edit` (an editor), `card new` except `--print` (ONLY), `store backup|restore`.
 - Files an agent names are read by the client, inside its sandbox, and only their bytes reach
   the command (FILE_ARGS: `card add FILE`, `review verdict --file`, `retro save --file`): the
   broker opens no path an agent names. The bytes become a file in the request's private folder
@@ -28,9 +30,10 @@ The audit of every agent-facing command's arguments (what names a path, what sta
   `reclaim` removes only worktrees its records name. `log` prints the log file its record
   names, whatever CHECK says (a check's name selects a row).
 - Everything else only reads or appends to the store: status, events, metrics, card
-  show|list|ready, claim, submit, integrate, abandon, feedback more, review show|dispose,
-  input, inbox, board ask|report|close|list|show, rules, whoami, sessions, config show,
-  gate-rules, target show, store verify, recover, attention (its `--seen` is the user's).
+  new --print|show|list|ready, claim, submit, integrate, abandon, feedback more, review
+  show|dispose, input, inbox, board ask|report|close|list|show, rules, whoami, sessions,
+  config show, gate-rules, target show, store verify, recover, attention (its `--seen` is the
+  user's).
 """
 
 from __future__ import annotations
@@ -44,8 +47,9 @@ AGENT = frozenset({
     "input show", "inbox list", "inbox show", "board list", "board show", "rules", "whoami",
     "log", "review show", "config show", "gate-rules", "target show", "store verify",
     "recover", "attention",
-    # the gate
-    "card add", "card ready", "claim", "submit", "verify", "integrate", "abandon", "reclaim",
+    # the gate (`card new` only to print the template: ONLY)
+    "card new", "card add", "card ready", "claim", "submit", "verify", "integrate", "abandon",
+    "reclaim",
     "feedback more", "review start", "review verdict", "review dispose",
     # collaboration
     "inbox post", "board ask", "board report", "board close",
@@ -65,6 +69,23 @@ REFUSED = {
     "pause": _USERS, "resume": _USERS, "release": _USERS, "session end": _USERS,
     "serve": _A2AS, "up": _A2AS, "down": _A2AS, "workbench": _A2AS, "demo": _A2AS,
     "demo-director": _A2AS, "demo-agent": _A2AS,
+    # An editor in the terminal of whoever runs it, on a file a2a writes: the broker starts no
+    # interactive program and writes no file for an agent (it has no terminal of the agent's
+    # to edit in, and a confined agent writes its card in its own folder).
+    "card edit": "opens an editor: the user's own. Write the card's TOML in your session folder"
+                 " (`a2a card show ID` gives the current version) and `a2a card add FILE`",
+    # A file written, or the whole record replaced, where the caller says: the broker writes
+    # as the user, unconfined, so an agent could put a file anywhere the user can.
+    "store backup": _USERS, "store restore": _USERS,
+}
+
+# Commands an agent may run in one form only: the test on the parsed arguments, and why any
+# other form is refused. `card new` without `--print` opens an editor and writes a file (as
+# `card edit`); the template alone is what the ideation role card names.
+ONLY: dict[str, tuple[Callable[[argparse.Namespace], bool], str]] = {
+    "card new": (lambda args: bool(getattr(args, "print_only", False)),
+                 "only `a2a card new --print` (the template) runs for an agent: write the card"
+                 " in your session folder and `a2a card add FILE`"),
 }
 
 # The commands that read a file an agent names, and the argument (dest) that names it.
@@ -90,9 +111,12 @@ def _walk(parser: argparse.ArgumentParser, words: tuple[str, ...]
                     yield from _walk(sub, (*words, name))
 
 
-def refusal(words: str | None) -> str | None:
-    """Why the broker does not run `a2a WORDS` for a session; None when it does."""
+def refusal(words: str | None, args: argparse.Namespace | None = None) -> str | None:
+    """Why the broker does not run `a2a WORDS` (parsed as `args`) for a session; None when it
+    does. A command with one allowed form (ONLY) is refused without its arguments."""
     if words in AGENT:
+        if words in ONLY and (args is None or not ONLY[words][0](args)):
+            return ONLY[words][1]
         return None
     if words in REFUSED:
         return REFUSED[words]

@@ -254,7 +254,7 @@ class Call:
     def admit(self, ctx) -> None:
         args = ctx.args
         words = self.served.paths.get(args.func)
-        why = commands.refusal(words)
+        why = commands.refusal(words, args)
         if why is None and "repo" in vars(args):
             why = "--repo: a session reaches its own repository only"
         socket_name = getattr(args, "tmux_socket", None)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ctypes
 import errno
+import io
 import json
 import os
 import select
@@ -37,6 +38,29 @@ PR_SET_PDEATHSIG = 1
 CHECK_PARENT_MS = 1000
 MAX_CHILDREN = 64          # requests served at once; more wait in the sockets' backlog
 BACKLOG = 64
+
+
+class BestEffortLog(io.TextIOBase):
+    """The broker's stdout and stderr (its log file, `.a2a/logs/broker.log`): each write goes
+    straight to the file, and one the disk has no room for is lost, never the broker. A full
+    disk is the orchestrator's to show and wait out (panes/storeguard.py); a broker that died
+    of its log would be started again into the same full disk, in a loop."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+
+    def write(self, text: str) -> int:
+        try:
+            os.write(self.fd, text.encode("utf-8", "replace"))
+        except OSError:
+            pass
+        return len(text)
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def writable(self) -> bool:
+        return True
 
 
 class Broker:

@@ -143,6 +143,15 @@ def utf8_only(argv: list[str]) -> None:
                            exit_code=2) from None
 
 
+class TopParser(Parser):
+    """`a2a` itself: its help lists the commands by group (cli/groups.py), not in one list."""
+
+    def format_help(self) -> str:
+        from a2a_tui.cli.groups import top_help  # lazy: only `a2a --help` reads the groups
+
+        return top_help(self)
+
+
 def common_options() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(add_help=False)
     p.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
@@ -157,7 +166,7 @@ def build_parser(command: str | None = None) -> Parser:
     import importlib
 
     common = common_options()
-    parser = Parser(
+    parser = TopParser(
         prog="a2a",
         description="A terminal workbench for native coding-agent CLIs in tmux, behind one gate.",
         parents=[common],

@@ -60,6 +60,7 @@ def cmd_metrics(ctx, args) -> Result:
 
 
 def cmd_retro(ctx, args) -> Result:
+    from a2a_tui.confine import session_paths
     from a2a_tui.metrics import retro
     from a2a_tui.panes.control import inject
     from a2a_tui.profiles import CLIS
@@ -72,9 +73,14 @@ def cmd_retro(ctx, args) -> Result:
     if args.since is not None:
         _since(args)  # a bad --since is refused before anything is written
     g = ctx.gate
-    prepared = retro.prepare(g, since=args.since)
+    figures = retro.prepare(g, since=args.since)
     launched = spawn(g, role="retro", cli=args.cli, model=args.model, effort=args.effort,
                      tmux_socket=socket_from_env(args.tmux_socket))
+    # The prompt in its run folder (read-only to it), the retrospective in its output folder:
+    # a confined session sees nothing else of `.a2a/`.
+    own = session_paths(g.repo.a2a_dir, launched["session"])
+    prepared = retro.place(figures, prompt_file=own.run_dir / "retro-prompt.md",
+                           out_file=own.out_dir / "retrospective.md")
     retro.record_started(g, prepared, launched["session"])
     queued = inject(g.store, launched["session"], retro.first_prompt(prepared), source="retro",
                     actor=g.caller.actor)

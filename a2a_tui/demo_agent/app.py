@@ -12,6 +12,9 @@ Behaviour that consumers rely on (REAL_CLIS.md, PROTOCOLS.md A):
 - Text submitted while busy is queued and submitted after the turn ends (after its Stop).
 - Notification idle_prompt fires once, --idle-notify seconds after a turn ends or is
   interrupted, unless a key arrives first (Claude Code: messageIdleNotifThresholdMs).
+- `--drop-enters N`: the first N Enters after each paste are lost and the text stays in the box,
+  as Claude Code loses the Enter that follows its first paste when the machine is loaded
+  (tests/real_cli/FINDINGS.md); Enter on an empty box does nothing, as in the real CLIs.
 - Ctrl-D on an empty box, `/exit`, or Ctrl-C twice on an empty box exit with SessionEnd
   `prompt_input_exit`; SIGHUP/SIGTERM/SIGINT or a closed terminal exit with `other`.
 """
@@ -70,6 +73,7 @@ class DemoAgent:
         self.ctrl_c_at: float | None = None
         self.last_prompt_id: str | None = None
         self.exit_reason: str | None = None
+        self.enters_to_drop = 0
         self._pending_signals: list[int] = []
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
@@ -228,12 +232,15 @@ class DemoAgent:
             self.box.insert(key.text)
         elif name == "paste":
             self.box.paste(key.text)
+            self.enters_to_drop = self.opts.drop_enters
         elif name == "newline":
             self.box.insert("\n")
         elif name == "backspace":
             self.box.backspace()
         elif name == "ctrl-u":
             self.box.clear()
+        elif name == "enter" and self.enters_to_drop > 0:
+            self.enters_to_drop -= 1   # lost: the pasted text stays in the box
         elif name == "enter":
             self._submit()
         elif name == "esc":

@@ -47,6 +47,7 @@ class Options:
     tool_timeout: float = 120.0
     login_shell: bool = True     # codex mode: tool commands via `bash -lc` (Codex's default)
     auto_check_unavailable: bool = False
+    drop_enters: int = 0         # Enters lost after each paste (a loaded Claude Code's)
     # Scripted replies (--replies): a prompt holding `when` runs `run` as its `!` lines, the way
     # the fake model scripts a real CLI's tool calls in tests/real_cli.
     replies: list[tuple[str, list[str]]] = field(default_factory=list)
@@ -100,6 +101,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="claude mode: a tool call that asks shows Claude Code's 'Auto mode can't"
                    " check actions' choice (no PermissionRequest; Notification agent_needs_input"
                    " after --permission-notify-after), as with a custom ANTHROPIC_BASE_URL")
+    p.add_argument("--drop-enters", type=_count, default=0, metavar="N",
+                   help="lose the first N Enters after each paste, the text staying in the box,"
+                   " as Claude Code under load does (default 0)")
 
 
 def _seconds(text: str) -> float:
@@ -112,6 +116,16 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0: {text!r}")
+    return value
+
+
 def options_from_args(args: argparse.Namespace) -> Options:
     """Validate parsed flags into Options; a bad value raises A2AError (one clear line)."""
     opts = Options(
@@ -120,6 +134,7 @@ def options_from_args(args: argparse.Namespace) -> Options:
         delay=args.delay, fail=args.fail, ask_permission=args.ask_permission,
         permission_notify_after=args.permission_notify_after, idle_notify=args.idle_notify,
         tool_timeout=args.tool_timeout, auto_check_unavailable=args.auto_check_unavailable,
+        drop_enters=args.drop_enters,
     )
     if args.session_id:
         try:

@@ -244,9 +244,7 @@ def abandon(g: GateContext, attempt_id: str, score: Score | None, reason: str = 
     ledger.require_intact(g, att["card_id"])
     # Read before the write transaction (no git inside it); a commit made meanwhile is only
     # a commit nobody submitted.
-    # The branch is in the attempt's clone (read as data); a clone that cannot be read may hold
-    # work: it is scored.
-    committed = clones.head_of(att) != att["start_commit"]
+    committed = has_commits(att)
     with op_lock(g.repo.locks_dir, attempt_id, what=f"an operation on {attempt_id}"):
         with g.store.write() as tx:
             att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
@@ -269,6 +267,18 @@ def abandon(g: GateContext, attempt_id: str, score: Score | None, reason: str = 
             if score is not None:
                 insert_score(tx, attempt_id, "abandoned", score, facts, g.caller.actor, seq)
     return {"attempt": attempt_id, "state": "abandoned", "score": scored, **facts}
+
+
+def has_commits(att) -> bool:
+    """Whether the attempt's clone has moved off its start commit. The branch is in the clone
+    (read as data, gate/clones.py); a clone that cannot be read may hold work: True."""
+    return clones.head_of(att) != att["start_commit"]
+
+
+def untouched(att) -> bool:
+    """Nothing submitted and no commit in the attempt's clone: an abandon has nothing to score
+    (the workbench asks only a yes)."""
+    return not att["submission_n"] and not has_commits(att)
 
 
 def score_facts(tx, att, now_ns: int) -> dict[str, Any]:

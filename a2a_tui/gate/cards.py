@@ -41,8 +41,11 @@ def _inside_path(v: str) -> str:
 class Check(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
+    # The check's name, in results and logs (not one of the chain's own steps).
     name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$", max_length=64)
+    # A shell command run in a clean checkout of the candidate; exit 0 passes.
     command: str
+    # A blocking failure rejects the candidate; a non-blocking one is recorded as advice.
     blocking: bool = True
     timeout_s: int | None = Field(default=None, ge=1, le=86_400,
                                   description="default: the gate's (gate.toml [timeouts])")
@@ -61,6 +64,7 @@ class Check(BaseModel):
 class Executor(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
+    # The CLI, model and reasoning effort a session on this card should run.
     cli: Literal["claude", "codex", "gemini", "demo"]
     model: str = ""
     effort: str = ""
@@ -79,9 +83,13 @@ class Card(BaseModel):
     non_goals: list[str] = Field(min_length=1)
     allowed_paths: list[str] = Field(min_length=1)
     acceptance: list[str] = Field(min_length=1)
+    # The checks the gate runs on the candidate: at least one blocking ([[checks]] tables).
     checks: list[Check] = Field(min_length=1)
     red_command: str | None = None
+    # Which of the candidate's files are its tests: laid over the base for the red step, and
+    # run from the base against the candidate in the per-test step.
     red_paths: list[str] = Field(default_factory=lambda: list(DEFAULT_RED_PATHS))
+    # Each red run's timeout; default: the gate rules' (gate.toml [timeouts]).
     red_timeout_s: int | None = Field(default=None, ge=1, le=86_400)
     # The red command's test report, as a check's `report`.
     red_report: str | None = None
@@ -92,6 +100,7 @@ class Card(BaseModel):
     # Where the card comes from; filled by the gate when empty (cards_ops.source_of).
     source_ticket: str = ""
     acceptance_files: list[str] = Field(default_factory=list)
+    # Claim only after an assign that quotes the user's own authorization.
     needs_user_authorization: bool = False
     # Paths the candidate must contain (checked after its checks ran); a file a check names
     # that the start commit lacks must be declared here.

@@ -86,6 +86,8 @@ class GateRules(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
+    # After a blocking failure the rest of the chain is reported `skipped` (a failed precheck
+    # or sanity always stops it).
     stop_at_first_blocking_failure: bool = True
     feedback_rounds: int = Field(default=3, ge=0, le=100,
                                  description="automatic feedback stops after N rejections")

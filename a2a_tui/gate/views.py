@@ -67,6 +67,8 @@ class CheckView:
     duration_s: float | None
     detail: str
     log_path: str | None = None    # the full output of a command check (None: structural)
+    # Not run: an earlier blocking check failed (passed is False, but nothing failed here).
+    skipped: bool = False
 
 
 @dataclass(frozen=True)
@@ -153,12 +155,16 @@ def last_verify(db, attempt_id: str) -> VerifyView | None:
                " ORDER BY run DESC LIMIT 1", (attempt_id,))
     if v is None:
         return None
+    # Whether a step was skipped is in its event (the projection has no column for it).
     checks = tuple(
         CheckView(name=x["name"], kind=x["kind"], blocking=bool(x["blocking"]),
                   passed=bool(x["passed"]), exit_code=x["exit_code"],
-                  duration_s=x["duration_s"], detail=x["detail"], log_path=x["log_path"])
-        for x in db.all("SELECT * FROM check_results WHERE attempt_id = ? AND run = ?"
-                        " ORDER BY id", (attempt_id, v["run"])))
+                  duration_s=x["duration_s"], detail=x["detail"], log_path=x["log_path"],
+                  skipped=bool(x["skipped"]))
+        for x in db.all("SELECT c.*, json_extract(e.payload, '$.skipped') AS skipped"
+                        " FROM check_results c LEFT JOIN events e ON e.seq = c.seq"
+                        " WHERE c.attempt_id = ? AND c.run = ? ORDER BY c.id",
+                        (attempt_id, v["run"])))
     return VerifyView(run=v["run"], state=v["state"], checks=checks)
 
 

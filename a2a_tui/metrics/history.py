@@ -438,9 +438,11 @@ class _Fold:
     on_closed = on_answered
 
     def on_released(self, r: Row) -> None:
-        # How long the pane sat stuck: from the last thing heard from it to the release.
+        # How long the pane sat stuck: from the last thing heard from it (or written to it: an
+        # Enter, also one written again) to the release.
         item = self.ask("release", r.session or "", r)
-        quiet = _nearest(self.tx, r.session, r.seq, ("signal", "dispatch_sent"), before=True)
+        quiet = _nearest(self.tx, r.session, r.seq, ("signal", "dispatch_sent", "enter_resent"),
+                         before=True)
         item.asked_ns, item.acted_ns = (quiet or r.ts_ns), r.ts_ns
 
     def on_intervention(self, r: Row) -> None:

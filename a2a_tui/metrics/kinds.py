@@ -43,6 +43,8 @@ KINDS: dict[str, str] = {
     "signal": "signal",                      # payload.kind: SIGNAL_TURN_END, SIGNAL_WAITING ...
     "dispatch_queued": "dispatch_queued",
     "dispatch_sent": "dispatch_sent",
+    "enter_resent": "dispatch_enter_resent",   # Enter written again: no prompt signal came
+    "dispatch_unknown": "dispatch_unknown",   # a2a cannot tell if the CLI took it; user called
     # --- the board ---
     "posted": "board_item_posted",           # payload.kind question | finding
     "answered": "board_item_answered",

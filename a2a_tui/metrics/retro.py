@@ -13,6 +13,7 @@ import hashlib
 import json
 import re
 import time
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -27,10 +28,6 @@ MAX_TEXT = 64 * 1024          # a retrospective is a document, not a log
 LOG_SCAN = 256 * 1024         # how much of a check's log is searched for its first error
 NOTABLE_MAX = 40              # lines per kind of notable event in a prompt
 _FIRST_ERROR = re.compile(r"^(E\s|FAILED|ERROR|Error|error[:\[]|Traceback|.*\berror:)")
-
-
-def retro_dir(repo, retro_id: str) -> Path:
-    return repo.a2a_dir / "retros" / retro_id
 
 
 def _when(ts_ns: int | None) -> str:
@@ -88,9 +85,10 @@ def _typed(store, seq: int) -> str:
     return f": “{row[0][:160]}”" if row and row[0] else ""
 
 
-def prompt(store, *, since_ns: int | None, retro_id: str, out_file: Path) -> str:
-    """The retrospective's prompt: the period's views as `a2a metrics` prints them, and its
-    notable events."""
+def prompt(store, *, since_ns: int | None, retro_id: str) -> str:
+    """The retrospective's prompt but its last section (`output_section`, which names where
+    the session writes): the period's views as `a2a metrics` prints them, and its notable
+    events."""
     views = compute(store, since_ns=since_ns)
     h = history(store, since_ns=since_ns)
     lines = [f"# Retrospective {retro_id}",
@@ -100,26 +98,44 @@ def prompt(store, *, since_ns: int | None, retro_id: str, out_file: Path) -> str
              render(views), "```", "", "## Notable events"]
     for title, items in notable(store, h).items():
         lines += ["", f"### {title.capitalize()}"] + ([f"- {x}" for x in items] or ["- none"])
-    lines += ["", "## Your output",
-              f"Write the retrospective in Markdown to {out_file}, then run:",
-              f"    a2a retro save --file {out_file}"]
     return "\n".join(lines) + "\n"
+
+
+def output_section(out_file: Path) -> str:
+    return ("\n## Your output\n"
+            f"Write the retrospective in Markdown to {out_file}, then run:\n"
+            f"    a2a retro save --file {out_file}\n")
 
 
 # --- start and save -----------------------------------------------------------------------------
 
-def prepare(g, *, since: str | None) -> dict[str, Any]:
-    """Number a retrospective and write its prompt (the period's views and notable events);
-    the caller launches the session that reads it (`a2a retro`, above the spawn layer)."""
+@dataclass(frozen=True)
+class Prepared:
+    """A numbered retrospective and its figures, before its session is known."""
+
+    retro: str
+    since_ns: int | None
+    figures: str
+
+
+def prepare(g, *, since: str | None) -> Prepared:
+    """Number a retrospective and compute its prompt's figures (the period's views and notable
+    events, before its own session's launch is among them). Nothing is written to disk: the
+    caller launches the session, then `place`s the prompt where that session can read it."""
     since_ns = None if since is None else parse_since(since)
     with g.store.write() as tx:
         retro_id = f"R-{tx.next_counter('R')}"
-    folder = retro_dir(g.repo, retro_id)
-    folder.mkdir(parents=True, exist_ok=True)
-    out_file = folder / "retrospective.md"
-    text = prompt(g.store, since_ns=since_ns, retro_id=retro_id, out_file=out_file)
-    (folder / "prompt.md").write_text(text, encoding="utf-8")
-    return {"retro": retro_id, "since_ns": since_ns, "prompt": str(folder / "prompt.md"),
+    return Prepared(retro_id, since_ns, prompt(g.store, since_ns=since_ns, retro_id=retro_id))
+
+
+def place(prepared: Prepared, *, prompt_file: Path, out_file: Path) -> dict[str, Any]:
+    """Write the prompt to `prompt_file`, telling the session to write to `out_file`: both in
+    the retro session's own folders, the only ones under `.a2a/` its confinement shows it
+    (a2a_tui/confine/policy.py)."""
+    text = prepared.figures + output_section(out_file)
+    prompt_file.parent.mkdir(parents=True, exist_ok=True)
+    prompt_file.write_text(text, encoding="utf-8")
+    return {"retro": prepared.retro, "since_ns": prepared.since_ns, "prompt": str(prompt_file),
             "output": str(out_file),
             "prompt_digest": "sha256:" + hashlib.sha256(text.encode()).hexdigest()}
 

@@ -8,6 +8,12 @@ PR_SET_PDEATHSIG when the *thread* that forked a process ends (a workbench worke
 the orchestrator may end long before it). The live sessions reach it as one JSON line per
 change on a pipe whose other end only this process holds: its end of file tells the broker the
 orchestrator is gone, however it went.
+
+What the broker's life gives to record (`broker_exited`) is kept here and recorded by the
+orchestrator's cycle (`record`), which goes through its store guard like every write of the
+orchestrator: on a full disk the records wait, shown and retried with the rest, and are written
+once the store takes writes again (panes/storeguard.py). Nothing is dropped, and a broker that
+dies meanwhile is started again on its own schedule, not in a loop of failed records.
 """
 
 from __future__ import annotations
@@ -15,13 +21,12 @@ from __future__ import annotations
 import json
 import logging
 import os
-import sqlite3
 import subprocess
 import sys
 import threading
 import time
 
-from a2a_tui.errors import A2AError
+from a2a_tui import queue
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +46,7 @@ class BrokerHost:
         self._proc: subprocess.Popen | None = None
         self._lock = threading.Lock()
         self._stopping = threading.Event()
+        self._unrecorded: list[tuple[str, dict]] = []   # for the orchestrator's cycle (record)
         self._thread = threading.Thread(target=self._supervise, name="a2a-broker-host",
                                         daemon=True)
 
@@ -82,7 +88,8 @@ class BrokerHost:
                 return
             failures = 1 if time.monotonic() - began > STEADY_S else failures + 1
             log.error("the broker ended (exit %s); starting it again", code)
-            self._record("broker_exited", {"code": code, "restarts": failures})
+            self._keep("broker_exited", {"code": code, "restarts": failures,
+                                         "ended_ns": time.time_ns()})
             self._stopping.wait(RESTART_AFTER_S[min(failures, len(RESTART_AFTER_S)) - 1])
 
     def _run_once(self) -> int | None:
@@ -124,14 +131,25 @@ class BrokerHost:
         except OSError as exc:   # it died: the supervisor starts another and tells it then
             log.warning("the broker did not take the sessions: %s", exc)
 
-    def _record(self, kind: str, payload: dict) -> None:
-        # From this thread, on a connection of its own (the orchestrator's is its worker's).
+    # --- its records --------------------------------------------------------------------------
+    def record(self, store) -> None:
+        """Record what the broker's life left to record, in one transaction (the
+        orchestrator's cycle calls this). A store that refuses the write raises, for the
+        store guard to wait out; the records stay kept until they commit."""
+        with self._lock:
+            kept = list(self._unrecorded)
+        if not kept:
+            return
+        with store.write() as tx:
+            for kind, payload in kept:
+                tx.append(kind, actor="orchestrator", payload=payload)
+        with self._lock:
+            del self._unrecorded[:len(kept)]
+
+    def _keep(self, kind: str, payload: dict) -> None:
+        with self._lock:
+            self._unrecorded.append((kind, payload))
         try:
-            store = self.repo.store()
-            try:
-                with store.write() as tx:
-                    tx.append(kind, actor="orchestrator", payload=payload)
-            finally:
-                store.close()
-        except (A2AError, OSError, sqlite3.Error) as exc:   # best effort: the log says it
-            log.error("cannot record %s: %s", kind, exc)
+            queue.wake(self.repo)   # a cycle records it now
+        except OSError as exc:   # a full disk: the guard's retries, or the next cycle, record it
+            log.warning("could not wake the orchestrator to record %s: %s", kind, exc)

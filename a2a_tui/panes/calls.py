@@ -3,11 +3,12 @@ and each new thing announced once (a `user_called` event; the workbench rings it
 on it, so tmux flags that window while the user is elsewhere).
 
 What waits for the user (`waiting`): open board questions; panes `waiting` (the CLI asks
-something); panes stalled (`stalls.py`); rejections and feedback stops not yet seen (after the
-last `attention_seen`, which the user writes by looking: the workbench's `!`, or
-`a2a attention --seen`). Every thing has a key that names it for good (a question's id, a pane
-and since when it waits), so a thing is announced once, also across restarts of the
-orchestrator: the last `user_called` lists the keys already called.
+something); panes stalled (`stalls.py`); dispatches `unknown` that their pane still holds (a2a
+cannot tell whether the CLI took them: `confirm.py`, or a crash mid-delivery); rejections and
+feedback stops not yet seen (after the last `attention_seen`, which the user writes by looking:
+the workbench's `!`, or `a2a attention --seen`). Every thing has a key that names it for good (a
+question's id, a pane and since when it waits, a dispatch), so a thing is announced once, also
+across restarts of the orchestrator: the last `user_called` lists the keys already called.
 
 Only a2a's own tmux session is touched: a session option (`@a2a_waiting`) and that session's
 `status-right` (the global one, with the count in front). `[notify] status = false` leaves the
@@ -42,7 +43,7 @@ class Waiting:
     """One thing waiting for the user."""
 
     key: str       # names the thing for good: "Q-3", "waiting:w1:<ns>", "rejected:<seq>", ...
-    kind: str      # question | waiting | stalled | rejection | stop
+    kind: str      # question | waiting | stalled | unknown | rejection | stop
     ref: str       # the board item, session or attempt it is about
     text: str
 
@@ -72,6 +73,13 @@ def waiting(db) -> list[Waiting]:
         elif r["since"] and stalled_since(db, r["id"]) == r["since"]:
             out.append(Waiting(f"stalled:{r['id']}:{r['since']}", "stalled", r["id"],
                                f"{r['id']}: {r['hint'] or 'busy with no signal'}"))
+    # The sessions, then each one's in-flight dispatch by key (not a scan of the dispatches).
+    for r in db.all("SELECT s.id, s.pane_id, d.n FROM sessions s CROSS JOIN dispatches d"
+                    " ON d.n = s.in_flight AND d.session = s.id WHERE s.state != 'exited'"
+                    " AND d.state = 'unknown' ORDER BY d.n"):
+        out.append(Waiting(f"unknown:{r['n']}", "unknown", r["id"],
+                           f"#{r['n']} to {r['id']} (pane {r['pane_id']}): a2a cannot tell if the"
+                           " CLI took it; look at the pane"))
     # By kind, then by seq: these kinds are a sliver of the log, which may hold 100k events.
     for r in db.all("SELECT seq, kind, attempt, payload FROM events INDEXED BY events_kind"
                     " WHERE kind IN ('rejected', 'feedback_stopped', 'gate_feedback')"

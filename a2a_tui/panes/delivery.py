@@ -3,7 +3,11 @@
 Per dispatch: `sending` is committed before tmux is touched; the pane is marked busy with the
 instant Enter was written, committed as `sent` right after. A crash in between leaves `sending`,
 which recovery turns into `unknown` (never re-sent). All ready panes share one pause between
-paste and Enter.
+paste and Enter. Whether the CLI took the prompt is `confirm.py`'s to settle.
+
+A launch's first paste waits until its pane has been idle the profile's `start_settle_s` (some
+CLIs lose a paste or its Enter that comes right after their start signal); the pane is left for
+later, never waited for: `Delivered.due_ns` says when the orchestrator should look again.
 """
 
 from __future__ import annotations
@@ -37,7 +41,6 @@ class _Job:
     clear_keys: tuple[str, ...]
     delay_s: float
     pasted: bool = False
-    settle_s: float = 0.0    # still to wait before the paste (a launch's first, `start_settle_s`)
 
 
 def ready_sessions(store, tmux_socket: str | None) -> list[str]:
@@ -54,17 +57,22 @@ def ready_sessions(store, tmux_socket: str | None) -> list[str]:
 class Delivered:
     sent: list[int]
     failed: list[str]   # sessions whose pane refused the paste or Enter (gone or dead?)
+    due_ns: int | None = None   # when a pane left to settle after its launch may take its paste
 
 
 def deliver_ready(store, io: PaneIO, tmux_socket: str | None, sleep=time.sleep) -> Delivered:
-    """Deliver one dispatch to each ready pane."""
-    jobs = [j for sid in ready_sessions(store, tmux_socket) if (j := _begin(store, sid))]
+    """Deliver one dispatch to each ready pane that has settled since its launch."""
+    now = time.time_ns()
+    jobs, due = [], None
+    for sid in ready_sessions(store, tmux_socket):
+        settles_at = _settles_at(store, sid)
+        if settles_at > now:
+            due = settles_at if due is None else min(due, settles_at)
+        elif job := _begin(store, sid):
+            jobs.append(job)
     failed: list[str] = []
     if not jobs:
-        return Delivered([], failed)
-    settle = max(j.settle_s for j in jobs)
-    if settle > 0:
-        sleep(settle)
+        return Delivered([], failed, due)
     for job in jobs:
         try:
             if job.clear_keys:
@@ -89,7 +97,17 @@ def deliver_ready(store, io: PaneIO, tmux_socket: str | None, sleep=time.sleep) 
             continue
         _sent(store, job, enter_ns)
         sent.append(job.n)
-    return Delivered(sent, failed)
+    return Delivered(sent, failed, due)
+
+
+def _settles_at(store, sid: str) -> int:
+    """When the session's pane may take its next paste (ns): at once (0), or, before anything
+    was written since this launch, once idle for its profile's `start_settle_s`."""
+    row = store.one("SELECT cli, created_ns, last_write_ns, state_since_ns FROM sessions"
+                    " WHERE id = ?", (sid,))
+    first = row["last_write_ns"] is None or row["last_write_ns"] <= row["created_ns"]
+    settle_s = profiles.get(row["cli"]).start_settle_s
+    return row["state_since_ns"] + int(settle_s * 1e9) if first and settle_s > 0 else 0
 
 
 def _begin(store, sid: str) -> _Job | None:
@@ -109,13 +127,8 @@ def _begin(store, sid: str) -> _Job | None:
                    (d["n"], now, sid))
         tx.append("dispatch_sending", actor=ACTOR, attempt=row["attempt_id"], session=sid,
                   payload={"n": d["n"], "pane": row["pane_id"], "clear_first": pane.needs_clear})
-    # Nothing written since this launch: its first paste, which some CLIs want settled.
-    first = row["last_write_ns"] is None or row["last_write_ns"] <= row["created_ns"]
-    idle_s = (now - row["state_since_ns"]) / 1e9
-    settle = max(0.0, prof.start_settle_s - idle_s) if first else 0.0
     return _Job(sid, row["pane_id"], d["n"], d["text"],
-                prof.clear_input_keys if pane.needs_clear else (), prof.enter_delay_s,
-                settle_s=settle)
+                prof.clear_input_keys if pane.needs_clear else (), prof.enter_delay_s)
 
 
 def _sent(store, job: _Job, enter_ns: int) -> None:

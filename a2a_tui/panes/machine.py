@@ -58,8 +58,11 @@ def can_deliver(p: Pane) -> bool:
     return p.state == "idle" and not p.paused and p.in_flight is None
 
 
-def apply(p: Pane, sig: Signal, ours: Container[int]) -> Outcome:
-    """Apply one signal. `ours` holds the dispatch numbers injected into this pane."""
+def apply(p: Pane, sig: Signal, ours: Container[int], *,
+          prompts_signalled: bool = False) -> Outcome:
+    """Apply one signal. `ours` holds the dispatch numbers injected into this pane.
+    `prompts_signalled`: the session's CLI signals each submitted prompt (its launch record), so
+    a turn's end that repeats the prompt (Codex's notify) is not a second user input."""
     if p.state == "exited":
         return Outcome(p, ignored="the pane has exited")
     kind = sig.kind
@@ -100,7 +103,7 @@ def apply(p: Pane, sig: Signal, ours: Container[int]) -> Outcome:
             mine = [n for n in sig.markers() if n in ours]
             if mine:
                 out = replace(out, confirmed=mine[0])
-            elif sig.inputs:
+            elif sig.inputs and not prompts_signalled:
                 out = replace(out, user_input=sig.submitted_text)
         return out
     if kind == "idle_hint":
@@ -134,6 +137,13 @@ def crashed_while_sending(p: Pane) -> Pane:
     """The orchestrator died between `sending` and `sent`: whether text or Enter reached the pane
     is unknown, so the pane is too, until a signal or the user says otherwise."""
     return replace(p, state="unknown", hint=None)
+
+
+def unconfirmed(p: Pane, hint: str | None) -> Pane:
+    """Enter was written and the CLI never said it took the prompt (`confirm.py`): whether the
+    text waits in the box or went in is unknown, so the pane is too, until a signal or the user
+    says otherwise. The next paste clears the box first: the text may still be there."""
+    return replace(p, state="unknown", hint=hint, needs_clear=True)
 
 
 def _before_enter(p: Pane, sig: Signal) -> bool:

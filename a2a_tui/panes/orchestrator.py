@@ -29,7 +29,7 @@ from a2a_tui import queue
 from a2a_tui import settings as user_settings
 from a2a_tui.dirwatch import DirWatch
 from a2a_tui.errors import A2AError
-from a2a_tui.panes import delivery, hints, recovery, spool, stalls
+from a2a_tui.panes import confirm, delivery, hints, recovery, spool, stalls
 from a2a_tui.panes.broker_host import BrokerHost
 from a2a_tui.panes.calls import Calls
 from a2a_tui.panes.exits import ExitWatcher
@@ -182,13 +182,15 @@ class Orchestrator:
         if self.calls is not None:
             self.calls.stop()
             self.calls = None
-        if self.broker is not None:
-            self.broker.stop()
-            self.broker = None
+        broker, self.broker = self.broker, None
+        if broker is not None:
+            broker.stop()
         if self._file_watch is not None:
             self._file_watch.join()
         if getattr(self, "store", None) is not None:
             try:
+                if broker is not None:
+                    broker.record(self.store)   # what its life left unrecorded
                 with self.store.write() as tx:
                     tx.append("orchestrator_stopped", actor="orchestrator",
                               payload={"pid": os.getpid(), "error": repr(self.error)
@@ -308,6 +310,8 @@ class Orchestrator:
         """Ingest every waiting spool file in order (of the spool's top, and of the session
         folders in `folders`; of every one when None), then deliver to every ready pane."""
         top = self.repo.spool_dir
+        if self.broker is not None:
+            self.broker.record(self.store)   # on a full disk: waited out with the rest
         while True:
             files = spool.pending(top, folders)
             for path in files:
@@ -319,17 +323,19 @@ class Orchestrator:
             # A failed paste is not retried here (its pane is re-checked above); the next file is.
             # A file landing elsewhere meanwhile is in the watch's next batch.
             if not result.sent and not spool.pending(top, folders):
-                self._watch_exits()
+                self._watch_exits(result.due_ns)
                 return
 
-    def _watch_exits(self) -> None:
+    def _watch_exits(self, delivery_due: int | None = None) -> None:
         """Hand every live pane process on this tmux server to the exit watcher (new ones only),
-        and point out panes whose expected signal has not come (`hints.py`) or that have been
-        busy and silent too long (`stalls.py`)."""
+        point out panes whose expected signal has not come (`hints.py`) or that have been busy
+        and silent too long (`stalls.py`), and settle deliveries no prompt signal confirmed
+        (`confirm.py`: another Enter, or `unknown`). `delivery_due`: when a pane left to settle
+        after its launch may take its first paste."""
         self._reload_settings()
         now = time.time_ns()
-        dues = [d for d in (hints.silent_starts(self.store, self.tmux_socket, now),
-                            hints.unconfirmed_prompts(self.store, self.tmux_socket, now),
+        dues = [d for d in (delivery_due, hints.silent_starts(self.store, self.tmux_socket, now),
+                            confirm.unconfirmed(self.store, self.tmux, self.tmux_socket, now),
                             stalls.silent_panes(self.store, self.tmux_socket, now,
                                                 self.settings.stall_for))
                 if d is not None]
@@ -345,8 +351,8 @@ class Orchestrator:
             "SELECT id FROM sessions WHERE state != 'exited'")})
 
     def _look_again_at(self, due_ns: int | None) -> None:
-        """One timer, for the earliest instant a hint may fall due (a wake file then); none when
-        nothing waits — a prompt confirmed in time costs no extra cycle."""
+        """One timer, for the earliest instant a hint or a prompt's wait may fall due (a wake
+        file then); none when nothing waits — a prompt confirmed in time costs no extra cycle."""
         t = self._hint_timer
         if t is not None and t.is_alive() and self._hint_due == due_ns:
             return

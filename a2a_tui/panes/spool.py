@@ -200,7 +200,7 @@ def _apply(tx, row, sig: Signal, name: str) -> dict[str, Any]:
         # the exit of the process a restart replaced, ingested late. It says nothing of this one.
         out = machine.Outcome(old, ignored="from before this launch of the session")
     else:
-        out = machine.apply(old, sig, ours(tx, sid))
+        out = machine.apply(old, sig, ours(tx, sid), prompts_signalled=_signals_prompts(tx, row))
     payload: dict[str, Any] = {
         "file": name, "source": sig.source, "event": sig.event, "kind": sig.kind,
         "ts_ns": sig.ts_ns, "pane": sig.pane, "from": old.state, "to": out.pane.state,
@@ -220,6 +220,15 @@ def _apply(tx, row, sig: Signal, name: str) -> dict[str, Any]:
                (name, outcome, sid, sig.ts_ns, seq))
     return {"file": name, "outcome": outcome, "seq": seq, "from": old.state,
             "to": out.pane.state, "event": sig.event}
+
+
+def _signals_prompts(tx, row) -> bool:
+    """The session's launch record says its CLI signals each submitted prompt."""
+    if row["launch_seq"] is None:
+        return False
+    launch = tx.one("SELECT json_extract(payload, '$.prompt_signal') FROM events WHERE seq = ?",
+                    (row["launch_seq"],))
+    return launch is not None and launch[0] == 1
 
 
 def _dispatch_effects(tx, row, out: machine.Outcome, sig: Signal, actor: str) -> None:

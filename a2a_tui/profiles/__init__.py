@@ -118,9 +118,13 @@ class Profile:
     # What the user must do in a pane that has sent no signal `silent_start_s` after launch.
     silent_start_hint: str = "no signal yet: look at the pane"
     silent_start_s: float = 8.0
-    # Seconds after Enter with no prompt signal before the pane shows a hint (never an action:
-    # whether the text went in is unknown; only the user, looking at the pane, can tell).
-    unconfirmed_after_s: float = 10.0
+    # Seconds after each Enter to wait for the CLI's prompt signal (panes/confirm.py) before
+    # deciding: another Enter, or the dispatch `unknown` and the user called.
+    prompt_wait_s: float = 10.0
+    # How many more Enters may follow the first when no signal at all came (never the paste):
+    # only where a second Enter is measured harmless (on an empty box it does nothing, idle or
+    # busy: bench/bench_delivery.py harmless). 0: never.
+    enter_retries: int = 0
     # The CLI's provider settings: handed from the spawner to the pane (environment.py).
     env_family: EnvFamily = EnvFamily()
 

@@ -11,10 +11,15 @@ Measured against codex-cli 0.171.0 (tests/real_cli/FINDINGS.md):
   `/<session-flags>/config.toml:<event>:0:0`; their trust can be given for this invocation only
   with `-c hooks.state={...}` holding the sha256 of each hook's normalized identity. a2a trusts
   exactly the hooks it generates, nothing else, and writes nothing to `$CODEX_HOME`.
-- Hooks used: PermissionRequest (-> waiting), PreToolUse/PostToolUse (-> busy) and Interrupt
-  (Esc: a "probably idle" hint). Not used: SessionStart (it fires with the first prompt, after
-  Enter, and would read as "idle"), Stop and UserPromptSubmit (notify already ends the turn and
-  reports its input; both would be counted twice).
+- Hooks used: PermissionRequest (-> waiting), PreToolUse/PostToolUse (-> busy), Interrupt
+  (Esc: a "probably idle" hint) and UserPromptSubmit (`prompt`, 70-110 ms after Enter: the
+  signal that Codex took a delivered prompt, panes/confirm.py; the notify that ends the turn
+  then confirms nothing new and records no second user input). Not used: SessionStart (it fires
+  with the first prompt, after Enter, and would read as "idle") and Stop (notify ends the turn).
+- Delivery timing (bench/bench_delivery.py): Enter was taken at every pause tried, 0 to
+  0.3 s, loaded or not (0 of 480 lost); the pause is 0 s plus a 0.15 s margin. Enter to its
+  UserPromptSubmit hook: p99 under 0.2 s: a2a waits 3 s, then writes Enter again (Enter on an
+  empty composer does nothing, idle or during a turn: measured), twice at most.
 - The role card goes in `developer_instructions` (a developer message in every request).
 - Codex asks once per repository whether to trust the folder (`[projects."<root>"]` in the
   user's config.toml); a2a never answers that for the user.
@@ -50,7 +55,8 @@ from a2a_tui.profiles.environment import EnvFamily
 
 # hook_event_name -> Codex's snake-case name, used in trust keys and hashes.
 HOOK_EVENTS = {"PreToolUse": "pre_tool_use", "PermissionRequest": "permission_request",
-               "PostToolUse": "post_tool_use", "Interrupt": "interrupt"}
+               "PostToolUse": "post_tool_use", "Interrupt": "interrupt",
+               "UserPromptSubmit": "user_prompt_submit"}
 # Seconds. Codex caps Interrupt and SessionEnd hooks at 3 s (the cap enters the trust hash); one
 # value for every hook keeps the hashes simple. Our hook script returns in milliseconds.
 HOOK_TIMEOUT_S = 3
@@ -172,11 +178,10 @@ class Codex(Profile):
             # new one, known from the fork's first notify. The -c options before stay in force.
             argv += ["fork" if ctx.fork else "resume", ctx.continues]
             thread = None if ctx.fork else ctx.continues
-        return Launch(argv + list(ctx.extra), prompt_signal=False, thread_id=thread,
-                      permissions=given)
+        return Launch(argv + list(ctx.extra), thread_id=thread, permissions=given)
 
 
 PROFILE = Codex(
-    "codex", "codex", env_family=ENV,
+    "codex", "codex", enter_delay_s=0.15, prompt_wait_s=3.0, enter_retries=2, env_family=ENV,
     silent_start_hint="Codex signals nothing until its first turn: answer 'Trust this folder?' in"
     " the pane if it asks, then release the pane (`a2a release`) or give it a first prompt")

@@ -64,4 +64,4 @@ def _option(args: list[str], name: str) -> str | None:
 
 PROFILE = Demo("demo", sys.executable, enter_delay_s=0.05,
                silent_start_hint="the demo agent has not started: look at the pane",
-               unconfirmed_after_s=3.0)
+               prompt_wait_s=2.0, enter_retries=2)

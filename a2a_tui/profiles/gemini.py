@@ -17,8 +17,15 @@ Measured against Gemini CLI 0.61.0 (tests/real_cli/FINDINGS.md):
   empty, no BeforeAgent): a queue kept for a revived session was lost 3 of 3 times that way;
   pasted 0.5 s or more after the pane turned idle, 4 of 4 arrived. The first paste of a launch
   waits until the pane has been idle 1 s (`start_settle_s`).
-- Right after AfterAgent, Gemini sometimes ignores an Enter for a moment: with 0.15 s between
-  paste and Enter, 2 of ~120 queued turns stayed in the input box; with 0.5 s, 0 of 150.
+- An Enter that comes within 40 ms of a paste, by Gemini's own clock, is taken as part of the
+  paste (a new line, not a submit: `recentUnsafePasteTime` in its InputPrompt, for any terminal
+  without the kitty keyboard protocol, tmux among them), and on a loaded machine its clock runs
+  late: with the paste right after the previous turn's AfterAgent, 60 of 60 Enters were not
+  taken at 0 s, 56 of 60 at 0.1 s, 6 of 60 at 0.3 s, 1 at 0.5 s, 0 at 0.75 s, 2 at 1 s
+  (bench/bench_delivery.py sweep, load average ~10); a launch's first paste, 6, 3, 1 and 0 of
+  10 at 0.5 s, 0 of 40 at 1 s. No pause is safe on a loaded machine: the pause is 1 s, and a2a
+  writes Enter again when no BeforeAgent came 4 s after one (Enter on an empty box does
+  nothing, idle or during a turn: measured), twice at most.
 - With `CI=true` or `GITHUB_ACTIONS=true` in its environment Gemini CLI runs headless even in a
   terminal: it fires SessionStart, reads an empty prompt and exits. A pane is interactive by
   definition, so the launch unsets both (the pane's commands do not see them either).
@@ -126,6 +133,7 @@ class Gemini(Profile):
 
 
 PROFILE = Gemini(
-    "gemini", "gemini", enter_delay_s=0.5, start_settle_s=1.0, env_family=ENV,
+    "gemini", "gemini", enter_delay_s=1.0, start_settle_s=1.0, prompt_wait_s=4.0,
+    enter_retries=2, env_family=ENV,
     silent_start_hint="no SessionStart yet: answer Gemini CLI's dialogs in the pane (trust this"
     " folder; choose how to sign in)")

@@ -4,7 +4,7 @@
 changes, removes or inserts an event without recomputing every later hash breaks the chain at
 that event. A store is checked on open from its checkpoint (the last event already checked:
 cheap however long the log is) and in full by `check` (before every integrate, `a2a store
-verify`). What this does and does not catch is in the README ("The record keeps itself").
+verify`). What this does and does not catch is in docs/explanation/the-record.md.
 """
 
 from __future__ import annotations

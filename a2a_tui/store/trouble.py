@@ -7,7 +7,7 @@ WAL database: the open itself fails then). Either way the transaction it was in 
 whole (https://sqlite.org/lang_transaction.html, "Response To Errors Within A Transaction"), so
 the record stays as it was: the error is the answer. The same goes for a2a's own files beside the
 store (a log, a check's output): ENOSPC and EIO become the same two codes. Every code is in
-the README's table of store codes.
+the error-code reference (docs/reference/error-codes.toml, its store section).
 """
 
 from __future__ import annotations

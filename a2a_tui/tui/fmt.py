@@ -45,9 +45,12 @@ def one_line(text: str, width: int = 80) -> str:
 
 
 def check_mark(c: CheckRow) -> Text:
-    """✓ passed, ✗ a blocking check failed, ~ an advisory check failed."""
+    """✓ passed, ✗ a blocking check failed, ~ an advisory check failed, - not run (skipped
+    after an earlier blocking failure)."""
     if c.passed:
         return Text("✓", style="green")
+    if c.skipped:
+        return Text("-", style="dim")
     return Text("✗", style="bold red") if c.blocking else Text("~", style="yellow")
 
 

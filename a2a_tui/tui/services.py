@@ -382,13 +382,14 @@ class Workbench:
                     f"{synced} · {uid}", {**r, "user_input": uid})
 
     def untouched(self, attempt: str) -> bool:
-        """Nothing submitted, no commit on the attempt's branch: abandoned without scores."""
+        """Nothing submitted, no commit in the attempt's clone: abandoned without scores (the
+        gate's own rule, gate/attempts.py `untouched`)."""
+        from a2a_tui.gate.attempts import untouched
+
         with self.store() as s:
-            att = s.one("SELECT branch, start_commit, submission_n FROM attempts WHERE id = ?",
+            att = s.one("SELECT worktree, start_commit, submission_n FROM attempts WHERE id = ?",
                         (attempt,))
-        if att is None or att["submission_n"]:
-            return False
-        return self.repo.git.resolve_commit(att["branch"]) in (None, att["start_commit"])
+        return att is not None and untouched(att)
 
     def abandon(self, attempt: str, score: Score | None, reason: str) -> Done:
         """End the attempt without integrating it; its commits and evidence stay."""

@@ -218,7 +218,8 @@ def after_detach(tmux: Tmux, session: str, root: str) -> str:
              f"  end:   {a2a} down --repo {repo}"]
     if not on_path():
         lines.append(f"  (a2a is not on your PATH; `pipx install {source_dir()}` or"
-                     f" `uv tool install {source_dir()}` puts it there, see README)")
+                     f" `uv tool install {source_dir()}` puts it there:"
+                     " docs/how-to/install.md)")
     return "\n".join(lines)
 
 

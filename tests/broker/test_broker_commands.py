@@ -11,7 +11,7 @@ import sys
 
 from a2a_tui.broker import commands
 from a2a_tui.cli import COMMANDS, build_parser
-from tests.gate.test_gate_readme import ROOT, _table_after
+from tests.gate.test_gate_docs import ROOT, documented_codes
 
 
 def test_every_command_is_placed_once_either_run_for_agents_or_refused_with_a_reason():
@@ -47,6 +47,18 @@ def test_the_users_own_commands_and_a2as_processes_are_not_run_for_agents():
     for words in ("whoami", "submit", "board report", "inbox post", "card add",
                   "review verdict"):
         assert commands.refusal(words) is None, words
+    # An editor, and a file the broker would write where the agent says: never for an agent.
+    for words in ("card edit", "store backup", "store restore"):
+        assert commands.refusal(words), words
+
+
+def test_card_new_runs_for_an_agent_only_to_print_the_template():
+    parser = build_parser()
+    printed = parser.parse_args(["card", "new", "--print"])
+    assert commands.refusal("card new", printed) is None
+    for argv in (["card", "new"], ["card", "new", "--no-edit", "--file", "/etc/x.toml"]):
+        why = commands.refusal("card new", parser.parse_args(argv))
+        assert why and "--print" in why, argv
 
 
 def test_the_file_arguments_name_what_their_commands_read():
@@ -61,9 +73,8 @@ def test_the_file_arguments_name_what_their_commands_read():
         assert str(getattr(args, dest)) in ("c.toml", "r.md")
 
 
-def test_every_broker_error_code_has_a_meaning_in_the_readme():
-    documented = {code for row in _table_after("broker-codes")
-                  for code in re.findall(r"`([a-z_]+)`", row[0])}
+def test_every_broker_error_code_has_a_meaning_in_the_docs():
+    documented = {code for code in documented_codes() if code.startswith("broker_")}
     raised = set()
     for path in (ROOT / "a2a_tui" / "broker").glob("*.py"):
         raised |= set(re.findall(r'(?:A2AError|fail)\(\s*"([a-z_]+)"', path.read_text()))

@@ -19,6 +19,8 @@ CARD_OUTSIDE = "T-8"
     ("approve", "T-1-a1"), ("resolve", "T-1-a1", "--as", "abandoned", "--reason", "x"),
     ("target", "adopt", "main", "--reason", "mine"), ("init",), ("serve",), ("demo-agent",),
     ("store", "reseal", "--reason", "x"), ("board", "answer", "Q-1", "--adopt"),
+    ("store", "backup", "/tmp/anywhere.db"), ("store", "restore", "/tmp/anywhere.db"),
+    ("card", "edit", "T-1"),
 ], ids=lambda a: " ".join(a[:2]))
 def test_a_command_that_is_not_agent_facing_is_refused_and_recorded(repo, serve, argv):
     serve()
@@ -91,3 +93,21 @@ def test_a_review_report_comes_from_the_client_too(repo, serve, tmp_path):
                   "--file", str(report))
     # The report reached the gate (which judged it); the broker read no path.
     assert r.code != 0 and "[broker_" not in r.err, r.err
+
+
+def test_a_card_template_is_printed_for_an_agent_and_nothing_else_of_card_new(repo, serve,
+                                                                              tmp_path):
+    """`card new --print` is what the ideation role card names; without it, `card new` opens
+    an editor and writes a file, which the broker does for nobody."""
+    serve()
+    printed = broker_as(repo, "idea1", "ideation", "card", "new", "--print")
+    assert printed.code == 0, printed.err
+    assert "non_goals" in printed.out
+    target = tmp_path / "written-by-the-broker.toml"
+    for argv in (("card", "new", "--no-edit", "--file", str(target)), ("card", "new")):
+        r = broker_as(repo, "idea1", "ideation", *argv)
+        assert r.code == 1 and r.err.strip().endswith("[broker_refused]"), r.err
+        assert "--print" in r.err
+    assert not target.exists()
+    assert not (repo / ".a2a" / "cards").exists()
+    assert [e.payload["command"] for e in events(repo, "broker_refused")] == ["card new"] * 2

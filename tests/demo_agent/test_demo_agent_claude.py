@@ -267,3 +267,26 @@ def test_idle_prompt_after_an_interrupt_and_not_after_a_keystroke(start_agent):
     agent.wait_event("Stop")
     agent.type("x")  # a keystroke right after the turn cancels the pending idle_prompt
     holds_for(lambda: agent.names()[-1] == "Stop", 1.8, "no idle_prompt after a keystroke")
+
+
+def test_drop_enters_loses_the_first_enters_after_each_paste(start_agent):
+    """`--drop-enters N`: the first N Enters after a paste are lost, the text stays in the box
+    (as Claude Code under load loses the Enter that follows a paste: FINDINGS.md); the next
+    Enter submits it, whole. Each paste arms it again; typed text is not affected."""
+    agent = start_agent("--delay", "0", "--drop-enters", "1")
+    agent.paste("first line\nsecond line")
+    agent.keys("Enter")
+    holds_for(lambda: agent.events("UserPromptSubmit") == [], 1.0, "no prompt after Enter")
+    agent.wait_screen("second line")
+    agent.keys("Enter")
+    assert agent.wait_event("UserPromptSubmit")["prompt"] == "first line\nsecond line"
+    agent.wait_event("Stop")
+    agent.paste("again")
+    agent.keys("Enter")
+    holds_for(lambda: len(agent.events("UserPromptSubmit")) == 1, 1.0, "the lost Enter")
+    agent.keys("Enter")
+    assert agent.wait_event("UserPromptSubmit", count=2)["prompt"] == "again"
+    agent.wait_event("Stop", count=2)
+    agent.type("typed")
+    agent.keys("Enter")
+    assert agent.wait_event("UserPromptSubmit", count=3)["prompt"] == "typed"

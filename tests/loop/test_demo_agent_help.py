@@ -1,5 +1,6 @@
 """The demo agent in your own repository (issue 28): how it runs commands (`!` lines), its
-directives and its scripted turns are in `a2a demo-agent --help` and in the README."""
+directives and its scripted turns are in `a2a demo-agent --help` and in its how-to
+(docs/how-to/demo-agent.md)."""
 
 from __future__ import annotations
 
@@ -9,17 +10,17 @@ from a2a_tui.demo_agent.options import Options, read_replies
 from a2a_tui.demo_agent.turn import new_turn
 from tests.support import a2a
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+HOWTO = Path(__file__).resolve().parents[2] / "docs" / "how-to" / "demo-agent.md"
 SAID = ("starts with `!`", "#delay=S", "#fail", "#ask", "--replies", "$DEMO_PROMPT")
 
 
-def test_help_and_readme_say_how_the_demo_agent_runs_commands(tmp_path):
+def test_help_and_docs_say_how_the_demo_agent_runs_commands(tmp_path):
     r = a2a("demo-agent", "--help", cwd=tmp_path)
     assert r.code == 0, r.err
     for words in SAID:
         assert words in r.out, words
-    part = README.read_text(encoding="utf-8").split("**The demo agent in your own repository.**")
-    assert len(part) == 2, "no demo agent section in the README"
+    part = HOWTO.read_text(encoding="utf-8").split("## The demo agent in your own repository")
+    assert len(part) == 2, "no demo agent section in docs/how-to/demo-agent.md"
     for words in SAID:
         assert words in part[1][:2000], words
 

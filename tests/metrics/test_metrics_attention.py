@@ -56,3 +56,21 @@ def test_the_three_strike_stop_waits_for_the_user_until_the_next_submission(repo
     assert fp["by_step"] == [{"step": "checks", "code": "tests", "count": 3}]
     assert (fp["rejections"], fp["concluded"], fp["rate"]) == (3, 0, None)
     store.close()
+
+
+def test_a_release_after_an_enter_written_again_waited_from_that_enter(repo, monkeypatch):
+    """A pane stuck after its prompt: the wait the user's release ends is measured from the last
+    thing a2a wrote to the pane or heard from it, an Enter written again among them."""
+    clock = [T0]
+    monkeypatch.setattr(time, "time_ns", lambda: clock[0])
+    launched(repo, "w1", "worker", "claude", "opus", "high")
+    store = Repo(repo).store()
+    for kind, at in (("dispatch_sent", 10), ("dispatch_enter_resent", 15),
+                     ("dispatch_unknown", 20), ("pane_released", 100)):
+        clock[0] = T0 + at * SEC
+        with store.write() as tx:
+            tx.append(kind, actor="orchestrator", session="w1", payload={"n": 1})
+    at = metrics.compute(store, "attention")["attention"]
+    [release] = [i for i in at["items"] if i["kind"] == "release"]
+    assert release["waited_s"] == 85
+    store.close()

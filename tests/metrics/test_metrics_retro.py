@@ -72,9 +72,11 @@ def test_a_retrospective_runs_in_a_session_and_is_kept(repo, tmux_socket, serve,
     assert prompts(repo, sid)[0].endswith(f"Retrospective R-1: read {prompt_file} and follow it"
                                           f" (write to {started['output']}, then `a2a retro save"
                                           f" --file {started['output']}`).")
-    # The session writes its retrospective and saves it, as the role card says.
+    # The session reads its prompt, writes its retrospective and saves it, as the role card
+    # says: both files where its confinement lets it (its run and output folders).
     out = started["output"]
-    run_in(repo, sid, f"printf '# R-1: one rejection\\nthe card check was fine\\n' > {out} && "
+    run_in(repo, sid, f"grep -q '^# Retrospective R-1$' {prompt_file} && "
+           f"printf '# R-1: one rejection\\nthe card check was fine\\n' > {out} && "
            + line("retro", "save", "--file", out))
     saved = a2a("events", "--kind", "retro_saved", "--json", cwd=repo).json
     assert len(saved) == 1 and saved[0]["session"] == sid

@@ -88,3 +88,15 @@ def test_a_prompt_with_someone_elses_marker_is_the_users():
     out = machine.apply(Pane(state="idle"), sig({"hook_event_name": "UserPromptSubmit",
                                                  "prompt": "⟦主控 #99⟧ copied"}), {1})
     assert out.user_input == "⟦主控 #99⟧ copied" and out.confirmed is None
+
+
+def test_a_codex_notify_records_no_user_input_when_its_prompt_was_signalled():
+    """Codex with a UserPromptSubmit hook: the typed prompt was recorded when it was submitted;
+    the notify that ends its turn (its input again) must not record it a second time."""
+    typed = sig({"type": "agent-turn-complete", "thread-id": "A", "input-messages": ["hi"]})
+    busy = Pane(state="busy", busy_since_ns=1, thread_id="A")
+    assert machine.apply(busy, typed, set()).user_input == "hi"
+    out = machine.apply(busy, typed, set(), prompts_signalled=True)
+    assert out.user_input is None and out.pane.state == "idle"
+    ours = sig({"type": "agent-turn-complete", "thread-id": "A", "input-messages": ["⟦主控 #4⟧"]})
+    assert machine.apply(busy, ours, {4}, prompts_signalled=True).confirmed == 4

@@ -4,7 +4,8 @@ code, over random interleavings of signals, injections, pauses, releases and cra
 Only tmux is replaced, by a recorder that checks, at the instant of every paste, an oracle kept
 by this test from first principles: a pane takes a delivery only when it is idle (a fresh start,
 a Stop later than the last Enter, or the user's release), unpaused, not exited, and not left
-unknown by a crash.
+unknown by a crash or by a prompt no signal confirmed (`confirm.py`, whose only write is Enter
+again, for a dispatch still `sent` in a busy pane).
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ from hypothesis import HealthCheck, settings
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from a2a_tui.errors import A2AError
-from a2a_tui.panes import control, delivery, recovery, spool
+from a2a_tui.panes import confirm, control, delivery, recovery, spool
+from a2a_tui.panes.records import record_launched, record_launching
 from a2a_tui.panes.signals import normalize
 from a2a_tui.store import Store
-from tests.support import register_session
+from tests.support import set_session
 
 SIDS = ("w1", "w2")
 PANES = {"w1": "%1", "w2": "%2"}
@@ -59,8 +61,14 @@ class Recorder:
             raise Crash()
 
     def send_keys(self, pane_id, *keys):
+        sid = next(s for s, p in PANES.items() if p == pane_id)
+        if self.m.confirming:   # Enter again: only for a prompt still awaited in a busy pane
+            row = self.m.store.one("SELECT s.state, d.state FROM sessions s JOIN dispatches d"
+                                   " ON d.n = s.in_flight WHERE s.id = ?", (sid,))
+            assert keys == ("Enter",) and tuple(row) == ("busy", "sent"), (keys, tuple(row))
+            self.m.resent += 1
+            return
         if keys == ("Enter",):
-            sid = next(s for s, p in PANES.items() if p == pane_id)
             self.m.oracle[sid].state = "busy"
             self.m.entered.append(sid)
 
@@ -74,10 +82,17 @@ class PaneMachine(RuleBasedStateMachine):
         self.dir = tempfile.TemporaryDirectory()
         self.store = Store(Path(self.dir.name) / "a2a.db")
         for sid in SIDS:
-            register_session(self.store, sid, pane_id=PANES[sid], state="unknown")
+            with self.store.write() as tx:   # as `a2a spawn` records a CLI that signals prompts
+                seq = record_launching(tx, sid, actor="user", role="worker", cli="demo",
+                                       cwd="/", record={"cli": "demo", "prompt_signal": True})
+                record_launched(tx, sid, actor="user", attempt=None, launch_seq=seq,
+                                pane_id=PANES[sid], pid=None, pid_start=None, tty=None)
+            set_session(self.store, sid, state="unknown")
         self.oracle = {sid: Oracle() for sid in SIDS}
         self.io = Recorder(self)
         self.entered: list[str] = []
+        self.confirming = False
+        self.resent = 0
 
     def teardown(self):
         self.store.close()
@@ -184,6 +199,21 @@ class PaneMachine(RuleBasedStateMachine):
     def crash_at_the_next_paste(self):
         """The orchestrator will die (kill -9) right after its next paste, before Enter."""
         self.io.crash_after_paste = True
+
+    @rule()
+    def no_prompt_signal_in_time(self):
+        """Time passes with no prompt signal: each awaited prompt gets Enter again, or is
+        `unknown` (its pane too), never anything else."""
+        self.confirming = True
+        try:
+            confirm.unconfirmed(self.store, self.io, None, time.time_ns() + 10**12)
+        finally:
+            self.confirming = False
+        for sid in SIDS:
+            row = self.store.one("SELECT state FROM sessions WHERE id = ?", (sid,))
+            if row[0] == "unknown" and self.oracle[sid].state == "busy":
+                self.oracle[sid].state = "unknown"   # not taken as idle until a signal says so
+        self._cycle()
 
     # --- invariants -----------------------------------------------------------------------
     @invariant()

@@ -161,8 +161,10 @@ class FakeModel:
                 out.append(r.text)
         return out
 
-    def wait_for(self, pred: Callable[[Request], bool], timeout: float = 20.0) -> Request:
-        """Block until a request matching `pred` has arrived; fail after `timeout`."""
+    def wait_for(self, pred: Callable[[Request], bool], timeout: float = 20.0,
+                 what: str = "a matching request") -> Request:
+        """Block until a request matching `pred` has arrived; fail after `timeout`, naming
+        `what` was awaited."""
         deadline = time.monotonic() + timeout
         with self._cond:
             while True:
@@ -172,7 +174,8 @@ class FakeModel:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     seen = [(r.api, r.path, r.side, r.text[:60]) for r in self.requests]
-                    raise AssertionError(f"no matching request within {timeout}s; saw {seen}")
+                    raise AssertionError(f"timed out after {timeout}s waiting for {what}; the"
+                                         f" model saw {seen}")
                 self._cond.wait(left)
 
     def _record(self, req: Request) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -23,6 +24,8 @@ import tempfile
 import uuid
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from a2a_tui.profiles.gemini import insecure_ancestor
 from tests import support
@@ -57,6 +60,24 @@ def work_root() -> tuple[Path, str | None]:
             return base / "work", None
     return cache_root() / "work", (f"Gemini CLI ignores hook settings below {bad} (writable by"
                                    " group or others)")
+
+
+PASTED = re.compile(r'\n\n<pasted_content id="([^"]+)">\n(.*)\n</pasted_content id="\1">\n', re.S)
+
+
+def unwrap_paste(text: str) -> str:
+    """The pasted text: inside Claude Code's `<pasted_content id="...">` envelope when it collapsed
+    the paste, else the prompt itself (seen once in CI under load: the same 4-line paste arrived
+    bare, not collapsed; FINDINGS.md)."""
+    found = PASTED.fullmatch(text)
+    return found.group(2) if found else text
+
+
+def needs_safe_folder():
+    """A mark that skips a Gemini CLI test, with the reason, where Gemini would ignore a2a's
+    hook settings (every world's folder is below one writable by group or others)."""
+    why = work_root()[1]
+    return pytest.mark.skipif(why is not None, reason=why or "")
 
 
 def mark(tag: str) -> str:
@@ -192,7 +213,8 @@ class World(support.World):
         self.fm.on_text(needle, Reply(text="never finished", delay_s=60))
         n = self.inject(sid, text)
         try:
-            req = self.fm.wait_for(lambda r: needle in r.text and r.side is None, timeout=20)
+            req = self.fm.wait_for(lambda r: needle in r.text and r.side is None, timeout=20,
+                                   what=f"the model request holding {needle}")
         except AssertionError as exc:
             raise AssertionError(f"{exc}\n{self.explain(sid)}") from None
         self.wait_state(sid, "busy")

@@ -6,27 +6,17 @@ pane state is read from a2a's store and `a2a sessions --json`, never from the sc
 
 from __future__ import annotations
 
-import re
 from itertools import pairwise
 
 import pytest
 
 from tests.real_cli.fakemodel import Reply
-from tests.real_cli.harness import mark
+from tests.real_cli.harness import mark, unwrap_paste
 from tests.real_cli.isolation import require
 from tests.support import wait_until
 
 require()
 pytestmark = pytest.mark.real_cli
-PASTED = re.compile(r'\n\n<pasted_content id="([^"]+)">\n(.*)\n</pasted_content id="\1">\n', re.S)
-
-
-def unwrap_paste(text: str) -> str:
-    """The pasted text: inside Claude Code's `<pasted_content id="...">` envelope when it collapsed
-    the paste, else the prompt itself (seen once in CI under load: the same 4-line paste arrived
-    bare, not collapsed; FINDINGS.md)."""
-    found = PASTED.fullmatch(text)
-    return found.group(2) if found else text
 
 
 def test_launch_is_idle_from_session_start_and_a_turn_cycles_busy_idle(world, panes):

@@ -2,7 +2,8 @@
 
 Codex reports turns through `notify` (one per completed turn, plus one for the hidden
 title-generation turn of a thread's first prompt) and, per session, through its own hooks that
-a2a trusts for that invocation only (PermissionRequest, Pre/PostToolUse, Interrupt).
+a2a trusts for that invocation only (PermissionRequest, Pre/PostToolUse, Interrupt, and
+UserPromptSubmit: the signal that Codex took a delivered prompt).
 """
 
 from __future__ import annotations
@@ -76,6 +77,24 @@ def test_a_first_prompt_on_the_command_line_makes_the_pane_idle_then_turns_cycle
     last = world.signals(sid, "agent-turn-complete")[-1]
     assert last["finished"] == n and last["confirmed"] == n
     assert last["raw"]["input-messages"][-1] == text
+
+
+def test_a_delivery_is_confirmed_by_codexs_prompt_hook_as_it_is_taken(world, panes):
+    s = start(world, panes)
+    sid = s["session"]
+    # The prompt on the command line is the user's, recorded once: by its prompt hook (the
+    # notify that ends its turn repeats it).
+    assert len(world.events("user_input", session=sid)) == 1
+    m = mark("TAKEN")
+    world.fm.on_text(m, Reply(text="slow answer", delay_s=3.0))
+    n = world.inject(s["session"], f"confirm me {m}")
+    d = world.wait_dispatch(n, "delivered", timeout=20)   # long before the turn ends
+    [ups] = [p for p in world.signals(sid, "UserPromptSubmit") if p.get("confirmed") == n]
+    assert ups["raw"]["prompt"] == d["text"] and d["confirmed_ns"] == ups["ts_ns"]
+    assert world.signals(sid, "agent-turn-complete")[-1].get("finished") != n
+    world.wait_dispatch(n, "done")
+    assert len(world.events("user_input", session=sid)) == 1
+    assert world.events("dispatch_enter_resent", session=sid) == []
 
 
 def test_three_queued_prompts_are_delivered_one_at_a_time_in_order(world, panes):

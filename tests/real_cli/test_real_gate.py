@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.real_cli.fakemodel import Reply, Request
-from tests.real_cli.harness import World, mark, shell_call, work_root, write_call
+from tests.real_cli.harness import World, mark, needs_safe_folder, shell_call, write_call
 from tests.real_cli.isolation import require
 from tests.support import git
 
@@ -49,8 +49,7 @@ command = 'test "$(cat src/hello.txt)" = hello'
 blocking = true
 timeout_s = 60
 '''
-CLIS = ["claude", "codex", pytest.param("gemini", marks=pytest.mark.skipif(
-    work_root()[1] is not None, reason=work_root()[1] or ""))]
+CLIS = ["claude", "codex", pytest.param("gemini", marks=needs_safe_folder())]
 
 
 def claim(w: World, card_id: str, cli: str) -> dict:
@@ -155,6 +154,7 @@ def test_a_worker_commits_submits_and_the_gate_integrates_then_rejects_a_stray_p
     assert ver2.code != 0 or ver2.json["passed"] is False, ver2.out
     feedback = [e for e in w.events("gate_feedback") if e.attempt == att2["attempt"]]
     assert feedback and feedback[0].payload["sent"] is True, feedback
-    req = w.fm.wait_for(lambda r: "⟦门禁 #" in r.text and r.side is None, timeout=60)
+    req = w.fm.wait_for(lambda r: "⟦门禁 #" in r.text and r.side is None, timeout=60,
+                        what="the gate's feedback in a model request")
     assert "boundary" in req.text and "docs/hello.txt" in req.text, req.text
     assert git(w.repo, "rev-parse", "main") == sha  # the stray commit went nowhere

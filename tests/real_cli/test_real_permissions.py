@@ -13,7 +13,7 @@ import pytest
 
 from a2a_tui.profiles import permissions
 from tests.real_cli.fakemodel import Reply
-from tests.real_cli.harness import World, mark, shell_call, work_root, write_call
+from tests.real_cli.harness import World, mark, needs_safe_folder, shell_call, write_call
 from tests.real_cli.isolation import require
 from tests.real_cli.test_real_gate import claim
 from tests.support import git, wait_until
@@ -22,8 +22,7 @@ require()
 pytestmark = pytest.mark.real_cli
 
 CLI_NAMES = ("claude", "codex", "gemini")
-CLIS = ["claude", "codex", pytest.param("gemini", marks=pytest.mark.skipif(
-    work_root()[1] is not None, reason=work_root()[1] or ""))]
+CLIS = ["claude", "codex", pytest.param("gemini", marks=needs_safe_folder())]
 # What each CLI answers the model when it refuses a write (measured).
 REFUSED = {"claude": "denied", "gemini": "denied by policy"}
 REFUSED_SHELL = {**REFUSED, "codex": "Read-only file system"}

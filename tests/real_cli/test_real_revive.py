@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from tests.real_cli.harness import World, mark, work_root
+from tests.real_cli.harness import World, mark, needs_safe_folder
 from tests.real_cli.isolation import require
 
 require()
@@ -33,7 +33,7 @@ def two_turns(w: World, panes: list[str], cli: str) -> tuple[dict, list[str]]:
 def first_request(w: World, needle: str) -> str:
     """The first model request of the turn holding `needle`, as JSON text."""
     return json.dumps(w.fm.wait_for(lambda r: needle in r.text and r.side is None,
-                                    timeout=60).body)
+                                    timeout=60, what=f"the model request holding {needle}").body)
 
 
 def ask(w: World, panes: list[str], cli: str, needle: str, **how: str) -> dict:
@@ -53,7 +53,7 @@ def ask(w: World, panes: list[str], cli: str, needle: str, **how: str) -> dict:
 
 
 @pytest.mark.parametrize("cli", ["claude", "codex", pytest.param(
-    "gemini", marks=pytest.mark.skipif(work_root()[1] is not None, reason=work_root()[1] or ""))])
+    "gemini", marks=needs_safe_folder())])
 def test_a_revived_session_goes_on_with_its_own_conversation(world, panes, cli):
     old, marks = two_turns(world, panes, cli)
     conversation = world.session(old["session"])["thread_id"]
@@ -100,6 +100,7 @@ def test_a_forked_session_runs_alongside_the_original_on_a_copy(world, panes, cl
     assert world.session(old["session"])["state"] == "idle"
 
 
+@needs_safe_folder()   # below an unsafe folder the launch is refused for that reason first
 def test_gemini_cannot_fork_and_says_so_recording_nothing(world):
     launches = lambda: [e.seq for e in world.events("session_launching",  # noqa: E731
                                                      "session_launch_failed")]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.real_cli.harness import mark, work_root
+from tests.real_cli.harness import mark, needs_safe_folder
 from tests.real_cli.isolation import require
 from tests.real_cli.test_real_revive import first_request, two_turns
 
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.real_cli
 
 
 @pytest.mark.parametrize("cli", ["claude", "codex", pytest.param(
-    "gemini", marks=pytest.mark.skipif(work_root()[1] is not None, reason=work_root()[1] or ""))])
+    "gemini", marks=needs_safe_folder())])
 def test_session_revive_goes_on_with_its_own_conversation_and_its_kept_queue(world, panes, cli):
     old, marks = two_turns(world, panes, cli)
     sid = old["session"]

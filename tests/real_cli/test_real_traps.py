@@ -34,7 +34,8 @@ def test_codex_tool_commands_find_a2a(world, panes):
     att = claim(world, "T-9", "codex")
     s = world.spawn("codex", f"check the tools {m}", attempt=att["attempt"])
     panes.append(s["pane"])
-    req = world.fm.wait_for(lambda r: m in r.text and r.tool_results, timeout=40)
+    req = world.fm.wait_for(lambda r: m in r.text and r.tool_results, timeout=40,
+                            what=f"the tool's result for {m} in a model request")
     out = req.tool_results[-1]
     assert "command not found" not in out
     assert f"a2a {__version__}" in out, out
@@ -52,7 +53,8 @@ def test_a_pane_gets_the_spawners_provider_settings_not_the_tmux_servers(fresh_w
     m = mark("ENV")
     n = w.inject(sid, f"are you there {m}")
     w.wait_dispatch(n, "done", timeout=40)
-    turn = w.fm.wait_for(lambda r: m in r.text and r.side is None)
+    turn = w.fm.wait_for(lambda r: m in r.text and r.side is None,
+                         what=f"the model request holding {m}")
     assert turn.body["model"] != "stale-model-of-the-server"
 
     record = w.events("session_launching", session=sid)[0].payload

@@ -183,7 +183,7 @@ def test_an_idea_from_the_user_comes_out_integrated_with_real_clis_in_every_role
                        what="the approval taken")
         # Under load a Claude Code pane may not take the Enter after a paste: a2a says so on
         # the pane's row ("not seen submitted … look at the pane") and never presses it again;
-        # the user does, as the README says (counted and reported).
+        # the user does, as docs/how-to/real-clis.md says (counted and reported).
         for sid, s in w.sessions().items():
             if s["hint"] and "not seen submitted" in s["hint"] and s["pane"]:
                 w.keys(s["pane"], "Enter")

@@ -20,7 +20,7 @@ from tests.scenarios.switches import ROOT
 from tests.scenarios.switches.registry import SWITCHES, switch_off
 
 SUITES = {"delivery": (delivery, 8), "recovery": (recovery, 9),
-          "orchestration": (orchestration, 18)}
+          "orchestration": (orchestration, 21)}
 
 
 def scenarios(package) -> dict[str, str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 
 from a2a_tui.repo import Repo
@@ -85,14 +86,22 @@ def test_every_writing_command_answers_in_one_line_on_a_full_disk(world, small_d
 
 def _staged_signal(repo, session: str) -> tuple[str, object]:
     """A well-formed signal written by the real hook script into a folder beside the spool: its
-    name, and a function that lands it in the spool (a rename: no space needed)."""
+    name, and a function that lands it in the session's own spool folder (a rename: no space
+    needed; the folder is made now, as a launch makes it)."""
     staging = repo / ".a2a/staging"
     staging.mkdir()
     payload = json.dumps({"hook_event_name": "PreToolUse", "session_id": "x", "tool_name": "Bash"})
     subprocess.run([HOOK, "--spool", str(staging), "--session", session, "claude"],
                    input=payload.encode(), check=True, timeout=20)
     (name,) = os.listdir(staging)
-    return name, lambda: os.replace(staging / name, repo / ".a2a/spool" / name)
+    folder = _spooled(repo, session)
+    folder.mkdir(parents=True, exist_ok=True)
+    return name, lambda: os.replace(staging / name, folder / name)
+
+
+def _spooled(repo, session: str):
+    """Where the session's signals wait to be ingested (its own spool folder)."""
+    return Repo(repo).session_spool_dir(session)
 
 
 def test_serve_survives_a_full_disk_shows_it_and_catches_up_when_space_returns(
@@ -120,15 +129,16 @@ def test_serve_survives_a_full_disk_shows_it_and_catches_up_when_space_returns(
     # What a workbench beside this serve shows in its status line (tui/store_health.py).
     seen = store_health.problem(None, None, Repo(repo))
     assert seen is not None and seen.startswith(("store_full since", "store_io since")), seen
-    holds_for(lambda: served.proc.poll() is None and (repo / ".a2a/spool" / name).exists(),
+    holds_for(lambda: served.proc.poll() is None and (_spooled(repo, "w1") / name).exists(),
               2.0, what="serve running, the signal kept in the spool")
     _all_refused(world, repo, writes)
     assert "store_" in served.output()   # said in its window, once
     small_disk.free()
-    wait_until(lambda: not (repo / ".a2a/spool" / name).exists(), timeout=30,
+    wait_until(lambda: not (_spooled(repo, "w1") / name).exists(), timeout=30,
                what="the kept signal ingested once space returned")
     wait_until(lambda: shown() == "", timeout=10, what="the status line cleared")
     assert served.proc.poll() is None
+    assert "the broker ended" not in served.output()   # a state, not a restart loop
     after = _chain(repo)
     assert after[:len(before)] == before
     kinds = [e.kind for e in world.events()[len(before):]]
@@ -136,9 +146,51 @@ def test_serve_survives_a_full_disk_shows_it_and_catches_up_when_space_returns(
     (trouble,) = world.events("store_trouble")
     assert trouble.payload["code"] in CODES and trouble.payload["failures"] >= 1
     assert trouble.payload["until_ns"] > trouble.payload["since_ns"]
-    assert [e.payload["file"] for e in world.events("signal")] == [name]
+    assert [e.payload["file"] for e in world.events("signal")] == [f"w1/{name}"]
     v = world.a2a("store", "verify", "--json")
     assert v.code == 0 and v.json["intact"], v.out + v.err
+    assert served.stop() == 0
+
+
+def test_the_broker_lives_through_a_full_disk_and_its_end_is_recorded_once_space_returns(
+        world, small_disk):
+    """A full disk is the store guard's state, not a broker restart loop: the broker keeps
+    serving with a log that takes no more lines, one started again meanwhile serves too, and
+    the end of the one that died is recorded (once) when the store takes writes again."""
+    from tests.broker.test_broker_life import broker_pid, listening
+    from tests.support.broker import socket_of
+
+    repo = world.init_repo(small_disk.path / "repo")
+    _prepare(world, repo)
+    served = world.serve()
+    wait_until(lambda: listening(socket_of(repo, "w1")), timeout=20, what="w1's socket")
+    name, land = _staged_signal(repo, "w1")
+    first = broker_pid(repo)
+    # The broker's log ends on a page boundary: its next line needs a page the disk lacks.
+    log = repo / ".a2a/logs/broker.log"
+    with open(log, "ab") as f:
+        f.write(b"\n" * (-log.stat().st_size % 4096))
+    small_disk.fill()
+    land()   # a cycle meets the full disk: the orchestrator's guard waits it out
+    wait_until(lambda: "store_full" in served.output() or "store_io" in served.output(),
+               timeout=20, what="serve to say the store takes no writes")
+    os.kill(first, signal.SIGKILL)
+    second = wait_until(lambda: (pid := broker_pid(repo)) != first and pid, timeout=20,
+                        what="a broker started again")
+    holds_for(lambda: broker_pid(repo) == second, 3.0,
+              what="the new broker serving on the full disk, not restarted in a loop")
+    assert not world.events("broker_exited")   # nothing can be recorded yet
+    small_disk.free()
+    wait_until(lambda: world.events("broker_exited"), timeout=30,
+               what="the broker's end recorded once space returned")
+    (ended,) = world.events("broker_exited")
+    assert ended.payload["code"] == -signal.SIGKILL and ended.payload["restarts"] == 1
+    assert ended.payload["ended_ns"] < ended.ts_ns
+    wait_until(lambda: not (_spooled(repo, "w1") / name).exists(), timeout=30,
+               what="the kept signal ingested")
+    assert broker_pid(repo) == second and served.proc.poll() is None
+    assert "cannot record" not in served.output(), served.output()
+    assert len(world.events("broker_exited")) == 1
     assert served.stop() == 0
 
 
@@ -157,11 +209,15 @@ def test_a_pane_exit_met_on_a_full_disk_is_reported_once_space_returns(small_dis
         small_disk.fill()
         proc.kill()
         proc.wait()
-        holds_for(lambda: not [n for n in os.listdir(spool) if not n.startswith(".")], 1.0,
-                  what="nothing written on the full disk")
+        # The exit goes into the session's own spool folder (as the session's hooks write).
+        def written() -> list[str]:
+            folder = spool / "w1"
+            return [n for n in os.listdir(folder) if not n.startswith(".")] \
+                if folder.is_dir() else []
+
+        holds_for(lambda: not written(), 1.0, what="nothing written on the full disk")
         small_disk.free()
-        (name,) = wait_until(lambda: [n for n in os.listdir(spool) if not n.startswith(".")],
-                             timeout=10, what="the exit reported once space returned")
-        assert json.loads((spool / name).read_text())["session"] == "w1"
+        (name,) = wait_until(written, timeout=10, what="the exit reported once space returned")
+        assert json.loads((spool / "w1" / name).read_text())["session"] == "w1"
     finally:
         watcher.stop()

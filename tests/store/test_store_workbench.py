@@ -42,7 +42,7 @@ def test_the_workbench_shows_a_full_disk_and_clears_it_when_space_returns(world,
             await until(pilot, lambda: "store_full" not in _status(app), timeout=30,
                         what="the status line cleared once space returned")
             await until(pilot, lambda: [e.payload["file"] for e in events(repo, "signal")]
-                        == [name], what="the kept signal ingested")
+                        == [f"w1/{name}"], what="the kept signal ingested")
 
     run(scenario())
 

@@ -52,7 +52,9 @@ def test_gate_shows_each_card_its_attempt_and_the_last_verify_per_check(repo):
                           " 'T-2-a1' ORDER BY id")
             assert [(c.name, c.passed) for c in t2.checks] == [
                 (r["name"], bool(r["passed"])) for r in stored]
-            assert [c.name for c in t2.checks if not c.passed] == ["tests"]
+            assert [c.name for c in t2.checks if not c.passed and not c.skipped] == ["tests"]
+            # What follows a blocking failure did not run: shown as not run, not as failed.
+            assert [c.name for c in t2.checks if c.skipped] == ["per-test"]
             # The table shows the verdicts; Enter on T-2 opens the per-check screen.
             table = gate.table
             assert "✓" in str(table.get_cell("T-1", "verify"))
@@ -68,6 +70,10 @@ def test_gate_shows_each_card_its_attempt_and_the_last_verify_per_check(repo):
             failed = next(i for i in range(checks.row_count)
                           if checks.get_row_at(i)[1] == "tests")
             assert checks.get_row_at(failed)[4] == "3"  # the exit code
+            assert checks.cursor_row == failed   # the cursor starts on the failure
+            marks = {checks.get_row_at(i)[1]: str(checks.get_row_at(i)[0])
+                     for i in range(checks.row_count)}
+            assert (marks["tests"], marks["per-test"]) == ("✗", "-")
             await pilot.press("escape")
             await until(pilot, lambda: not isinstance(app.screen, ChecksScreen),
                         what="the checks screen closed")

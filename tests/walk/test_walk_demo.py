@@ -63,27 +63,13 @@ REVIEW = (
 
 
 def replies(tmp: Path) -> Path:
-    """The demo agents' scripted turns (`a2a demo-agent --replies`), in a folder of their own:
-    a confined session sees none of the user's other files (its /tmp is its own), so the
-    user's config lets the worker and the reviewer read this one (`agent_config`)."""
-    folder = tmp / "agent"
-    folder.mkdir(exist_ok=True)
-    (folder / "work.sh").write_text(WORK)
-    (folder / "review.sh").write_text(REVIEW)
-    path = folder / "replies.toml"
-    path.write_text(f'[[reply]]\nwhen = "a2a submit "\nrun = ["sh {folder / "work.sh"}"]\n\n'
-                    f'[[reply]]\nwhen = "a2a review verdict "\nrun = ["sh {folder / "review.sh"}"]'
-                    '\n')
+    """The demo agents' scripted turns (`a2a demo-agent --replies`)."""
+    (tmp / "work.sh").write_text(WORK)
+    (tmp / "review.sh").write_text(REVIEW)
+    path = tmp / "replies.toml"
+    path.write_text(f'[[reply]]\nwhen = "a2a submit "\nrun = ["sh {tmp / "work.sh"}"]\n\n'
+                    f'[[reply]]\nwhen = "a2a review verdict "\nrun = ["sh {tmp / "review.sh"}"]\n')
     return path
-
-
-def agent_config(tmp: Path) -> str:
-    """The user's config: the demo agent in both roles, with its turns and leave to read them."""
-    path = replies(tmp)
-    return (f'[roles.worker]\ncli = "demo"\n[roles.reviewer]\ncli = "demo"\n'
-            f'[clis.demo]\noptions = ["--delay", "0.1", "--replies", "{path}"]\n'
-            f'[confinement.roles.worker]\nread = ["{path.parent}"]\n'
-            f'[confinement.roles.reviewer]\nread = ["{path.parent}"]\n')
 
 
 class Keys:
@@ -129,7 +115,14 @@ def test_an_idea_to_integration_with_demo_agents_by_keys_alone(world, tmp_path, 
                                                                capsys):
     repo = make_repo(tmp_path / "hello", {"README.md": "hello\n"}, env=world.env)
     assert a2a("init", cwd=repo).code == 0
-    write_user_config(world, agent_config(tmp_path))
+    # The agents' scripts lie outside the repository, under /tmp, which a confined session sees
+    # as a private empty folder: the user lets them be read, as any shared folder
+    # ([confinement] read in the user's settings).
+    scripts = tmp_path / "scripts"
+    scripts.mkdir()
+    write_user_config(world, f'[roles.worker]\ncli = "demo"\n[roles.reviewer]\ncli = "demo"\n'
+                             f'[clis.demo]\noptions = ["--delay", "0.1", "--replies",'
+                             f' "{replies(scripts)}"]\n[confinement]\nread = ["{scripts}"]\n')
     terminal = Terminal(env={**world.env, "EDITOR": editor_script(tmp_path, CARD)},
                         size=(120, 40))
     try:

@@ -25,7 +25,7 @@ class CheckResult:
     stderr_tail: str = ""
     log_path: str | None = None
     skipped: bool = False
-    code: str | None = None        # why it failed: a stable rejection code (README: the chain)
+    code: str | None = None        # why it failed: a stable rejection code (docs/reference/gate.md)
     step: str = ""
     first_error: str = ""          # the first error line of its output (excerpt.py)
     error_context: tuple[str, ...] = ()  # a few lines around it, itself included

@@ -38,7 +38,8 @@ def checks_line(g: GateRow) -> Text:
     for c in g.checks:
         t.append_text(fmt.check_mark(c))
         t.append(f" {c.name}  ")
-    failed = next((c for c in g.checks if c.blocking and not c.passed), None)
+    failed = next((c for c in g.checks if c.blocking and not c.passed and not c.skipped),
+                  None)
     if failed is not None:
         t.append(f"\n{failed.name}: {fmt.one_line(failed.detail, 200)}", style="red")
         if failed.log_path:

@@ -131,7 +131,8 @@ class ChecksScreen(DetailScreen):
                           "" if c.exit_code is None else str(c.exit_code),
                           "" if c.duration_s is None else f"{c.duration_s:.2f}s", c.detail,
                           key=c.name)
-        failed = next((i for i, c in enumerate(self.row.checks) if not c.passed), 0)
+        failed = next((i for i, c in enumerate(self.row.checks)
+                       if not c.passed and not c.skipped), 0)
         table.move_cursor(row=failed, animate=False)
         table.focus()
         read_in_worker(self, self.load_outputs)

@@ -186,27 +186,40 @@ SWITCHES: dict[str, Switch] = {
         "q detaches the terminal; the workbench and the orchestrator run on (only Q stops)",
         (Edit("a2a_tui.tui.away", "Away.action_detach", "self.detach()",
               "self.quit_for_good()"),)),
+    "enter_again": Switch(
+        "a lost Enter is written again (never the paste) while nothing was heard from the pane",
+        (Edit("a2a_tui.panes.confirm", "_decide",
+              "if not heard and len(f.enters) <= prof.enter_retries:", "if False:"),)),
+    "unconfirmed_is_unknown": Switch(
+        "a delivery no prompt signal confirms becomes `unknown`, its pane too (nothing on top)",
+        (Edit("a2a_tui.panes.confirm", "_decide",
+              "_unknown(tx, row, f, why, unconfirmed_hint(f.n, len(f.enters), prof.prompt_wait_s))",
+              "pass"),)),
+    "unknown_calls_user": Switch(
+        "a dispatch whose delivery is unknown calls the user, once, naming the pane",
+        (Edit("a2a_tui.panes.calls", "waiting", "d.state = 'unknown' ORDER BY d.n",
+              "d.state = 'never' ORDER BY d.n"),)),
 }
 
 
 def _idle_is_delivery(ingest):
     """spool.ingest, then what a gate that took "done" for a delivery would do: a writer session
-    idle with commits on its claimed attempt's branch submits its head."""
+    idle with commits on its claimed attempt's branch (in the attempt's clone) submits its
+    head."""
     def ingesting(store, path):
         result = ingest(store, path)
+        from a2a_tui.gate import clones
         from a2a_tui.gate.attempts import submit
         from a2a_tui.gate.context import GateContext
         from a2a_tui.identity import Caller
         from a2a_tui.repo import Repo
 
         repo = Repo(store.path.parent.parent)
-        from a2a_tui.gate.clones import head_of
-
         for row in store.all("SELECT s.id, s.role, a.id AS attempt, a.worktree, a.start_commit,"
                              " a.fence, a.card_version FROM sessions s JOIN attempts a"
                              " ON a.id = s.attempt_id WHERE s.state = 'idle'"
                              " AND a.state = 'claimed'"):
-            head = head_of(row)           # the attempt's clone's (gate/clones.py)
+            head = clones.head_of(row)
             if head and head != row["start_commit"]:
                 submit(GateContext(repo, store, Caller(session=row["id"], role=row["role"])),
                        row["attempt"], head, row["card_version"], row["fence"])

@@ -1,4 +1,5 @@
-"""The README's Layout table names every top-level part of the project and of the package."""
+"""The house's table of rooms (docs/explanation/the-house.md) names every top-level part of the
+project and of the package."""
 
 from __future__ import annotations
 
@@ -6,13 +7,15 @@ import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+PAGE = ROOT / "docs" / "explanation" / "the-house.md"
 NOT_PARTS = {"README.md", ".gitignore", "a2a_tui", "__init__.py"}
 
 
-def layout_section() -> str:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    start = text.index("## Layout")
-    return text[start:text.index("\n## ", start + 1)]
+def rooms_section() -> str:
+    text = PAGE.read_text(encoding="utf-8")
+    start = text.index("## The rooms")
+    end = text.find("\n## ", start + 1)
+    return text[start:end if end != -1 else len(text)]
 
 
 def parts() -> list[str]:
@@ -27,8 +30,8 @@ def parts() -> list[str]:
     return sorted(p for p in top | package if p.rstrip("/") not in NOT_PARTS)
 
 
-def test_every_top_level_part_is_in_the_layout_table():
-    table = layout_section()
+def test_every_top_level_part_is_in_the_table_of_rooms():
+    table = rooms_section()
     named = [p for p in parts() if f"`{p}" in table]
-    assert named == parts(), f"not in the README's Layout table: {set(parts()) - set(named)}"
-    assert "a2a_tui/spawn.py" in named and "hooks/" in named and "pyproject.toml" in named
+    assert named == parts(), f"not in the-house.md's table of rooms: {set(parts()) - set(named)}"
+    assert "a2a_tui/spawn.py" in named and "hooks/" in named and "docs/" in named

@@ -1,0 +1,57 @@
+"""docs/reference/events.md: every kind of event in a2a's log — appended somewhere in the code
+(docs/refgen/scan.py), folded by the gate's ledger, or read by the metrics — with what it
+records (docs/reference/events.toml), who writes it and who reads it."""
+
+from __future__ import annotations
+
+from a2a_tui.gate.ledger import HANDLERS
+from a2a_tui.metrics.kinds import KINDS
+
+from . import scan
+from .codes_ref import check_told, sections_of, where
+from .markdown import HEADER, anchor, code, table
+from .paths import DOCS
+
+MEANINGS = DOCS / "reference" / "events.toml"
+
+INTRO = """\
+# Event kinds
+
+Everything a2a does is appended to one log (`a2a events`, the Events panel): append-only,
+hash-chained, in one SQLite store. The gate's tables are folded from it by the ledger, one
+handler per kind ("the gate folds it" below: `a2a store verify` checks those tables against the
+log, `a2a store rebuild` writes them again from it), and every metric is computed from it
+("the metrics read it"). Why the log decides: [the record](../explanation/the-record.md).
+
+The kinds are read from the code (what it appends, what the ledger folds, what the metrics
+read); what each records is kept in [`events.toml`](events.toml).
+"""
+
+
+def kinds() -> dict[str, set[str]]:
+    """Every kind, with the modules that append it (none: only read)."""
+    found = dict(scan.event_kinds().where)
+    for kind in [*HANDLERS, *KINDS.values()]:
+        found.setdefault(kind, set())
+    return found
+
+
+def render() -> str:
+    found = kinds()
+    sections = sections_of(MEANINGS)
+    check_told(MEANINGS, set(found), sections, "kinds")
+    read = set(KINDS.values())
+    out = [HEADER, INTRO]
+    out += [f"- [{s['title']}](#{anchor(s['title'])})" for s in sections.values()]
+    out.append("")
+    for s in sections.values():
+        rows = []
+        for kind, meaning in s.items():
+            if kind == "title":
+                continue
+            readers = [r for r, yes in (("the gate folds it", kind in HANDLERS),
+                                        ("the metrics read it", kind in read)) if yes]
+            rows.append((code(kind), meaning, where(found[kind]) or "—", "; ".join(readers)))
+        out += [f"## {s['title']}\n",
+                table(("kind", "what it records", "appended in", "read by"), rows), ""]
+    return "\n".join(out).rstrip() + "\n"
