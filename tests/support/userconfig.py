@@ -9,11 +9,14 @@ from tests.support.world import World, machine_config
 
 def write_user_config(world: World, text: str) -> Path:
     """Write the world's user config file (TOML text); its path. On a machine that cannot
-    confine, a text that says nothing of `[confinement]` keeps the world's allowance
+    confine, a text that does not say `allow_unconfined` keeps the world's allowance
     (world.machine_config)."""
     path = Path(world.setenv["XDG_CONFIG_HOME"]) / "a2a" / "config.toml"
     path.parent.mkdir(parents=True, exist_ok=True)
-    if "[confinement]" not in text and machine_config():
-        text = text.rstrip("\n") + "\n" + machine_config()   # a table last: keys stay put
+    if machine_config() and "allow_unconfined" not in text:
+        if "[confinement]\n" in text:
+            text = text.replace("[confinement]\n", machine_config(), 1)
+        else:
+            text = text.rstrip("\n") + "\n" + machine_config()   # a table last: keys stay put
     path.write_text(text, encoding="utf-8")
     return path
