@@ -9,11 +9,13 @@ CLI's `--session-id`, Codex's thread id (its notify's `thread-id`, the id of its
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from tests.real_cli.harness import World, mark, needs_safe_folder
 from tests.real_cli.isolation import require
+from tests.support import wait_until
 
 require()
 pytestmark = pytest.mark.real_cli
@@ -27,7 +29,21 @@ def two_turns(w: World, panes: list[str], cli: str) -> tuple[dict, list[str]]:
     s = w.start(panes, cli, *first, timeout=60)
     for m in marks[1:] if cli == "codex" else marks:
         w.wait_dispatch(w.inject(s["session"], f"remember {m}"), "done", timeout=40)
+    if cli != "codex":
+        on_disk(w, s["session"], marks[-1])
     return s, marks
+
+
+def on_disk(w: World, sid: str, needle: str) -> None:
+    """Wait until the session's transcript (the file its hooks name) holds `needle` before the
+    session is killed: the CLIs write it asynchronously (Claude Code's hook docs say so), and
+    what is not on disk cannot be resumed (once, on a loaded machine, a revived Claude Code's
+    first request lacked the earlier marks; 7 runs after it did not). Codex's hooks name no
+    transcript."""
+    paths = {p["raw"].get("transcript_path") for p in w.signals(sid)} - {None}
+    assert paths, f"no transcript_path in {sid}'s signals"
+    wait_until(lambda: any(Path(p).is_file() and needle in Path(p).read_text(errors="replace")
+                           for p in paths), timeout=20, what=f"{needle} in {sid}'s transcript")
 
 
 def first_request(w: World, needle: str) -> str:
