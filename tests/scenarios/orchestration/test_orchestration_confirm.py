@@ -40,8 +40,8 @@ def test_a_swallowed_enter_is_recovered_by_a_second_enter_and_recorded(repo, tmu
     wait_until(lambda: dispatch(repo, ns[1])["state"] == "done", timeout=40,
                what="both dispatches done")
     # Each arrived once, whole; each was pasted once and needed one more Enter.
-    assert prompts(repo, sid) == [f"⟦主控 #{ns[0]}⟧ the Enter after this paste is lost",
-                                  f"⟦主控 #{ns[1]}⟧ and after this one\nsecond line"]
+    assert prompts(repo, sid) == [f"⟦主控 #{ns[0]} · 用户⟧ the Enter after this paste is lost",
+                                  f"⟦主控 #{ns[1]} · 用户⟧ and after this one\nsecond line"]
     assert [e.payload["n"] for e in events(repo, "dispatch_sending", session=sid)] == ns
     resent = events(repo, "dispatch_enter_resent", session=sid)
     assert [(e.payload["n"], e.payload["enter"]) for e in resent] == [(ns[0], 2), (ns[1], 2)]
@@ -95,7 +95,7 @@ def test_a_prompt_never_taken_becomes_unknown_and_is_never_pasted_again(
     wait_until(lambda: dispatch(repo, n)["state"] == "done", timeout=30, what="#n done")
     wait_until(lambda: dispatch(repo, later)["state"] != "queued", timeout=30,
                what="the queue to go on")
-    assert prompts(repo, sid) == [f"⟦主控 #{n}⟧ never submitted by a2a"]
+    assert prompts(repo, sid) == [f"⟦主控 #{n} · 用户⟧ never submitted by a2a"]
     assert events(repo, "dispatch_confirmed", session=sid)[0].payload["was"] == "unknown"
 
 
