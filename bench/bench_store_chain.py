@@ -55,6 +55,7 @@ def gate_history(tx, cards: int) -> None:
         tx.append("integration_intent", actor="user", task=card, attempt=att, payload={
             "ref": "refs/heads/main", "old": "0" * 40, "new": sha, "sync_worktree": None})
         tx.append("integrated", actor="user", task=card, attempt=att, payload={
+            "ref": "refs/heads/main", "old": "0" * 40, "new": sha, "observed": sha,
             "score": {"boundary": 3, "boundary_reason": "ok", "taste": 2, "taste_reason": "ok"},
             "rounds": 1, "rejections": 0, "duration_s": 1.0})
 
