@@ -179,11 +179,11 @@ def test_every_git_process_a2a_starts_is_hardened(repo, monkeypatch):
     with r.store() as store:
         g = GateContext(r, store, Caller())
         att = attempts.claim(g, "T-1")
-        sha = commit_in(repo / ".a2a/worktrees" / att["attempt"], {"src/app.py": "v = 2\n"})
-        attempts.submit(g, att["attempt"], sha, att["card_version"], att["fence"])
-        assert verify(g, att["attempt"]).verdict == "passed"
-        attempt_diff(r, store, att["attempt"])
-        integrate(g, att["attempt"], Score(3, "in", 2, "fine"))
+        sha = commit_in(repo / ".a2a/worktrees" / att.attempt, {"src/app.py": "v = 2\n"})
+        attempts.submit(g, att.attempt, sha, att.card_version, att.fence)
+        assert verify(g, att.attempt).verdict == "passed"
+        attempt_diff(r, store, att.attempt)
+        integrate(g, att.attempt, Score(3, "in", 2, "fine"))
     ours = seen
     assert len(ours) > 20
     # The clone's import (pack-objects, index-pack) is among them.

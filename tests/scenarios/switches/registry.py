@@ -23,11 +23,11 @@ class Switch:
 SWITCHES: dict[str, Switch] = {
     "submit_fence": Switch(
         "submit refuses a fence that is not the attempt's and the card's current one",
-        (Edit("a2a_tui.gate.attempts", "submit",
-              'elif fence != att["fence"] or att["fence"] != card["fence"]:', "elif False:"),)),
+        (Edit("a2a_tui.gate.attempts", "_record_refusal",
+              'if fence != att["fence"] or att["fence"] != card["fence"]:', "if False:"),)),
     "submit_lineage": Switch(
         "submit refuses a commit that does not descend from the attempt's start commit",
-        (Edit("a2a_tui.gate.attempts", "submit",
+        (Edit("a2a_tui.gate.attempts", "_candidate_refusal",
               'if not g.git.is_ancestor(att["start_commit"], sha):', "if False:"),)),
     "exact_sha_checkout": Switch(
         "verify runs the checks on a fresh checkout of exactly the submitted SHA",
@@ -46,8 +46,8 @@ SWITCHES: dict[str, Switch] = {
     "verdict_bound_to_sha": Switch(
         "integrate takes only a passing verdict of the attempt's current submission",
         (Edit("a2a_tui.gate.integrate", "_check_candidate",
-              'if att["state"] != "verified":',
-              'if att["state"] not in ("verified", "submitted"):'),
+              'if att["state"] != AttemptState.VERIFIED:',
+              'if att["state"] not in (AttemptState.VERIFIED, AttemptState.SUBMITTED):'),
          Edit("a2a_tui.gate.integrate", "_check_candidate",
               'or last["sha"] != sha', ""),
          Edit("a2a_tui.gate.integrate", "_check_candidate",
@@ -66,7 +66,7 @@ SWITCHES: dict[str, Switch] = {
     "unknown_is_a_state": Switch(
         "a ref that is neither the old nor the new commit leaves the outcome unknown",
         (Edit("a2a_tui.gate.integrate", "resolve_intent",
-              'else ("unknown", "unknown"))', 'else ("not_applied", "verified"))'),)),
+              'elif observed == it["old_sha"]:', "elif True:"),)),
     "ref_update_precheck": Switch(
         "git is asked whether the move would apply before the intent is recorded",
         (Edit("a2a_tui.gate.integrate", "integrate",
