@@ -20,6 +20,7 @@ from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
 from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.model import AttemptState, CommandResult
 from a2a_tui.gate.roles import admit
 
@@ -74,7 +75,7 @@ def approve(g: GateContext, attempt_id: str, *, source: str = "cli") -> Approved
         uid = record_user_input_in_tx(
             tx, "approval", f"approve integrating {attempt_id} at {sha} (card {card['id']}"
             f" v{version}, evidence {digest})", source=source, ref=approval, attempt=attempt_id)
-        ledger.record(tx, "integration_approved", actor="user", task=card["id"],
+        ledger.record(tx, GateEvent.INTEGRATION_APPROVED, actor="user", task=card["id"],
                       attempt=attempt_id,
                       payload={"approval": approval, "user_input": uid, "sha": sha,
                                "submission": att["submission_n"], "card_version": version,
@@ -121,7 +122,7 @@ def consume(tx, att, body: dict[str, Any], *, actor: str) -> str | None:
     if why:
         raise A2AError("approval_stale", f"approval {row['id']} of {aid} is stale: {why};"
                        " the user approves again")
-    ledger.record(tx, "approval_consumed", actor=actor, task=att["card_id"], attempt=aid,
+    ledger.record(tx, GateEvent.APPROVAL_CONSUMED, actor=actor, task=att["card_id"], attempt=aid,
                   payload={"approval": row["id"], "sha": sha,
                            "card_version": row["card_version"], "evidence": row["evidence"]})
     return row["id"]

@@ -14,6 +14,7 @@ from a2a_tui.gate import clones, ledger
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.escalate import tell_dispatcher
 from a2a_tui.gate.facts import objective_facts
+from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.locks import op_lock
 from a2a_tui.gate.model import (
     ACTIVE,
@@ -110,11 +111,11 @@ def claim(g: GateContext, card_id: str, *, writer: str | None = None,
             branch = f"a2a/{attempt_id}"
             worktree = g.repo.worktrees_dir / attempt_id
             for old in active:
-                ledger.record(tx, "attempt_superseded", actor=g.caller.actor, task=card_id,
+                ledger.record(tx, GateEvent.ATTEMPT_SUPERSEDED, actor=g.caller.actor, task=card_id,
                               attempt=old["id"], session=g.caller.session,
                               payload={"by": attempt_id, "fence": fence, "was": old["state"]})
             ledger.record(
-                tx, "claimed", actor=g.caller.actor, task=card_id, attempt=attempt_id,
+                tx, GateEvent.CLAIMED, actor=g.caller.actor, task=card_id, attempt=attempt_id,
                 session=g.caller.session,
                 payload={"fence": fence, "branch": branch, "worktree": str(worktree),
                          "start_commit": start, "card_version": card["version"],
@@ -129,14 +130,15 @@ def claim(g: GateContext, card_id: str, *, writer: str | None = None,
             shutil.rmtree(worktree, ignore_errors=True)   # nothing half-made stays
             exc = exc if isinstance(exc, A2AError) else A2AError("worktree_failed", str(exc))
             with g.store.write() as tx:
-                ledger.record(tx, "worktree_failed", actor="gate", task=card_id,
+                ledger.record(tx, GateEvent.WORKTREE_FAILED, actor="gate", task=card_id,
                               attempt=attempt_id, payload={"error": exc.message,
                                                            "git": getattr(exc, "stderr", None)})
             raise A2AError("worktree_failed",
                            f"claim {attempt_id} recorded but its worktree failed:"
                            f" {exc.message}") from exc
         with g.store.write() as tx:
-            ledger.record(tx, "worktree_created", actor="gate", task=card_id, attempt=attempt_id,
+            ledger.record(tx, GateEvent.WORKTREE_CREATED,
+                          actor="gate", task=card_id, attempt=attempt_id,
                           payload={"path": str(worktree), "branch": branch,
                                    "start_commit": start, "layout": "clone"})
     return Claimed(attempt_id, card_id, fence, branch, str(worktree), start, card["version"],
@@ -214,7 +216,7 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
         problem = _record_refusal(g, att, card, fence, card_version, pinned_n)
         if problem is None:
             n = att["submission_n"] + 1
-            ledger.record(tx, "submitted", actor=g.caller.actor, task=att["card_id"],
+            ledger.record(tx, GateEvent.SUBMITTED, actor=g.caller.actor, task=att["card_id"],
                           attempt=attempt_id, session=g.caller.session,
                           payload={"n": n, "sha": sha, "card_version": card_version,
                                    "fence": fence, "unresolved": open_items})
@@ -311,7 +313,7 @@ def abandon(g: GateContext, attempt_id: str, score: Score | None, reason: str = 
             now = time.time_ns()
             facts = score_facts(tx, att, now)
             scored = score.to_json() if score is not None else None
-            ledger.record(tx, "abandoned", actor=g.caller.actor, task=att["card_id"],
+            ledger.record(tx, GateEvent.ABANDONED, actor=g.caller.actor, task=att["card_id"],
                           attempt=attempt_id, session=g.caller.session, ts_ns=now,
                           payload={"reason": reason, "score": scored, **facts})
     return Abandoned(attempt_id, AttemptState.ABANDONED, score, **facts)
@@ -356,7 +358,7 @@ def bind_writer(g: GateContext, attempt_id: str, session_id: str) -> WriterBound
             raise A2AError("not_writer", f"{g.caller.describe()} is not the writer of {attempt_id}"
                            f" ({att['writer']}) and cannot hand it over")
         new = f"session:{session_id}"
-        ledger.record(tx, "writer_bound", actor=g.caller.actor, task=att["card_id"],
+        ledger.record(tx, GateEvent.WRITER_BOUND, actor=g.caller.actor, task=att["card_id"],
                       attempt=attempt_id, session=session_id,
                       payload={"from": att["writer"], "to": new, "fence": att["fence"]})
     return WriterBound(attempt_id, new, att["writer"], att["fence"])

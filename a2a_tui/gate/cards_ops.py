@@ -83,12 +83,13 @@ def add_card(g: GateContext, path: Path, *, source_ticket: str | None = None) ->
             return CardAdded(card.id, row["version"], digest, False, row["state"],
                              tuple(filled), card.title)
         if row is None:
-            version, state, kind = 1, CardState.DRAFT, "card_added"
+            version, state, kind = 1, CardState.DRAFT, ledger.GateEvent.CARD_ADDED
         elif row["contract_digest"] != contract:
             # Scope or acceptance changed: a new version, and it must be confirmed ready again.
-            version, state, kind = row["version"] + 1, CardState.DRAFT, "card_versioned"
+            version, state = row["version"] + 1, CardState.DRAFT
+            kind = ledger.GateEvent.CARD_VERSIONED
         else:
-            version, state, kind = row["version"], row["state"], "card_revised"
+            version, state, kind = row["version"], row["state"], ledger.GateEvent.CARD_REVISED
         # The card's row (and a new version's) is written by the fold (gate/ledger/).
         ledger.record(tx, kind, actor=g.caller.actor, task=card.id, session=g.caller.session,
                       payload={"version": version, "digest": digest, "source": str(path),
@@ -155,7 +156,7 @@ def ready_card(g: GateContext, card_id: str) -> CardReady:
         row = tx.one("SELECT * FROM cards WHERE id = ?", (card_id,))
         if row["state"] == CardState.READY:
             return CardReady(card_id, row["version"], CardState.READY, False)
-        ledger.record(tx, "card_ready", actor=g.caller.actor, task=card_id,
+        ledger.record(tx, ledger.GateEvent.CARD_READY, actor=g.caller.actor, task=card_id,
                       session=g.caller.session,
                       payload={"version": row["version"], "digest": row["digest"]})
     return CardReady(card_id, row["version"], CardState.READY, True)
@@ -180,7 +181,7 @@ def contract_precheck(g: GateContext, row) -> None:
         return
     with g.store.write() as tx:
         item, queued = escalate.card_contract_invalid(tx, row["id"], row["version"], found)
-        ledger.record(tx, "contract_invalid", actor=g.caller.actor, task=row["id"],
+        ledger.record(tx, ledger.GateEvent.CONTRACT_INVALID, actor=g.caller.actor, task=row["id"],
                       session=g.caller.session,
                       payload={"where": "card ready", "card": row["id"],
                                "version": row["version"], "start_commit": head,

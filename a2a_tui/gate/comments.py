@@ -24,6 +24,7 @@ from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
 from a2a_tui.gate.diff import AttemptDiff, attempt_diff
+from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.model import CommandResult
 from a2a_tui.git import GitError
 from a2a_tui.queue import check_text, wake
@@ -98,7 +99,7 @@ def add(g, attempt: str, path: str, line: int, text: str) -> Comment:
     with g.store.write() as tx:
         n = tx.next_counter("C")
         cid = f"C-{n}"
-        ledger.record(tx, "review_comment_added", actor="user", attempt=attempt,
+        ledger.record(tx, GateEvent.REVIEW_COMMENT_ADDED, actor="user", attempt=attempt,
                       payload={"id": cid, "path": path, "line": line, "sha": d.head,
                                "text": text})
     return Comment(cid, attempt, path, line, d.head, text, "held")
@@ -127,7 +128,7 @@ def edit(g, cid: str, text: str) -> Comment:
     text = _text(text)
     with g.store.write() as tx:
         c = _held(tx, cid)
-        ledger.record(tx, "review_comment_edited", actor="user", attempt=c.attempt,
+        ledger.record(tx, GateEvent.REVIEW_COMMENT_EDITED, actor="user", attempt=c.attempt,
                       payload={"id": cid, "text": text, "was": c.text})
     return Comment(**{**asdict(c), "text": text})
 
@@ -137,7 +138,7 @@ def remove(g, cid: str) -> Comment:
     _require_user(g, "removing a comment")
     with g.store.write() as tx:
         c = _held(tx, cid)
-        ledger.record(tx, "review_comment_removed", actor="user", attempt=c.attempt,
+        ledger.record(tx, GateEvent.REVIEW_COMMENT_REMOVED, actor="user", attempt=c.attempt,
                       payload={"id": cid})
     return Comment(**{**asdict(c), "state": "removed"})
 
@@ -234,7 +235,8 @@ def send(g, attempt: str, *, source: str = "cli") -> CommentsSent:
                                       to_session=sid, attempt=attempt,
                                       details={"sha": d.head, "comments": ids, "older": older})
         n = deliver_in_tx(tx, [uid], sid, text, source="user", actor="user")
-        ledger.record(tx, "review_comments_sent", actor="user", attempt=attempt, session=sid,
+        ledger.record(tx, GateEvent.REVIEW_COMMENTS_SENT,
+                      actor="user", attempt=attempt, session=sid,
                       payload={"user_input": uid, "sha": d.head, "comments": ids,
                                "older": older, "dispatch": n})
     wake(g.repo)

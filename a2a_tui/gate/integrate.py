@@ -19,6 +19,7 @@ from a2a_tui.faults import crashpoint
 from a2a_tui.gate import ledger
 from a2a_tui.gate.attempts import score_facts
 from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.locks import op_lock
 from a2a_tui.gate.mainworktree import (
     blocking_changes,
@@ -102,7 +103,7 @@ def integrate(g: GateContext, attempt_id: str, score: Score | None) -> Integrati
             with g.store.write() as tx:
                 # Reviews and the user's approval decide here; the approval is used in this tx.
                 check_integrable(g, att, tx)
-                ledger.record(tx, "integration_intent", actor=g.caller.actor,
+                ledger.record(tx, GateEvent.INTEGRATION_INTENT, actor=g.caller.actor,
                               task=att["card_id"], attempt=attempt_id, session=g.caller.session,
                               payload={"ref": ref, "old": old, "new": sha,
                                        "sync_worktree": sync, "score": score.to_json(),
@@ -190,19 +191,20 @@ def resolve_intent(g: GateContext, attempt_id: str, *, actor: str, recovering: b
         # target's baseline: the fold writes them (gate/ledger/).
         if observed == it["new_sha"]:
             state = IntegrationState.INTEGRATED
-            ledger.record(tx, "integrated", actor=actor, task=att["card_id"], attempt=attempt_id,
+            ledger.record(tx, GateEvent.INTEGRATED,
+                          actor=actor, task=att["card_id"], attempt=attempt_id,
                           ts_ns=now, payload={**base, "score": score_json,
                                               "worktree_synced": synced,
                                               **score_facts(tx, att, now)})
         elif observed == it["old_sha"]:
             # Not moved: the CAS did not apply, the candidate stays verified.
             state = IntegrationState.NOT_APPLIED
-            ledger.record(tx, "integration_not_applied", actor=actor, task=att["card_id"],
+            ledger.record(tx, GateEvent.INTEGRATION_NOT_APPLIED, actor=actor, task=att["card_id"],
                           attempt=attempt_id, payload=base)
         else:
             # Moved elsewhere: nobody can say what happened, for a person to decide.
             state = IntegrationState.UNKNOWN
-            ledger.record(tx, "integration_unknown", actor=actor, task=att["card_id"],
+            ledger.record(tx, GateEvent.INTEGRATION_UNKNOWN, actor=actor, task=att["card_id"],
                           attempt=attempt_id, payload=base)
     result = Integration(attempt_id, state, att["target_branch"], it["old_sha"], it["new_sha"],
                          observed, synced, recovering)

@@ -17,8 +17,9 @@ from a2a_tui.errors import A2AError
 from a2a_tui.gate import clones, ledger
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.findings import report_kept_worktree
+from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.locks import op_lock
-from a2a_tui.gate.model import ENDED, UNRESOLVED, way_out
+from a2a_tui.gate.model import ENDED, UNRESOLVED, WorktreeState, way_out
 from a2a_tui.gate.review_start import reclaim_checkouts
 from a2a_tui.gate.roles import require_role
 from a2a_tui.git import ZERO_SHA, GitError
@@ -135,8 +136,9 @@ def _reclaim_linked(g: GateContext, att, path: Path, result: dict[str, Any]) -> 
 
 
 def _record(g: GateContext, att, state: str, result: dict[str, Any]) -> dict[str, Any]:
-    kind = {"removed": "worktree_removed", "kept_dirty": "worktree_kept",
-            "unknown": "worktree_unknown"}[state]
+    kind = {WorktreeState.REMOVED: GateEvent.WORKTREE_REMOVED,
+            WorktreeState.KEPT_DIRTY: GateEvent.WORKTREE_KEPT,
+            WorktreeState.UNKNOWN: GateEvent.WORKTREE_UNKNOWN}[state]
     with g.store.write() as tx:
         ledger.record(tx, kind, actor=g.caller.actor, task=att["card_id"], attempt=att["id"],
                       session=g.caller.session, payload=result)

@@ -13,6 +13,7 @@ from a2a_tui.errors import A2AError
 from a2a_tui.gate import clones, ledger
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.integrate import resolve_intent
+from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.locks import lock_is_free, op_lock
 from a2a_tui.git import clone_head
 
@@ -40,7 +41,7 @@ def recover(g: GateContext) -> list[dict[str, Any]]:
             if row["state"] != "running":
                 continue
             # A verify changes nothing outside the store: it is safe to run again later.
-            ledger.record(tx, "verify_interrupted", actor="gate", attempt=aid,
+            ledger.record(tx, GateEvent.VERIFY_INTERRUPTED, actor="gate", attempt=aid,
                           task=aid.rsplit("-a", 1)[0],
                           payload={"run": v["run"], "sha": v["sha"], "recovered": True})
             done.append({"kind": "verification", "attempt": aid, "run": v["run"],
@@ -66,13 +67,13 @@ def _resolve_pending_worktree(g: GateContext, att) -> dict[str, Any]:
             complete = False
     with g.store.write() as tx:
         if complete:
-            ledger.record(tx, "worktree_created", actor="gate", task=att["card_id"],
+            ledger.record(tx, GateEvent.WORKTREE_CREATED, actor="gate", task=att["card_id"],
                           attempt=att["id"], payload={"path": str(path), "recovered": True,
                                                       "start_commit": att["start_commit"],
                                                       "layout": "clone"})
             return {"kind": "claim", "attempt": att["id"], "worktree_state": "present"}
         # A folder left on disk stays, as unknown, for the user (gate/ledger/attempts.py).
-        ledger.record(tx, "worktree_failed", actor="gate", task=att["card_id"],
+        ledger.record(tx, GateEvent.WORKTREE_FAILED, actor="gate", task=att["card_id"],
                       attempt=att["id"], payload={
                           "recovered": True, "clone_head": head, "exists": path.exists(),
                           "error": "the claim died before its worktree was recorded"})

@@ -21,6 +21,7 @@ from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
 from a2a_tui.gate.attempts import score_facts
 from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.locks import op_lock
 from a2a_tui.gate.model import AttemptState, CommandResult, Resolution, Score
 from a2a_tui.gate.roles import require_role
@@ -97,7 +98,8 @@ def _record(g: GateContext, att, it, as_: str, reason: str, head: str | None,
             score = Score(**json.loads(intent["payload"])["score"])
             payload.update(score=score.to_json(), **score_facts(tx, att, now))
         # The attempt, its integration, score and the target's baseline: written by the fold.
-        seq = ledger.record(tx, "attempt_resolved", actor=g.caller.actor, task=att["card_id"],
+        seq = ledger.record(tx, GateEvent.ATTEMPT_RESOLVED,
+                            actor=g.caller.actor, task=att["card_id"],
                             attempt=attempt_id, session=g.caller.session, ts_ns=now,
                             payload=payload).seq
     return Resolved(attempt_id, Resolution(as_), state, sha, branch, head, uid, seq)

@@ -18,6 +18,7 @@ from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.escalate import tell_dispatcher
+from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.model import CommandResult
 from a2a_tui.gate.review_report import Report, parse_report
 from a2a_tui.gate.review_start import report_copy
@@ -85,7 +86,7 @@ def review(g: GateContext, attempt_id: str, sha: str, path: str) -> Reviewed:
         issues = [i.model_dump() for i in report.blocking_issues]
         digest = "sha256:" + hashlib.sha256(raw).hexdigest()
         # The review (its id is its event's seq) and its issues: written by the fold.
-        ledger.record(tx, "reviewed", actor=g.caller.actor, task=att["card_id"],
+        ledger.record(tx, GateEvent.REVIEWED, actor=g.caller.actor, task=att["card_id"],
                       attempt=attempt_id, session=g.caller.session,
                       payload={"review": run["id"], "sha": sha, "submission": sub["n"],
                                "round": run["round"], "verdict": report.verdict,

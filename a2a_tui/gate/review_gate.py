@@ -21,6 +21,7 @@ from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.errors import A2AError
 from a2a_tui.gate import approvals, ledger
 from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.model import CommandResult
 from a2a_tui.gate.roles import admit
 from a2a_tui.queue import enqueue_in_tx
@@ -80,7 +81,7 @@ def dispose(g: GateContext, attempt_id: str, issue: str, decision: str, reason: 
             uid = record_user_input_in_tx(
                 tx, "action", f"{decision} review issue {issue} of {attempt_id} at {sha}"
                 + (f": {reason}" if reason else ""), source=source, attempt=attempt_id)
-        ledger.record(tx, "review_disposition", actor=g.caller.actor, task=att["card_id"],
+        ledger.record(tx, GateEvent.REVIEW_DISPOSITION, actor=g.caller.actor, task=att["card_id"],
                       attempt=attempt_id, session=g.caller.session,
                       payload={"review": row["review_id"], "issue": issue, "sha": sha,
                                "decision": decision, "reason": reason, "user_input": uid})
@@ -132,7 +133,7 @@ def override(g: GateContext, attempt_id: str, reason: str, *, source: str = "cli
                            " a review of")
         uid = record_user_input_in_tx(tx, "action", f"override the review of {attempt_id} at"
                                       f" {sha}: {reason}", source=source, attempt=attempt_id)
-        ledger.record(tx, "review_overridden", actor="user", task=att["card_id"],
+        ledger.record(tx, GateEvent.REVIEW_OVERRIDDEN, actor="user", task=att["card_id"],
                       attempt=attempt_id,
                       payload={"sha": sha, "submission": att["submission_n"], "reason": reason,
                                "user_input": uid})

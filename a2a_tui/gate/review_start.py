@@ -24,6 +24,7 @@ from typing import Any
 from a2a_tui.errors import A2AError
 from a2a_tui.gate import gate_rules, ledger
 from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.locks import op_lock
 from a2a_tui.gate.model import VERIFIABLE, AttemptState, contract_lines
 from a2a_tui.gate.roles import admit
@@ -86,7 +87,7 @@ def plan(g: GateContext, attempt_id: str) -> Planned:
                       " WHERE r.attempt_id = ? AND r.submission_n = ?", (attempt_id, n))
         for r in runs:
             if r["state"] == "requested":   # its launcher died (we hold the launch lock)
-                ledger.record(tx, "review_launch_failed", actor=g.caller.actor,
+                ledger.record(tx, GateEvent.REVIEW_LAUNCH_FAILED, actor=g.caller.actor,
                               task=att["card_id"], attempt=attempt_id,
                               payload={"review": r["id"], "reason": "its launch did not"
                                        " finish: the launching process ended first"})
@@ -107,7 +108,7 @@ def plan(g: GateContext, attempt_id: str) -> Planned:
                     sha=sha, start_commit=att["start_commit"], round=round_, limit=limit,
                     follows=earlier[-1]["id"] if earlier else None,
                     checkout=reviews_dir(g.repo) / f"{attempt_id}-s{n}")
-        ledger.record(tx, "review_requested", actor=g.caller.actor, task=p.card,
+        ledger.record(tx, GateEvent.REVIEW_REQUESTED, actor=g.caller.actor, task=p.card,
                       attempt=p.attempt, session=g.caller.session,
                       payload={"review": run_id, "sha": sha, "submission": n, "round": round_,
                                "follows": p.follows, "checkout": str(p.checkout)})
@@ -124,7 +125,7 @@ def started(g: GateContext, p: Planned, launched: dict[str, Any], report: Path) 
     sid = launched["session"]
     with g.store.write() as tx:
         text = first_prompt(tx, g, p, report)
-        ledger.record(tx, "review_started", actor=g.caller.actor, task=p.card,
+        ledger.record(tx, GateEvent.REVIEW_STARTED, actor=g.caller.actor, task=p.card,
                       attempt=p.attempt, session=sid,
                       payload={"review": p.run_id, "sha": p.sha, "submission": p.submission,
                                "round": p.round, "follows": p.follows,
@@ -140,7 +141,7 @@ def started(g: GateContext, p: Planned, launched: dict[str, Any], report: Path) 
 def failed(g: GateContext, p: Planned, reason: str) -> None:
     """The launch did not happen: the review can be started again."""
     with g.store.write() as tx:
-        ledger.record(tx, "review_launch_failed", actor=g.caller.actor, task=p.card,
+        ledger.record(tx, GateEvent.REVIEW_LAUNCH_FAILED, actor=g.caller.actor, task=p.card,
                       attempt=p.attempt, payload={"review": p.run_id, "reason": reason})
 
 

@@ -27,6 +27,7 @@ from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
 from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.locks import op_lock
 from a2a_tui.gate.mainworktree import (
     blocking_changes,
@@ -113,7 +114,7 @@ def observe(g: GateContext, branch: str, *, task: str | None = None,
                      f" the new head, `a2a target restore {branch}` moves it back.\n"
                      + "\n".join(reflog[:10]),
                 actor="gate", session=None, task=task, attempt=attempt)
-            ledger.record(tx, "target_diverged", actor="gate", task=task, attempt=attempt,
+            ledger.record(tx, GateEvent.TARGET_DIVERGED, actor="gate", task=task, attempt=attempt,
                           payload={"target": branch, "expected": t.baseline, "observed": head,
                                    "reflog": reflog, "baseline_seq": t.seq,
                                    "baseline_source": t.source, "finding": finding})
@@ -162,7 +163,7 @@ def _seed_in_tx(tx, branch: str, head: str) -> TargetView:
                      " WHERE kind='initialized' AND json_extract(payload, '$.target_branch') = ?"
                      " ORDER BY seq DESC LIMIT 1", (branch,))
         baseline, source = (row["sha"], "init") if row and row["sha"] else (head, "first_seen")
-    ledger.record(tx, "target_observed", actor="gate",
+    ledger.record(tx, GateEvent.TARGET_OBSERVED, actor="gate",
                   payload={"target": branch, "head": baseline, "source": source})
     t = view(tx, branch)
     assert t is not None
@@ -223,7 +224,8 @@ def adopt(g: GateContext, branch: str, reason: str | None) -> dict[str, Any]:
             uid = record_user_input_in_tx(
                 tx, "action", f"a2a target adopt {branch}: {head} is the gate's baseline"
                 f" (was {t.baseline}). {reason}", source="cli")
-            ledger.record(tx, "target_adopted", actor=g.caller.actor, session=g.caller.session,
+            ledger.record(tx, GateEvent.TARGET_ADOPTED,
+                          actor=g.caller.actor, session=g.caller.session,
                           payload={"target": branch, "previous": t.baseline, "head": head,
                                    "reason": reason, "user_input": uid,
                                    "diverged_seq": t.diverged_seq})
@@ -287,7 +289,7 @@ def restore(g: GateContext, branch: str, reason: str | None) -> dict[str, Any]:
         with g.store.write() as tx:
             if uid is None:
                 uid = record_user_input_in_tx(tx, "action", said, source="cli")
-            ledger.record(tx, "target_restored", actor=g.caller.actor,
+            ledger.record(tx, GateEvent.TARGET_RESTORED, actor=g.caller.actor,
                           session=g.caller.session,
                           payload={"target": branch, "from": head, "head": t.baseline,
                                    "moved": moved, "reason": reason, "user_input": uid,

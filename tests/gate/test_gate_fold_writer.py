@@ -11,6 +11,8 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
+
 import a2a_tui
 from a2a_tui.gate import ledger
 from a2a_tui.store import Store
@@ -112,3 +114,12 @@ def test_after_a_whole_history_every_table_is_the_fold_of_the_log(repo):
             if table.name in WRITTEN:
                 assert have, f"the history wrote no {table.name}"
     assert a2a("store", "verify", "--json", cwd=repo).json["intact"] is True
+
+
+def test_the_fold_applies_exactly_the_registered_kinds_and_record_takes_no_other(tmp_path):
+    assert set(ledger.HANDLERS) == set(ledger.GateEvent)
+    with Store(tmp_path / "a2a.db") as s:
+        before = s.last_seq()
+        with pytest.raises(ValueError, match="card_addded"), s.write() as tx:
+            ledger.record(tx, "card_addded", actor="user", task="T-1")   # a typo
+        assert s.last_seq() == before   # nothing appended, nothing half-written

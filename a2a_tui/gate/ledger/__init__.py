@@ -35,10 +35,9 @@ from a2a_tui.gate.ledger.guard import (
     tampered_error,
     verify,
 )
+from a2a_tui.gate.ledger.kinds import GateEvent
 from a2a_tui.gate.ledger.repair import rebuild, rebuild_in, repair, reseal
 from a2a_tui.gate.ledger.rows import (
-    ATTEMPT_AFTER,
-    COMPLETED,
     Ledger,
     Rows,
     TxRows,
@@ -48,8 +47,8 @@ from a2a_tui.gate.ledger.rows import (
 from a2a_tui.gate.ledger.tables import BY_NAME, CHECKED, TABLES, Row, Table
 
 __all__ = [
-    "ATTEMPT_AFTER", "BY_NAME", "CHECKED", "COMPLETED", "FREEZE_KINDS", "HANDLERS", "TABLES",
-    "Ledger", "Mismatch", "Row", "Rows", "Table", "TxRows", "against_log", "apply",
+    "BY_NAME", "CHECKED", "FREEZE_KINDS", "HANDLERS", "TABLES", "GateEvent", "Ledger", "Mismatch",
+    "Row", "Rows", "Table", "TxRows", "against_log", "apply",
     "before_integrate", "chain_problem", "compare", "fold", "freeze", "frozen", "gate_events",
     "last_verdict", "load", "mismatch_problem", "on_open", "rebuild", "rebuild_in", "record",
     "repair", "require_intact", "reseal", "state_after_interrupt", "tampered_error", "verify",

@@ -7,6 +7,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from a2a_tui.gate.ledger.kinds import GateEvent
 from a2a_tui.gate.ledger.rows import Rows, state_after_interrupt
 from a2a_tui.gate.ledger.tables import Row
 from a2a_tui.gate.model import (
@@ -205,33 +206,34 @@ def _resolved(rows: Rows, ev: Event) -> None:
         _ended(AttemptState.ABANDONED)(rows, ev)
 
 
-HANDLERS: dict[str, Handler] = {
-    "card_added": _card_added,
-    "card_versioned": _card_added,      # a new version: as a new card, keeping the fence
-    "card_revised": _card_revised,
-    "card_ready": _card_ready,
-    "claimed": _claimed,
-    "attempt_superseded": _ended(AttemptState.SUPERSEDED),
-    "worktree_created": _attempt(worktree_state=WorktreeState.PRESENT),
-    "worktree_failed": _worktree_failed,
-    "writer_bound": _writer_bound,
-    "submitted": _submitted,
-    "abandoned": _abandoned,
-    "verify_started": _verify_started,
-    "check_result": _check_result,
-    "tests_reported": _tests_reported,
-    "verified": _verdict(VerifyState.PASSED),
-    "rejected": _verdict(VerifyState.REJECTED),
-    "verify_flaky": _verdict(VerifyState.FLAKY),
-    "contract_invalid": _verdict(VerifyState.CONTRACT_INVALID),
-    "verify_commit_missing": _verdict(VerifyState.COMMIT_MISSING),
-    "verify_interrupted": _verify_interrupted,
-    "integration_intent": _integration_intent,
-    "integrated": _integration(IntegrationState.INTEGRATED, AttemptState.INTEGRATED),
-    "integration_not_applied": _integration(IntegrationState.NOT_APPLIED, AttemptState.VERIFIED),
-    "integration_unknown": _integration(IntegrationState.UNKNOWN, AttemptState.UNKNOWN),
-    "worktree_removed": _attempt(worktree_state=WorktreeState.REMOVED),
-    "worktree_kept": _attempt(worktree_state=WorktreeState.KEPT_DIRTY),
-    "worktree_unknown": _attempt(worktree_state=WorktreeState.UNKNOWN),
-    "attempt_resolved": _resolved,
+HANDLERS: dict[GateEvent, Handler] = {
+    GateEvent.CARD_ADDED: _card_added,
+    GateEvent.CARD_VERSIONED: _card_added,      # a new version: as a new card, keeping the fence
+    GateEvent.CARD_REVISED: _card_revised,
+    GateEvent.CARD_READY: _card_ready,
+    GateEvent.CLAIMED: _claimed,
+    GateEvent.ATTEMPT_SUPERSEDED: _ended(AttemptState.SUPERSEDED),
+    GateEvent.WORKTREE_CREATED: _attempt(worktree_state=WorktreeState.PRESENT),
+    GateEvent.WORKTREE_FAILED: _worktree_failed,
+    GateEvent.WRITER_BOUND: _writer_bound,
+    GateEvent.SUBMITTED: _submitted,
+    GateEvent.ABANDONED: _abandoned,
+    GateEvent.VERIFY_STARTED: _verify_started,
+    GateEvent.CHECK_RESULT: _check_result,
+    GateEvent.TESTS_REPORTED: _tests_reported,
+    GateEvent.VERIFIED: _verdict(VerifyState.PASSED),
+    GateEvent.REJECTED: _verdict(VerifyState.REJECTED),
+    GateEvent.VERIFY_FLAKY: _verdict(VerifyState.FLAKY),
+    GateEvent.CONTRACT_INVALID: _verdict(VerifyState.CONTRACT_INVALID),
+    GateEvent.VERIFY_COMMIT_MISSING: _verdict(VerifyState.COMMIT_MISSING),
+    GateEvent.VERIFY_INTERRUPTED: _verify_interrupted,
+    GateEvent.INTEGRATION_INTENT: _integration_intent,
+    GateEvent.INTEGRATED: _integration(IntegrationState.INTEGRATED, AttemptState.INTEGRATED),
+    GateEvent.INTEGRATION_NOT_APPLIED: _integration(IntegrationState.NOT_APPLIED,
+                                                    AttemptState.VERIFIED),
+    GateEvent.INTEGRATION_UNKNOWN: _integration(IntegrationState.UNKNOWN, AttemptState.UNKNOWN),
+    GateEvent.WORKTREE_REMOVED: _attempt(worktree_state=WorktreeState.REMOVED),
+    GateEvent.WORKTREE_KEPT: _attempt(worktree_state=WorktreeState.KEPT_DIRTY),
+    GateEvent.WORKTREE_UNKNOWN: _attempt(worktree_state=WorktreeState.UNKNOWN),
+    GateEvent.ATTEMPT_RESOLVED: _resolved,
 }

@@ -12,13 +12,14 @@ from typing import Any
 
 from a2a_tui.gate.ledger import attempts, reviews, targets
 from a2a_tui.gate.ledger.attempts import Handler
+from a2a_tui.gate.ledger.kinds import GateEvent
 from a2a_tui.gate.ledger.rows import Ledger, Rows, TxRows
 from a2a_tui.store import Event
 from a2a_tui.store.db import dumps
 
 
-def _merged(*families: dict[str, Handler]) -> dict[str, tuple[Handler, ...]]:
-    out: dict[str, tuple[Handler, ...]] = {}
+def _merged(*families: dict[GateEvent, Handler]) -> dict[GateEvent, tuple[Handler, ...]]:
+    out: dict[GateEvent, tuple[Handler, ...]] = {}
     for family in families:
         for kind, handler in family.items():
             out[kind] = (*out.get(kind, ()), handler)
@@ -35,13 +36,16 @@ def apply(rows: Rows, ev: Event) -> None:
         handler(rows, ev)
 
 
-def record(tx: Any, kind: str, *, actor: str, task: str | None = None,
+def record(tx: Any, kind: GateEvent | str, *, actor: str, task: str | None = None,
            attempt: str | None = None, session: str | None = None,
            payload: dict[str, Any] | None = None, ts_ns: int | None = None,
            kept: dict[str, Any] | None = None) -> Event:
     """Append the event and write what it changes to the gate's tables, in the open
     transaction: the only way gate state changes. The handlers see the payload as the log
-    will give it back. `kept`: the columns the log does not hold, for the row it adds."""
+    will give it back. `kept`: the columns the log does not hold, for the row it adds. A kind
+    that is not a GateEvent is a ValueError: an event the fold would not apply is not gate
+    state (append it with `tx.append`)."""
+    kind = GateEvent(kind).value   # the store and the Event hold the plain text, as read back
     ts = ts_ns or time.time_ns()
     seq = tx.append(kind, actor=actor, task=task, attempt=attempt, session=session,
                     payload=payload, ts_ns=ts)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from a2a_tui.gate.ledger.attempts import Handler
+from a2a_tui.gate.ledger.kinds import GateEvent
 from a2a_tui.gate.ledger.rows import Rows
 from a2a_tui.store import Event
 
@@ -94,18 +95,18 @@ def _comments_sent(rows: Rows, ev: Event) -> None:
                  updated_seq=ev.seq)
 
 
-HANDLERS: dict[str, Handler] = {
+HANDLERS: dict[GateEvent, Handler] = {
     # `review_refused` and `review_checkouts_reclaimed` change no table: they are not here.
-    "review_requested": _review_requested,
-    "review_started": _review_started,
-    "review_launch_failed": _review_launch_failed,
-    "reviewed": _reviewed,
-    "review_disposition": _review_disposition,
-    "review_overridden": _review_overridden,
-    "integration_approved": _integration_approved,
-    "approval_consumed": _approval_consumed,
-    "review_comment_added": _comment_added,
-    "review_comment_edited": _comment_edited,
-    "review_comment_removed": _comment_removed,
-    "review_comments_sent": _comments_sent,
+    GateEvent.REVIEW_REQUESTED: _review_requested,
+    GateEvent.REVIEW_STARTED: _review_started,
+    GateEvent.REVIEW_LAUNCH_FAILED: _review_launch_failed,
+    GateEvent.REVIEWED: _reviewed,
+    GateEvent.REVIEW_DISPOSITION: _review_disposition,
+    GateEvent.REVIEW_OVERRIDDEN: _review_overridden,
+    GateEvent.INTEGRATION_APPROVED: _integration_approved,
+    GateEvent.APPROVAL_CONSUMED: _approval_consumed,
+    GateEvent.REVIEW_COMMENT_ADDED: _comment_added,
+    GateEvent.REVIEW_COMMENT_EDITED: _comment_edited,
+    GateEvent.REVIEW_COMMENT_REMOVED: _comment_removed,
+    GateEvent.REVIEW_COMMENTS_SENT: _comments_sent,
 }

@@ -4,6 +4,7 @@ the gate last left it, and a divergence seen until the user decides."""
 from __future__ import annotations
 
 from a2a_tui.gate.ledger.attempts import Handler
+from a2a_tui.gate.ledger.kinds import GateEvent
 from a2a_tui.gate.ledger.rows import Rows
 from a2a_tui.gate.model import Resolution
 from a2a_tui.store import Event
@@ -61,11 +62,11 @@ def _decided(source: str) -> Handler:
     return handle
 
 
-HANDLERS: dict[str, Handler] = {
-    "target_observed": _observed,
-    "target_diverged": _diverged,
-    "integrated": _integrated,
-    "attempt_resolved": _resolved,
-    "target_adopted": _decided("adopted"),
-    "target_restored": _decided("restored"),
+HANDLERS: dict[GateEvent, Handler] = {
+    GateEvent.TARGET_OBSERVED: _observed,
+    GateEvent.TARGET_DIVERGED: _diverged,
+    GateEvent.INTEGRATED: _integrated,
+    GateEvent.ATTEMPT_RESOLVED: _resolved,
+    GateEvent.TARGET_ADOPTED: _decided("adopted"),
+    GateEvent.TARGET_RESTORED: _decided("restored"),
 }

@@ -16,6 +16,7 @@ from a2a_tui.faults import crashpoint
 from a2a_tui.gate import gate_rules, ledger
 from a2a_tui.gate.cards_ops import card_at_version
 from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.locks import op_lock
 from a2a_tui.gate.model import VERIFIABLE
 from a2a_tui.gate.verify import record
@@ -47,7 +48,7 @@ def verify(g: GateContext, attempt_id: str, progress: Progress | None = None,
                          (attempt_id, att["submission_n"]))
             run = 1 + tx.one("SELECT COALESCE(MAX(run),0) FROM verifications WHERE attempt_id=?",
                              (attempt_id,))[0]
-            ledger.record(tx, "verify_started", actor=g.caller.actor, task=att["card_id"],
+            ledger.record(tx, GateEvent.VERIFY_STARTED, actor=g.caller.actor, task=att["card_id"],
                           attempt=attempt_id, session=g.caller.session,
                           payload={"run": run, "sha": sub["sha"], "submission": sub["n"],
                                    "card_version": sub["card_version"],

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from a2a_tui.gate import ledger
+from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.verify.checkout import Checkout
 from a2a_tui.gate.verify.reports.model import TestReport
 from a2a_tui.gate.verify.run import RunResult
@@ -56,7 +57,7 @@ def record(c: Chain, name: str, fp: str, sha: str, source: str,
                "counts": report.counts() if report else None,
                "tests": report.by_file() if report else {}}
     with c.g.store.write() as tx:
-        return ledger.record(tx, "tests_reported", actor="gate", task=c.att["card_id"],
+        return ledger.record(tx, GateEvent.TESTS_REPORTED, actor="gate", task=c.att["card_id"],
                              attempt=c.v.attempt, payload=payload).seq
 
 

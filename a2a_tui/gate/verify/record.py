@@ -9,21 +9,23 @@ from a2a_tui.gate import escalate, ledger
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.feedback import limit, queue_rejection_feedback
 from a2a_tui.gate.gate_rules import GateRules
+from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.model import VerifyState
 from a2a_tui.gate.verify.interrupt import VerifyInterrupted
 from a2a_tui.gate.verify.results import CheckResult, Verification
 
-VERDICT_EVENT = {VerifyState.PASSED: "verified", VerifyState.REJECTED: "rejected",
-                 VerifyState.FLAKY: "verify_flaky",
-                 VerifyState.CONTRACT_INVALID: "contract_invalid",
-                 VerifyState.COMMIT_MISSING: "verify_commit_missing"}
+VERDICT_EVENT = {VerifyState.PASSED: GateEvent.VERIFIED, VerifyState.REJECTED: GateEvent.REJECTED,
+                 VerifyState.FLAKY: GateEvent.VERIFY_FLAKY,
+                 VerifyState.CONTRACT_INVALID: GateEvent.CONTRACT_INVALID,
+                 VerifyState.COMMIT_MISSING: GateEvent.VERIFY_COMMIT_MISSING}
 
 
 def result(g: GateContext, att, v: Verification, r: CheckResult) -> None:
     with g.store.write() as tx:
         # The output tails and the unrounded duration are the row's alone: the log keeps them
         # out (the check's log file has the output).
-        ledger.record(tx, "check_result", actor="gate", task=att["card_id"], attempt=v.attempt,
+        ledger.record(tx, GateEvent.CHECK_RESULT,
+                      actor="gate", task=att["card_id"], attempt=v.attempt,
                       payload={"run": v.run, "sha": v.sha, "card_version": v.card_version,
                                "rules_digest": v.rules_digest,
                                **{k: val for k, val in r.to_json().items()
@@ -100,5 +102,5 @@ def interrupted(g: GateContext, att, v: Verification, exc: BaseException) -> Non
     verdict made it (a verified candidate stays verified)."""
     why = exc.why if isinstance(exc, VerifyInterrupted) else type(exc).__name__
     with g.store.write() as tx:
-        ledger.record(tx, "verify_interrupted", actor="gate", task=att["card_id"],
+        ledger.record(tx, GateEvent.VERIFY_INTERRUPTED, actor="gate", task=att["card_id"],
                       attempt=v.attempt, payload={"run": v.run, "sha": v.sha, "why": why})
