@@ -146,6 +146,8 @@ def test_what_the_cli_started_ends_with_it(world, repo, mode):
     if a.confined:
         wait_until(lambda: not orphans(), timeout=10, what="the orphan to end with its CLI")
     else:
+        # Showing that something outlives its pane has no event to wait on: a second past
+        # the pane's end is given for it to die if it would.
         time.sleep(1)
         left = orphans()
         assert left   # without confinement an orphan outlives its pane
