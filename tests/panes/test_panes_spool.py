@@ -51,9 +51,12 @@ def test_malformed_and_oversized_files_are_quarantined_while_ingestion_goes_on(
     assert reasons[f"{sid}/2-no-session.json"] == "malformed: session missing"
     assert reasons["ghost/3-stranger.json"] == "unknown session 'ghost'"
     assert reasons[f"{sid}/4-huge.json"].startswith("oversized:")
-    assert sorted(f"{p.parent.name}/{p.name}" for p in (top / "quarantine").glob("*/*")) \
-        == sorted(bad)
-    assert not [p for p in sp.iterdir() if p.is_file()]
+    # A file leaves the spool after the transaction that records it commits: wait for it.
+    wait_until(lambda: sorted(f"{p.parent.name}/{p.name}"
+                              for p in (top / "quarantine").glob("*/*")) == sorted(bad),
+               what="the four files moved to quarantine/")
+    wait_until(lambda: not [p for p in sp.iterdir() if p.is_file()],
+               what="the session's spool folder emptied")
 
 
 def test_signals_written_while_no_orchestrator_runs_are_ingested_on_start_in_order(

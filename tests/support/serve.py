@@ -19,7 +19,7 @@ from tests.support.wait import wait_until
 
 class Served:
     """`a2a serve --tmux-socket SOCK` in a subprocess, as a user would run it; its output goes
-    to `log`. Returns once it holds the orchestrator's lock."""
+    to `log`. Returns once it holds the orchestrator's lock and says it serves."""
 
     def __init__(self, repo: Path, sock: str, env: Mapping[str, str], log: Path,
                  popen: Callable[..., subprocess.Popen] = subprocess.Popen):
@@ -28,8 +28,12 @@ class Served:
             self.proc = popen([*A2A, "serve", "--tmux-socket", sock], cwd=str(repo),
                               env=dict(env), stdout=out, stderr=subprocess.STDOUT,
                               start_new_session=True)
-        wait_until(lambda: lock_holder(Repo(repo)) == self.proc.pid or self.proc.poll() is not None,
-                   timeout=20, what="a2a serve to take its lock")
+        # It says it serves once it holds the lock and has done what it does on starting (the
+        # retro proposal among them): a test reads what start-up wrote only after that line.
+        wait_until(lambda: (lock_holder(Repo(repo)) == self.proc.pid
+                            and "a2a: serving " in self.output())
+                   or self.proc.poll() is not None,
+                   timeout=20, what="a2a serve to take its lock and say it serves")
         assert self.proc.poll() is None, self.output()
 
     def output(self) -> str:
