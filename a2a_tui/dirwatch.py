@@ -14,6 +14,7 @@ import ctypes
 import errno
 import os
 import select
+import stat
 import struct
 import time
 from pathlib import Path
@@ -54,6 +55,7 @@ class DirWatch:
             raise OSError(ctypes.get_errno(), f"inotify_init1: {os.strerror(ctypes.get_errno())}")
         self.fd = fd
         self._folders: dict[int, Path] = {}
+        self._makers: set[int] = set()   # the watches whose new folders are reported
         self._paths: set[Path] = set()
         self._changed: set[Path] | None = set()   # None: the kernel's queue overflowed
         try:
@@ -65,12 +67,17 @@ class DirWatch:
     def add(self, folder: Path, folders: bool = False) -> None:
         """Watch `folder` too (a folder watched already is left as it is); with `folders`, for
         folders made in it as well (the first folder's watch takes the constructor's)."""
-        mask = self.mask | (IN_CREATE if folders else 0)
-        wd = self._libc.inotify_add_watch(self.fd, os.fsencode(folder), mask)
+        # IN_CREATE always: what is whole the moment it is made (a symbolic link, a fifo, a
+        # hard link) is never closed after writing nor renamed in, so nothing else reports it.
+        wd = self._libc.inotify_add_watch(self.fd, os.fsencode(folder), self.mask | IN_CREATE)
         if wd < 0:
             err = ctypes.get_errno()
             raise OSError(err, f"inotify_add_watch {folder}: {os.strerror(err)}")
         self._folders[wd] = folder
+        if folders:
+            self._makers.add(wd)
+        else:
+            self._makers.discard(wd)
         self._paths.add(folder)
 
     @property
@@ -119,12 +126,14 @@ class DirWatch:
                 elif not name or name.startswith(b".") or where is None:
                     continue
                 elif mask & IN_ISDIR:
-                    if self.folders:
+                    if wd in self._makers and mask & (IN_CREATE | IN_MOVED_TO):
                         landed = True
                         self._note(where / os.fsdecode(name))
-                elif mask & IN_CREATE:
-                    continue  # a file being created: its close or rename reports it
-                elif self.names is None or name in self.names:
+                elif self.names is not None and name not in self.names:
+                    continue
+                elif mask & IN_CREATE and not _made_whole(where / os.fsdecode(name)):
+                    continue  # a file being written: its close or rename reports it
+                else:
                     landed = True
                     self._note(where)
 
@@ -134,3 +143,14 @@ class DirWatch:
 
     def close(self) -> None:
         os.close(self.fd)
+
+
+def _made_whole(path: Path) -> bool:
+    """Whether a name just made is whole already: anything but a regular file (a symbolic link,
+    a fifo, a socket) or a second name of an existing file (a hard link). A regular file being
+    written reports when it is closed."""
+    try:
+        st = os.lstat(path)
+    except OSError:   # gone again: nothing to look at
+        return False
+    return not stat.S_ISREG(st.st_mode) or st.st_nlink > 1

@@ -73,3 +73,30 @@ def test_without_folders_a_new_folder_wakes_nothing(tmp_path):
         assert dw.wait(0.1) is False
     finally:
         dw.close()
+
+
+def test_what_is_whole_when_made_is_reported_though_never_closed_or_renamed_in(tmp_path):
+    """A symbolic link, a fifo or a hard link is made in one step: no close-after-write and no
+    rename follows, so only its creation can report it (a planted link must not wait for the
+    orchestrator's once-a-minute sweep). A regular file still reports on its close, not before."""
+    a = tmp_path / "a"
+    a.mkdir()
+    target = tmp_path / "elsewhere.json"
+    target.write_text("{}")
+    dw = DirWatch(tmp_path, folders=True)
+    try:
+        dw.add(a)
+        for make in (lambda: (a / "1-link.json").symlink_to(target),
+                     lambda: os.mkfifo(a / "2-fifo.json"),
+                     lambda: os.link(target, a / "3-hard.json")):
+            make()
+            assert dw.wait(1.0) is True
+            assert dw.take_changed() == {a}
+        with open(a / "4-slow.json", "w") as f:      # created, not yet closed: unreported
+            assert dw.wait(0.1) is False
+            f.write("{}")
+        assert dw.wait(1.0) is True                  # its close reports it
+        (a / "nested").mkdir()                       # a folder inside a session's folder is
+        assert dw.wait(0.1) is False                 # not a place the reader looks into
+    finally:
+        dw.close()
