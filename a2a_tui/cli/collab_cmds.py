@@ -14,102 +14,13 @@ from a2a_tui.errors import A2AError
 from a2a_tui.gate import roles as gate_roles
 
 
-def register(sub, common) -> None:
-    p = sub.add_parser("say", parents=[common],
-                       help="(user) a message to the ideation controller, recorded as U-<n>")
-    p.add_argument("text", help="what you say")
-    p.add_argument("--kind", default="message", help=f"one of {', '.join(SAY_KINDS)}")
-    p.set_defaults(func=cmd_say)
-
-    inp = sub.add_parser("input", parents=[common], help="user input records (U-<n>)")
-    isub = inp.add_subparsers(dest="input_cmd", metavar="CMD", required=True)
-    p = isub.add_parser("list", parents=[common], help="every user input, oldest first")
-    p.set_defaults(func=cmd_input_list)
-    p = isub.add_parser("show", parents=[common], help="one user input")
-    p.add_argument("id", help="its id, U-<n>")
-    p.set_defaults(func=cmd_input_show)
-    p = isub.add_parser("confirm", parents=[common],
-                        help="confirm that text typed into a pane (U-<n>, source pane) was"
-                             " yours: only then can it authorize")
-    p.add_argument("id", help="its id, U-<n>")
-    p.set_defaults(func=cmd_input_confirm)
-
-    ib = sub.add_parser("inbox", parents=[common],
-                        help="the inbox between the ideation and executive controllers")
-    ibsub = ib.add_subparsers(dest="inbox_cmd", metavar="CMD", required=True)
-    p = ibsub.add_parser("post", parents=[common], help="append an entry")
-    p.add_argument("kind", help="assign | revise | stop | report | ack | disposition")
-    p.add_argument("--text", required=True, help="the entry's text")
-    p.add_argument("--card", help="the card it is about")
-    p.add_argument("--status", help="reports: PASS | INCOMPLETE | BLOCKED | NO_GO")
-    p.add_argument("--ref", metavar="ENTRY", help="the earlier entry this one points at")
-    p.add_argument("--quote", help="the user's words, verbatim, from --user-input")
-    p.add_argument("--user-input", metavar="U-n", help="the user input the quote comes from")
-    p.set_defaults(func=cmd_inbox_post)
-    p = ibsub.add_parser("list", parents=[common], help="every entry, oldest first")
-    p.add_argument("--card", help="only entries about this card")
-    p.set_defaults(func=cmd_inbox_list)
-    p = ibsub.add_parser("show", parents=[common], help="one entry and what points at it")
-    p.add_argument("id", help="its id, I-<n>")
-    p.set_defaults(func=cmd_inbox_show)
-
-    bd = sub.add_parser("board", parents=[common], help="questions to the user, and findings")
-    bsub = bd.add_subparsers(dest="board_cmd", metavar="CMD", required=True)
-    p = bsub.add_parser("ask", parents=[common], help="(controllers) ask the user a question")
-    p.add_argument("--title", required=True, help="the question, in one line")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=TEXT", required=True,
-                   help="an answer to choose (two or more)")
-    p.add_argument("--recommend", required=True, metavar="KEY",
-                   help="the option you recommend")
-    p.add_argument("--why", required=True, help="why you recommend it")
-    p.add_argument("--body", default="", help="more context, if needed")
-    _item_flags(p)
-    p.set_defaults(func=cmd_board_ask)
-    p = bsub.add_parser("report", parents=[common], help="report a problem outside your scope")
-    p.add_argument("--title", required=True, help="the problem, in one line")
-    p.add_argument("--body", required=True, help="what you saw, where, and why it matters")
-    _item_flags(p)
-    p.set_defaults(func=cmd_board_report)
-    p = bsub.add_parser("list", parents=[common], help="items, answers and closures")
-    p.add_argument("--open", action="store_true", help="text view: only items not closed")
-    p.set_defaults(func=cmd_board_list)
-    p = bsub.add_parser("show", parents=[common], help="one item with its answers and closures")
-    p.add_argument("id", help="its id, Q-<n> or F-<n>")
-    p.set_defaults(func=cmd_board_show)
-    p = bsub.add_parser("close", parents=[common], help="close an item, with a reason")
-    p.add_argument("id", help="its id, Q-<n> or F-<n>")
-    p.add_argument("--reason", required=True, help="why it is closed")
-    p.set_defaults(func=cmd_board_close)
-    p = bsub.add_parser("answer", parents=[common], help="(user) answer an item")
-    p.add_argument("id", help="its id, Q-<n> or F-<n>")
-    p.add_argument("--option", metavar="KEY", help="answer with this option")
-    p.add_argument("--adopt", action="store_true", help="take the recommended option")
-    p.add_argument("--text", help="answer in your own words (with --option: added to it)")
-    p.add_argument("--hold", action="store_true",
-                   help="record now, deliver later with `a2a board send` (batched)")
-    p.set_defaults(func=cmd_board_answer)
-    p = bsub.add_parser("send", parents=[common],
-                        help="(user) deliver held answers: one prompt per asking session")
-    p.add_argument("--session", help="only the answers to this session")
-    p.set_defaults(func=cmd_board_send)
-
-    p = sub.add_parser("rules", parents=[common],
-                       help="the rules for a role (or a command); default: the caller's role")
-    p.add_argument("topic", nargs="*", metavar="ROLE|COMMAND",
-                   help="a role (ideation, executive, worker, reviewer) or a command, in one or"
-                        " more words (review verdict)")
-    p.set_defaults(func=cmd_rules)
-
-    p = sub.add_parser("whoami", parents=[common],
-                       help="who a2a takes you for (from the process tree, not the environment)")
-    p.set_defaults(func=cmd_whoami)
-
-
 def _item_flags(p) -> None:
     p.add_argument("--blocking", action="store_true",
                    help="the work cannot go on without it (only the user closes it)")
     p.add_argument("--category", default="other",
                    help="permission | scope | acceptance | security | irreversible | other")
+
+KIND_HELP = f"one of {', '.join(SAY_KINDS)}"   # `a2a say --kind` (cli/table.py)
 
 
 def _collab(ctx) -> Collab:
