@@ -93,7 +93,7 @@ class ReviewScreen(ModalScreen[None]):
     # --- reading ----------------------------------------------------------------------------
     @work(thread=True, exclusive=True, exit_on_error=False, group="review", name="review state")
     def load(self) -> None:
-        self.post_message(ReviewLoaded(self.services.review_state(self.attempt)))
+        self.post_message(ReviewLoaded(self.services.reads.review_state(self.attempt)))
 
     def follow_store(self, _last_seq: int) -> None:
         """The app calls this on each store change while the screen is shown."""
@@ -169,7 +169,7 @@ class ReviewScreen(ModalScreen[None]):
             if choice:
                 cli, model, effort = choice
                 self.post_message(ActionRequested(
-                    f"review {attempt}", lambda w: w.start_review(attempt, cli, model, effort),
+                    f"review {attempt}", lambda w: w.gate.start_review(attempt, cli, model, effort),
                     ReviewStarted, slow=True))
 
         try:   # the reviewer's CLI, model and effort from your config, when it names them
@@ -188,7 +188,7 @@ class ReviewScreen(ModalScreen[None]):
             if draft:
                 self.post_message(ActionRequested(
                     f"{draft.kind} {issue}",
-                    lambda w: w.dispose(attempt, issue, draft.kind, draft.text),
+                    lambda w: w.gate.dispose(attempt, issue, draft.kind, draft.text),
                     ReviewIssueDisposed))
 
         self.app.push_screen(EditorScreen(
@@ -204,7 +204,7 @@ class ReviewScreen(ModalScreen[None]):
         def then(draft: Draft | None) -> None:
             if draft:
                 self.post_message(ActionRequested(
-                    f"override {attempt}", lambda w: w.override(attempt, draft.text),
+                    f"override {attempt}", lambda w: w.gate.override(attempt, draft.text),
                     ReviewOverridden))
 
         self.app.push_screen(EditorScreen(
@@ -213,7 +213,7 @@ class ReviewScreen(ModalScreen[None]):
 
     def action_approve(self) -> None:
         attempt = self.attempt
-        self.post_message(ActionRequested(f"approve {attempt}", lambda w: w.approve(attempt),
+        self.post_message(ActionRequested(f"approve {attempt}", lambda w: w.gate.approve(attempt),
                                           IntegrationApproved))
 
 
