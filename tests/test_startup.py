@@ -30,6 +30,8 @@ HEAVY = ("pydantic", "pydantic_core", "textual", "rich", "libtmux", "importlib.m
          "hypothesis", "watchfiles", "tomli_w", "tomllib", "a2a_tui.tui")
 # psutil is for identity: a command that never asks who calls does not load it.
 NO_CALLER = {"sessions"}
+# Who calls is not what was said: `whoami` loads none of the collaboration records.
+NO_COLLAB = {"whoami", "whoami as a session", "sessions"}
 
 
 HOOK = """\
@@ -63,7 +65,8 @@ def profile(tmp_path):
 
 def heavy_in(mods: set[str], command: str) -> list[str]:
     """The heavy modules among `mods`, and other command modules than `command`'s own."""
-    forbidden = HEAVY + (("psutil",) if command in NO_CALLER else ())
+    forbidden = (HEAVY + (("psutil",) if command in NO_CALLER else ())
+                 + (("a2a_tui.collab",) if command in NO_COLLAB else ()))
     own = f"a2a_tui.cli.{COMMANDS[command.split()[0]]}"
     return sorted(m for m in mods
                   if any(m == h or m.startswith(h + ".") for h in forbidden)

@@ -1,35 +1,37 @@
 """Collaboration commands: say, input, inbox, board, rules, whoami."""
 
+# Imports inside functions: each command imports what it runs (`a2a whoami`, which agents run
+# most, needs none of the collaboration records; tests/test_startup.py, bench/bench_cli.py).
+
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from a2a_tui.cli.output import Result
-from a2a_tui.cli.rules import COMMAND_RULES, rules_for
-from a2a_tui.collab import board, inbox
-from a2a_tui.collab.context import Collab
-from a2a_tui.collab.roles import ROLES, role_rules
-from a2a_tui.collab.user_input import SAY_KINDS, get_user_input, list_user_inputs, say
 from a2a_tui.errors import A2AError
-from a2a_tui.gate import roles as gate_roles
+
+if TYPE_CHECKING:
+    from a2a_tui.collab.context import Collab
 
 
-def _item_flags(p) -> None:
-    p.add_argument("--blocking", action="store_true",
-                   help="the work cannot go on without it (only the user closes it)")
-    p.add_argument("--category", default="other",
-                   help="permission | scope | acceptance | security | irreversible | other")
+def kind_help() -> str:
+    """`a2a say --kind`'s help (cli/table.py), read when its parser is built."""
+    from a2a_tui.collab.user_input import SAY_KINDS
 
-KIND_HELP = f"one of {', '.join(SAY_KINDS)}"   # `a2a say --kind` (cli/table.py)
+    return f"one of {', '.join(SAY_KINDS)}"
 
 
 def _collab(ctx) -> Collab:
+    from a2a_tui.collab.context import Collab
+
     return Collab(ctx.repo, ctx.store, ctx.caller)
 
 
 # --- user input -------------------------------------------------------------------------
 
 def cmd_say(ctx, args) -> Result:
+    from a2a_tui.collab.user_input import say
+
     r = say(_collab(ctx), args.text, args.kind)
     where = (f"queued to {r['to_session']} as dispatch #{r['dispatch']}" if r["dispatch"]
              else "not delivered: no live ideation session")
@@ -37,6 +39,8 @@ def cmd_say(ctx, args) -> Result:
 
 
 def cmd_input_list(ctx, args) -> Result:
+    from a2a_tui.collab.user_input import list_user_inputs
+
     rows = list_user_inputs(ctx.store)
     def where(r) -> str:
         return f"-> {r['delivered_to']} #{r['dispatch']}" if r["dispatch"] else ""
@@ -47,6 +51,8 @@ def cmd_input_list(ctx, args) -> Result:
 
 
 def cmd_input_show(ctx, args) -> Result:
+    from a2a_tui.collab.user_input import get_user_input
+
     row = get_user_input(ctx.store, args.id)
     if row is None:
         raise A2AError("unknown_user_input", f"no user input {args.id!r} (see `a2a input list`)")
@@ -67,6 +73,8 @@ def cmd_input_confirm(ctx, args) -> Result:
 # --- inbox ------------------------------------------------------------------------------
 
 def cmd_inbox_post(ctx, args) -> Result:
+    from a2a_tui.collab import inbox
+
     e = inbox.post(_collab(ctx), args.kind, args.text, card=args.card, status=args.status,
                    ref=args.ref, quote=args.quote, user_input=args.user_input)
     lines = [f"posted {e['id']}: {e['kind']} -> {e['recipient']}"]
@@ -82,12 +90,16 @@ def cmd_inbox_post(ctx, args) -> Result:
 
 
 def cmd_inbox_list(ctx, args) -> Result:
+    from a2a_tui.collab import inbox
+
     rows = inbox.list_entries(ctx.store, card=args.card)
     return Result(rows, "\n".join(_entry_line(e) for e in rows) or "(inbox is empty)",
                   rules="inbox list")
 
 
 def cmd_inbox_show(ctx, args) -> Result:
+    from a2a_tui.collab import inbox
+
     e = inbox.show(ctx.store, args.id)
     lines = [_entry_line(e), e["text"]]
     if e["quote"] and e["author_role"] != "user":
@@ -110,12 +122,16 @@ def _entry_line(e: dict[str, Any]) -> str:
 # --- board ------------------------------------------------------------------------------
 
 def cmd_board_ask(ctx, args) -> Result:
+    from a2a_tui.collab import board
+
     item = board.ask(_collab(ctx), args.title, args.option, args.recommend, args.why,
                      body=args.body, blocking=args.blocking, category=args.category)
     return Result(item, f"asked {item['id']}: {item['title']}", rules="board ask")
 
 
 def cmd_board_report(ctx, args) -> Result:
+    from a2a_tui.collab import board
+
     item = board.report(_collab(ctx), args.title, args.body, blocking=args.blocking,
                         category=args.category)
     return Result(item, f"reported {item['id']}: {item['title']}"
@@ -124,6 +140,8 @@ def cmd_board_report(ctx, args) -> Result:
 
 
 def cmd_board_list(ctx, args) -> Result:
+    from a2a_tui.collab import board
+
     data = board.list_board(ctx.store)
     items = [i for i in data["items"] if not args.open or i["status"] != "closed"]
     return Result(data, "\n".join(_item_line(i) for i in items) or "(board is empty)",
@@ -131,6 +149,8 @@ def cmd_board_list(ctx, args) -> Result:
 
 
 def cmd_board_show(ctx, args) -> Result:
+    from a2a_tui.collab import board
+
     i = board.show(ctx.store, args.id)
     lines = [_item_line(i)]
     if i["body"]:
@@ -150,11 +170,15 @@ def cmd_board_show(ctx, args) -> Result:
 
 
 def cmd_board_close(ctx, args) -> Result:
+    from a2a_tui.collab import board
+
     i = board.close(_collab(ctx), args.id, args.reason)
     return Result(i, f"closed {i['id']}", rules="board close")
 
 
 def cmd_board_answer(ctx, args) -> Result:
+    from a2a_tui.collab import board
+
     r = board.answer(_collab(ctx), args.id, option=args.option, adopt=args.adopt,
                      text=args.text, hold=args.hold)
     lines = [f"recorded {r['user_input']} as the answer to {r['id']}"]
@@ -163,6 +187,8 @@ def cmd_board_answer(ctx, args) -> Result:
 
 
 def cmd_board_send(ctx, args) -> Result:
+    from a2a_tui.collab import board
+
     sent = board.send_pending(_collab(ctx), args.session)
     return Result({"sent": sent}, "\n".join(_sent_lines(sent)) or "no held answers",
                   rules="board answer")
@@ -191,6 +217,9 @@ def _one_line(text: str, width: int = 100) -> str:
 # --- rules, whoami ------------------------------------------------------------------------
 
 def cmd_rules(ctx, args) -> Result:
+    from a2a_tui.cli.rules import COMMAND_RULES, rules_for
+    from a2a_tui.collab.roles import ROLES, role_rules
+
     topic = " ".join(args.topic) or None
     if topic is None:
         caller = ctx.identity
@@ -213,6 +242,10 @@ def cmd_rules(ctx, args) -> Result:
 def all_rules() -> Result:
     """Everything, for the user: who may run each gate command, each role's rules, each
     command's rules."""
+    from a2a_tui.cli.rules import COMMAND_RULES, rules_for
+    from a2a_tui.collab.roles import ROLES, role_rules
+    from a2a_tui.gate import roles as gate_roles
+
     table = gate_roles.table()
     roles = {r: role_rules(r) for r in ROLES}
     commands = {c: rules_for(c) for c in sorted(COMMAND_RULES)}

@@ -253,7 +253,7 @@ TABLE: tuple[Command, ...] = (
     Command("say", "(user) a message to the ideation controller, recorded as U-<n>",
             "collab_cmds:cmd_say", group=TALK, example='a2a say "T-2 can wait until Monday"',
             args=(arg("text", help="what you say"),
-                  arg("--kind", default="message", help=Ref("collab_cmds:KIND_HELP")))),
+                  arg("--kind", default="message", help=Ref("collab_cmds:kind_help", call=True)))),
     Command("board", "questions to the user, and findings", group=TALK,
             example="a2a board answer Q-1 --adopt", subs=Subs("board_cmd")),
     Command("board ask", "(controllers) ask the user a question", "collab_cmds:cmd_board_ask",
