@@ -18,7 +18,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Label, RadioButton, RadioSet, Static
 
 from a2a_tui.errors import A2AError
@@ -27,7 +26,7 @@ from a2a_tui.gate.review_views import ReviewState
 from a2a_tui.profiles import CLIS
 from a2a_tui.settings import RoleDefaults
 from a2a_tui.tui import actions
-from a2a_tui.tui.chrome import FORM_KEYS, WorkbenchFooter
+from a2a_tui.tui.chrome import FORM_KEYS, BoxScreen, WorkbenchFooter
 from a2a_tui.tui.messages import (
     ActionRequested,
     IntegrationApproved,
@@ -51,15 +50,11 @@ class ReviewLoaded(Message):
         self.state = state
 
 
-class ReviewScreen(ModalScreen[None]):
+class ReviewScreen(BoxScreen[None]):
     SCOPE = "review"             # its keys: the registry's "review" scope
     BINDINGS = actions.bindings(SCOPE)
     DEFAULT_CSS = """
-    ReviewScreen { align: center middle; }
-    ReviewScreen > Vertical {
-        width: 95%; max-width: 130; height: auto; max-height: 95%;
-        border: round $accent; background: $surface; padding: 0 1;
-    }
+    ReviewScreen > Vertical { width: 95%; max-width: 130; max-height: 95%; }
     ReviewScreen DataTable { height: auto; max-height: 10; margin-bottom: 1; }
     ReviewScreen .label { color: $text-muted; text-style: bold; }
     """
@@ -245,18 +240,14 @@ def approval_text(st: ReviewState) -> Text:
     return t
 
 
-class StartReviewScreen(ModalScreen[tuple[str, str, str] | None]):
+class StartReviewScreen(BoxScreen[tuple[str, str, str] | None]):
     """Which CLI (and model, effort) the reviewer runs; Ctrl-S starts, Esc cancels."""
 
     BINDINGS = [Binding("ctrl+s", "send", "Start", priority=True),
                 Binding("escape", "cancel", "Cancel", priority=True),
                 *FORM_KEYS]
     DEFAULT_CSS = """
-    StartReviewScreen { align: center middle; }
-    StartReviewScreen > Vertical {
-        width: 80%; max-width: 80; height: auto; border: round $accent; background: $surface;
-        padding: 0 1;
-    }
+    StartReviewScreen > Vertical { width: 80%; max-width: 80; }
     StartReviewScreen RadioSet { layout: horizontal; height: auto; border: none; padding: 0; }
     """
 
