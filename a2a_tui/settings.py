@@ -52,7 +52,7 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from a2a_tui.errors import A2AError
 from a2a_tui.profiles import CLIS
@@ -265,19 +265,30 @@ def _models():
     global _MODELS
     if _MODELS is not None:
         return _MODELS
-    from typing import Literal
-
-    from pydantic import (
-        BaseModel,
-        ConfigDict,
-        Field,
-        ValidationInfo,
-        create_model,
-        field_validator,
-        model_validator,
-    )
+    from pydantic import ConfigDict, create_model
 
     strict = ConfigDict(extra="forbid")
+    Role, Cli, Stall, Notify, Layout = _section_models(strict)
+    Confinement = _confinement_model(strict)
+    roles = create_model("Roles", __config__=strict,
+                         **{r: (Role, Role()) for r in ROLE_NAMES})  # type: ignore[call-overload]
+    stall = create_model("Stalls", __config__=strict,
+                         **{c: (Stall, Stall()) for c in CLIS})  # type: ignore[call-overload]
+    clis = create_model("Clis", __config__=strict,
+                        **{c: (Cli, Cli()) for c in CLIS})  # type: ignore[call-overload]
+    whole = create_model("Settings", __config__=strict, roles=(roles, roles()),
+                         clis=(clis, clis()), notify=(Notify, Notify()), stall=(stall, stall()),
+                         layout=(Layout, Layout()),
+                         confinement=(Confinement, Confinement()))  # type: ignore[call-overload]
+    _MODELS = whole
+    return whole
+
+
+
+
+def _section_models(strict) -> tuple[type, ...]:
+    """The models of [roles.*], [clis.*], [stall.*], [notify] and [layout] (for `_models`)."""
+    from pydantic import BaseModel, Field, ValidationInfo, field_validator, model_validator
 
     class Role(BaseModel):
         model_config = strict
@@ -321,6 +332,13 @@ def _models():
                 raise ValueError("0 (about a quarter of the screen) or 3 to 60")
             return v
 
+    return Role, Cli, Stall, Notify, Layout
+
+
+def _confinement_model(strict) -> type:
+    """The model of [confinement] (for `_models`): absolute paths only."""
+    from pydantic import BaseModel, Field, field_validator
+
     def absolute(paths: list[str]) -> list[str]:
         for p in paths:
             if not os.path.isabs(os.path.expanduser(p)):
@@ -342,18 +360,7 @@ def _models():
             default_factory=dict)
         sessions: dict[str, Paths] = Field(default_factory=dict)
 
-    roles = create_model("Roles", __config__=strict,
-                         **{r: (Role, Role()) for r in ROLE_NAMES})  # type: ignore[call-overload]
-    stall = create_model("Stalls", __config__=strict,
-                         **{c: (Stall, Stall()) for c in CLIS})  # type: ignore[call-overload]
-    clis = create_model("Clis", __config__=strict,
-                        **{c: (Cli, Cli()) for c in CLIS})  # type: ignore[call-overload]
-    whole = create_model("Settings", __config__=strict, roles=(roles, roles()),
-                         clis=(clis, clis()), notify=(Notify, Notify()), stall=(stall, stall()),
-                         layout=(Layout, Layout()),
-                         confinement=(Confinement, Confinement()))  # type: ignore[call-overload]
-    _MODELS = whole
-    return whole
+    return Confinement
 
 
 _MODELS = None

@@ -60,15 +60,16 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
     record. `cwd`: the folder to work in, in place of the one the role and attempt would give
     (a fork works where its original did; a reviewer in its read-only checkout). `note`: more
     facts for the launch record (why a revive started afresh...)."""
+    # Longer than most on purpose: it is the crash-safe order (module docstring) read top to
+    # bottom: the intent recorded, then the writer bound, the files and the pane, then what
+    # tmux reports; each step's parts are the helpers below.
     if role not in ROLES:
         raise A2AError("unknown_role", f"unknown role {role!r} (one of {', '.join(ROLES)})",
                        exit_code=2)
     profile = profiles.get(cli)
     repo, store = g.repo, g.store
     cwd, task = (cwd, None) if cwd is not None else _cwd(g, attempt)
-    card = rolecards_dir() / f"{role}.md"
-    card_digest = "sha256:" + hashlib.sha256(card.read_bytes()).hexdigest() if card.is_file() \
-        else None
+    card, card_digest = _role_card(role)
     version = profile.version()
     # An attempt's clone is its agent's: its head is read from its files as data, no git runs
     # there (gate/clones.py); None when they say nothing git would write.
@@ -80,13 +81,9 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
 
     with store.write() as tx:
         sid = sid or _new_id(tx, role)
-        old = tx.one("SELECT state, launch_seq FROM sessions WHERE id = ?", (sid,))
-        if old is not None and (restarts, "exited") != (old["launch_seq"], old["state"]):
-            raise A2AError("session_exists", f"session {sid} already exists" + (
-                " and has not exited (or was restarted meanwhile)" if restarts else ""))
-        run_dir = repo.session_run_dir(sid)
+        _check_free(tx, sid, restarts)
         ctx = profiles.LaunchContext(
-            session=sid, role=role, cwd=cwd, run_dir=run_dir,
+            session=sid, role=role, cwd=cwd, run_dir=repo.session_run_dir(sid),
             spool_dir=repo.session_spool_dir(sid),
             hook=hooks_dir() / "a2a-hook", model=model, effort=effort,
             role_card=card if card.is_file() and cli != "demo" else None, extra=tuple(extra),
@@ -98,25 +95,16 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
         # are recorded (profiles/environment.py).
         travel, clear_env = profile.pane_env(tuple(extra), os.environ)
         box = boxing.confine(ctx, profile, launch)
-        record = {"role": role, "cli": cli, "cli_version": version, "model": model,
-                  "effort": effort, "argv": launch.argv, "env": sorted(launch.env),
-                  "role_card": str(card), "role_card_digest": card_digest, "repo_commit": commit,
-                  "cwd": str(cwd), "tmux_socket": tmux_socket, "tmux_session": tmux_session,
-                  "thread_id": launch.thread_id, "prompt_signal": launch.prompt_signal,
-                  "env_passed": sorted(travel), "permissions": launch.permissions,
-                  "confinement": box.record(),
-                  # The session's two channels: the socket it reaches a2a through, the folder
-                  # its hooks signal into (both bound into its sandbox alone).
-                  "broker_socket": str(repo.broker_socket(sid)),
-                  "spool": str(ctx.spool_dir),
-                  "extra": list(extra),
-                  **({"continues": continues, "fork": fork} if continues else {}),
-                  **({("revives" if continues and not fork else "restarts"): restarts}
-                     if restarts is not None else {}),
-                  **(note or {}),
+        record = {"cli": cli, "cli_version": version, "argv": launch.argv,
+                  "env": sorted(launch.env), "role_card": str(card),
+                  "role_card_digest": card_digest, "repo_commit": commit,
+                  "tmux_socket": tmux_socket, "tmux_session": tmux_session,
+                  "env_passed": sorted(travel), "confinement": box.record(),
+                  "broker_socket": str(repo.broker_socket(sid)), **(note or {}),
                   **({"user_input": user_input} if user_input else {})}
         seq = record_launching(
-            tx, sid, actor=g.caller.actor, role=role, cli=cli, cwd=str(cwd), record=record,
+            tx, sid, actor=g.caller.actor, role=role, cli=cli, cwd=str(cwd),
+            record=_launch_record(ctx, launch, record, restarts),
             cli_version=version, model=model, effort=effort, attempt=attempt,
             tmux_socket=tmux_socket, tmux_session=tmux_session, thread_id=launch.thread_id,
             replace=restarts is not None)
@@ -131,33 +119,81 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
                     "A2A-Role": role, "A2A-CLI": f"{cli} {version}", "A2A-Model": model,
                     "A2A-Effort": effort, "A2A-Launch": str(seq)}
         _write_files(repo, ctx, launch, trailers, tmux_socket, cwd, travel, clear_env, box)
-        facts = tmux.new_pane(tmux_session, ["/bin/sh", str(run_dir / "launch.sh")], str(cwd))
-        tmux.set_pane_option(facts.pane_id, SESSION_TAG, sid)
-        exit_cmd = shlex.join([str(ctx.hook), "--spool", str(ctx.spool_dir), "--session", sid,
-                               "--pane", facts.pane_id, "tmux"])
-        tmux.on_pane_death(facts.pane_id, exit_cmd)
+        facts = _start_pane(tmux, tmux_session, ctx, cwd)
     except (A2AError, OSError) as exc:
         _failed(store, sid, attempt, str(exc))
         raise
-    started = {"pane": facts.pane_id, "pid": facts.pid, "pid_start": start_time(facts.pid),
-               "tty": facts.tty, "sid": session_leader(facts.pid),
-               "subreaper": host.linux() and not box.confined}
-    with store.write() as tx:
-        record_launched(tx, sid, actor=g.caller.actor, attempt=attempt, launch_seq=seq,
-                        pane_id=facts.pane_id, pid=facts.pid, pid_start=started["pid_start"],
-                        tty=facts.tty, extra={"sid": started["sid"],
-                                              "subreaper": started["subreaper"]})
-        # What was addressed to this role while no session of it ran comes to this one.
-        deliver_backlog_in_tx(tx, sid, role, actor="orchestrator")
-    # A process that died before its pane-died hook was set would never signal it.
-    after = tmux.panes().get(facts.pane_id)
-    if after is None or after.dead:
-        _failed(store, sid, attempt, "the CLI exited at once", state_event="pane_exited")
+    _record_started(g, tmux, facts, ctx, attempt=attempt, seq=seq, confined=box.confined)
     return {"session": sid, "pane": facts.pane_id, "role": role, "cli": cli,
             "cli_version": version, "model": model, "effort": effort, "attempt": attempt,
             "cwd": str(cwd), "launch_seq": seq, "argv": launch.argv,
             "tmux_session": tmux_session, "tmux_socket": tmux_socket, "pid": facts.pid,
             "confinement": box.record()}
+
+
+def _role_card(role: str) -> tuple[Path, str | None]:
+    """The role's card and its digest (None when there is no card)."""
+    card = rolecards_dir() / f"{role}.md"
+    return card, ("sha256:" + hashlib.sha256(card.read_bytes()).hexdigest()
+                  if card.is_file() else None)
+
+
+def _check_free(tx, sid: str, restarts: int | None) -> None:
+    """Refuse a session id in use, but for the exited session this launch brings back."""
+    old = tx.one("SELECT state, launch_seq FROM sessions WHERE id = ?", (sid,))
+    if old is not None and (restarts, "exited") != (old["launch_seq"], old["state"]):
+        raise A2AError("session_exists", f"session {sid} already exists" + (
+            " and has not exited (or was restarted meanwhile)" if restarts else ""))
+
+
+def _launch_record(ctx: profiles.LaunchContext, launch: profiles.Launch,
+                   facts: dict[str, Any], restarts: int | None) -> dict[str, Any]:
+    """The launch record: what the launch context and the prepared launch say; for a launch
+    that goes on from another, the conversation it resumes (or forks) and the launch it brings
+    back (`revives` when it resumes it); then `facts` (the CLI, its version, the role card,
+    tmux..., a note and the user input last: they win)."""
+    record = {"role": ctx.role, "model": ctx.model, "effort": ctx.effort, "cwd": str(ctx.cwd),
+              "thread_id": launch.thread_id, "prompt_signal": launch.prompt_signal,
+              "permissions": launch.permissions, "extra": list(ctx.extra),
+              # The session's two channels: the socket it reaches a2a through (in `facts`),
+              # the folder its hooks signal into (both bound into its sandbox alone).
+              "spool": str(ctx.spool_dir)}
+    if ctx.continues:
+        record |= {"continues": ctx.continues, "fork": ctx.fork}
+    if restarts is not None:
+        record["revives" if ctx.continues and not ctx.fork else "restarts"] = restarts
+    return record | facts
+
+
+def _start_pane(tmux: Tmux, tmux_session: str, ctx: profiles.LaunchContext, cwd: Path):
+    """The session's pane, running its launch script, tagged with its id, and its death
+    signalled through the session's hook."""
+    sid = ctx.session
+    facts = tmux.new_pane(tmux_session, ["/bin/sh", str(ctx.run_dir / "launch.sh")], str(cwd))
+    tmux.set_pane_option(facts.pane_id, SESSION_TAG, sid)
+    exit_cmd = shlex.join([str(ctx.hook), "--spool", str(ctx.spool_dir), "--session", sid,
+                           "--pane", facts.pane_id, "tmux"])
+    tmux.on_pane_death(facts.pane_id, exit_cmd)
+    return facts
+
+
+def _record_started(g, tmux: Tmux, facts, ctx: profiles.LaunchContext, *,
+                    attempt: str | None, seq: int, confined: bool) -> None:
+    """Record what tmux reports of the started pane, hand the session what waited for its role,
+    and mark it exited when its process is already gone."""
+    sid = ctx.session
+    pid_start = start_time(facts.pid)
+    with g.store.write() as tx:
+        record_launched(tx, sid, actor=g.caller.actor, attempt=attempt, launch_seq=seq,
+                        pane_id=facts.pane_id, pid=facts.pid, pid_start=pid_start,
+                        tty=facts.tty, extra={"sid": session_leader(facts.pid),
+                                              "subreaper": host.linux() and not confined})
+        # What was addressed to this role while no session of it ran comes to this one.
+        deliver_backlog_in_tx(tx, sid, ctx.role, actor="orchestrator")
+    # A process that died before its pane-died hook was set would never signal it.
+    after = tmux.panes().get(facts.pane_id)
+    if after is None or after.dead:
+        _failed(g.store, sid, attempt, "the CLI exited at once", state_event="pane_exited")
 
 
 class _Boxing:

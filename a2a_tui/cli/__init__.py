@@ -1,18 +1,14 @@
 """`a2a`: the command line. Every command has `--json`; errors are one line with a stable code.
 
-Agents call `a2a` many times a turn and pay its start-up each time (bench/bench_cli.py), so
-`a2a CMD` imports only the module that registers CMD, found in COMMANDS below, and builds only
-that module's parsers. `a2a`, `a2a --help`, `--version`, an unknown command or an abbreviated
-option before the command read every module, as before.
-
-Adding a command: write it in a `cli/*_cmds.py` module's `register(sub, common)` (or a new
-`*_cmds.py` module with one) and add one line `"NAME": "MODULE",` to COMMANDS, NAME being the
-word after `a2a` (one line covers `a2a NAME SUB ...`). tests/test_startup.py fails until the
-line is there; until then the command still works, through the whole parser, only slower.
+The commands are data: one table (cli/table.py) of `Command(name, help, func, args, group, ...)`
+builds the parser, the grouped `a2a --help` and the reference. Agents call `a2a` many times a
+turn and pay its start-up each time (bench/bench_cli.py), so `a2a CMD` builds only CMD's entries
+and imports only the module their functions live in. `a2a`, `a2a --help`, `--version`, an
+unknown command or an abbreviated option before the command build every command, as before.
 """
 
-# Imports inside functions: pkgutil and importlib only when the command table does not name
-# the command (a2a's start-up: tests/test_startup.py).
+# Imports inside functions: importlib only when a parser is built; the grouped help only
+# for `a2a --help` (a2a's start-up: tests/test_startup.py).
 
 from __future__ import annotations
 
@@ -20,77 +16,28 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from a2a_tui import __version__
 from a2a_tui.cli.output import Result, emit, emit_error
+from a2a_tui.cli.spec import add_commands
+from a2a_tui.cli.table import GROUPS, TABLE
 from a2a_tui.errors import A2AError
 from a2a_tui.resources import BROKER_ENV, broker_client
 
 if TYPE_CHECKING:
     from a2a_tui.cli.context import Forced
 
-# Each `a2a_tui/cli/*_cmds.py` module adds its subcommands through `register(sub, common)`.
-FIRST_MODULES = ["base_cmds", "card_cmds", "gate_cmds"]
-
-# Every top-level command and the module whose `register` adds it.
-COMMANDS = {
-    "init": "base_cmds",
-    "status": "base_cmds",
-    "events": "base_cmds",
-    "metrics": "metrics_cmds",
-    "retro": "metrics_cmds",
-    "store": "store_cmds",
-    "recover": "base_cmds",
-    "card": "card_cmds",
-    "claim": "gate_cmds",
-    "submit": "gate_cmds",
-    "verify": "gate_cmds",
-    "integrate": "gate_cmds",
-    "abandon": "gate_cmds",
-    "review": "review_cmds",
-    "approve": "review_cmds",
-    "reclaim": "gate_cmds",
-    "log": "gate_cmds",
-    "diff": "read_cmds",
-    "show": "read_cmds",
-    "comment": "comment_cmds",
-    "resolve": "target_cmds",
-    "target": "target_cmds",
-    "say": "collab_cmds",
-    "input": "collab_cmds",
-    "inbox": "collab_cmds",
-    "board": "collab_cmds",
-    "rules": "collab_cmds",
-    "whoami": "collab_cmds",
-    "demo-agent": "demo_agent_cmds",
-    "serve": "pane_cmds",
-    "spawn": "pane_cmds",
-    "inject": "pane_cmds",
-    "pause": "pane_cmds",
-    "resume": "pane_cmds",
-    "release": "pane_cmds",
-    "sessions": "pane_cmds",
-    "session": "session_cmds",
-    "attention": "session_cmds",
-    "config": "config_cmds",
-    "feedback": "contract_cmds",
-    "gate-rules": "contract_cmds",
-    "up": "tui_cmds",
-    "workbench": "tui_cmds",
-    "demo": "tui_cmds",
-    "down": "tui_cmds",
-    "demo-director": "tui_cmds",
-}
+# The words that start a command, and the module its functions live in (from the table).
+COMMANDS: dict[str, str] = {}
+for command in TABLE:
+    if command.func:
+        COMMANDS.setdefault(command.top, command.func.split(":")[0])
 
 
 def command_modules() -> list[str]:
-    import pkgutil
-
-    found = sorted(m.name for m in pkgutil.iter_modules(__path__) if m.name.endswith("_cmds"))
-    ordered = ([m for m in FIRST_MODULES if m in found]
-               + [m for m in found if m not in FIRST_MODULES])
-    return [f"a2a_tui.cli.{m}" for m in ordered]
+    """Every module a command's function lives in, in the table's order."""
+    return [f"a2a_tui.cli.{m}" for m in dict.fromkeys(COMMANDS.values())]
 
 
 def command_in(argv: Sequence[str]) -> str | None:
@@ -146,12 +93,12 @@ def utf8_only(argv: list[str]) -> None:
 
 
 class TopParser(Parser):
-    """`a2a` itself: its help lists the commands by group (cli/groups.py), not in one list."""
+    """`a2a` itself: its help lists the commands by the table's groups, not in one list."""
 
     def format_help(self) -> str:
-        from a2a_tui.cli.groups import top_help  # lazy: only `a2a --help` reads the groups
+        from a2a_tui.cli.helptext import top_help  # lazy: only `a2a --help` lays them out
 
-        return top_help(self)
+        return top_help(self, TABLE, GROUPS)
 
 
 def common_options() -> argparse.ArgumentParser:
@@ -164,9 +111,8 @@ def common_options() -> argparse.ArgumentParser:
 
 
 def build_parser(command: str | None = None) -> Parser:
-    """The parser of every command, or only of `command`'s module (a name in COMMANDS)."""
-    import importlib
-
+    """The parser of every command, or only of `command` (a word that starts a command) and
+    its subcommands."""
     common = common_options()
     parser = TopParser(
         prog="a2a",
@@ -175,37 +121,8 @@ def build_parser(command: str | None = None) -> Parser:
     )
     parser.add_argument("--version", action="version", version=f"a2a {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    if command:
-        importlib.import_module(f"a2a_tui.cli.{COMMANDS[command]}").register(
-            _Only(sub, command), common)
-    else:
-        for name in command_modules():
-            importlib.import_module(name).register(sub, common)
+    add_commands(sub, (c for c in TABLE if command in (None, c.top)), common, Parser)
     return parser
-
-
-class _Only:
-    """The subparsers of one command: the module's other commands get a parser that builds
-    nothing (building every parser of the collaboration module takes ~2.5 ms, whoami's ~0.4)."""
-
-    def __init__(self, sub: argparse._SubParsersAction, command: str):
-        self.sub = sub
-        self.command = command
-
-    def add_parser(self, name: str, **kwargs: Any) -> Any:
-        if self.command == name or self.command in kwargs.get("aliases", ()):
-            return self.sub.add_parser(name, **kwargs)
-        return _Unbuilt()
-
-
-class _Unbuilt:
-    """Takes every call a `register` makes on a parser (and on what it returns), builds nothing."""
-
-    def __getattr__(self, name: str) -> Any:
-        return self._ignore
-
-    def _ignore(self, *args: Any, **kwargs: Any) -> _Unbuilt:
-        return self
 
 
 def command_paths(parser: argparse.ArgumentParser) -> dict[Callable, str]:

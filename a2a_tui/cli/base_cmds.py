@@ -13,37 +13,6 @@ from a2a_tui.panes.views import sessions as session_views
 from a2a_tui.repo import find_repo, init
 
 
-def register(sub, common) -> None:
-    p = sub.add_parser("init", parents=[common], help="create .a2a/ in a git repository")
-    p.add_argument("--target", metavar="BRANCH", help="target branch (default: the current one)")
-    p.add_argument("--adopt-pid-namespace", action="store_true",
-                   help="make this terminal's PID namespace a2a's (after it changed, e.g. a"
-                        " restarted container)")
-    p.add_argument("--new-store", action="store_true",
-                   help="start a new, empty record where this repository's store is missing"
-                        " (the old one's id is kept in the new one's first event)")
-    p.set_defaults(func=cmd_init)
-
-    p = sub.add_parser("status", parents=[common], help="cards, attempts and sessions at a glance")
-    p.set_defaults(func=cmd_status)
-
-    p = sub.add_parser("events", parents=[common], help="the event log")
-    p.add_argument("--after", type=int, default=0, metavar="SEQ",
-                   help="only events after this sequence number")
-    p.add_argument("--limit", type=int, default=None, help="at most this many events")
-    p.add_argument("--kind", action="append", metavar="KIND",
-                   help="only events of this kind (repeatable)")
-    p.add_argument("--task", help="only events of this card")
-    p.add_argument("--attempt", help="only events of this attempt")
-    p.add_argument("--session", help="only events of this session")
-    p.add_argument("--tail", type=int, metavar="N", help="only the last N events")
-    p.set_defaults(func=cmd_events)
-
-    p = sub.add_parser("recover", parents=[common],
-                       help="resolve operations a crash left half-done, from facts")
-    p.set_defaults(func=cmd_recover)
-
-
 def cmd_init(ctx, args) -> Result:
     data = init(find_repo(getattr(args, "repo", None)), args.target,
                 adopt_namespace=args.adopt_pid_namespace, new_store=args.new_store)

@@ -18,38 +18,6 @@ if TYPE_CHECKING:
     from a2a_tui.gate.cards_ops import CardAdded
 
 
-def register(sub, common) -> None:
-    card = sub.add_parser("card", parents=[common], help="task cards")
-    csub = card.add_subparsers(dest="card_cmd", metavar="CMD", required=True)
-    p = csub.add_parser("new", parents=[common],
-                        help="write a card in $EDITOR from a commented template, and add it")
-    p.add_argument("--title", default="", help="the card's title (default: the goal's first"
-                   " line)")
-    p.add_argument("--file", type=Path, metavar="PATH", help="the file to write and edit"
-                   " (default: .a2a/cards/new-<n>.toml); an existing one is edited as it is")
-    p.add_argument("--ready", action="store_true", help="also confirm it ready once added")
-    p.add_argument("--no-edit", action="store_true",
-                   help="write the template and say where; add it later with `a2a card add`")
-    p.add_argument("--print", action="store_true", dest="print_only",
-                   help="print the template and write nothing")
-    p.set_defaults(func=cmd_card_new)
-    p = csub.add_parser("edit", parents=[common],
-                        help="edit a card's current version in $EDITOR, and add the result")
-    p.add_argument("card", help="the card's id, e.g. T-1")
-    p.set_defaults(func=cmd_card_edit)
-    p = csub.add_parser("add", parents=[common], help="add or update a card from a TOML file")
-    p.add_argument("file", type=Path, help="the card's TOML file")
-    p.set_defaults(func=cmd_card_add)
-    p = csub.add_parser("show", parents=[common], help="show a card")
-    p.add_argument("card", help="the card's id, e.g. T-1")
-    p.set_defaults(func=cmd_card_show)
-    p = csub.add_parser("ready", parents=[common], help="confirm a card's current version as ready")
-    p.add_argument("card", help="the card's id, e.g. T-1")
-    p.set_defaults(func=cmd_card_ready)
-    p = csub.add_parser("list", parents=[common], help="list cards")
-    p.set_defaults(func=cmd_card_list)
-
-
 def _added(r: CardAdded) -> str:
     return f"card {r.card} v{r.version} {r.verb()} ({r.state}){r.filled_note()}"
 

@@ -1,124 +1,37 @@
 """Collaboration commands: say, input, inbox, board, rules, whoami."""
 
+# Imports inside functions: each command imports what it runs (`a2a whoami`, which agents run
+# most, needs none of the collaboration records; tests/test_startup.py, bench/bench_cli.py).
+
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from a2a_tui.cli.output import Result
-from a2a_tui.cli.rules import COMMAND_RULES, rules_for
-from a2a_tui.collab import board, inbox
-from a2a_tui.collab.context import Collab
-from a2a_tui.collab.roles import ROLES, role_rules
-from a2a_tui.collab.user_input import SAY_KINDS, get_user_input, list_user_inputs, say
 from a2a_tui.errors import A2AError
-from a2a_tui.gate import roles as gate_roles
+
+if TYPE_CHECKING:
+    from a2a_tui.collab.context import Collab
 
 
-def register(sub, common) -> None:
-    p = sub.add_parser("say", parents=[common],
-                       help="(user) a message to the ideation controller, recorded as U-<n>")
-    p.add_argument("text", help="what you say")
-    p.add_argument("--kind", default="message", help=f"one of {', '.join(SAY_KINDS)}")
-    p.set_defaults(func=cmd_say)
+def kind_help() -> str:
+    """`a2a say --kind`'s help (cli/table.py), read when its parser is built."""
+    from a2a_tui.collab.user_input import SAY_KINDS
 
-    inp = sub.add_parser("input", parents=[common], help="user input records (U-<n>)")
-    isub = inp.add_subparsers(dest="input_cmd", metavar="CMD", required=True)
-    p = isub.add_parser("list", parents=[common], help="every user input, oldest first")
-    p.set_defaults(func=cmd_input_list)
-    p = isub.add_parser("show", parents=[common], help="one user input")
-    p.add_argument("id", help="its id, U-<n>")
-    p.set_defaults(func=cmd_input_show)
-    p = isub.add_parser("confirm", parents=[common],
-                        help="confirm that text typed into a pane (U-<n>, source pane) was"
-                             " yours: only then can it authorize")
-    p.add_argument("id", help="its id, U-<n>")
-    p.set_defaults(func=cmd_input_confirm)
-
-    ib = sub.add_parser("inbox", parents=[common],
-                        help="the inbox between the ideation and executive controllers")
-    ibsub = ib.add_subparsers(dest="inbox_cmd", metavar="CMD", required=True)
-    p = ibsub.add_parser("post", parents=[common], help="append an entry")
-    p.add_argument("kind", help="assign | revise | stop | report | ack | disposition")
-    p.add_argument("--text", required=True, help="the entry's text")
-    p.add_argument("--card", help="the card it is about")
-    p.add_argument("--status", help="reports: PASS | INCOMPLETE | BLOCKED | NO_GO")
-    p.add_argument("--ref", metavar="ENTRY", help="the earlier entry this one points at")
-    p.add_argument("--quote", help="the user's words, verbatim, from --user-input")
-    p.add_argument("--user-input", metavar="U-n", help="the user input the quote comes from")
-    p.set_defaults(func=cmd_inbox_post)
-    p = ibsub.add_parser("list", parents=[common], help="every entry, oldest first")
-    p.add_argument("--card", help="only entries about this card")
-    p.set_defaults(func=cmd_inbox_list)
-    p = ibsub.add_parser("show", parents=[common], help="one entry and what points at it")
-    p.add_argument("id", help="its id, I-<n>")
-    p.set_defaults(func=cmd_inbox_show)
-
-    bd = sub.add_parser("board", parents=[common], help="questions to the user, and findings")
-    bsub = bd.add_subparsers(dest="board_cmd", metavar="CMD", required=True)
-    p = bsub.add_parser("ask", parents=[common], help="(controllers) ask the user a question")
-    p.add_argument("--title", required=True, help="the question, in one line")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=TEXT", required=True,
-                   help="an answer to choose (two or more)")
-    p.add_argument("--recommend", required=True, metavar="KEY",
-                   help="the option you recommend")
-    p.add_argument("--why", required=True, help="why you recommend it")
-    p.add_argument("--body", default="", help="more context, if needed")
-    _item_flags(p)
-    p.set_defaults(func=cmd_board_ask)
-    p = bsub.add_parser("report", parents=[common], help="report a problem outside your scope")
-    p.add_argument("--title", required=True, help="the problem, in one line")
-    p.add_argument("--body", required=True, help="what you saw, where, and why it matters")
-    _item_flags(p)
-    p.set_defaults(func=cmd_board_report)
-    p = bsub.add_parser("list", parents=[common], help="items, answers and closures")
-    p.add_argument("--open", action="store_true", help="text view: only items not closed")
-    p.set_defaults(func=cmd_board_list)
-    p = bsub.add_parser("show", parents=[common], help="one item with its answers and closures")
-    p.add_argument("id", help="its id, Q-<n> or F-<n>")
-    p.set_defaults(func=cmd_board_show)
-    p = bsub.add_parser("close", parents=[common], help="close an item, with a reason")
-    p.add_argument("id", help="its id, Q-<n> or F-<n>")
-    p.add_argument("--reason", required=True, help="why it is closed")
-    p.set_defaults(func=cmd_board_close)
-    p = bsub.add_parser("answer", parents=[common], help="(user) answer an item")
-    p.add_argument("id", help="its id, Q-<n> or F-<n>")
-    p.add_argument("--option", metavar="KEY", help="answer with this option")
-    p.add_argument("--adopt", action="store_true", help="take the recommended option")
-    p.add_argument("--text", help="answer in your own words (with --option: added to it)")
-    p.add_argument("--hold", action="store_true",
-                   help="record now, deliver later with `a2a board send` (batched)")
-    p.set_defaults(func=cmd_board_answer)
-    p = bsub.add_parser("send", parents=[common],
-                        help="(user) deliver held answers: one prompt per asking session")
-    p.add_argument("--session", help="only the answers to this session")
-    p.set_defaults(func=cmd_board_send)
-
-    p = sub.add_parser("rules", parents=[common],
-                       help="the rules for a role (or a command); default: the caller's role")
-    p.add_argument("topic", nargs="*", metavar="ROLE|COMMAND",
-                   help="a role (ideation, executive, worker, reviewer) or a command, in one or"
-                        " more words (review verdict)")
-    p.set_defaults(func=cmd_rules)
-
-    p = sub.add_parser("whoami", parents=[common],
-                       help="who a2a takes you for (from the process tree, not the environment)")
-    p.set_defaults(func=cmd_whoami)
-
-
-def _item_flags(p) -> None:
-    p.add_argument("--blocking", action="store_true",
-                   help="the work cannot go on without it (only the user closes it)")
-    p.add_argument("--category", default="other",
-                   help="permission | scope | acceptance | security | irreversible | other")
+    return f"one of {', '.join(SAY_KINDS)}"
 
 
 def _collab(ctx) -> Collab:
+    from a2a_tui.collab.context import Collab
+
     return Collab(ctx.repo, ctx.store, ctx.caller)
 
 
 # --- user input -------------------------------------------------------------------------
 
 def cmd_say(ctx, args) -> Result:
+    from a2a_tui.collab.user_input import say
+
     r = say(_collab(ctx), args.text, args.kind)
     where = (f"queued to {r['to_session']} as dispatch #{r['dispatch']}" if r["dispatch"]
              else "not delivered: no live ideation session")
@@ -126,6 +39,8 @@ def cmd_say(ctx, args) -> Result:
 
 
 def cmd_input_list(ctx, args) -> Result:
+    from a2a_tui.collab.user_input import list_user_inputs
+
     rows = list_user_inputs(ctx.store)
     def where(r) -> str:
         return f"-> {r['delivered_to']} #{r['dispatch']}" if r["dispatch"] else ""
@@ -136,6 +51,8 @@ def cmd_input_list(ctx, args) -> Result:
 
 
 def cmd_input_show(ctx, args) -> Result:
+    from a2a_tui.collab.user_input import get_user_input
+
     row = get_user_input(ctx.store, args.id)
     if row is None:
         raise A2AError("unknown_user_input", f"no user input {args.id!r} (see `a2a input list`)")
@@ -156,6 +73,8 @@ def cmd_input_confirm(ctx, args) -> Result:
 # --- inbox ------------------------------------------------------------------------------
 
 def cmd_inbox_post(ctx, args) -> Result:
+    from a2a_tui.collab import inbox
+
     e = inbox.post(_collab(ctx), args.kind, args.text, card=args.card, status=args.status,
                    ref=args.ref, quote=args.quote, user_input=args.user_input)
     lines = [f"posted {e['id']}: {e['kind']} -> {e['recipient']}"]
@@ -171,12 +90,16 @@ def cmd_inbox_post(ctx, args) -> Result:
 
 
 def cmd_inbox_list(ctx, args) -> Result:
+    from a2a_tui.collab import inbox
+
     rows = inbox.list_entries(ctx.store, card=args.card)
     return Result(rows, "\n".join(_entry_line(e) for e in rows) or "(inbox is empty)",
                   rules="inbox list")
 
 
 def cmd_inbox_show(ctx, args) -> Result:
+    from a2a_tui.collab import inbox
+
     e = inbox.show(ctx.store, args.id)
     lines = [_entry_line(e), e["text"]]
     if e["quote"] and e["author_role"] != "user":
@@ -199,12 +122,16 @@ def _entry_line(e: dict[str, Any]) -> str:
 # --- board ------------------------------------------------------------------------------
 
 def cmd_board_ask(ctx, args) -> Result:
+    from a2a_tui.collab import board
+
     item = board.ask(_collab(ctx), args.title, args.option, args.recommend, args.why,
                      body=args.body, blocking=args.blocking, category=args.category)
     return Result(item, f"asked {item['id']}: {item['title']}", rules="board ask")
 
 
 def cmd_board_report(ctx, args) -> Result:
+    from a2a_tui.collab import board
+
     item = board.report(_collab(ctx), args.title, args.body, blocking=args.blocking,
                         category=args.category)
     return Result(item, f"reported {item['id']}: {item['title']}"
@@ -213,6 +140,8 @@ def cmd_board_report(ctx, args) -> Result:
 
 
 def cmd_board_list(ctx, args) -> Result:
+    from a2a_tui.collab import board
+
     data = board.list_board(ctx.store)
     items = [i for i in data["items"] if not args.open or i["status"] != "closed"]
     return Result(data, "\n".join(_item_line(i) for i in items) or "(board is empty)",
@@ -220,6 +149,8 @@ def cmd_board_list(ctx, args) -> Result:
 
 
 def cmd_board_show(ctx, args) -> Result:
+    from a2a_tui.collab import board
+
     i = board.show(ctx.store, args.id)
     lines = [_item_line(i)]
     if i["body"]:
@@ -239,11 +170,15 @@ def cmd_board_show(ctx, args) -> Result:
 
 
 def cmd_board_close(ctx, args) -> Result:
+    from a2a_tui.collab import board
+
     i = board.close(_collab(ctx), args.id, args.reason)
     return Result(i, f"closed {i['id']}", rules="board close")
 
 
 def cmd_board_answer(ctx, args) -> Result:
+    from a2a_tui.collab import board
+
     r = board.answer(_collab(ctx), args.id, option=args.option, adopt=args.adopt,
                      text=args.text, hold=args.hold)
     lines = [f"recorded {r['user_input']} as the answer to {r['id']}"]
@@ -252,6 +187,8 @@ def cmd_board_answer(ctx, args) -> Result:
 
 
 def cmd_board_send(ctx, args) -> Result:
+    from a2a_tui.collab import board
+
     sent = board.send_pending(_collab(ctx), args.session)
     return Result({"sent": sent}, "\n".join(_sent_lines(sent)) or "no held answers",
                   rules="board answer")
@@ -280,6 +217,9 @@ def _one_line(text: str, width: int = 100) -> str:
 # --- rules, whoami ------------------------------------------------------------------------
 
 def cmd_rules(ctx, args) -> Result:
+    from a2a_tui.cli.rules import COMMAND_RULES, rules_for
+    from a2a_tui.collab.roles import ROLES, role_rules
+
     topic = " ".join(args.topic) or None
     if topic is None:
         caller = ctx.identity
@@ -302,6 +242,10 @@ def cmd_rules(ctx, args) -> Result:
 def all_rules() -> Result:
     """Everything, for the user: who may run each gate command, each role's rules, each
     command's rules."""
+    from a2a_tui.cli.rules import COMMAND_RULES, rules_for
+    from a2a_tui.collab.roles import ROLES, role_rules
+    from a2a_tui.gate import roles as gate_roles
+
     table = gate_roles.table()
     roles = {r: role_rules(r) for r in ROLES}
     commands = {c: rules_for(c) for c in sorted(COMMAND_RULES)}

@@ -17,20 +17,6 @@ USAGE = ("a2a comment ATTEMPT --file F --line N --text TEXT | a2a comment list A
 VERBS = ("list", "edit", "remove", "send")
 
 
-def register(sub, common) -> None:
-    p = sub.add_parser(
-        "comment", parents=[common], usage=USAGE,
-        help="comment on a line of an attempt's diff; list, edit or remove the held comments;"
-             " send them to its writer as one prompt")
-    p.add_argument("words", nargs="+", metavar="ATTEMPT | list|edit|remove|send ...",
-                   help="the attempt to comment on, or what to do with held comments")
-    p.add_argument("--file", metavar="F", help="the file (as the diff names it)")
-    p.add_argument("--line", metavar="N", help="the line in the file as the diff's head has it")
-    p.add_argument("--text", metavar="TEXT", help="the comment (- reads it from stdin)")
-    p.add_argument("--all", action="store_true", help="list: sent and removed ones too")
-    p.set_defaults(func=cmd_comment)
-
-
 def _usage(message: str) -> A2AError:
     return A2AError("usage", f"a2a comment: {message} (usage: {USAGE})", exit_code=2)
 

@@ -11,17 +11,6 @@ from a2a_tui.cli.output import Result
 from a2a_tui.errors import A2AError
 
 
-def register(sub, common) -> None:
-    p = sub.add_parser("config", parents=[common],
-                       help="the settings in force: defaults, your file, the repository's")
-    cfg = p.add_subparsers(dest="config_command", metavar="SUBCOMMAND")
-    s = cfg.add_parser("show", parents=[common],
-                       help="print every setting with the file it came from (default, your"
-                            " ~/.config/a2a/config.toml, or the repository's .a2a/config.toml)")
-    s.set_defaults(func=cmd_config_show)
-    p.set_defaults(func=cmd_config_show)
-
-
 def cmd_config_show(ctx, args) -> Result:
     # lazy: each command imports only what it runs (a2a's start-up cost is paid per call)
     from a2a_tui import settings

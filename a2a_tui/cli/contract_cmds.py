@@ -8,26 +8,6 @@ from __future__ import annotations
 from a2a_tui.cli.output import Result
 
 
-def register(sub, common) -> None:
-    p = sub.add_parser("gate-rules", parents=[common],
-                       help="the gate rules in force (.a2a/gate.toml, as you accepted it) and"
-                            " their digest, and what changed in the rule files since")
-    p.set_defaults(func=cmd_gate_rules, gate_rules_cmd=None)
-    gs = p.add_subparsers(dest="gate_rules_cmd", metavar="SUBCOMMAND")
-    a = gs.add_parser("accept", parents=[common],
-                      help="put .a2a/gate.toml and .a2a/config.toml as they are now in force"
-                           " (yours alone; recorded with the diff)")
-    a.set_defaults(func=cmd_gate_rules_accept)
-    fb = sub.add_parser("feedback", parents=[common], help="automatic rejection feedback")
-    fsub = fb.add_subparsers(dest="feedback_cmd", metavar="CMD", required=True)
-    p = fsub.add_parser("more", parents=[common],
-                        help="(user) grant an attempt more rounds of automatic feedback")
-    p.add_argument("attempt", help="the attempt whose automatic feedback stopped (e.g. T-1-a1)")
-    p.add_argument("--rounds", type=int, required=True, metavar="N",
-                   help="how many more rejections get automatic feedback (1 to 100)")
-    p.set_defaults(func=cmd_feedback_more)
-
-
 def cmd_gate_rules(ctx, args) -> Result:
     from a2a_tui.gate import gate_rules
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import argparse
-
 from a2a_tui.cli.output import Result
-from a2a_tui.demo_agent.options import add_arguments, options_from_args
+from a2a_tui.demo_agent.options import add_arguments, options_from_args  # noqa: F401
+
+# add_arguments (imported above): `a2a demo-agent`'s arguments, named by the command table
+# (cli/table.py).
 
 EPILOG = """\
 How it works: type a prompt and press Enter. Each line of the prompt that starts with `!` is a
@@ -35,17 +36,6 @@ Ctrl-D on an empty box, /exit, or Ctrl-C twice exits (SessionEnd).
 In a2a: `a2a session new worker --cli demo` starts one in your repository; options after `--`
 (or [clis.demo] options in your config) are passed to it.
 """
-
-
-def register(sub, common) -> None:
-    p = sub.add_parser("demo-agent", parents=[common],
-                       help="an interactive stand-in for Claude Code / Codex (tests, demo)",
-                       description="The demo agent: a stand-in for Claude Code and Codex that"
-                       " speaks their hook and notify protocols, for the demo and the tests,"
-                       " and in your own repository without a model.",
-                       epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_arguments(p)
-    p.set_defaults(func=cmd_demo_agent)
 
 
 def cmd_demo_agent(ctx, args) -> Result:

@@ -16,62 +16,6 @@ from a2a_tui.gate.model import parse_scores
 from a2a_tui.gate.roles import require_role
 from a2a_tui.gate.views import output_tail
 
-SCORE_HELP = ("boundary=N:\"reason\" and taste=N:\"reason\", each 0-3 with a reason; both"
-              " required")
-
-
-def register(sub, common) -> None:
-    p = sub.add_parser("claim", parents=[common],
-                       help="claim a ready card: attempt, fence, worktree")
-    p.add_argument("card", help="the ready card's id")
-    p.add_argument("--writer", metavar="SESSION",
-                   help="the session that will write (default: the caller)")
-    p.add_argument("--supersede", action="store_true",
-                   help="take over from the card's active attempt (fences it out)")
-    p.set_defaults(func=cmd_claim)
-
-    p = sub.add_parser("submit", parents=[common],
-                       help="submit a commit as the attempt's candidate")
-    p.add_argument("attempt", help="the attempt's id, e.g. T-1-a1")
-    p.add_argument("--sha", required=True, help="the candidate commit (full SHA)")
-    p.add_argument("--card-version", type=int, required=True,
-                   help="the card version you worked to (stale: refused)")
-    p.add_argument("--fence", type=int, required=True,
-                   help="the attempt's fence from `a2a claim` (superseded: refused)")
-    p.add_argument("--unresolved", action="append", metavar="TEXT",
-                   help="something left open, kept with the candidate (repeatable)")
-    p.set_defaults(func=cmd_submit)
-
-    p = sub.add_parser("verify", parents=[common], help="run the check chain on the submitted SHA")
-    p.add_argument("attempt", help="the attempt's id, e.g. T-1-a1")
-    p.set_defaults(func=cmd_verify)
-
-    p = sub.add_parser("integrate", parents=[common],
-                       help="advance the target branch to the verified SHA (compare-and-swap)")
-    p.add_argument("attempt", help="the verified attempt's id")
-    p.add_argument("--score", action="append", metavar='DIM=N:"REASON"', help=SCORE_HELP)
-    p.set_defaults(func=cmd_integrate)
-
-    p = sub.add_parser("abandon", parents=[common], help="end an attempt without integrating it")
-    p.add_argument("attempt", help="the attempt's id")
-    p.add_argument("--score", action="append", metavar='DIM=N:"REASON"',
-                   help=SCORE_HELP + " (not for an attempt that never submitted)")
-    p.add_argument("--reason", default="", help="why it is abandoned (kept in the record)")
-    p.set_defaults(func=cmd_abandon)
-
-    p = sub.add_parser("log", parents=[common],
-                       help="print the full log of a check of an attempt's verify")
-    p.add_argument("attempt", help="the attempt (T-1-a1)")
-    p.add_argument("check", nargs="?", help="the check's name (default: the first that failed"
-                   " and wrote a log, else the last that wrote one)")
-    p.add_argument("--run", type=int, metavar="N", help="the verify run (default: the last)")
-    p.set_defaults(func=cmd_log)
-
-    p = sub.add_parser("reclaim", parents=[common],
-                       help="remove clean worktrees of ended attempts, keeping their commits")
-    p.add_argument("attempt", nargs="?", help="only this attempt (default: every ended one)")
-    p.set_defaults(func=cmd_reclaim)
-
 
 def _writer(ctx, value: str | None) -> str | None:
     if value is None:

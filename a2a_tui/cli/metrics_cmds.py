@@ -9,39 +9,11 @@ from a2a_tui.cli.output import Result
 from a2a_tui.errors import A2AError
 
 
-def register(sub, common) -> None:
+def view_help() -> str:
+    """`a2a metrics VIEW`'s help, from the views themselves (read when its parser is built)."""
     from a2a_tui.metrics.views import VIEWS
 
-    p = sub.add_parser(
-        "metrics", parents=[common],
-        help="model usage, first pass, attention, scores, per-task figures (from the event log)",
-        description="Each view is computed from the raw events: usage (project > task > attempt"
-                    " > session), first-pass (and rejections by step and code), attention"
-                    " (every time you were needed, and how long it waited), scores, tasks (the"
-                    " fair-comparison figures). No VIEW: all of them.")
-    p.add_argument("view", nargs="?", metavar="VIEW", help=f"one of {', '.join(VIEWS)}")
-    p.add_argument("--since", metavar="DATE|DURATION",
-                   help="only what started since then: 7d, 12h, 2w or 2026-01-31[T09:00]")
-    p.add_argument("--task", metavar="ID", help="only this task")
-    p.set_defaults(func=cmd_metrics)
-
-    p = sub.add_parser(
-        "retro", parents=[common], help="a retrospective: a session reads a period's figures and"
-        " writes what they teach",
-        description="Builds a prompt from the period's views and notable events (rejections"
-                    " with first errors, interventions, stalls), launches a retro session with"
-                    " it and queues the prompt; `a2a retro save --file F` keeps what it wrote.")
-    p.add_argument("--since", metavar="DATE|DURATION", help="the period: 7d, 2w, 2026-01-31")
-    p.add_argument("--cli", default="claude", help="the CLI to run it (default: claude)")
-    p.add_argument("--model", default="", help="the model, passed to the CLI")
-    p.add_argument("--effort", default="", help="the reasoning effort, passed to the CLI")
-    p.add_argument("--tmux-socket", metavar="NAME", help="tmux server (-L NAME)")
-    p.set_defaults(func=cmd_retro)
-    rsub = p.add_subparsers(dest="retro_command", metavar="save")
-    s = rsub.add_parser("save", parents=[common], help="keep a retrospective's text as an event")
-    s.add_argument("--file", required=True, metavar="FILE", help="the retrospective (Markdown)")
-    s.add_argument("--retro", metavar="R-N", help="which one (default: the caller's last)")
-    s.set_defaults(func=cmd_retro_save)
+    return f"one of {', '.join(VIEWS)}"
 
 
 def _since(args) -> int | None:

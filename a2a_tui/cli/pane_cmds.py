@@ -9,55 +9,11 @@ import time
 from a2a_tui.cli.output import Result
 from a2a_tui.errors import A2AError
 from a2a_tui.panes.views import sessions
-from a2a_tui.profiles import CLIS
+from a2a_tui.profiles import CLIS  # noqa: F401
 from a2a_tui.queue import wake
 
-TMUX_SOCKET_HELP = ("tmux server (-L NAME); default: $A2A_TMUX_SOCKET, else a2a's own server"
-                    " (-L a2a), never your default one")
-
-
-def register(sub, common) -> None:
-    p = sub.add_parser("serve", parents=[common],
-                       help="run the orchestrator headless: ingest signals, deliver the queue")
-    p.add_argument("--tmux-socket", metavar="NAME", help=TMUX_SOCKET_HELP)
-    p.set_defaults(func=cmd_serve)
-
-    p = sub.add_parser("spawn", parents=[common],
-                       help="start a managed agent session in a new tmux pane")
-    p.add_argument("role", help="ideation | executive | worker | reviewer")
-    p.add_argument("--cli", required=True, choices=CLIS, help="the agent CLI to start")
-    p.add_argument("--model", default="", help="the model (default: the CLI's)")
-    p.add_argument("--effort", default="", help="reasoning effort (default: the CLI's)")
-    p.add_argument("--attempt", metavar="A", help="work in the attempt's worktree, as its writer")
-    p.add_argument("--session", metavar="ID", help="the session id (default: from the role)")
-    p.add_argument("--tmux-socket", metavar="NAME", help=TMUX_SOCKET_HELP)
-    how = p.add_mutually_exclusive_group()
-    how.add_argument("--resume", metavar="CONVERSATION",
-                     help="go on with the CLI's own conversation (its session or thread id)")
-    how.add_argument("--fork", metavar="CONVERSATION",
-                     help="go on with a copy of the CLI's conversation, under a new id")
-    p.epilog = "Options after `--` are passed to the CLI as they are."
-    p.__class__ = split_at_dashes(type(p))
-    p.set_defaults(func=cmd_spawn, extra=[])
-
-    p = sub.add_parser("inject", parents=[common], help="queue a prompt for a session's pane")
-    p.add_argument("session", help="the session's id")
-    p.add_argument("text", help="the prompt, or - to read it from stdin")
-    p.set_defaults(func=cmd_inject)
-
-    for name, help_ in (("pause", "hold deliveries to a pane"), ("resume", "deliver again")):
-        p = sub.add_parser(name, parents=[common], help=help_)
-        p.add_argument("session", nargs="?", help="the session's id (or --all)")
-        p.add_argument("--all", action="store_true", help="every session that has not exited")
-        p.set_defaults(func=cmd_pause if name == "pause" else cmd_resume)
-
-    p = sub.add_parser("release", parents=[common],
-                       help="declare a busy pane idle (after Esc, which sends no signal)")
-    p.add_argument("session", help="the session's id")
-    p.set_defaults(func=cmd_release)
-
-    p = sub.add_parser("sessions", parents=[common], help="managed sessions and their panes")
-    p.set_defaults(func=cmd_sessions)
+# CLIS (imported above): the choices of `a2a spawn --cli`, named by the command table
+# (cli/table.py).
 
 
 def cmd_serve(ctx, args) -> Result:

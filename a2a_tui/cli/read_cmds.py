@@ -8,20 +8,6 @@ from __future__ import annotations
 from a2a_tui.cli.output import Result
 
 
-def register(sub, common) -> None:
-    p = sub.add_parser("diff", parents=[common],
-                       help="an attempt's diff from its start commit to its candidate (else its"
-                            " branch)")
-    p.add_argument("attempt", metavar="ATTEMPT", help="the attempt (T-1-a1)")
-    p.set_defaults(func=cmd_diff)
-    p = sub.add_parser("show", parents=[common],
-                       help="an attempt's head commit (its message and changed files), or one"
-                            " file of it: ATTEMPT:PATH")
-    p.add_argument("target", metavar="ATTEMPT[:PATH]",
-                   help="the attempt, and a file of its head commit after a colon")
-    p.set_defaults(func=cmd_show)
-
-
 def cmd_diff(ctx, args) -> Result:
     # lazy: each command imports only what it runs (a2a's start-up cost is paid per call)
     from a2a_tui.gate.diff import attempt_diff

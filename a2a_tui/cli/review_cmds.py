@@ -13,7 +13,7 @@ NEW_FORM = ("the verdict is now a report: `a2a review verdict ATTEMPT --sha SHA 
             " (Markdown ending in a ```verdict block; `a2a rules review verdict`)")
 
 
-def _naming_the_new_form(base: type) -> type:
+def naming_the_new_form(base: type) -> type:
     """A parser class for `a2a review` that answers the form before reports (`a2a review ATTEMPT
     --verdict ...`) by naming what replaced it, rather than argparse's "invalid choice"."""
 
@@ -29,59 +29,6 @@ def _naming_the_new_form(base: type) -> type:
             return super().parse_known_args(args, namespace)
 
     return ReviewParser
-
-
-def register(sub, common) -> None:
-    p = sub.add_parser("review", parents=[common], help="independent review of a candidate SHA",
-                       description="Launch a reviewer on the submitted SHA, record its report,"
-                                   " dispose of its blocking issues, or (the user) override it.")
-    rsub = p.add_subparsers(dest="review_cmd", metavar="CMD", required=True,
-                            parser_class=type(p))
-    p.__class__ = _naming_the_new_form(type(p))
-    s = rsub.add_parser("start", parents=[common],
-                        help="launch a fresh reviewer session on a read-only checkout of the SHA")
-    s.add_argument("attempt", help="the attempt whose submitted SHA is reviewed (T-1-a1)")
-    s.add_argument("--cli", default="claude", help="the reviewer's CLI (default: claude)")
-    s.add_argument("--model", default="", help="the model, passed to the CLI")
-    s.add_argument("--effort", default="", help="the reasoning effort, passed to the CLI")
-    s.add_argument("--tmux-socket", metavar="NAME", help="tmux server (-L NAME)")
-    s.set_defaults(func=cmd_start)
-
-    s = rsub.add_parser("verdict", parents=[common],
-                        help="(the reviewer) submit the report, ending in its verdict block")
-    s.add_argument("attempt", help="the attempt under review")
-    s.add_argument("--sha", required=True, help="the candidate SHA the verdict is bound to")
-    s.add_argument("--file", required=True, metavar="REPORT.md",
-                   help="the Markdown report, ending with its ```verdict block")
-    s.set_defaults(func=cmd_verdict)
-
-    s = rsub.add_parser("dispose", parents=[common],
-                        help="(executive controller or user) decide about a blocking issue")
-    s.add_argument("attempt", help="the attempt whose review names the issue")
-    s.add_argument("issue", metavar="ISSUE", help="the blocking issue's id in the report (B1)")
-    how = s.add_mutually_exclusive_group(required=True)
-    for decision, help_ in (("accept", "it blocks: the worker fixes it in a new submission"),
-                            ("reject", "it does not block (say why)"),
-                            ("defer", "not now (say why and where it is tracked)")):
-        how.add_argument(f"--{decision}", dest="decision", action="store_const",
-                         const=decision, help=help_)
-    s.add_argument("--reason", default="", help="why (required for --reject and --defer)")
-    s.set_defaults(func=cmd_dispose)
-
-    s = rsub.add_parser("override", parents=[common],
-                        help="(the user) set the current SHA's review aside, with a reason")
-    s.add_argument("attempt", help="the attempt whose current SHA's review is set aside")
-    s.add_argument("--reason", required=True, help="why, recorded as your input")
-    s.set_defaults(func=cmd_override)
-
-    s = rsub.add_parser("show", parents=[common], help="an attempt's reviews, issues, approvals")
-    s.add_argument("attempt", help="the attempt (T-1-a1)")
-    s.set_defaults(func=cmd_show)
-
-    p = sub.add_parser("approve", parents=[common],
-                       help="(the user) approve integrating the verified candidate as it is now")
-    p.add_argument("attempt", help="the verified attempt to approve (T-1-a1)")
-    p.set_defaults(func=cmd_approve)
 
 
 def cmd_start(ctx, args) -> Result:

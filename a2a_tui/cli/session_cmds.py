@@ -7,67 +7,7 @@ for them."""
 from __future__ import annotations
 
 from a2a_tui.cli.output import Result, ask
-from a2a_tui.cli.pane_cmds import TMUX_SOCKET_HELP, split_at_dashes
 from a2a_tui.errors import A2AError
-
-
-def register(sub, common) -> None:
-    p = sub.add_parser("session", parents=[common],
-                       help="start, restart or end a managed session (each is your input)")
-    ss = p.add_subparsers(dest="session_command", metavar="SUBCOMMAND", required=True)
-
-    n = ss.add_parser("new", parents=[common],
-                      help="start a session of ROLE in a new tmux pane; what you do not give"
-                           " comes from [roles.ROLE] of your config")
-    n.add_argument("role", help="ideation | executive | worker | reviewer")
-    n.add_argument("--cli", help="claude | codex | gemini | demo (default: roles.ROLE.cli)")
-    n.add_argument("--model", help="the model (default: roles.ROLE.model, else the CLI's)")
-    n.add_argument("--effort", help="reasoning effort (default: roles.ROLE.effort)")
-    n.add_argument("--attempt", metavar="A", help="work in the attempt's worktree, as its writer")
-    n.add_argument("--session", metavar="ID", help="the session id (default: from the role)")
-    n.add_argument("--assign", action="store_true",
-                   help="with --attempt: its first prompt is its task (the card, the checks, the"
-                        " command that delivers)")
-    n.add_argument("--tmux-socket", metavar="NAME", help=TMUX_SOCKET_HELP)
-    n.epilog = ("Options after `--` are passed to the CLI as they are (default:"
-                " roles.ROLE.options).")
-    n.__class__ = split_at_dashes(type(n))
-    n.set_defaults(func=cmd_new, extra=None)
-
-    r = ss.add_parser("restart", parents=[common],
-                      help="start an exited session again: same id, role, attempt, CLI and"
-                           " options; a new launch; its queued prompts follow")
-    r.add_argument("session", help="the exited session's id")
-    r.set_defaults(func=cmd_restart)
-
-    v = ss.add_parser("revive", parents=[common],
-                      help="start an exited session again on its CLI's own conversation (same"
-                           " id and folder, a new launch; its queue follows); a CLI that cannot"
-                           " resume starts afresh, and says so")
-    v.add_argument("session", help="the exited session's id")
-    v.set_defaults(func=cmd_revive)
-
-    f = ss.add_parser("fork", parents=[common],
-                      help="a new session on a copy of a session's conversation: same role,"
-                           " CLI and options, its own id and launch, bound to no attempt")
-    f.add_argument("session", help="the session to fork (running or exited)")
-    f.add_argument("--as", dest="new_id", metavar="ID", help="the new session's id")
-    f.add_argument("--tmux-socket", metavar="NAME", help=TMUX_SOCKET_HELP)
-    f.set_defaults(func=cmd_fork)
-
-    e = ss.add_parser("end", parents=[common],
-                      help="end a session: its pane is closed, it is recorded as ended by you;"
-                           " its queue is kept")
-    e.add_argument("session", help="the session's id")
-    e.add_argument("--yes", action="store_true", help="do not ask, even when it is at work")
-    e.set_defaults(func=cmd_end)
-
-    a = sub.add_parser("attention", parents=[common],
-                       help="what waits for you: open questions, waiting and stalled panes,"
-                            " rejections and feedback stops you have not seen")
-    a.add_argument("--seen", action="store_true",
-                   help="mark the rejections and stops so far as seen")
-    a.set_defaults(func=cmd_attention)
 
 
 def cmd_new(ctx, args) -> Result:

@@ -12,34 +12,6 @@ from a2a_tui.gate import ledger
 from a2a_tui.store import chain
 
 
-def register(sub, common) -> None:
-    st = sub.add_parser("store", parents=[common],
-                        help="check the record (hash chain, gate tables) and repair it")
-    ssub = st.add_subparsers(dest="store_cmd", metavar="CMD", required=True)
-    p = ssub.add_parser("verify", parents=[common],
-                        help="check every event's hash and every gate table against the log")
-    p.set_defaults(func=cmd_store_verify)
-    p = ssub.add_parser("rebuild", parents=[common],
-                        help="(user) write the gate's tables again from the log; lifts a freeze"
-                             " when the event chain is whole")
-    p.set_defaults(func=cmd_store_rebuild)
-    p = ssub.add_parser("reseal", parents=[common],
-                        help="(user) after looking at the events from the first bad one: accept"
-                             " them as they are, hash them again, rebuild, lift the freeze")
-    p.add_argument("--reason", required=True, help="what you looked at and why it is right")
-    p.set_defaults(func=cmd_store_reseal)
-    p = ssub.add_parser("backup", parents=[common],
-                        help="copy the record to a new file, whole, while a2a runs (SQLite's"
-                             " online backup)")
-    p.add_argument("path", metavar="PATH", help="the new file")
-    p.set_defaults(func=cmd_store_backup)
-    p = ssub.add_parser("restore", parents=[common],
-                        help="(user) put a backup of this repository's record in place of its"
-                             " store (kept aside in .a2a/replaced/); no orchestrator may run")
-    p.add_argument("path", metavar="PATH", help="the backup")
-    p.set_defaults(func=cmd_store_restore)
-
-
 def cmd_store_verify(ctx, args) -> Result:
     g = ctx.gate
     r = ledger.verify(g.store)

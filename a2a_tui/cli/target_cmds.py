@@ -5,36 +5,10 @@ from __future__ import annotations
 from a2a_tui import gate
 from a2a_tui.cli.output import Result
 from a2a_tui.gate import targets
-from a2a_tui.gate.resolve import RESOLUTIONS
+from a2a_tui.gate.resolve import RESOLUTIONS  # noqa: F401
 
-
-def register(sub, common) -> None:
-    p = sub.add_parser("resolve", parents=[common],
-                       help="(user) decide what an attempt whose outcome is unknown was")
-    p.add_argument("attempt", help="the `unknown` attempt (e.g. T-1-a2)")
-    p.add_argument("--as", dest="as_", required=True, choices=RESOLUTIONS,
-                   help="what you found: the target holds the SHA (integrated), does not"
-                        " (not-applied), or end the attempt without counting it (abandoned)")
-    p.add_argument("--reason", required=True, help="what you looked at and saw")
-    p.set_defaults(func=cmd_resolve)
-
-    t = sub.add_parser("target", parents=[common],
-                       help="the gate's view of a target branch; adopt or restore a moved one")
-    tsub = t.add_subparsers(dest="target_cmd", metavar="CMD", required=True)
-    p = tsub.add_parser("show", parents=[common],
-                        help="where the gate last left the branch, and where it is")
-    p.add_argument("branch", nargs="?", help="default: the configured target branch")
-    p.set_defaults(func=cmd_target_show)
-    p = tsub.add_parser("adopt", parents=[common],
-                        help="(user) make a moved branch's current head the gate's baseline")
-    p.add_argument("branch", help="the target branch (e.g. main)")
-    p.add_argument("--reason", required=True, help="why: recorded with your decision")
-    p.set_defaults(func=cmd_target_adopt)
-    p = tsub.add_parser("restore", parents=[common],
-                        help="(user) move a moved branch back to the gate's baseline")
-    p.add_argument("branch", help="the target branch (e.g. main)")
-    p.add_argument("--reason", required=True, help="why: recorded with your decision")
-    p.set_defaults(func=cmd_target_restore)
+# RESOLUTIONS (imported above): the choices of `a2a resolve --as`, named by the command table
+# (cli/table.py).
 
 
 def cmd_resolve(ctx, args) -> Result:

@@ -9,49 +9,7 @@ from __future__ import annotations
 import sys
 
 from a2a_tui.cli.output import Result, ask
-from a2a_tui.cli.pane_cmds import TMUX_SOCKET_HELP
 from a2a_tui.errors import A2AError
-
-
-def register(sub, common) -> None:
-    p = sub.add_parser("up", parents=[common],
-                       help="open (or re-attach to) the repository's tmux session: the workbench"
-                            " beside the agents")
-    p.add_argument("--tmux-socket", metavar="NAME", help=TMUX_SOCKET_HELP)
-    p.add_argument("--no-attach", action="store_true",
-                   help="start what is missing, print how to attach, and return")
-    p.set_defaults(func=cmd_up)
-
-    p = sub.add_parser("down", parents=[common],
-                       help="end the repository's a2a tmux session: the orchestrator, the"
-                            " agents, the workbench (worktrees and the store stay)")
-    p.add_argument("--tmux-socket", metavar="NAME", help=TMUX_SOCKET_HELP)
-    p.add_argument("--yes", action="store_true",
-                   help="do not ask, even when agents are at work (for scripts)")
-    p.set_defaults(func=cmd_down)
-
-    p = sub.add_parser("workbench", parents=[common],
-                       help="the workbench app in this terminal (`a2a up` runs it in tmux)")
-    p.add_argument("--tmux-socket", metavar="NAME", help=TMUX_SOCKET_HELP)
-    p.add_argument("--no-orchestrator", action="store_true",
-                   help="a view only: do not host the orchestrator (`a2a up` runs it in a"
-                        " window of its own)")
-    p.set_defaults(func=cmd_workbench)
-
-    p = sub.add_parser("demo", parents=[common],
-                       help="a guided demo in a temporary repository: no agent CLI or API key"
-                            " needed")
-    p.add_argument("--tmux-socket", metavar="NAME", help=TMUX_SOCKET_HELP)
-    p.add_argument("--no-attach", action="store_true",
-                   help="set everything up and return (for scripts); attach later")
-    p.add_argument("--dir", metavar="PATH", help="where to build the sample repository"
-                   " (default: a new temporary folder)")
-    p.set_defaults(func=cmd_demo)
-
-    p = sub.add_parser("demo-director", parents=[common],
-                       help="(internal) plays the demo's scenario in its tmux window")
-    p.add_argument("--tmux-socket", metavar="NAME", help=TMUX_SOCKET_HELP)
-    p.set_defaults(func=cmd_demo_director)
 
 
 def cmd_up(ctx, args) -> Result:

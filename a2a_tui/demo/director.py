@@ -114,6 +114,14 @@ class Director:
             Tmux(self.tmux_socket).name_window(row["pane_id"], sid)
 
     def run(self) -> None:
+        """The scenario, scene by scene; each waits on the record for what it asked for."""
+        self._agents_start()
+        self._card_handed_over()
+        self._rejected_then_fixed()
+        self._integrated_and_reported()
+        self._your_answers()
+
+    def _agents_start(self) -> None:
         self.wait("the orchestrator", lambda: lock_holder(self.repo) is not None
                   or self.one("SELECT 1 FROM events WHERE kind = 'orchestrator_started'"))
         self.say("Two demo agents start: idea1 (ideation controller) and exec1 (executive"
@@ -124,6 +132,7 @@ class Director:
             "SELECT COUNT(*) FROM sessions WHERE id IN ('idea1', 'exec1') AND state = 'idle'"
         )[0] == 2)
 
+    def _card_handed_over(self) -> None:
         self.say("idea1 hands card T-1 to the executive through the inbox (I-1); the entry is"
                  " queued into exec1's pane as a notice.")
         self.prompt("idea1", "Hand T-1 to the executive controller.",
@@ -149,6 +158,7 @@ class Director:
                  " recommendation, t writes an answer. Both answers go back to exec1 as ONE"
                  " prompt. Meanwhile w1 works.")
 
+    def _rejected_then_fixed(self) -> None:
         self.say("w1 commits a test first and submits it: the gate will reject it (the test"
                  " fails until the fix is in).")
         submit = "!a2a submit T-1-a1 --sha $(git rev-parse HEAD) --card-version 1 --fence 1"
@@ -170,6 +180,7 @@ class Director:
                     "!git add -A && git commit -q -m 'greet: refuse empty names'", submit)
         self.wait("the second submission", lambda: self.attempt()["submission_n"] >= 2)
 
+    def _integrated_and_reported(self) -> None:
         self.say("exec1 verifies again (passed) and integrates: main moves by compare-and-swap"
                  " to exactly the verified commit, with a score.")
         self.prompt("exec1", "Verify and integrate T-1-a1.", "!a2a verify T-1-a1",
@@ -188,6 +199,7 @@ class Director:
                     f"!a2a inbox post report --ref {report['id']} --status PASS --text"
                     " 'T-1 is done and integrated.'")
 
+    def _your_answers(self) -> None:
         answered = self.wait("your answers on the Board", self._answers_delivered,
                              timeout=ANSWER_TIMEOUT)
         self.say(f"exec1 received your {answered[1]} answers as one prompt (#{answered[0]})."

@@ -227,30 +227,30 @@ class DemoAgent:
             self._edit_key(key)
 
     def _edit_key(self, key: Key) -> None:
-        name = key.name
-        if name == "text":
-            self.box.insert(key.text)
-        elif name == "paste":
-            self.box.paste(key.text)
-            self.enters_to_drop = self.opts.drop_enters
-        elif name == "newline":
-            self.box.insert("\n")
-        elif name == "backspace":
-            self.box.backspace()
-        elif name == "ctrl-u":
-            self.box.clear()
-        elif name == "enter" and self.enters_to_drop > 0:
-            self.enters_to_drop -= 1   # lost: the pasted text stays in the box
-        elif name == "enter":
-            self._submit()
-        elif name == "esc":
-            if self.busy:
+        # One case per key (an elif chain read as nesting ten deep); tab, arrows and other
+        # sequences match none: ignored (no completion, no cursor movement).
+        match key.name:
+            case "text":
+                self.box.insert(key.text)
+            case "paste":
+                self.box.paste(key.text)
+                self.enters_to_drop = self.opts.drop_enters
+            case "newline":
+                self.box.insert("\n")
+            case "backspace":
+                self.box.backspace()
+            case "ctrl-u":
+                self.box.clear()
+            case "enter" if self.enters_to_drop > 0:
+                self.enters_to_drop -= 1   # lost: the pasted text stays in the box
+            case "enter":
+                self._submit()
+            case "esc" if self.busy:
                 self._interrupt()
-        elif name == "ctrl-c":
-            self._ctrl_c()
-        elif name == "ctrl-d" and self.box.empty:
-            self._exit("prompt_input_exit")
-        # tab, arrows and other sequences: ignored (no completion, no cursor movement)
+            case "ctrl-c":
+                self._ctrl_c()
+            case "ctrl-d" if self.box.empty:
+                self._exit("prompt_input_exit")
 
     def _ctrl_c(self) -> None:
         now = time.monotonic()

@@ -15,15 +15,13 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from functools import partial
 
 from rich.text import Text
 from textual import on, work
-from textual.actions import parse as parse_action
-from textual.app import App, ComposeResult, SystemCommand
+from textual.app import App, ComposeResult
 from textual.css.query import NoMatches
-from textual.screen import Screen
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
@@ -48,6 +46,7 @@ from a2a_tui.tui.messages import (
     UserActionRefused,
     UserSaid,
 )
+from a2a_tui.tui.palette import Palette
 from a2a_tui.tui.panels.base import Panel
 from a2a_tui.tui.panels.board import BoardPanel
 from a2a_tui.tui.panels.events import EventsPanel
@@ -77,7 +76,7 @@ class StatusLine(Static):
     """
 
 
-class WorkbenchApp(CardFlows, Away, App[None]):
+class WorkbenchApp(Palette, CardFlows, Away, App[None]):
     """Sessions, Board, Inbox, Gate and Events around the agents' tmux panes."""
 
     TITLE = "a2a"
@@ -116,7 +115,7 @@ class WorkbenchApp(CardFlows, Away, App[None]):
             yield SessionsPanel(now=self.now, id="sessions")
             yield BoardPanel(id="board")
             yield InboxPanel(id="inbox")
-            yield GatePanel(reads=self.services, id="gate")
+            yield GatePanel(reads=self.services.reads, id="gate")
             yield EventsPanel(id="events")
         yield WorkbenchFooter(compact=True)
 
@@ -366,41 +365,6 @@ class WorkbenchApp(CardFlows, Away, App[None]):
                         timeout=30)
 
     # --- actions ------------------------------------------------------------------------------
-    def why_disabled(self, action: str, params: tuple[object, ...]) -> str | None:
-        return None
-
-    def why(self, scope: str, action: str, params: tuple[object, ...],
-            screen: Screen | None = None) -> str | None:
-        """Why an action of the registry cannot run now (None: it can); `screen` is the one the
-        user looks at (under the palette or the help)."""
-        if scope == "app":
-            return self.why_disabled(action, params)
-        if scope == "panel":
-            return None
-        screen = screen or self.screen
-        if getattr(screen, "SCOPE", None) == scope:   # a screen's own keys (checks, diff)
-            return screen.why_disabled(action, params)  # type: ignore[attr-defined]
-        try:
-            return self.panel(scope).why_disabled(action, params)
-        except NoMatches:   # the keys of a screen that is not open: nothing to say
-            return None
-
-    async def run_action(self, action, default_namespace=None, namespaces=None) -> bool:
-        """As Textual's, but a disabled action says why instead of doing nothing."""
-        done = await super().run_action(action, default_namespace, namespaces)
-        if done or not isinstance(action, str):
-            return done
-        target = default_namespace if default_namespace is not None else self
-        why = getattr(target, "why_disabled", None)
-        _, name, params = parse_action(action)
-        if target.check_action(name, params) is not None:
-            return done   # not dimmed but hidden (a filter box has the keys): no word to say
-        reason = why(name, params) if why is not None else None
-        if reason:
-            self.notify(reason, title="not now", severity="warning", timeout=5)
-            return True
-        return done
-
     def action_help(self) -> None:
         note = ("q detaches from tmux: the workbench, the orchestrator and the agents keep"
                 " running, and `a2a up` comes back to them. Q quits for good (it asks first)."
@@ -415,7 +379,7 @@ class WorkbenchApp(CardFlows, Away, App[None]):
             if draft:
                 self.post_message(ActionRequested(
                     f"{draft.kind} to the ideation controller",
-                    lambda w: w.say(draft.text, draft.kind), UserSaid))
+                    lambda w: w.board.say(draft.text, draft.kind), UserSaid))
 
         self.push_screen(EditorScreen("To the ideation controller",
                                       "recorded as your input, then queued to its pane",
@@ -429,44 +393,6 @@ class WorkbenchApp(CardFlows, Away, App[None]):
         else:
             self.push_screen(MetricsScreen(self.services))
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        """The command palette lists every action of the registry, whichever panel has the
-        focus, each with why it is unavailable right now; a panel's action runs on that panel
-        (which takes the focus, so you see what it acted on)."""
-        yield from super().get_system_commands(screen)
-        for scope in actions.SCOPES:
-            target = self._palette_target(scope, screen)
-            if target is None:
-                continue
-            for a in actions.for_scope(scope):
-                if a.name == "pick" and a.method != "pick(1)":
-                    continue
-                reason = self.why(scope, a.name, (1,) if a.name == "pick" else (), screen)
-                title = f"{actions.SCOPES[scope]}: {a.label} ({a.keys_shown})"
-                help_ = f"unavailable: {reason}" if reason else a.help
-                yield SystemCommand(title, help_, partial(self._run_from_palette, a.method,
-                                                          target))
-
-    def _palette_target(self, scope: str, screen: Screen) -> object | None:
-        """Who runs a scope's actions from the palette: the app, a panel, or the screen the
-        palette was opened over (for the keys of that screen); None: not here."""
-        if scope == "app":
-            return self
-        if scope == "panel":
-            focused = screen.focused
-            return next((n for n in (focused.ancestors_with_self if focused else [])
-                         if isinstance(n, Panel)), None)
-        if getattr(screen, "SCOPE", None) == scope:
-            return screen
-        try:
-            return self.panel(scope) if screen is self.screen_stack[0] else None
-        except NoMatches:
-            return None
-
-    async def _run_from_palette(self, method: str, target: object) -> None:
-        if isinstance(target, Panel):
-            target.table.focus()
-        await self.run_action(method, target)  # type: ignore[arg-type]
 
 
 def make_app(repo: Repo, *, tmux_socket: str | None = None, host_orchestrator: bool = True,

@@ -78,7 +78,7 @@ class Away(_Base):
         tmux, exit."""
         try:
             if self.host is None:
-                self.services.stop_orchestrator()
+                self.services.sessions.stop_orchestrator()
         except A2AError as err:
             self.call_from_thread(self.notify, err.message, title="quit", severity="error",
                                   timeout=30)
@@ -95,7 +95,8 @@ class Away(_Base):
 
         self.push_screen(WaitingScreen(self.waiting), self.go_to)
         if any(t.kind in ("rejection", "stop") for t in self.waiting):
-            self.post_message(ActionRequested("seen", lambda w: w.waiting_seen(), WaitingSeen))
+            self.post_message(ActionRequested("seen", lambda w: w.sessions.waiting_seen(),
+                                              WaitingSeen))
 
     def go_to(self, thing) -> None:
         """Where a thing that waits is acted on: a question on the Board, a pane in tmux (and
@@ -107,7 +108,7 @@ class Away(_Base):
         elif thing.kind in ("waiting", "stalled"):
             self.show_row("sessions", thing.ref)
             sid = thing.ref
-            self.post_message(ActionRequested(f"jump to {sid}", lambda w: w.jump(sid),
+            self.post_message(ActionRequested(f"jump to {sid}", lambda w: w.sessions.jump(sid),
                                               PaneJumped))
         else:
             gate = self.panel("gate")

@@ -35,13 +35,13 @@ class CardFlows(_Base):
 
     # --- writing a card -----------------------------------------------------------------------
     def action_new_card(self) -> None:
-        path, template = self.services.new_card_file()
+        path, template = self.services.gate.new_card_file()
         self.edit_card_file(path, template, new=True)
 
     def edit_card(self, card: str) -> None:
         """`e` on the Gate panel: the card's current version in the editor."""
         try:
-            path, text = self.services.edit_card_file(card)
+            path, text = self.services.gate.edit_card_file(card)
         except A2AError as err:
             self.notify(f"{err.message} [{err.code}]", title=f"edit {card}", severity="error")
             return
@@ -78,7 +78,7 @@ class CardFlows(_Base):
     @work(thread=True, exit_on_error=False, group="cards", name="add card")
     def add_card_file(self, path: Path, untouched: str, new: bool) -> None:
         try:
-            done = self.services.add_card_file(path, new=new)
+            done = self.services.gate.add_card_file(path, new=new)
         except A2AError as err:
             self.call_from_thread(self.card_refused, err, path, untouched, new)
             return
@@ -111,7 +111,7 @@ class CardFlows(_Base):
     def ready_card(self, card: str) -> None:
         """`r`: the card in full, and a yes to make it ready."""
         try:
-            detail = self.services.card_detail(card)
+            detail = self.services.reads.card_detail(card)
         except A2AError as err:
             self.post_message_refused(card, err)
             return
@@ -126,7 +126,7 @@ class CardFlows(_Base):
         def then(yes: bool | None) -> None:
             if yes:
                 self.post_message(ActionRequested(f"ready {card}",
-                                                  lambda w: w.ready_card(card), CardReady))
+                                                  lambda w: w.gate.ready_card(card), CardReady))
 
         text = card_text(detail)
         text.append(Text("\n\nOnce ready it can be claimed (C); a change of its contract makes"
@@ -136,7 +136,7 @@ class CardFlows(_Base):
 
     def claim_card(self, card: str) -> None:
         """`C`: claim the card; once the attempt is there, the form starts its session."""
-        self.post_message(ActionRequested(f"claim {card}", lambda w: w.claim(card),
+        self.post_message(ActionRequested(f"claim {card}", lambda w: w.gate.claim(card),
                                           CardClaimed))
 
     def on_card_claimed(self, message: UserActed) -> None:
@@ -154,7 +154,8 @@ class CardFlows(_Base):
         def start(spec: SessionSpec | None) -> None:
             if spec is not None:
                 self.post_message(ActionRequested(f"start a {spec.role} on {attempt}",
-                                                  lambda w: w.new_session(spec), SessionStarted))
+                                                  lambda w: w.sessions.new_session(spec),
+                                                  SessionStarted))
 
         self.push_screen(NewSessionScreen(settings.launch, list(settings.roles), CLIS,
                                           [attempt], role="worker", attempt=attempt,

@@ -8,6 +8,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid
+from textual.screen import ModalScreen, ScreenResultType
 from textual.widgets import Footer, Static
 from textual.widgets._footer import FooterKey, FooterLabel
 
@@ -101,3 +102,17 @@ class NarrationLine(Static):
         t.append(" " + text)
         self.update(t)
         self.add_class("-shown")
+
+
+class BoxScreen(ModalScreen[ScreenResultType]):
+    """A modal screen drawn as one box in the middle of the workbench: its `Vertical`, at most
+    90% of the screen, round-bordered on the surface colour. A screen sets only what differs
+    (its width, its border's colour) in its own DEFAULT_CSS, which Textual ranks above this."""
+
+    DEFAULT_CSS = """
+    BoxScreen { align: center middle; }
+    BoxScreen > Vertical {
+        width: 90%; max-width: 110; height: auto; max-height: 90%;
+        border: round $accent; background: $surface; padding: 0 1;
+    }
+    """

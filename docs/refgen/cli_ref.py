@@ -1,6 +1,7 @@
 """docs/reference/cli.md: every command, subcommand, argument and help text, from the parser
-`a2a_tui.cli.build_parser()` builds, in the groups of `a2a --help`; with each command's rules
-(`a2a_tui/cli/rules.py`) and whether an agent's session may run it (`a2a_tui/broker/commands.py`).
+`a2a_tui.cli.build_parser()` builds from the command table (`a2a_tui/cli/table.py`), in the
+table's groups and with its examples; with each command's rules (`a2a_tui/cli/rules.py`) and
+whether an agent's session may run it (`a2a_tui/broker/commands.py`).
 """
 
 from __future__ import annotations
@@ -10,12 +11,14 @@ from collections.abc import Iterator
 
 from a2a_tui.broker import commands as broker
 from a2a_tui.cli import build_parser
-from a2a_tui.cli.groups import EXAMPLES, grouped
+from a2a_tui.cli.helptext import grouped
 from a2a_tui.cli.rules import rules_for
+from a2a_tui.cli.table import GROUPS, TABLE
 
 from .markdown import HEADER, anchor, code, prose, table
 
 COMMON = ("-h", "--json", "--repo", "--version")   # every command takes them: said once
+EXAMPLES = {c.name: c.example for c in TABLE if c.example}
 
 
 def _formatter(prog: str) -> argparse.HelpFormatter:
@@ -120,7 +123,7 @@ def render() -> str:
            " ...}}`, its codes in [error codes](error-codes.md)) and `--repo PATH` (the"
            " repository; default: the one containing the current directory), and `-h` /"
            " `--help`.\n"]
-    groups = grouped(parser)
+    groups = grouped(parser, TABLE, GROUPS)
     for title, names in groups:
         links = ", ".join(f"[{n}](#{anchor('a2a ' + n)})" for n in names)
         out.append(f"- **{title}**: {links}")

@@ -89,7 +89,7 @@ def test_the_workbench_injects_through_the_cli_s_call_and_records_the_user_s_mes
     assert cli.code == 0, cli.err
     assert cli.json["dispatch"] == 1 and cli.json["ahead"] == 0 and "user_input" not in cli.json
 
-    done = Workbench(Repo(repo)).inject("w1", "from the workbench")
+    done = Workbench(Repo(repo)).sessions.inject("w1", "from the workbench")
     assert done.data == {"session": "w1", "dispatch": 2, "ahead": 1, "user_input": "U-1"}
     assert done.summary == "queued #2 for w1 (1 ahead) · U-1"
     s = open_store(repo)
@@ -100,7 +100,7 @@ def test_the_workbench_injects_through_the_cli_s_call_and_records_the_user_s_mes
 
     refused = a2a("inject", "gone", "hello", "--json", cwd=repo)
     with pytest.raises(A2AError) as err:
-        Workbench(Repo(repo)).inject("gone", "hello")
+        Workbench(Repo(repo)).sessions.inject("gone", "hello")
     assert refused.json["error"] == {"code": err.value.code, "message": err.value.message}
     assert err.value.code == "session_exited"
     assert s.one("SELECT COUNT(*) FROM user_inputs")[0] == 1  # the refused one left nothing

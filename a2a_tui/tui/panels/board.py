@@ -128,9 +128,9 @@ class BoardPanel(Panel[BoardItem]):
                                           "your words go to the asker as an answer"), then)
 
     def _answer(self, b: BoardItem, what: str, **how) -> None:
-        self.post_message(ActionRequested(what, lambda w: w.answer(b.id, **how),
+        self.post_message(ActionRequested(what, lambda w: w.board.answer(b.id, **how),
                                           BoardItemAnswered))
 
     def action_send(self) -> None:
-        self.post_message(ActionRequested("send the held answers", lambda w: w.send_answers(),
+        self.post_message(ActionRequested("send the held answers", lambda w: w.board.send_answers(),
                                           BoardAnswersSent))

@@ -122,7 +122,7 @@ class EventsPanel(Panel[Event]):
         e = self.selected
         assert e is not None
         uid = str(e.payload.get("id"))
-        self.post_message(ActionRequested(f"confirm {uid}", lambda w: w.confirm_input(uid),
+        self.post_message(ActionRequested(f"confirm {uid}", lambda w: w.board.confirm_input(uid),
                                           PaneInputConfirmed))
 
     def action_open(self) -> None:

@@ -26,7 +26,7 @@ from a2a_tui.tui.queries import GateRow
 
 if TYPE_CHECKING:
     from a2a_tui.tui.screens.gate_forms import Scored
-    from a2a_tui.tui.services import Workbench
+    from a2a_tui.tui.services.reads import Reads
 
 ABANDONABLE = tuple(s for s in ACTIVE if s not in UNRESOLVED)
 
@@ -65,7 +65,7 @@ class GatePanel(Panel[GateRow]):
     COLUMNS = (("card", "Card"), ("attempt", "Attempt"), ("state", "State"),
                ("verify", "Verify"), ("title", "Title"))
 
-    def __init__(self, reads: Workbench, **kwargs: Any) -> None:
+    def __init__(self, reads: Reads, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.reads = reads   # what the screens opened from here read through (in workers)
 
@@ -188,7 +188,7 @@ class GatePanel(Panel[GateRow]):
 
     def action_verify(self) -> None:
         att = self.attempt
-        self.post_message(ActionRequested(f"verify {att}", lambda w: w.verify(att),
+        self.post_message(ActionRequested(f"verify {att}", lambda w: w.gate.verify(att),
                                           VerifyFinished, slow=True))
 
     def action_integrate(self) -> None:
@@ -201,7 +201,7 @@ class GatePanel(Panel[GateRow]):
         def then(s: Scored | None) -> None:
             if s is not None:
                 self.post_message(ActionRequested(
-                    f"integrate {att}", lambda w: w.integrate(att, _score(s)),
+                    f"integrate {att}", lambda w: w.gate.integrate(att, _score(s)),
                     AttemptIntegrated, slow=True))
 
         self.app.push_screen(ScoreScreen(
@@ -223,7 +223,7 @@ class GatePanel(Panel[GateRow]):
         def confirmed(s: Scored, yes: bool | None) -> None:
             if yes:
                 self.post_message(ActionRequested(
-                    f"abandon {att}", lambda w: w.abandon(att, _score(s), s.reason),
+                    f"abandon {att}", lambda w: w.gate.abandon(att, _score(s), s.reason),
                     AttemptAbandoned))
 
         def then(s: Scored | None) -> None:
@@ -245,7 +245,7 @@ class GatePanel(Panel[GateRow]):
         def confirmed(yes: bool | None) -> None:
             if yes:
                 self.post_message(ActionRequested(
-                    f"abandon {att}", lambda w: w.abandon(att, None, "nothing was done yet"),
+                    f"abandon {att}", lambda w: w.gate.abandon(att, None, "nothing was done yet"),
                     AttemptAbandoned))
 
         self.app.push_screen(ConfirmScreen(
@@ -255,7 +255,7 @@ class GatePanel(Panel[GateRow]):
     def action_worktree(self) -> None:
         att = self.attempt
         self.post_message(ActionRequested(f"open {att}'s worktree",
-                                          lambda w: w.open_worktree(att), WorktreeOpened))
+                                          lambda w: w.gate.open_worktree(att), WorktreeOpened))
 
 
 def _score(s: Scored) -> Any:

@@ -144,24 +144,26 @@ class SessionsPanel(Panel[SessionRow]):
 
     def action_jump(self) -> None:
         sid = self.selected.id  # type: ignore[union-attr]
-        self.post_message(ActionRequested(f"jump to {sid}", lambda w: w.jump(sid), PaneJumped))
+        self.post_message(ActionRequested(f"jump to {sid}", lambda w: w.sessions.jump(sid),
+                                          PaneJumped))
 
     def action_toggle_pause(self) -> None:
         r = self.selected
         assert r is not None
         self.post_message(ActionRequested(
             f"{'resume' if r.paused else 'pause'} {r.id}",
-            lambda w: w.set_paused([r.id], not r.paused), PanesPaused))
+            lambda w: w.sessions.set_paused([r.id], not r.paused), PanesPaused))
 
     def action_toggle_pause_all(self) -> None:
         live = [r for r in self.rows.values() if r.state != "exited"]
         pause = not all(r.paused for r in live)
         self.post_message(ActionRequested(f"{'pause' if pause else 'resume'} all",
-                                          lambda w: w.set_paused(None, pause), PanesPaused))
+                                          lambda w: w.sessions.set_paused(None, pause),
+                                          PanesPaused))
 
     def action_release(self) -> None:
         sid = self.selected.id  # type: ignore[union-attr]
-        self.post_message(ActionRequested(f"release {sid}", lambda w: w.release(sid),
+        self.post_message(ActionRequested(f"release {sid}", lambda w: w.sessions.release(sid),
                                           PaneReleased))
 
     def action_inject(self) -> None:
@@ -174,7 +176,7 @@ class SessionsPanel(Panel[SessionRow]):
         def send(draft: Draft | None) -> None:
             if draft:
                 self.post_message(ActionRequested(f"inject into {r.id}",
-                                                  lambda w: w.inject(r.id, draft.text),
+                                                  lambda w: w.sessions.inject(r.id, draft.text),
                                                   InjectionQueued))
 
         self.app.push_screen(EditorScreen(f"Prompt for {r.id} ({r.role}, {r.state})",
@@ -189,7 +191,7 @@ class SessionsPanel(Panel[SessionRow]):
         services = self.app.services  # type: ignore[attr-defined]
         try:
             settings = services.settings()
-            attempts = services.open_attempts()
+            attempts = services.reads.open_attempts()
         except A2AError as err:
             self.app.notify(f"{err.message} [{err.code}]", title="new session", severity="error")
             return
@@ -197,24 +199,26 @@ class SessionsPanel(Panel[SessionRow]):
         def start(spec: SessionSpec | None) -> None:
             if spec is not None:
                 self.post_message(ActionRequested(f"new {spec.role} session",
-                                                  lambda w: w.new_session(spec), SessionStarted))
+                                                  lambda w: w.sessions.new_session(spec),
+                                                  SessionStarted))
 
         self.app.push_screen(NewSessionScreen(settings.launch, list(settings.roles), CLIS,
                                               attempts), start)
 
     def action_restart(self) -> None:
         sid = self.selected.id  # type: ignore[union-attr]
-        self.post_message(ActionRequested(f"restart {sid}", lambda w: w.restart(sid),
+        self.post_message(ActionRequested(f"restart {sid}", lambda w: w.sessions.restart(sid),
                                           SessionRestarted))
 
     def action_revive(self) -> None:
         sid = self.selected.id  # type: ignore[union-attr]
-        self.post_message(ActionRequested(f"revive {sid}", lambda w: w.revive(sid),
+        self.post_message(ActionRequested(f"revive {sid}", lambda w: w.sessions.revive(sid),
                                           SessionRevived))
 
     def action_fork(self) -> None:
         sid = self.selected.id  # type: ignore[union-attr]
-        self.post_message(ActionRequested(f"fork {sid}", lambda w: w.fork(sid), SessionForked))
+        self.post_message(ActionRequested(f"fork {sid}", lambda w: w.sessions.fork(sid),
+                                          SessionForked))
 
     def action_end_session(self) -> None:
         from a2a_tui.tui.screens.confirm import ConfirmScreen
@@ -228,7 +232,8 @@ class SessionsPanel(Panel[SessionRow]):
 
         def then(yes: bool | None) -> None:
             if yes:
-                self.post_message(ActionRequested(f"end {r.id}", lambda w: w.end_session(r.id),
+                self.post_message(ActionRequested(f"end {r.id}",
+                                                  lambda w: w.sessions.end_session(r.id),
                                                   SessionEnded))
 
         self.app.push_screen(ConfirmScreen(f"End session {r.id}", text, yes="y: end it"), then)

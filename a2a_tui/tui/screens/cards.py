@@ -9,23 +9,18 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from a2a_tui.tui.chrome import WorkbenchFooter
+from a2a_tui.tui.chrome import BoxScreen, WorkbenchFooter
 
 
-class CardProblemsScreen(ModalScreen[bool]):
+class CardProblemsScreen(BoxScreen[bool]):
     """Returns True to edit the card again, False to keep it as it is."""
 
     BINDINGS = [Binding("e,enter", "answer(True)", "Edit again", priority=True),
                 Binding("escape,q", "answer(False)", "Keep it", priority=True)]
     DEFAULT_CSS = """
-    CardProblemsScreen { align: center middle; }
-    CardProblemsScreen > Vertical {
-        width: 90%; max-width: 110; height: auto; max-height: 90%;
-        border: round $error; background: $surface; padding: 0 1;
-    }
+    CardProblemsScreen > Vertical { border: round $error; }
     CardProblemsScreen VerticalScroll { height: auto; max-height: 100%; }
     """
 

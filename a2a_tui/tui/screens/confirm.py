@@ -7,23 +7,18 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from a2a_tui.tui.chrome import WorkbenchFooter
+from a2a_tui.tui.chrome import BoxScreen, WorkbenchFooter
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(BoxScreen[bool]):
     """Returns True only when the user said yes."""
 
     BINDINGS = [Binding("y", "answer(True)", "Yes", priority=True),
                 Binding("n,escape", "answer(False)", "No", priority=True)]
     DEFAULT_CSS = """
-    ConfirmScreen { align: center middle; }
-    ConfirmScreen > Vertical {
-        width: 90%; max-width: 90; height: auto; max-height: 90%;
-        border: round $warning; background: $surface; padding: 0 1;
-    }
+    ConfirmScreen > Vertical { max-width: 90; border: round $warning; }
     """
 
     def __init__(self, title: str, text: str | Text, yes: str = "y") -> None:

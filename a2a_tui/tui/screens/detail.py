@@ -9,25 +9,19 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from a2a_tui.tui import actions
-from a2a_tui.tui.chrome import WorkbenchFooter
+from a2a_tui.tui.chrome import BoxScreen, WorkbenchFooter
 
 CLOSE = [Binding("escape,q,enter", "close", "Close", priority=True)]
 
 
-class DetailScreen(ModalScreen[str | None]):
+class DetailScreen(BoxScreen[str | None]):
     """A modal box; Esc closes it."""
 
     BINDINGS = CLOSE
     DEFAULT_CSS = """
-    DetailScreen { align: center middle; }
-    DetailScreen > Vertical {
-        width: 90%; max-width: 110; height: auto; max-height: 90%;
-        border: round $accent; background: $surface; padding: 0 1;
-    }
     DetailScreen VerticalScroll { height: auto; max-height: 100%; }
     """
 

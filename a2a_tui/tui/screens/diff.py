@@ -205,7 +205,7 @@ class DiffScreen(LinesScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="comments", name="comments")
     def read_comments(self) -> None:
-        held = self.app.services.comments(self.attempt)  # type: ignore[attr-defined]
+        held = self.app.services.reads.comments(self.attempt)  # type: ignore[attr-defined]
         self.app.call_from_thread(self._show_comments, held)
 
     def _show_comments(self, held: list[Comment]) -> None:
@@ -247,10 +247,10 @@ class DiffScreen(LinesScreen):
             if draft is None:
                 return
             if here is not None:
-                self._act(f"edit {here.id}", lambda w: w.edit_comment(here.id, draft.text))
+                self._act(f"edit {here.id}", lambda w: w.gate.edit_comment(here.id, draft.text))
             else:
                 self._act(f"comment on {path}:{line}",
-                          lambda w: w.comment(att, path, line, draft.text))
+                          lambda w: w.gate.comment(att, path, line, draft.text))
 
         title = f"Edit {here.id} on {path}:{line}" if here else f"Comment on {path}:{line}"
         self.app.push_screen(CommentEditorScreen(title, "held until you send the comments (s);"
@@ -261,8 +261,8 @@ class DiffScreen(LinesScreen):
     def action_uncomment(self) -> None:
         here = self._here()
         assert here is not None
-        self._act(f"remove {here.id}", lambda w: w.remove_comment(here.id))
+        self._act(f"remove {here.id}", lambda w: w.gate.remove_comment(here.id))
 
     def action_send_comments(self) -> None:
         att = self.attempt
-        self._act(f"send {att}'s comments", lambda w: w.send_comments(att))
+        self._act(f"send {att}'s comments", lambda w: w.gate.send_comments(att))

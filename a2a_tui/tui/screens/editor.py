@@ -8,10 +8,9 @@ from dataclasses import dataclass
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Label, RadioButton, RadioSet, TextArea
 
-from a2a_tui.tui.chrome import WorkbenchFooter
+from a2a_tui.tui.chrome import BoxScreen, WorkbenchFooter
 
 
 @dataclass(frozen=True)
@@ -20,7 +19,7 @@ class Draft:
     kind: str = "message"
 
 
-class EditorScreen(ModalScreen[Draft | None]):
+class EditorScreen(BoxScreen[Draft | None]):
     """Returns the draft, or None when cancelled or empty."""
 
     BINDINGS = [Binding("ctrl+s", "send", "Send", priority=True),
@@ -28,11 +27,7 @@ class EditorScreen(ModalScreen[Draft | None]):
     VERB = "send"
 
     DEFAULT_CSS = """
-    EditorScreen { align: center middle; }
-    EditorScreen > Vertical {
-        width: 90%; max-width: 100; height: auto; max-height: 90%;
-        border: round $accent; background: $surface; padding: 0 1;
-    }
+    EditorScreen > Vertical { max-width: 100; }
     EditorScreen .hint { color: $text-muted; }
     EditorScreen TextArea { height: 8; min-height: 3; }
     EditorScreen RadioSet { layout: horizontal; height: auto; border: none; padding: 0; }

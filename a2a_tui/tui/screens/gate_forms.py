@@ -9,10 +9,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
-from a2a_tui.tui.chrome import FORM_KEYS, WorkbenchFooter
+from a2a_tui.tui.chrome import FORM_KEYS, BoxScreen, WorkbenchFooter
 
 
 @dataclass(frozen=True)
@@ -26,7 +25,7 @@ class Scored:
     reason: str = ""
 
 
-class ScoreScreen(ModalScreen[Scored | None]):
+class ScoreScreen(BoxScreen[Scored | None]):
     """Both scores with reasons (and, with `ask_reason`, why): Tab moves, Ctrl-S sends, Esc
     cancels. Nothing is sent until every field is filled."""
 
@@ -34,11 +33,7 @@ class ScoreScreen(ModalScreen[Scored | None]):
                 Binding("escape", "cancel", "Cancel", priority=True),
                 *FORM_KEYS]
     DEFAULT_CSS = """
-    ScoreScreen { align: center middle; }
-    ScoreScreen > Vertical {
-        width: 90%; max-width: 90; height: auto; max-height: 90%;
-        border: round $accent; background: $surface; padding: 0 1;
-    }
+    ScoreScreen > Vertical { max-width: 90; }
     ScoreScreen .hint { color: $text-muted; }
     ScoreScreen .problem { color: $error; height: auto; }
     ScoreScreen Grid { grid-size: 3; grid-columns: 10 7 1fr; height: auto; grid-rows: 1; }

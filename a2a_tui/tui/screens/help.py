@@ -10,12 +10,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from a2a_tui.queue import marker
 from a2a_tui.tui import actions
-from a2a_tui.tui.chrome import WorkbenchFooter
+from a2a_tui.tui.chrome import BoxScreen, WorkbenchFooter
 
 # (scope, action name, params) -> reason or None
 WhyDisabled = Callable[[str, str, tuple[object, ...]], str | None]
@@ -89,14 +88,10 @@ def legend_table() -> Table:
     return table
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(BoxScreen[None]):
     BINDINGS = [Binding("escape,question_mark,q", "close", "Close", priority=True)]
     DEFAULT_CSS = """
-    HelpScreen { align: center middle; }
-    HelpScreen > Vertical {
-        width: 90%; max-width: 100; height: 90%;
-        border: round $accent; background: $surface; padding: 0 1;
-    }
+    HelpScreen > Vertical { max-width: 100; height: 90%; }
     """
 
     def __init__(self, why: WhyDisabled, footnote: str = "", legend: bool = False) -> None:

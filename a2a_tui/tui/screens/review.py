@@ -18,7 +18,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Label, RadioButton, RadioSet, Static
 
 from a2a_tui.errors import A2AError
@@ -27,7 +26,7 @@ from a2a_tui.gate.review_views import ReviewState
 from a2a_tui.profiles import CLIS
 from a2a_tui.settings import RoleDefaults
 from a2a_tui.tui import actions
-from a2a_tui.tui.chrome import FORM_KEYS, WorkbenchFooter
+from a2a_tui.tui.chrome import FORM_KEYS, BoxScreen, WorkbenchFooter
 from a2a_tui.tui.messages import (
     ActionRequested,
     IntegrationApproved,
@@ -51,15 +50,11 @@ class ReviewLoaded(Message):
         self.state = state
 
 
-class ReviewScreen(ModalScreen[None]):
+class ReviewScreen(BoxScreen[None]):
     SCOPE = "review"             # its keys: the registry's "review" scope
     BINDINGS = actions.bindings(SCOPE)
     DEFAULT_CSS = """
-    ReviewScreen { align: center middle; }
-    ReviewScreen > Vertical {
-        width: 95%; max-width: 130; height: auto; max-height: 95%;
-        border: round $accent; background: $surface; padding: 0 1;
-    }
+    ReviewScreen > Vertical { width: 95%; max-width: 130; max-height: 95%; }
     ReviewScreen DataTable { height: auto; max-height: 10; margin-bottom: 1; }
     ReviewScreen .label { color: $text-muted; text-style: bold; }
     """
@@ -93,7 +88,7 @@ class ReviewScreen(ModalScreen[None]):
     # --- reading ----------------------------------------------------------------------------
     @work(thread=True, exclusive=True, exit_on_error=False, group="review", name="review state")
     def load(self) -> None:
-        self.post_message(ReviewLoaded(self.services.review_state(self.attempt)))
+        self.post_message(ReviewLoaded(self.services.reads.review_state(self.attempt)))
 
     def follow_store(self, _last_seq: int) -> None:
         """The app calls this on each store change while the screen is shown."""
@@ -169,7 +164,7 @@ class ReviewScreen(ModalScreen[None]):
             if choice:
                 cli, model, effort = choice
                 self.post_message(ActionRequested(
-                    f"review {attempt}", lambda w: w.start_review(attempt, cli, model, effort),
+                    f"review {attempt}", lambda w: w.gate.start_review(attempt, cli, model, effort),
                     ReviewStarted, slow=True))
 
         try:   # the reviewer's CLI, model and effort from your config, when it names them
@@ -188,7 +183,7 @@ class ReviewScreen(ModalScreen[None]):
             if draft:
                 self.post_message(ActionRequested(
                     f"{draft.kind} {issue}",
-                    lambda w: w.dispose(attempt, issue, draft.kind, draft.text),
+                    lambda w: w.gate.dispose(attempt, issue, draft.kind, draft.text),
                     ReviewIssueDisposed))
 
         self.app.push_screen(EditorScreen(
@@ -204,7 +199,7 @@ class ReviewScreen(ModalScreen[None]):
         def then(draft: Draft | None) -> None:
             if draft:
                 self.post_message(ActionRequested(
-                    f"override {attempt}", lambda w: w.override(attempt, draft.text),
+                    f"override {attempt}", lambda w: w.gate.override(attempt, draft.text),
                     ReviewOverridden))
 
         self.app.push_screen(EditorScreen(
@@ -213,7 +208,7 @@ class ReviewScreen(ModalScreen[None]):
 
     def action_approve(self) -> None:
         attempt = self.attempt
-        self.post_message(ActionRequested(f"approve {attempt}", lambda w: w.approve(attempt),
+        self.post_message(ActionRequested(f"approve {attempt}", lambda w: w.gate.approve(attempt),
                                           IntegrationApproved))
 
 
@@ -245,18 +240,14 @@ def approval_text(st: ReviewState) -> Text:
     return t
 
 
-class StartReviewScreen(ModalScreen[tuple[str, str, str] | None]):
+class StartReviewScreen(BoxScreen[tuple[str, str, str] | None]):
     """Which CLI (and model, effort) the reviewer runs; Ctrl-S starts, Esc cancels."""
 
     BINDINGS = [Binding("ctrl+s", "send", "Start", priority=True),
                 Binding("escape", "cancel", "Cancel", priority=True),
                 *FORM_KEYS]
     DEFAULT_CSS = """
-    StartReviewScreen { align: center middle; }
-    StartReviewScreen > Vertical {
-        width: 80%; max-width: 80; height: auto; border: round $accent; background: $surface;
-        padding: 0 1;
-    }
+    StartReviewScreen > Vertical { width: 80%; max-width: 80; }
     StartReviewScreen RadioSet { layout: horizontal; height: auto; border: none; padding: 0; }
     """
 

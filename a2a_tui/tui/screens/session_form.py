@@ -12,11 +12,10 @@ from dataclasses import dataclass
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Select
 
 from a2a_tui.settings import RoleDefaults
-from a2a_tui.tui.chrome import FORM_KEYS, WorkbenchFooter
+from a2a_tui.tui.chrome import FORM_KEYS, BoxScreen, WorkbenchFooter
 
 
 @dataclass(frozen=True)
@@ -32,18 +31,14 @@ class SessionSpec:
     assign: bool = False     # its first prompt is the attempt's task (lifecycle.new)
 
 
-class NewSessionScreen(ModalScreen[SessionSpec | None]):
+class NewSessionScreen(BoxScreen[SessionSpec | None]):
     """Returns the session to start, or None when cancelled."""
 
     BINDINGS = [Binding("ctrl+s", "start", "Start", priority=True),
                 Binding("escape", "cancel", "Cancel", priority=True),
                 *FORM_KEYS]
     DEFAULT_CSS = """
-    NewSessionScreen { align: center middle; }
-    NewSessionScreen > Vertical {
-        width: 90%; max-width: 90; height: auto; max-height: 95%;
-        border: round $accent; background: $surface; padding: 0 1;
-    }
+    NewSessionScreen > Vertical { max-width: 90; max-height: 95%; }
     NewSessionScreen Grid { grid-size: 2; grid-columns: 12 1fr; grid-rows: 3; height: auto; }
     NewSessionScreen Label { padding: 1 0 0 0; }
     NewSessionScreen .hint { color: $text-muted; padding: 0; }

@@ -9,16 +9,15 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
-from a2a_tui.tui.chrome import WorkbenchFooter
+from a2a_tui.tui.chrome import BoxScreen, WorkbenchFooter
 
 GOES_TO = {"question": "Board", "waiting": "its pane", "stalled": "its pane",
            "rejection": "Gate", "stop": "Gate"}
 
 
-class WaitingScreen(ModalScreen[object | None]):
+class WaitingScreen(BoxScreen[object | None]):
     """Returns the `Waiting` picked with Enter, or None (Esc)."""
 
     BINDINGS = [Binding("enter", "go", "Go to it", priority=True),
@@ -26,11 +25,6 @@ class WaitingScreen(ModalScreen[object | None]):
                 Binding("k", "move(-1)", "Up", show=False),
                 Binding("escape,q", "close", "Close", priority=True)]
     DEFAULT_CSS = """
-    WaitingScreen { align: center middle; }
-    WaitingScreen > Vertical {
-        width: 90%; max-width: 110; height: auto; max-height: 90%;
-        border: round $accent; background: $surface; padding: 0 1;
-    }
     WaitingScreen DataTable { height: auto; max-height: 20; }
     """
 
