@@ -90,8 +90,10 @@ def rows(quick: bool) -> list[dict]:
                 if r:
                     times[k].append(v * 1e3)
     base = [("`python -c pass`, same rounds", times["base"])]
-    return [row(f"`a2a {cmd}` (the user, at a terminal)", "ms", times[cmd], limits=base)
-            for cmd in ("whoami", "status")]
+    why = ("the user's own call: the command line runs here, with nobody to hand it to; an"
+           " agent's call goes to its session's broker (the broker's rows)")
+    return [row(f"`a2a {cmd}` (the user, at a terminal)", "ms", times[cmd], limits=base,
+                note=why) for cmd in ("whoami", "status")]
 
 
 # --- the runner --------------------------------------------------------------------------------

@@ -98,8 +98,14 @@ def draw(curve: str, data: dict, where: Path) -> bool:
     from matplotlib import pyplot as plt
 
     pts = data["points"]
+    if len(pts) < 2:
+        return True   # nothing to draw yet (a long run stopped after its first point)
     names = list(dict.fromkeys(n for p in pts for n in p["measures"]))
     fig, ax = plt.subplots(figsize=(7.5, 4.2), dpi=90)
+    ax.set_prop_cycle(color=plt.cm.tab20.colors)
+    x0, x1 = pts[0]["x"], pts[-1]["x"]
+    ax.plot([x0, x1], [1.0, x1 / x0], color="grey", linestyle=":", linewidth=1,
+            label="linear (slope 1), for reference")
     for name in names:
         got = [(p["x"], p["measures"][name]["median"]) for p in pts if name in p["measures"]]
         if len(got) < 2 or p_unit(pts, name) not in ("ms", "s"):
