@@ -7,7 +7,7 @@ bench/run_all.py calls `section()` too, so a full run redraws the pictures. The 
 matplotlib (`pip install -e '.[bench]'`, a benchmark-only extra); without it the tables are
 written and the section says the pictures were not redrawn.
 
-Shape: the slope of log(median) against log(size) from the first point to the last — flat
+Shape: the steepest slope of log(median) against log(size) between neighbouring points — flat
 (the last within 1.5× of the first), sublinear (slope under 0.8), linear (up to 1.2), worse.
 """
 
@@ -45,10 +45,13 @@ AIM = {
 
 
 def shape(xs: list[float], ys: list[float]) -> tuple[str, float]:
-    """(shape, slope) of ys over xs on log-log axes, first point to last."""
-    if len(xs) < 2 or ys[0] <= 0 or ys[-1] <= 0:
+    """(shape, slope) of ys over xs on log-log axes: the steepest step between neighbouring
+    points (a curve that bends upwards at its end is judged by its end), flat when the last
+    point is within 1.5x of the first."""
+    if len(xs) < 2 or min(ys) <= 0:
         return "—", float("nan")
-    slope = math.log(ys[-1] / ys[0]) / math.log(xs[-1] / xs[0])
+    slope = max(math.log(ys[i + 1] / ys[i]) / math.log(xs[i + 1] / xs[i])
+                for i in range(len(xs) - 1))
     if ys[-1] / ys[0] <= 1.5:
         return "flat", slope
     return ("sublinear" if slope < 0.8 else "linear" if slope <= 1.2 else "worse"), slope
@@ -137,7 +140,8 @@ def section(scale: Path = SCALE) -> str:
            " bench/scale/CURVE.json); `bench/scale_report.py` draws the tables and pictures."
            " Each cell: median (with p99 after `/` for a latency), from one run; the machine's"
            " load at each point is the last row — ratios within a point are what to read. Shape:"
-           " log-log slope from the first point to the last (flat: within 1.5×).", ""]
+           " the steepest log-log slope between neighbouring points (flat: the last within 1.5×"
+           " of the first).", ""]
     drawn_any = missing = False
     for curve in ORDER:
         path = scale / f"{curve}.json"
