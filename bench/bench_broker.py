@@ -72,6 +72,7 @@ def calls(w: World, runs: int) -> dict[str, list[float]]:
                    "client alone": alone.run([*CLIENT, "whoami"])}
             for name, argv in COMMANDS.items():
                 got[f"{name} broker"] = brokered.run([*CLIENT, *argv])
+                got[f"{name} console"] = brokered.run([*direct_head, *argv])
                 got[f"{name} direct"] = plain.run([*direct_head, *argv])
             for key, (dt, code, out) in got.items():
                 want = 1 if key == "client alone" else 0
@@ -154,6 +155,11 @@ def rows(quick: bool) -> list[dict]:
                limits=[("the same, called directly as until now (process tree)",
                         t[f"{name} direct"]), *base], aim=1.0)
            for name in COMMANDS]
+    out += [row(f"agent's `a2a {name}`: the console script, handing over (broker/entry.py)",
+                "ms", t[f"{name} console"], limits=base,
+                note="what an agent's `a2a` costs when the console script, not the session's"
+                     " shim, is first on its PATH")
+            for name in COMMANDS]
     out += [row(f"agent's `a2a {name}` called directly (process tree, as until now)", "ms",
                 t[f"{name} direct"], limits=base, aim=None) for name in COMMANDS]
     out += [

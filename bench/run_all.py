@@ -5,6 +5,9 @@ run, with the machine it ran on.
     .venv/bin/python bench/run_all.py --quick    # everything with small counts: a smoke test
     .venv/bin/python bench/run_all.py --only panes,gate --out /tmp/r.md
 
+The scale curves (issue 30) are long runs of their own (`bench/bench_scale.py CURVE`); a full
+run here redraws their tables and pictures from what those wrote (`bench/scale_report.py`).
+
 Each benchmark runs in a process of its own (`--one NAME`, which writes its rows as JSON), so
 that one's memory, threads and tmux servers never weigh on the next. A benchmark that cannot run
 here (the real CLIs without a network namespace) is listed with one line saying why; one that
@@ -26,6 +29,7 @@ from benchlib import ROOT, Skipped, row
 
 # isort: split
 import benchreport
+import scale_report
 
 # name -> (module in bench/, what it measures). Each module's `rows(quick)` returns the rows.
 BENCHES = {
@@ -86,8 +90,10 @@ def rows(quick: bool) -> list[dict]:
                 if r:
                     times[k].append(v * 1e3)
     base = [("`python -c pass`, same rounds", times["base"])]
-    return [row(f"`a2a {cmd}` (the user, at a terminal)", "ms", times[cmd], limits=base)
-            for cmd in ("whoami", "status")]
+    why = ("the user's own call: the command line runs here, with nobody to hand it to; an"
+           " agent's call goes to its session's broker (the broker's rows)")
+    return [row(f"`a2a {cmd}` (the user, at a terminal)", "ms", times[cmd], limits=base,
+                note=why) for cmd in ("whoami", "status")]
 
 
 # --- the runner --------------------------------------------------------------------------------
@@ -152,7 +158,10 @@ def main() -> int:
                               command=command, seconds=time.monotonic() - t0)
     # Sections other commands wrote (bench_delivery.py) stay.
     old = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
-    args.out.write_text(benchreport.kept_sections(old, text), encoding="utf-8")
+    text = benchreport.kept_sections(old, text)
+    if not args.quick:   # the scale curves' tables and pictures, redrawn from bench/scale/
+        text = benchreport.with_section(text, "scale", scale_report.section())
+    args.out.write_text(text, encoding="utf-8")
     print(f"wrote {args.out}", file=sys.stderr)
     return 0 if not any("failed" in r for r in results.values()) else 1
 

@@ -43,14 +43,26 @@ class _Job:
     pasted: bool = False
 
 
+_READY = ("SELECT s.id FROM sessions s WHERE s.state = 'idle' AND s.paused = 0"
+          " AND s.in_flight IS NULL AND s.pane_id IS NOT NULL AND s.tmux_socket IS ?"
+          " AND EXISTS (SELECT 1 FROM dispatches d WHERE d.session = s.id"
+          " AND d.state = 'queued')")
+
+
 def ready_sessions(store, tmux_socket: str | None) -> list[str]:
     """Sessions on this tmux server that may take their next dispatch now."""
-    rows = store.all(
-        "SELECT s.id FROM sessions s WHERE s.state = 'idle' AND s.paused = 0"
-        " AND s.in_flight IS NULL AND s.pane_id IS NOT NULL AND s.tmux_socket IS ?"
-        " AND EXISTS (SELECT 1 FROM dispatches d WHERE d.session = s.id AND d.state = 'queued')"
-        " ORDER BY s.id", (tmux_socket,))
-    return [r["id"] for r in rows]
+    return [r["id"] for r in store.all(_READY + " ORDER BY s.id", (tmux_socket,))]
+
+
+def begin_now(tx, sid: str, tmux_socket: str | None) -> _Job | None:
+    """In the caller's transaction (the one that recorded the session's Stop): begin its next
+    dispatch when it may take it at once, so that the signal and `sending` share one durable
+    commit. None when it is not ready, or must first settle (left to `deliver_ready`)."""
+    if tx.one(_READY + " AND s.id = ?", (tmux_socket, sid)) is None:
+        return None
+    if _settles_at(tx, sid) > time.time_ns():
+        return None
+    return _begin_in(tx, sid)
 
 
 @dataclass
@@ -60,10 +72,12 @@ class Delivered:
     due_ns: int | None = None   # when a pane left to settle after its launch may take its paste
 
 
-def deliver_ready(store, io: PaneIO, tmux_socket: str | None, sleep=time.sleep) -> Delivered:
-    """Deliver one dispatch to each ready pane that has settled since its launch."""
+def deliver_ready(store, io: PaneIO, tmux_socket: str | None, sleep=time.sleep,
+                  begun: list[_Job] | None = None) -> Delivered:
+    """Deliver one dispatch to each ready pane that has settled since its launch, and finish
+    those `begun` already (`begin_now`)."""
     now = time.time_ns()
-    jobs, due = [], None
+    jobs, due = list(begun or ()), None
     for sid in ready_sessions(store, tmux_socket):
         settles_at = _settles_at(store, sid)
         if settles_at > now:
@@ -112,21 +126,25 @@ def _settles_at(store, sid: str) -> int:
 
 def _begin(store, sid: str) -> _Job | None:
     with store.write() as tx:
-        row = tx.one("SELECT * FROM sessions WHERE id = ?", (sid,))
-        pane = pane_of(row)
-        if not machine.can_deliver(pane):
-            return None
-        d = tx.one("SELECT n, text FROM dispatches WHERE session = ? AND state = 'queued'"
-                   " ORDER BY n LIMIT 1", (sid,))
-        if d is None:
-            return None
-        prof = profiles.get(row["cli"])
-        now = time.time_ns()
-        set_dispatch(tx, d["n"], "sending", sending_ns=now)
-        tx.execute("UPDATE sessions SET in_flight = ?, last_write_ns = ? WHERE id = ?",
-                   (d["n"], now, sid))
-        tx.append("dispatch_sending", actor=ACTOR, attempt=row["attempt_id"], session=sid,
-                  payload={"n": d["n"], "pane": row["pane_id"], "clear_first": pane.needs_clear})
+        return _begin_in(tx, sid)
+
+
+def _begin_in(tx, sid: str) -> _Job | None:
+    row = tx.one("SELECT * FROM sessions WHERE id = ?", (sid,))
+    pane = pane_of(row)
+    if not machine.can_deliver(pane):
+        return None
+    d = tx.one("SELECT n, text FROM dispatches WHERE session = ? AND state = 'queued'"
+               " ORDER BY n LIMIT 1", (sid,))
+    if d is None:
+        return None
+    prof = profiles.get(row["cli"])
+    now = time.time_ns()
+    set_dispatch(tx, d["n"], "sending", sending_ns=now)
+    tx.execute("UPDATE sessions SET in_flight = ?, last_write_ns = ? WHERE id = ?",
+               (d["n"], now, sid))
+    tx.append("dispatch_sending", actor=ACTOR, attempt=row["attempt_id"], session=sid,
+              payload={"n": d["n"], "pane": row["pane_id"], "clear_first": pane.needs_clear})
     return _Job(sid, row["pane_id"], d["n"], d["text"],
                 prof.clear_input_keys if pane.needs_clear else (), prof.enter_delay_s)
 

@@ -30,7 +30,7 @@ from a2a_tui import settings as user_settings
 from a2a_tui.collab.rulefiles import flag_pending
 from a2a_tui.dirwatch import DirWatch
 from a2a_tui.errors import A2AError
-from a2a_tui.panes import confirm, delivery, hints, recovery, spool, stalls
+from a2a_tui.panes import confirm, cycle, hints, recovery, spool, stalls
 from a2a_tui.panes.broker_host import BrokerHost
 from a2a_tui.panes.calls import Calls
 from a2a_tui.panes.exits import ExitWatcher
@@ -314,10 +314,8 @@ class Orchestrator:
         if self.broker is not None:
             self.broker.record(self.store)   # on a full disk: waited out with the rest
         while True:
-            files = spool.pending(top, folders)
-            for path in files:
-                spool.ingest(self.store, path)
-            result = delivery.deliver_ready(self.store, self.tmux, self.tmux_socket)
+            result = cycle.ingest_and_deliver(self.store, self.tmux, self.tmux_socket, top,
+                                              folders)
             if result.failed:
                 recovery.reconcile_panes(self.store, self.tmux.panes(), self.tmux_socket)
             # Deliveries and the files that landed meanwhile may make more work: loop until quiet.

@@ -27,7 +27,7 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.panes import machine
@@ -42,6 +42,7 @@ WAKE_SUFFIX = ".wake"
 OUTSIDE = "a signal outside its session's folder"
 _OPEN = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
 _FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+Then = Callable[[Any, str], Any]   # (tx, session) -> anything, in the signal's transaction
 
 
 def pending(spool_dir: Path, folders: set[Path] | None = None) -> list[Path]:
@@ -118,8 +119,10 @@ def _text(name: str) -> str:
     return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
-def ingest(store, path: Path) -> dict[str, Any] | None:
-    """Ingest one spool file; returns what was recorded (None for a wake file or a vanished one)."""
+def ingest(store, path: Path, then: Then | None = None) -> dict[str, Any] | None:
+    """Ingest one spool file; returns what was recorded (None for a wake file or a vanished one).
+    `then(tx, session)` runs in the transaction that records the signal; what it returns is the
+    result's `then`."""
     name = _text(path.name)
     if name.endswith(WAKE_SUFFIX):
         _unlink(path)
@@ -147,7 +150,7 @@ def ingest(store, path: Path) -> dict[str, Any] | None:
     if sig.session != folder:
         return _quarantine(store, path, f"the file names session {sig.session!r} but lies in"
                            f" the folder of session {folder!r}", key, folder)
-    result = record(store, sig, key, len(raw))
+    result = record(store, sig, key, len(raw), then)
     _finish(path, result["outcome"], folder)
     return result
 
@@ -181,15 +184,20 @@ def _read(path: Path) -> bytes | str | None:
         os.close(fd)
 
 
-def record(store, sig: Signal, name: str, size: int | None = None) -> dict[str, Any]:
-    """Record one parsed signal under its spool file name, in one transaction."""
+def record(store, sig: Signal, name: str, size: int | None = None,
+           then: Then | None = None) -> dict[str, Any]:
+    """Record one parsed signal under its spool file name, in one transaction (with `then`'s
+    work, when given)."""
     with store.write() as tx:
         row = tx.one("SELECT * FROM sessions WHERE id = ?", (sig.session,))
         if row is None:
             reason = f"unknown session {sig.session!r}"
             _record_quarantine(tx, name, reason, size, sig.session, sig.ts_ns)
             return {"file": name, "outcome": "quarantined", "reason": reason}
-        return _apply(tx, row, sig, name)
+        result = _apply(tx, row, sig, name)
+        if then is not None and (more := then(tx, sig.session)) is not None:
+            result["then"] = more
+        return result
 
 
 def _apply(tx, row, sig: Signal, name: str) -> dict[str, Any]:

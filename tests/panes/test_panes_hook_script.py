@@ -80,3 +80,32 @@ def test_a_file_appears_only_whole(tmp_path):
     (f,) = files(tmp_path)
     assert not f.name.startswith(".")
     assert parse(f.read_bytes()).event == "Stop"
+
+
+def test_a_signal_costs_three_programs_beside_the_shell_and_a_failed_one_leaves_nothing(
+        tmp_path):
+    """Each program the hook starts is a fork and an exec on every agent event: date (the
+    clock), cat (stdin) and mv (the rename) are the ones a POSIX sh cannot do itself; the temp
+    file is removed only when the write or the rename failed."""
+    bin_dir, log = tmp_path / "bin", tmp_path / "programs.log"
+    bin_dir.mkdir()
+    for name in ("date", "cat", "mv", "rm"):
+        real = subprocess.run(["sh", "-c", f"command -v {name}"], capture_output=True,
+                              text=True).stdout.strip()
+        if real.startswith("/"):
+            (bin_dir / name).write_text(f'#!/bin/sh\necho {name} >> "{log}"\nexec {real} "$@"\n')
+            (bin_dir / name).chmod(0o755)
+    path = {"PATH": f"{bin_dir}:{os.environ['PATH']}"}
+    spool = tmp_path / "spool"
+    spool.mkdir()
+    r = run("--spool", str(spool), "--session", "w1", "claude", stdin='{"a":1}', env=path)
+    assert r.returncode == 0 and len(files(spool)) == 1
+    assert log.read_text().split() == ["date", "cat", "mv"]
+    # A rename that fails: the temp file is removed, nothing lands.
+    log.unlink()
+    blocked = tmp_path / "blocked"
+    blocked.mkdir()
+    (bin_dir / "mv").write_text(f'#!/bin/sh\necho mv >> "{log}"\nexit 1\n')
+    r = run("--spool", str(blocked), "--session", "w1", "claude", stdin='{"a":1}', env=path)
+    assert r.returncode == 0 and files(blocked) == []
+    assert log.read_text().split() == ["date", "cat", "mv", "rm"]
