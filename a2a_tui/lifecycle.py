@@ -68,7 +68,7 @@ def new(g, settings: Settings, *, role: str, cli: str | None = None, model: str 
     r = spawn(g, role=role, cli=cli, model=model, effort=effort, attempt=attempt,
               session=session, tmux_socket=tmux_socket, extra=extra, user_input=uid)
     if assign and attempt:
-        from a2a_tui.gate.cards_ops import assignment  # lazy: the card model (pydantic)
+        from a2a_tui.gate.cards.commands import assignment  # lazy: the card model (pydantic)
 
         text = assignment(g, attempt)
         with g.store.write() as tx:

@@ -29,7 +29,7 @@ def register(sub, common) -> None:
 
 
 def cmd_gate_rules(ctx, args) -> Result:
-    from a2a_tui.gate import gate_rules
+    from a2a_tui.gate.cards import gate_rules
 
     loaded = gate_rules.current(ctx.gate)
     r = loaded.rules
@@ -56,7 +56,7 @@ def cmd_gate_rules(ctx, args) -> Result:
 
 
 def cmd_gate_rules_accept(ctx, args) -> Result:
-    from a2a_tui.gate import gate_rules
+    from a2a_tui.gate.cards import gate_rules
 
     done = gate_rules.accept(ctx.gate)
     text = "\n".join(f"accepted {d['file']} ({d['digest'][:19]}) · {d['user_input']}"

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 _WHERE = {
     "abandon": "attempts", "bind_writer": "attempts", "claim": "attempts", "submit": "attempts",
-    "add_card": "cards_ops", "list_cards": "cards_ops", "ready_card": "cards_ops",
-    "show_card": "cards_ops", "GateContext": "context", "integrate": "integrate",
+    "add_card": "cards.commands", "list_cards": "cards.commands", "ready_card": "cards.commands",
+    "show_card": "cards.commands", "GateContext": "context", "integrate": "integrate",
     "reclaim": "reclaim", "recover": "recover", "resolve": "resolve", "review": "review",
     "verify": "verify",
 }
@@ -24,7 +24,7 @@ __all__ = ["GateContext", "abandon", "add_card", "bind_writer", "claim", "integr
 
 if TYPE_CHECKING:
     from a2a_tui.gate.attempts import abandon, bind_writer, claim, submit
-    from a2a_tui.gate.cards_ops import add_card, list_cards, ready_card, show_card
+    from a2a_tui.gate.cards.commands import add_card, list_cards, ready_card, show_card
     from a2a_tui.gate.context import GateContext
     from a2a_tui.gate.integrate import integrate
     from a2a_tui.gate.reclaim import reclaim

@@ -94,7 +94,7 @@ def queue_rejection_feedback(tx, att, v, rejections: int, max_rounds: int) -> di
 def more_rounds(g, attempt_id: str, rounds: int) -> dict[str, Any]:
     """The user grants an attempt `rounds` more rounds of automatic feedback (a user input)."""
     from a2a_tui.collab.user_input import record_user_input_in_tx
-    from a2a_tui.gate.gate_rules import current
+    from a2a_tui.gate.cards.gate_rules import current
 
     if not g.caller.is_user:
         raise A2AError("user_only", f"more feedback rounds are the user's to grant;"

@@ -29,7 +29,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from a2a_tui.errors import A2AError
-from a2a_tui.gate.cards import _nonblank, locate
+from a2a_tui.gate.cards.schema import _nonblank, locate
 
 VERDICTS = ("pass", "pass_with_risks", "fail")
 ISSUE_ID = r"^[A-Za-z][A-Za-z0-9_.-]{0,31}$"

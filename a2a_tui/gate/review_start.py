@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from a2a_tui.errors import A2AError
-from a2a_tui.gate import gate_rules, ledger
+from a2a_tui.gate import ledger
+from a2a_tui.gate.cards import gate_rules
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.locks import op_lock

@@ -43,7 +43,7 @@ GATE_ROLES: dict[str, tuple[str, ...]] = {
     "target adopt": (USER,),
     "target restore": (USER,),
     # The rules a2a enforces are the user's: a rule file changed by anyone takes effect only
-    # when the user accepts it (gate/gate_rules.py).
+    # when the user accepts it (gate/cards/gate_rules.py).
     "gate-rules accept": (USER,),
 }
 

@@ -309,13 +309,13 @@ class Workbench:
     # --- task cards: written in the editor, made ready, claimed (N, e, r, C) ----------------
     def new_card_file(self) -> tuple[Path, str]:
         """A new card's commented template in `.a2a/cards/new-<n>.toml`, and its text."""
-        from a2a_tui.gate.cards_ops import write_draft
+        from a2a_tui.gate.cards.commands import write_draft
 
         return write_draft(self.repo)
 
     def edit_card_file(self, card: str) -> tuple[Path, str]:
         """The card's current version in `.a2a/cards/<id>.toml` to edit, and its text."""
-        from a2a_tui.gate.cards_ops import write_edit
+        from a2a_tui.gate.cards.commands import write_edit
 
         with self.store() as s:
             return write_edit(self._gate(s), card)
@@ -324,8 +324,8 @@ class Workbench:
         """Add the card file the user wrote: checked whole first (every problem at once, nothing
         recorded), then recorded as the user's input, which is the card's source ticket when
         it names none."""
-        from a2a_tui.gate.cards import load_card
-        from a2a_tui.gate.cards_ops import add_card, settle_draft
+        from a2a_tui.gate.cards.commands import add_card, settle_draft
+        from a2a_tui.gate.cards.schema import load_card
 
         load_card(path)
         with self.store() as s:
@@ -338,7 +338,7 @@ class Workbench:
 
     def ready_card(self, card: str) -> Done:
         """Confirm the card's current version ready (its contract is checked first)."""
-        from a2a_tui.gate.cards_ops import ready_card
+        from a2a_tui.gate.cards.commands import ready_card
 
         with self.store() as s:
             uid = self._record(s, "action", f"ready {card}")

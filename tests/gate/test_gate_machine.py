@@ -51,7 +51,7 @@ from a2a_tui.errors import A2AError
 from a2a_tui.faults import CRASH_ENV
 from a2a_tui.gate import targets
 from a2a_tui.gate.attempts import abandon, claim, submit
-from a2a_tui.gate.cards_ops import add_card, ready_card
+from a2a_tui.gate.cards.commands import add_card, ready_card
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.integrate import integrate
 from a2a_tui.gate.model import ACTIVE, Score

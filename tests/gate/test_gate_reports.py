@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from a2a_tui.errors import A2AError
-from a2a_tui.gate.cards import parse_card
+from a2a_tui.gate.cards.schema import parse_card
 from a2a_tui.gate.verify.compare import compare, match
 from a2a_tui.gate.verify.reports import Outcome, TestCase, TestReport, read
 from a2a_tui.gate.verify.reports.junit import parse

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from a2a_tui.errors import A2AError
 from a2a_tui.faults import crashpoint
-from a2a_tui.gate import gate_rules, ledger
-from a2a_tui.gate.cards_ops import card_at_version
+from a2a_tui.gate import ledger
+from a2a_tui.gate.cards import gate_rules
+from a2a_tui.gate.cards.commands import card_at_version
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.locks import op_lock

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from a2a_tui.gate.cards import Card, Check, glob_to_regex
+from a2a_tui.gate.cards.gate_rules import GateRules
+from a2a_tui.gate.cards.schema import Card, Check, glob_to_regex
 from a2a_tui.gate.context import GateContext
-from a2a_tui.gate.gate_rules import GateRules
 from a2a_tui.gate.verify import per_test, precheck, reports, structural
 from a2a_tui.gate.verify.checkout import Checkout, Tampered, Workspace
 from a2a_tui.gate.verify.interrupt import Cancel, VerifyInterrupted

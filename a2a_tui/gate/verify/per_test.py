@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from a2a_tui.gate.cards import Check, path_matches
+from a2a_tui.gate.cards.schema import Check, path_matches
 from a2a_tui.gate.verify import baseline
 from a2a_tui.gate.verify.checkout import Checkout, old_side
 from a2a_tui.gate.verify.compare import HOW, Comparison, Finding, compare

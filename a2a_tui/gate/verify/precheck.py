@@ -22,8 +22,8 @@ import shlex
 import shutil
 from dataclasses import dataclass, field
 
-from a2a_tui.gate.cards import Card, path_matches
-from a2a_tui.gate.gate_rules import GateRules
+from a2a_tui.gate.cards.gate_rules import GateRules
+from a2a_tui.gate.cards.schema import Card, path_matches
 from a2a_tui.git import Git
 
 OPERATORS = set("();<>|&\n")

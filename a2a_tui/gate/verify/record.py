@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from a2a_tui.gate import escalate, ledger
+from a2a_tui.gate.cards.gate_rules import GateRules
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.feedback import limit, queue_rejection_feedback
-from a2a_tui.gate.gate_rules import GateRules
 from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.model import VerifyState
 from a2a_tui.gate.verify.interrupt import VerifyInterrupted

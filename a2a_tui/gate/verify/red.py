@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from a2a_tui.gate.cards import path_matches
+from a2a_tui.gate.cards.schema import path_matches
 from a2a_tui.gate.verify import baseline
 from a2a_tui.gate.verify.checkout import Checkout, Tampered, Workspace, new_side
 from a2a_tui.gate.verify.compare import HOW, Comparison, Finding, compare

@@ -14,7 +14,7 @@ import unicodedata
 from collections import deque
 from dataclasses import dataclass
 
-from a2a_tui.gate.cards import Card, path_matches
+from a2a_tui.gate.cards.schema import Card, path_matches
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.verify.results import CheckResult
 from a2a_tui.git import Change, Git

@@ -21,7 +21,7 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from a2a_tui.gate.cards import glob_to_regex
+from a2a_tui.gate.cards.schema import glob_to_regex
 from a2a_tui.gate.verify.reports import junit, tap
 from a2a_tui.gate.verify.reports.model import TestReport
 

@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from a2a_tui.collab.rulefiles import close_flags_in_tx, flag_pending
 from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.errors import A2AError
-from a2a_tui.gate.cards import locate
+from a2a_tui.gate.cards.schema import locate
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.roles import require_role
 from a2a_tui.repo import (

@@ -15,7 +15,7 @@ from typing import Any
 
 import tomli_w
 
-from a2a_tui.gate.cards import DEFAULT_RED_PATHS
+from a2a_tui.gate.cards.schema import DEFAULT_RED_PATHS
 
 HEADER = """\
 # A task card for a2a. Lines starting with # are comments. Write the goal, the non-goals, where

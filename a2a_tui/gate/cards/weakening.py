@@ -9,7 +9,7 @@ version is refused (`card_weakened`).
 
 from __future__ import annotations
 
-from a2a_tui.gate.cards import Card
+from a2a_tui.gate.cards.schema import Card
 
 
 def weakenings(old: Card, new: Card) -> list[str]:

@@ -13,12 +13,12 @@ from typing import Any
 
 from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
-from a2a_tui.gate.cards import Card, load_card
+from a2a_tui.gate.cards.schema import Card, load_card
+from a2a_tui.gate.cards.weakening import weakenings
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.model import ACTIVE, CardState, CommandResult, card_body, contract_lines
 from a2a_tui.gate.roles import require_role
 from a2a_tui.gate.views import card_status
-from a2a_tui.gate.weakening import weakenings
 from a2a_tui.queue import wake
 
 
@@ -122,7 +122,7 @@ def gives_title(path: Path) -> bool:
 def _refuse_weakening(g: GateContext, card: Card) -> None:
     """A session's new version that weakens the checks of a card under way (an active
     attempt) is refused, and the refusal recorded: that is the user's decision
-    (gate/weakening.py)."""
+    (gate/cards/weakening.py)."""
     row = g.store.one("SELECT * FROM cards WHERE id = ?", (card.id,)) if card.id else None
     if g.caller.is_user or row is None:
         return
@@ -166,7 +166,8 @@ def contract_precheck(g: GateContext, row) -> None:
     """Refuse (contract_invalid, recorded) a card whose checks cannot hold against the commit a
     claim would start from: a program missing or not allowed, a named file absent, a timeout
     above the gate's maximum (gate/verify/precheck.py)."""
-    from a2a_tui.gate import escalate, gate_rules
+    from a2a_tui.gate import escalate
+    from a2a_tui.gate.cards import gate_rules
     from a2a_tui.gate.verify import precheck
     from a2a_tui.gate.verify.run import environment
 
@@ -234,7 +235,7 @@ def write_draft(repo, title: str = "", path: Path | None = None) -> tuple[Path, 
     """The commented template of a new card in a file (`.a2a/cards/new-<n>.toml` unless
     `path`); a file that exists already is kept as it is (an earlier draft, edited on).
     Returns the file and the template's text (to tell an untouched draft)."""
-    from a2a_tui.gate.cardfile import template
+    from a2a_tui.gate.cards.cardfile import template
 
     text = template(title)
     if path is None:
@@ -252,7 +253,7 @@ def write_draft(repo, title: str = "", path: Path | None = None) -> tuple[Path, 
 def write_edit(g: GateContext, card_id: str) -> tuple[Path, str]:
     """The card's current version as a file to edit (`.a2a/cards/<id>.toml`, written afresh
     from the store: the store is what counts). Returns the file and its text."""
-    from a2a_tui.gate.cardfile import render
+    from a2a_tui.gate.cards.cardfile import render
 
     body = card_body(g.card(card_id))
     folder = cards_dir(g.repo)
