@@ -28,7 +28,7 @@ from a2a_tui.confine.plan import check_machine
 from a2a_tui.errors import A2AError
 from a2a_tui.faults import crashpoint
 from a2a_tui.gate import review_start
-from a2a_tui.gate.attempts import bind_writer
+from a2a_tui.gate.attempts.ownership import bind_writer
 from a2a_tui.git import clone_head
 from a2a_tui.identity import session_leader, start_time
 from a2a_tui.panes.githooks import git_config_env, write_hooks
@@ -71,7 +71,7 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
         else None
     version = profile.version()
     # An attempt's clone is its agent's: its head is read from its files as data, no git runs
-    # there (gate/clones.py); None when they say nothing git would write.
+    # there (gate/attempts/clones.py); None when they say nothing git would write.
     commit = clone_head(cwd) if task is not None else repo.git.head_commit(cwd)
     tmux = Tmux(tmux_socket)
     tmux_session = repo.config().tmux_session

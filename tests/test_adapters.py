@@ -150,7 +150,7 @@ def test_every_git_process_a2a_starts_is_hardened(repo, monkeypatch):
     import subprocess
     import traceback
 
-    from a2a_tui.gate import attempts
+    from a2a_tui.gate.attempts import ownership as attempts
     from a2a_tui.gate.context import GateContext
     from a2a_tui.gate.diff import attempt_diff
     from a2a_tui.gate.integrate import integrate

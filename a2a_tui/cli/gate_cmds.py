@@ -99,7 +99,7 @@ def cmd_submit(ctx, args) -> Result:
 
 
 def cmd_verify(ctx, args) -> Result:
-    from a2a_tui.gate.openitems import of_attempt
+    from a2a_tui.gate.attempts.openitems import of_attempt
     from a2a_tui.gate.verify import VerifyInterrupted, interruptible
     from a2a_tui.gate.verify.interrupt import output_closed
 
@@ -165,7 +165,7 @@ def cmd_log(ctx, args) -> Result:
 
 
 def cmd_integrate(ctx, args) -> Result:
-    from a2a_tui.gate.openitems import of_attempt
+    from a2a_tui.gate.attempts.openitems import of_attempt
 
     # No scores: asked by the gate once the attempt can be integrated (an attempt that is not
     # verified says so first); scores given are checked here.

@@ -12,10 +12,11 @@ import types
 from typing import TYPE_CHECKING, Any
 
 _WHERE = {
-    "abandon": "attempts", "bind_writer": "attempts", "claim": "attempts", "submit": "attempts",
+    "abandon": "attempts.ownership", "bind_writer": "attempts.ownership",
+    "claim": "attempts.ownership", "submit": "attempts.ownership",
     "add_card": "cards.commands", "list_cards": "cards.commands", "ready_card": "cards.commands",
     "show_card": "cards.commands", "GateContext": "context", "integrate": "integrate",
-    "reclaim": "reclaim", "recover": "recover", "resolve": "resolve", "review": "review",
+    "reclaim": "attempts.cleanup", "recover": "recover", "resolve": "resolve", "review": "review",
     "verify": "verify",
 }
 __all__ = ["GateContext", "abandon", "add_card", "bind_writer", "claim", "integrate", "list_cards",
@@ -23,11 +24,11 @@ __all__ = ["GateContext", "abandon", "add_card", "bind_writer", "claim", "integr
            "verify"]
 
 if TYPE_CHECKING:
-    from a2a_tui.gate.attempts import abandon, bind_writer, claim, submit
+    from a2a_tui.gate.attempts.cleanup import reclaim
+    from a2a_tui.gate.attempts.ownership import abandon, bind_writer, claim, submit
     from a2a_tui.gate.cards.commands import add_card, list_cards, ready_card, show_card
     from a2a_tui.gate.context import GateContext
     from a2a_tui.gate.integrate import integrate
-    from a2a_tui.gate.reclaim import reclaim
     from a2a_tui.gate.recover import recover
     from a2a_tui.gate.resolve import resolve
     from a2a_tui.gate.review import review

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from a2a_tui.errors import A2AError
 from a2a_tui.gate import views
-from a2a_tui.gate.clones import import_head
+from a2a_tui.gate.attempts.clones import import_head
 from a2a_tui.git import clone_head
 from a2a_tui.repo import Repo
 
@@ -171,7 +171,7 @@ def parse_diff(text: str) -> list[DiffLine]:
 
 
 def _clone_head(repo: Repo, place) -> str | None:
-    """The head of the attempt's clone, brought into the repository (gate/clones.py), or of
+    """The head of the attempt's clone, brought into the repository (gate/attempts/clones.py), or of
     its branch in the repository for a claim made before clones."""
     head = clone_head(Path(place.worktree))
     if head is not None and import_head(repo, place.id, Path(place.worktree), head,

@@ -17,10 +17,10 @@ from typing import Any
 from a2a_tui.errors import A2AError
 from a2a_tui.faults import crashpoint
 from a2a_tui.gate import ledger
-from a2a_tui.gate.attempts import score_facts
+from a2a_tui.gate.attempts.locks import op_lock
+from a2a_tui.gate.attempts.ownership import score_facts
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.ledger import GateEvent
-from a2a_tui.gate.locks import op_lock
 from a2a_tui.gate.mainworktree import (
     blocking_changes,
     checked_out_here,

@@ -23,10 +23,10 @@ from typing import Any
 
 from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
+from a2a_tui.gate.attempts.locks import op_lock
 from a2a_tui.gate.cards import gate_rules
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.ledger import GateEvent
-from a2a_tui.gate.locks import op_lock
 from a2a_tui.gate.model import VERIFIABLE, AttemptState, contract_lines
 from a2a_tui.gate.roles import admit
 from a2a_tui.git import GitError

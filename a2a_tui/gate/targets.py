@@ -26,9 +26,9 @@ from a2a_tui.collab.board import close_in_tx, post_finding_in_tx
 from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
+from a2a_tui.gate.attempts.locks import op_lock
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.ledger import GateEvent
-from a2a_tui.gate.locks import op_lock
 from a2a_tui.gate.mainworktree import (
     blocking_changes,
     checked_out_here,

@@ -391,8 +391,8 @@ class Workbench:
 
     def untouched(self, attempt: str) -> bool:
         """Nothing submitted, no commit in the attempt's clone: abandoned without scores (the
-        gate's own rule, gate/attempts.py `untouched`)."""
-        from a2a_tui.gate.attempts import untouched
+        gate's own rule, gate/attempts/ownership.py `untouched`)."""
+        from a2a_tui.gate.attempts.ownership import untouched
 
         with self.store() as s:
             att = s.one("SELECT worktree, start_commit, submission_n FROM attempts WHERE id = ?",

@@ -8,7 +8,7 @@ from typing import Any
 
 from a2a_tui.errors import A2AError
 from a2a_tui.gate import targets
-from a2a_tui.gate.attempts import abandon, claim
+from a2a_tui.gate.attempts.ownership import abandon, claim
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.model import ACTIVE, Score
 from a2a_tui.gate.recover import recover

@@ -50,7 +50,7 @@ from hypothesis.stateful import (
 from a2a_tui.errors import A2AError
 from a2a_tui.faults import CRASH_ENV
 from a2a_tui.gate import targets
-from a2a_tui.gate.attempts import abandon, claim, submit
+from a2a_tui.gate.attempts.ownership import abandon, claim, submit
 from a2a_tui.gate.cards.commands import add_card, ready_card
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.integrate import integrate

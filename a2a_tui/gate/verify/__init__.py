@@ -14,11 +14,11 @@ from __future__ import annotations
 from a2a_tui.errors import A2AError
 from a2a_tui.faults import crashpoint
 from a2a_tui.gate import ledger
+from a2a_tui.gate.attempts.locks import op_lock
 from a2a_tui.gate.cards import gate_rules
 from a2a_tui.gate.cards.commands import card_at_version
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.ledger import GateEvent
-from a2a_tui.gate.locks import op_lock
 from a2a_tui.gate.model import VERIFIABLE
 from a2a_tui.gate.verify import record
 from a2a_tui.gate.verify.chain import Chain, Progress, run_chain

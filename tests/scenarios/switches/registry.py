@@ -23,11 +23,11 @@ class Switch:
 SWITCHES: dict[str, Switch] = {
     "submit_fence": Switch(
         "submit refuses a fence that is not the attempt's and the card's current one",
-        (Edit("a2a_tui.gate.attempts", "_record_refusal",
+        (Edit("a2a_tui.gate.attempts.ownership", "_record_refusal",
               'if fence != att["fence"] or att["fence"] != card["fence"]:', "if False:"),)),
     "submit_lineage": Switch(
         "submit refuses a commit that does not descend from the attempt's start commit",
-        (Edit("a2a_tui.gate.attempts", "_candidate_refusal",
+        (Edit("a2a_tui.gate.attempts.ownership", "_candidate_refusal",
               'if not g.git.is_ancestor(att["start_commit"], sha):', "if False:"),)),
     "exact_sha_checkout": Switch(
         "verify runs the checks on a fresh checkout of exactly the submitted SHA",
@@ -73,7 +73,7 @@ SWITCHES: dict[str, Switch] = {
               "g.git.check_ref_update(ref, sha, old)", "pass"),)),
     "reclaim_keeps_dirty": Switch(
         "reclaim keeps a worktree with uncommitted changes",
-        (Edit("a2a_tui.gate.reclaim", "_kept_if_dirty", "if files:", "if False:"),)),
+        (Edit("a2a_tui.gate.attempts.cleanup", "_kept_if_dirty", "if files:", "if False:"),)),
     "sending_becomes_unknown": Switch(
         "on start, a dispatch left between sending and sent becomes unknown (never re-sent)",
         (Edit("a2a_tui.panes.orchestrator", "Orchestrator.start",
@@ -93,7 +93,8 @@ SWITCHES: dict[str, Switch] = {
         (Edit("a2a_tui.collab.inbox", "post", "if not may_write(role, kind):", "if False:"),)),
     "claim_needs_authorization": Switch(
         "a card that needs the user's authorization is claimed only through an authorized assign",
-        (Edit("a2a_tui.gate.attempts", "_check_authorization", "if reason:", "if False:"),)),
+        (Edit("a2a_tui.gate.attempts.ownership", "_check_authorization", "if reason:",
+              "if False:"),)),
     "protected_board_items": Switch(
         "only the user closes a blocking board item or one in a protected category",
         (Edit("a2a_tui.collab.board", "close", 'if item["protected"]:', "if False:"),)),
@@ -210,8 +211,8 @@ def _idle_is_delivery(ingest):
     head."""
     def ingesting(store, path):
         result = ingest(store, path)
-        from a2a_tui.gate import clones
-        from a2a_tui.gate.attempts import submit
+        from a2a_tui.gate.attempts import clones
+        from a2a_tui.gate.attempts.ownership import submit
         from a2a_tui.gate.context import GateContext
         from a2a_tui.identity import Caller
         from a2a_tui.repo import Repo

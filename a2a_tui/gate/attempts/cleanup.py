@@ -1,6 +1,6 @@
 """reclaim: remove the clones of ended attempts, but only clean ones.
 
-The clone's head is imported into the repository (gate/clones.py) and stays reachable under
+The clone's head is imported into the repository (gate/attempts/clones.py) and stays reachable under
 `refs/a2a/attempts/<attempt>` before anything is removed; a dirty or unknown clone is kept and
 reported. Whether a clone is clean is judged by the repository's own git with the clone as its
 work tree and a scratch index, never by the clone's git (its config and hooks are its agent's).
@@ -14,11 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from a2a_tui.errors import A2AError
-from a2a_tui.gate import clones, ledger
+from a2a_tui.gate import ledger
+from a2a_tui.gate.attempts import clones
+from a2a_tui.gate.attempts.findings import report_kept_worktree
+from a2a_tui.gate.attempts.locks import op_lock
 from a2a_tui.gate.context import GateContext
-from a2a_tui.gate.findings import report_kept_worktree
 from a2a_tui.gate.ledger import GateEvent
-from a2a_tui.gate.locks import op_lock
 from a2a_tui.gate.model import ENDED, UNRESOLVED, WorktreeState, way_out
 from a2a_tui.gate.review_start import reclaim_checkouts
 from a2a_tui.gate.roles import require_role

@@ -10,12 +10,14 @@ from typing import Any
 from a2a_tui.collab.authorization import claim_refusal
 from a2a_tui.errors import A2AError
 from a2a_tui.faults import crashpoint
-from a2a_tui.gate import clones, ledger
+from a2a_tui.gate import ledger
+from a2a_tui.gate.attempts import clones
+from a2a_tui.gate.attempts.facts import objective_facts
+from a2a_tui.gate.attempts.locks import op_lock
+from a2a_tui.gate.attempts.openitems import clean as clean_open_items
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.escalate import tell_dispatcher
-from a2a_tui.gate.facts import objective_facts
 from a2a_tui.gate.ledger import GateEvent
-from a2a_tui.gate.locks import op_lock
 from a2a_tui.gate.model import (
     ACTIVE,
     SUBMITTABLE,
@@ -27,7 +29,6 @@ from a2a_tui.gate.model import (
     parse_scores,
     way_out,
 )
-from a2a_tui.gate.openitems import clean as clean_open_items
 from a2a_tui.gate.roles import require_role
 from a2a_tui.gate.targets import observe, target_lock
 from a2a_tui.git import FULL_SHA, ZERO_SHA, GitError
@@ -66,7 +67,7 @@ class Abandoned(CommandResult):
     rounds: int
     rejections: int
     duration_s: float
-    facts: dict[str, Any]           # the objective facts beside the score (gate/facts.py)
+    facts: dict[str, Any]           # the objective facts beside the score (gate/attempts/facts.py)
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,7 @@ def submitted_ref(attempt_id: str, n: int) -> str:
 def claim(g: GateContext, card_id: str, *, writer: str | None = None,
           supersede: bool = False) -> Claimed:
     """Atomically allocate attempt n, a new fence, and a clone of the repository on a new
-    branch at the target head (gate/clones.py: the agent writes only the clone's `.git`).
+    branch at the target head (gate/attempts/clones.py: the agent writes only the clone's `.git`).
 
     The target must be where the gate last left it (targets.observe). The store transaction
     decides the winner; git runs only after it commits.
@@ -238,7 +239,8 @@ def _candidate_refusal(g: GateContext, att, sha: str, sha_in: str
     if not FULL_SHA.match(sha):
         return "bad_sha", f"{sha_in!r} is not a full 40-hex commit SHA", None
     try:
-        # The commit is in the attempt's clone: imported, verified, pinned (gate/clones.py).
+        # The commit is in the attempt's clone: imported, verified, pinned
+        # (gate/attempts/clones.py).
         present = clones.bring_in(g, att, sha)
     except A2AError as exc:
         return ("import_failed", f"{sha} could not be brought in from the attempt's clone:"
@@ -321,7 +323,7 @@ def abandon(g: GateContext, attempt_id: str, score: Score | None, reason: str = 
 
 def has_commits(att) -> bool:
     """Whether the attempt's clone has moved off its start commit. The branch is in the clone
-    (read as data, gate/clones.py); a clone that cannot be read may hold work: True."""
+    (read as data, gate/attempts/clones.py); a clone that cannot be read may hold work: True."""
     return clones.head_of(att) != att["start_commit"]
 
 
