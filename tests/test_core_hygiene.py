@@ -54,7 +54,7 @@ def test_gate_names_are_the_functions_whichever_is_imported_first():
     # The gate package imports its parts on first use; a submodule imported first binds its own
     # name (verify, integrate, ...) on the package, which must stay the function.
     code = ("import types\n"
-            "from a2a_tui.gate.verify import Verification\n"
+            "from a2a_tui.gate.verification.command import Verification\n"
             "from a2a_tui.gate.integrate import integrate as direct\n"
             "import a2a_tui.gate as gate\n"
             "from a2a_tui.gate import verify, review\n"

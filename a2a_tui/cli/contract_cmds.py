@@ -65,7 +65,7 @@ def cmd_gate_rules_accept(ctx, args) -> Result:
 
 
 def cmd_feedback_more(ctx, args) -> Result:
-    from a2a_tui.gate.feedback import more_rounds
+    from a2a_tui.gate.verification.feedback import more_rounds
 
     r = more_rounds(ctx.gate, args.attempt, args.rounds)
     return Result(r, f"{r['attempt']}: {r['added']} more round(s) of automatic feedback"

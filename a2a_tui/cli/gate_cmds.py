@@ -11,9 +11,9 @@ import sys
 
 from a2a_tui import gate
 from a2a_tui.cli.output import Result
-from a2a_tui.gate.logs import find_log, read_log
 from a2a_tui.gate.model import parse_scores
 from a2a_tui.gate.roles import require_role
+from a2a_tui.gate.verification.logs import find_log, read_log
 from a2a_tui.gate.views import output_tail
 
 SCORE_HELP = ("boundary=N:\"reason\" and taste=N:\"reason\", each 0-3 with a reason; both"
@@ -100,8 +100,7 @@ def cmd_submit(ctx, args) -> Result:
 
 def cmd_verify(ctx, args) -> Result:
     from a2a_tui.gate.attempts.openitems import of_attempt
-    from a2a_tui.gate.verify import VerifyInterrupted, interruptible
-    from a2a_tui.gate.verify.interrupt import output_closed
+    from a2a_tui.gate.verification.interrupt import VerifyInterrupted, interruptible, output_closed
 
     # Checked here, at the command's entry: verify.py runs the chain for whoever may start it.
     require_role(ctx.gate, "verify", attempt=ctx.gate.attempt(args.attempt))

@@ -17,7 +17,7 @@ _WHERE = {
     "add_card": "cards.commands", "list_cards": "cards.commands", "ready_card": "cards.commands",
     "show_card": "cards.commands", "GateContext": "context", "integrate": "integrate",
     "reclaim": "attempts.cleanup", "recover": "recover", "resolve": "resolve", "review": "review",
-    "verify": "verify",
+    "verify": "verification.command",
 }
 __all__ = ["GateContext", "abandon", "add_card", "bind_writer", "claim", "integrate", "list_cards",
            "ready_card", "reclaim", "recover", "resolve", "review", "show_card", "submit",
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from a2a_tui.gate.recover import recover
     from a2a_tui.gate.resolve import resolve
     from a2a_tui.gate.review import review
-    from a2a_tui.gate.verify import verify
+    from a2a_tui.gate.verification.command import verify
 
 
 def __getattr__(name: str) -> Any:

@@ -24,8 +24,8 @@ from a2a_tui.store import Store
 # them; the first frame needs none of them (the gate alone, with pydantic, costs ~0.1 s).
 if TYPE_CHECKING:
     from a2a_tui.gate.diff import AttemptDiff
-    from a2a_tui.gate.logs import CheckLog
     from a2a_tui.gate.model import Score
+    from a2a_tui.gate.verification.logs import CheckLog
     from a2a_tui.gate.views import CardDetail, CheckOutput
 
 SOURCE = "tui"
@@ -452,7 +452,7 @@ class Workbench:
     def check_log(self, attempt: str, check: str | None = None, run: int | None = None
                   ) -> tuple[CheckLog, str, bool]:
         """Which log (the first failed check's by default), its text, and whether it was cut."""
-        from a2a_tui.gate.logs import find_log, read_log
+        from a2a_tui.gate.verification.logs import find_log, read_log
 
         with self.store() as s:
             found = find_log(s, attempt, check, run)

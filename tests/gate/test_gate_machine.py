@@ -58,7 +58,7 @@ from a2a_tui.gate.model import ACTIVE, Score
 from a2a_tui.gate.recover import recover
 from a2a_tui.gate.resolve import RESOLUTIONS, resolve
 from a2a_tui.gate.roles import require_role
-from a2a_tui.gate.verify import verify
+from a2a_tui.gate.verification.command import verify
 from a2a_tui.identity import Caller
 from a2a_tui.repo import Repo, init
 from tests.gate.gate_support import end_everything, replay_target

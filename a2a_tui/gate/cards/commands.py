@@ -165,11 +165,11 @@ def ready_card(g: GateContext, card_id: str) -> CardReady:
 def contract_precheck(g: GateContext, row) -> None:
     """Refuse (contract_invalid, recorded) a card whose checks cannot hold against the commit a
     claim would start from: a program missing or not allowed, a named file absent, a timeout
-    above the gate's maximum (gate/verify/precheck.py)."""
+    above the gate's maximum (gate/verification/precheck.py)."""
     from a2a_tui.gate import escalate
     from a2a_tui.gate.cards import gate_rules
-    from a2a_tui.gate.verify import precheck
-    from a2a_tui.gate.verify.run import environment
+    from a2a_tui.gate.verification import precheck
+    from a2a_tui.gate.verification.run import environment
 
     card = Card.model_validate(card_body(row))
     rules = gate_rules.current(g).rules

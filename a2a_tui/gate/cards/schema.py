@@ -50,7 +50,7 @@ class Check(BaseModel):
     timeout_s: int | None = Field(default=None, ge=1, le=86_400,
                                   description="default: the gate's (gate.toml [timeouts])")
     # The test report the command writes (JUnit XML or TAP): a file, folder or glob inside the
-    # checkout. pytest's and `node --test`'s a2a asks for itself (gate/verify/reports).
+    # checkout. pytest's and `node --test`'s a2a asks for itself (gate/verification/reports).
     report: str | None = None
 
     _cmd = field_validator("command")(_nonblank)

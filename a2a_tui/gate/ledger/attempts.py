@@ -146,7 +146,7 @@ def _tests_reported(rows: Rows, ev: Event) -> None:
 
 
 def _verdict(verdict: VerifyState) -> Handler:
-    """A completed verify's verdict (gate/verify/record.py): passed, rejected, or neither
+    """A completed verify's verdict (gate/verification/record.py): passed, rejected, or neither
     (flaky, contract_invalid: the attempt goes back to `submitted`, no strike)."""
     def handle(rows: Rows, ev: Event) -> None:
         p = ev.payload

@@ -65,7 +65,7 @@ TABLES = (
     Table("approvals", ("id",), ("id", "attempt_id", "submission_n", "sha", "card_version",
                                  "evidence", "user_input", "seq")),
     Table("approval_uses", ("approval_id",), ("approval_id", "attempt_id", "seq")),
-    # The reports a verify judged (gate/verify/baseline.py); their tests stay in the event.
+    # The reports a verify judged (gate/verification/baseline.py); their tests stay in the event.
     Table("test_reports", ("seq",), ("seq", "attempt_id", "run", "sha", "check_name",
                                      "fingerprint", "source", "runner", "counts")),
     # Written by the fold, not compared: a store migrated to 5 holds `integrated` events from

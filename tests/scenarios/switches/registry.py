@@ -31,8 +31,9 @@ SWITCHES: dict[str, Switch] = {
               'if not g.git.is_ancestor(att["start_commit"], sha):', "if False:"),)),
     "exact_sha_checkout": Switch(
         "verify runs the checks on a fresh checkout of exactly the submitted SHA",
-        (Replace("a2a_tui.gate.verify.checkout", "Checkout.__enter__", lambda _: _live_worktree),
-         Replace("a2a_tui.gate.verify.checkout", "Checkout.close", lambda _: _keep))),
+        (Replace("a2a_tui.gate.verification.checkout", "Checkout.__enter__",
+                 lambda _: _live_worktree),
+         Replace("a2a_tui.gate.verification.checkout", "Checkout.close", lambda _: _keep))),
     "target_guard": Switch(
         "integrate moves the target only from where the gate last left it (and only forward)",
         (Edit("a2a_tui.gate.targets", "observe",
@@ -54,7 +55,7 @@ SWITCHES: dict[str, Switch] = {
               'or last["submission_n"] != att["submission_n"]', ""))),
     "evidence_per_attempt": Switch(
         "each attempt keeps its own verify logs (a new attempt writes beside, not over, them)",
-        (Edit("a2a_tui.gate.verify", "verify",
+        (Edit("a2a_tui.gate.verification.command", "verify",
               'logs = g.repo.a2a_dir / "logs" / attempt_id / f"run{run}"',
               'logs = g.repo.a2a_dir / "logs" / att["card_id"] / f"run{run}"'),)),
     "integration_recovery": Switch(
@@ -155,11 +156,11 @@ SWITCHES: dict[str, Switch] = {
               "if False:"),)),
     "three_strike_stop": Switch(
         "automatic gate feedback stops after the limit of consecutive rejections",
-        (Edit("a2a_tui.gate.feedback", "queue_rejection_feedback",
+        (Edit("a2a_tui.gate.verification.feedback", "queue_rejection_feedback",
               "elif rejections > max_rounds:", "elif False:"),)),
     "gate_feedback": Switch(
         "a rejection is queued to the writer's pane as a marked gate dispatch",
-        (Edit("a2a_tui.gate.feedback", "queue_rejection_feedback",
+        (Edit("a2a_tui.gate.verification.feedback", "queue_rejection_feedback",
               'if not writer.startswith("session:"):', "if True:"),)),
     "answers_batched": Switch(
         "the answers waiting for a session go to it as one prompt",
@@ -263,7 +264,7 @@ def _requeueing(unknown_deliveries):
 def _live_worktree(self):
     """Checkout.__enter__ without its checkout: the attempt's own, live worktree (taken as it
     is: what a2a sees there now is what it expects)."""
-    from a2a_tui.gate.verify.checkout import scan
+    from a2a_tui.gate.verification.checkout import scan
 
     self.path = max(self.g.repo.worktrees_dir.iterdir(), key=lambda p: p.stat().st_mtime)
     self.expected = scan(self.path)

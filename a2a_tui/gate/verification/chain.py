@@ -17,12 +17,12 @@ from typing import Any
 from a2a_tui.gate.cards.gate_rules import GateRules
 from a2a_tui.gate.cards.schema import Card, Check, glob_to_regex
 from a2a_tui.gate.context import GateContext
-from a2a_tui.gate.verify import per_test, precheck, reports, structural
-from a2a_tui.gate.verify.checkout import Checkout, Tampered, Workspace
-from a2a_tui.gate.verify.interrupt import Cancel, VerifyInterrupted
-from a2a_tui.gate.verify.red import RedPlan, red
-from a2a_tui.gate.verify.results import CheckResult, Verification, from_run, skipped
-from a2a_tui.gate.verify.run import RunResult, run
+from a2a_tui.gate.verification import per_test, precheck, reports, structural
+from a2a_tui.gate.verification.checkout import Checkout, Tampered, Workspace
+from a2a_tui.gate.verification.interrupt import Cancel, VerifyInterrupted
+from a2a_tui.gate.verification.red import RedPlan, red
+from a2a_tui.gate.verification.results import CheckResult, Verification, from_run, skipped
+from a2a_tui.gate.verification.run import RunResult, run
 from a2a_tui.git import GitError
 
 Progress = Callable[[str, CheckResult | None], None]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from a2a_tui.gate.verify.reports.model import Outcome, TestCase, TestReport, build
+from a2a_tui.gate.verification.reports.model import Outcome, TestCase, TestReport, build
 
 MAX_BYTES = 50 * 1024 * 1024
 _POINT = re.compile(r"^(?P<indent>\s*)(?P<not>not )?ok\b(?:\s+\d+)?(?:\s*-\s*)?"

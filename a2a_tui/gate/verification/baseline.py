@@ -20,14 +20,14 @@ from typing import TYPE_CHECKING
 
 from a2a_tui.gate import ledger
 from a2a_tui.gate.ledger import GateEvent
-from a2a_tui.gate.verify.checkout import Checkout
-from a2a_tui.gate.verify.reports.model import TestReport
-from a2a_tui.gate.verify.run import RunResult
+from a2a_tui.gate.verification.checkout import Checkout
+from a2a_tui.gate.verification.reports.model import TestReport
+from a2a_tui.gate.verification.run import RunResult
 from a2a_tui.store import chain
 
 if TYPE_CHECKING:
     from a2a_tui.gate.context import GateContext
-    from a2a_tui.gate.verify.chain import Chain
+    from a2a_tui.gate.verification.chain import Chain
 
 # A change of how reports are read or asked for makes older base runs not comparable.
 VERSION = 1

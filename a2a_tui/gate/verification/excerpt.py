@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from a2a_tui.gate.feedback import plain
+from a2a_tui.gate.verification.feedback import plain
 
 PYTEST_LINE = re.compile(r"^(E\s|FAILED\s)")
 COMPILER_LINE = re.compile(r"\berror(\[[^\]]*\])?:")

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from a2a_tui.gate.verify.reports.model import FAILING, MASKED, TestReport
+from a2a_tui.gate.verification.reports.model import FAILING, MASKED, TestReport
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from a2a_tui.gate.verify.run import RunResult
+    from a2a_tui.gate.verification.run import RunResult
 
 # The steps of the chain, in order. `checks` are the card's own commands; `tree` is the check
 # that a step left the checkout as the SHA has it.

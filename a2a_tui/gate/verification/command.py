@@ -20,11 +20,11 @@ from a2a_tui.gate.cards.commands import card_at_version
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.model import VERIFIABLE
-from a2a_tui.gate.verify import record
-from a2a_tui.gate.verify.chain import Chain, Progress, run_chain
-from a2a_tui.gate.verify.interrupt import Cancel, VerifyInterrupted, deferred, interruptible
-from a2a_tui.gate.verify.results import CheckResult, Verification
-from a2a_tui.gate.verify.run import environment
+from a2a_tui.gate.verification import record
+from a2a_tui.gate.verification.chain import Chain, Progress, run_chain
+from a2a_tui.gate.verification.interrupt import Cancel, VerifyInterrupted, deferred, interruptible
+from a2a_tui.gate.verification.results import CheckResult, Verification
+from a2a_tui.gate.verification.run import environment
 from a2a_tui.queue import wake
 
 __all__ = ["CheckResult", "Verification", "VerifyInterrupted", "interruptible", "verify"]

@@ -20,16 +20,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from a2a_tui.gate.cards.schema import path_matches
-from a2a_tui.gate.verify import baseline
-from a2a_tui.gate.verify.checkout import Checkout, Tampered, Workspace, new_side
-from a2a_tui.gate.verify.compare import HOW, Comparison, Finding, compare
-from a2a_tui.gate.verify.reports import FAILING, MASKED, Outcome, summary
-from a2a_tui.gate.verify.results import CheckResult, from_run
-from a2a_tui.gate.verify.run import RunResult
-from a2a_tui.gate.verify.structural import OwnHistory, droppable
+from a2a_tui.gate.verification import baseline
+from a2a_tui.gate.verification.checkout import Checkout, Tampered, Workspace, new_side
+from a2a_tui.gate.verification.compare import HOW, Comparison, Finding, compare
+from a2a_tui.gate.verification.reports import FAILING, MASKED, Outcome, summary
+from a2a_tui.gate.verification.results import CheckResult, from_run
+from a2a_tui.gate.verification.run import RunResult
+from a2a_tui.gate.verification.structural import OwnHistory, droppable
 
 if TYPE_CHECKING:
-    from a2a_tui.gate.verify.chain import Chain
+    from a2a_tui.gate.verification.chain import Chain
 
 SHOWN = 20
 

@@ -24,17 +24,17 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from a2a_tui.gate.cards.schema import Check, path_matches
-from a2a_tui.gate.verify import baseline
-from a2a_tui.gate.verify.checkout import Checkout, old_side
-from a2a_tui.gate.verify.compare import HOW, Comparison, Finding, compare
-from a2a_tui.gate.verify.reports import summary
-from a2a_tui.gate.verify.reports.model import Outcome, TestReport
-from a2a_tui.gate.verify.results import CheckResult
-from a2a_tui.gate.verify.run import RunResult
-from a2a_tui.gate.verify.structural import OwnHistory, droppable
+from a2a_tui.gate.verification import baseline
+from a2a_tui.gate.verification.checkout import Checkout, old_side
+from a2a_tui.gate.verification.compare import HOW, Comparison, Finding, compare
+from a2a_tui.gate.verification.reports import summary
+from a2a_tui.gate.verification.reports.model import Outcome, TestReport
+from a2a_tui.gate.verification.results import CheckResult
+from a2a_tui.gate.verification.run import RunResult
+from a2a_tui.gate.verification.structural import OwnHistory, droppable
 
 if TYPE_CHECKING:
-    from a2a_tui.gate.verify.chain import Chain
+    from a2a_tui.gate.verification.chain import Chain
 
 # Besides the card's red_paths: files that change how a base test runs.
 OVERLAY_EXTRA = ["**/conftest.py"]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from a2a_tui.gate.cards.schema import Card, path_matches
 from a2a_tui.gate.context import GateContext
-from a2a_tui.gate.verify.results import CheckResult
+from a2a_tui.gate.verification.results import CheckResult
 from a2a_tui.git import Change, Git
 
 TRAILER_PREFIX = "a2a-"

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from a2a_tui.gate.verify.reports.model import (
+from a2a_tui.gate.verification.reports.model import (
     MASKED,
     Outcome,
     TestCase,

@@ -37,9 +37,9 @@ from pathlib import Path
 import psutil
 
 from a2a_tui import host
-from a2a_tui.gate.verify import reports
-from a2a_tui.gate.verify.excerpt import Excerpt, first_error
-from a2a_tui.gate.verify.interrupt import Cancel, VerifyInterrupted, deferred
+from a2a_tui.gate.verification import reports
+from a2a_tui.gate.verification.excerpt import Excerpt, first_error
+from a2a_tui.gate.verification.interrupt import Cancel, VerifyInterrupted, deferred
 
 REAPER = Path(__file__).with_name("reaper.py")
 TOKEN = "A2A_CHECK_RUN"

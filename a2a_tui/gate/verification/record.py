@@ -8,11 +8,11 @@ from typing import Any
 from a2a_tui.gate import escalate, ledger
 from a2a_tui.gate.cards.gate_rules import GateRules
 from a2a_tui.gate.context import GateContext
-from a2a_tui.gate.feedback import limit, queue_rejection_feedback
 from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.model import VerifyState
-from a2a_tui.gate.verify.interrupt import VerifyInterrupted
-from a2a_tui.gate.verify.results import CheckResult, Verification
+from a2a_tui.gate.verification.feedback import limit, queue_rejection_feedback
+from a2a_tui.gate.verification.interrupt import VerifyInterrupted
+from a2a_tui.gate.verification.results import CheckResult, Verification
 
 VERDICT_EVENT = {VerifyState.PASSED: GateEvent.VERIFIED, VerifyState.REJECTED: GateEvent.REJECTED,
                  VerifyState.FLAKY: GateEvent.VERIFY_FLAKY,

@@ -29,7 +29,7 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from a2a_tui.gate.verify.reports.model import Outcome, TestCase, TestReport, build
+from a2a_tui.gate.verification.reports.model import Outcome, TestCase, TestReport, build
 
 MAX_BYTES = 50 * 1024 * 1024
 NODE_A2A = "a2a node --test"

@@ -6,8 +6,8 @@ are normalised (model.py: passed, failed, error, skipped, xfail, xpass). a2a ask
 The runner's own closing summary and exit code are held against the report (summary.py).
 """
 
-from a2a_tui.gate.verify.reports.auto import Declared, env_for, read, read_auto
-from a2a_tui.gate.verify.reports.model import (
+from a2a_tui.gate.verification.reports.auto import Declared, env_for, read, read_auto
+from a2a_tui.gate.verification.reports.model import (
     FAILING,
     MASKED,
     RAN,

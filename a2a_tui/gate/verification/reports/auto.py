@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from a2a_tui.gate.cards.schema import glob_to_regex
-from a2a_tui.gate.verify.reports import junit, tap
-from a2a_tui.gate.verify.reports.model import TestReport
+from a2a_tui.gate.verification.reports import junit, tap
+from a2a_tui.gate.verification.reports.model import TestReport
 
 NODE_REPORTER = Path(__file__).with_name("node_reporter.mjs")
 SUFFIXES = (".pytest.xml", ".node.xml")
