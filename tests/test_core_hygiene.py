@@ -55,7 +55,7 @@ def test_gate_names_are_the_functions_whichever_is_imported_first():
     # name (verify, integrate, ...) on the package, which must stay the function.
     code = ("import types\n"
             "from a2a_tui.gate.verification.command import Verification\n"
-            "from a2a_tui.gate.integrate import integrate as direct\n"
+            "from a2a_tui.gate.integration.advance import integrate as direct\n"
             "import a2a_tui.gate as gate\n"
             "from a2a_tui.gate import verify, review\n"
             "assert not isinstance(verify, types.ModuleType), verify\n"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from a2a_tui import gate
 from a2a_tui.cli.output import Result
-from a2a_tui.gate import targets
-from a2a_tui.gate.resolve import RESOLUTIONS
+from a2a_tui.gate.integration import targets
+from a2a_tui.gate.integration.resolution import RESOLUTIONS
 
 
 def register(sub, common) -> None:

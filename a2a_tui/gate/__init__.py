@@ -15,8 +15,9 @@ _WHERE = {
     "abandon": "attempts.ownership", "bind_writer": "attempts.ownership",
     "claim": "attempts.ownership", "submit": "attempts.ownership",
     "add_card": "cards.commands", "list_cards": "cards.commands", "ready_card": "cards.commands",
-    "show_card": "cards.commands", "GateContext": "context", "integrate": "integrate",
-    "reclaim": "attempts.cleanup", "recover": "recover", "resolve": "resolve", "review": "review",
+    "show_card": "cards.commands", "GateContext": "context", "integrate": "integration.advance",
+    "reclaim": "attempts.cleanup", "recover": "integration.recovery",
+    "resolve": "integration.resolution", "review": "review",
     "verify": "verification.command",
 }
 __all__ = ["GateContext", "abandon", "add_card", "bind_writer", "claim", "integrate", "list_cards",
@@ -28,9 +29,9 @@ if TYPE_CHECKING:
     from a2a_tui.gate.attempts.ownership import abandon, bind_writer, claim, submit
     from a2a_tui.gate.cards.commands import add_card, list_cards, ready_card, show_card
     from a2a_tui.gate.context import GateContext
-    from a2a_tui.gate.integrate import integrate
-    from a2a_tui.gate.recover import recover
-    from a2a_tui.gate.resolve import resolve
+    from a2a_tui.gate.integration.advance import integrate
+    from a2a_tui.gate.integration.recovery import recover
+    from a2a_tui.gate.integration.resolution import resolve
     from a2a_tui.gate.review import review
     from a2a_tui.gate.verification.command import verify
 

@@ -17,6 +17,7 @@ from a2a_tui.gate.attempts.locks import op_lock
 from a2a_tui.gate.attempts.openitems import clean as clean_open_items
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.escalate import tell_dispatcher
+from a2a_tui.gate.integration.targets import observe, target_lock
 from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.model import (
     ACTIVE,
@@ -30,7 +31,6 @@ from a2a_tui.gate.model import (
     way_out,
 )
 from a2a_tui.gate.roles import require_role
-from a2a_tui.gate.targets import observe, target_lock
 from a2a_tui.git import FULL_SHA, ZERO_SHA, GitError
 from a2a_tui.queue import wake
 

@@ -191,7 +191,7 @@ def _integration(state: IntegrationState, attempt_state: AttemptState) -> Handle
 
 
 def _resolved(rows: Rows, ev: Event) -> None:
-    """The user's resolution of an `unknown` attempt (gate/resolve.py)."""
+    """The user's resolution of an `unknown` attempt (gate/integration/resolution.py)."""
     as_ = ev.payload["as"]
     if as_ == Resolution.INTEGRATED:
         rows.set("integrations", (ev.attempt,), state=IntegrationState.INTEGRATED,

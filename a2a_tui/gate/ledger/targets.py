@@ -1,5 +1,5 @@
-"""The fold of the gate's record of each target branch (gate/targets.py): the baseline where
-the gate last left it, and a divergence seen until the user decides."""
+"""The fold of the gate's record of each target branch (gate/integration/targets.py): the
+baseline where the gate last left it, and a divergence seen until the user decides."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ HEADS = "refs/heads/"
 
 
 def _observed(rows: Rows, ev: Event) -> None:
-    """The first look at a target with no record: its baseline (gate/targets.py _seed_in_tx)."""
+    """The first look at a target with no record: its baseline
+    (gate/integration/targets.py _seed_in_tx)."""
     p = ev.payload
     rows.put("gate_targets", {"branch": p["target"], "baseline": p["head"],
                               "source": p["source"], "seq": ev.seq, "diverged_head": None,

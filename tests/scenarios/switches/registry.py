@@ -36,9 +36,9 @@ SWITCHES: dict[str, Switch] = {
          Replace("a2a_tui.gate.verification.checkout", "Checkout.close", lambda _: _keep))),
     "target_guard": Switch(
         "integrate moves the target only from where the gate last left it (and only forward)",
-        (Edit("a2a_tui.gate.targets", "observe",
+        (Edit("a2a_tui.gate.integration.targets", "observe",
               "if t.diverged_head is None and head == t.baseline:", "if True:"),
-         Edit("a2a_tui.gate.integrate", "_check_lineage",
+         Edit("a2a_tui.gate.integration.advance", "_check_lineage",
               "if not g.git.is_ancestor(old, sha):", "if False:"))),
     "review_sha_binding": Switch(
         "a review names the exact current candidate it read",
@@ -46,12 +46,12 @@ SWITCHES: dict[str, Switch] = {
               'if sub is None or sub["sha"] != sha:', "if sub is None:"),)),
     "verdict_bound_to_sha": Switch(
         "integrate takes only a passing verdict of the attempt's current submission",
-        (Edit("a2a_tui.gate.integrate", "_check_candidate",
+        (Edit("a2a_tui.gate.integration.advance", "_check_candidate",
               'if att["state"] != AttemptState.VERIFIED:',
               'if att["state"] not in (AttemptState.VERIFIED, AttemptState.SUBMITTED):'),
-         Edit("a2a_tui.gate.integrate", "_check_candidate",
+         Edit("a2a_tui.gate.integration.advance", "_check_candidate",
               'or last["sha"] != sha', ""),
-         Edit("a2a_tui.gate.integrate", "_check_candidate",
+         Edit("a2a_tui.gate.integration.advance", "_check_candidate",
               'or last["submission_n"] != att["submission_n"]', ""))),
     "evidence_per_attempt": Switch(
         "each attempt keeps its own verify logs (a new attempt writes beside, not over, them)",
@@ -60,17 +60,17 @@ SWITCHES: dict[str, Switch] = {
               'logs = g.repo.a2a_dir / "logs" / att["card_id"] / f"run{run}"'),)),
     "integration_recovery": Switch(
         "every gate command first settles an integration intent a crash left, from the ref",
-        (Edit("a2a_tui.gate.recover", "recover",
+        (Edit("a2a_tui.gate.integration.recovery", "recover",
               "for it in g.store.all(\"SELECT attempt_id FROM integrations"
               " WHERE state='intent'\"):",
               "for it in ():"),)),
     "unknown_is_a_state": Switch(
         "a ref that is neither the old nor the new commit leaves the outcome unknown",
-        (Edit("a2a_tui.gate.integrate", "resolve_intent",
+        (Edit("a2a_tui.gate.integration.advance", "resolve_intent",
               'elif observed == it["old_sha"]:', "elif True:"),)),
     "ref_update_precheck": Switch(
         "git is asked whether the move would apply before the intent is recorded",
-        (Edit("a2a_tui.gate.integrate", "integrate",
+        (Edit("a2a_tui.gate.integration.advance", "integrate",
               "g.git.check_ref_update(ref, sha, old)", "pass"),)),
     "reclaim_keeps_dirty": Switch(
         "reclaim keeps a worktree with uncommitted changes",

@@ -14,7 +14,7 @@ from a2a_tui.gate import ledger
 from a2a_tui.gate.attempts import clones
 from a2a_tui.gate.attempts.locks import lock_is_free, op_lock
 from a2a_tui.gate.context import GateContext
-from a2a_tui.gate.integrate import resolve_intent
+from a2a_tui.gate.integration.advance import resolve_intent
 from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.git import clone_head
 

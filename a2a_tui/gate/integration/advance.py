@@ -20,13 +20,14 @@ from a2a_tui.gate import ledger
 from a2a_tui.gate.attempts.locks import op_lock
 from a2a_tui.gate.attempts.ownership import score_facts
 from a2a_tui.gate.context import GateContext
-from a2a_tui.gate.ledger import GateEvent
-from a2a_tui.gate.mainworktree import (
+from a2a_tui.gate.integration.mainworktree import (
     blocking_changes,
     checked_out_here,
     dirty_error,
     sync_worktree,
 )
+from a2a_tui.gate.integration.targets import git_refusal, observe, ref_of, target_lock
+from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.model import (
     UNRESOLVED,
     AttemptState,
@@ -40,7 +41,6 @@ from a2a_tui.gate.model import (
 )
 from a2a_tui.gate.review_gate import check_integrable
 from a2a_tui.gate.roles import require_role
-from a2a_tui.gate.targets import git_refusal, observe, ref_of, target_lock
 from a2a_tui.git import GitError
 
 

@@ -22,10 +22,10 @@ from a2a_tui.gate import ledger
 from a2a_tui.gate.attempts.locks import op_lock
 from a2a_tui.gate.attempts.ownership import score_facts
 from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.integration.targets import ref_of, target_lock
 from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.model import AttemptState, CommandResult, Resolution, Score
 from a2a_tui.gate.roles import require_role
-from a2a_tui.gate.targets import ref_of, target_lock
 
 RESOLUTIONS = tuple(Resolution)
 # The attempt's state after each resolution; not-applied makes it a verified candidate again

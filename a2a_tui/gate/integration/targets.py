@@ -28,13 +28,13 @@ from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
 from a2a_tui.gate.attempts.locks import op_lock
 from a2a_tui.gate.context import GateContext
-from a2a_tui.gate.ledger import GateEvent
-from a2a_tui.gate.mainworktree import (
+from a2a_tui.gate.integration.mainworktree import (
     blocking_changes,
     checked_out_here,
     dirty_error,
     sync_worktree,
 )
+from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.roles import require_role
 from a2a_tui.git import GitError, error_line
 
