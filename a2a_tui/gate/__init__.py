@@ -17,7 +17,7 @@ _WHERE = {
     "add_card": "cards.commands", "list_cards": "cards.commands", "ready_card": "cards.commands",
     "show_card": "cards.commands", "GateContext": "context", "integrate": "integration.advance",
     "reclaim": "attempts.cleanup", "recover": "integration.recovery",
-    "resolve": "integration.resolution", "review": "review",
+    "resolve": "integration.resolution", "review": "reviews.verdict",
     "verify": "verification.command",
 }
 __all__ = ["GateContext", "abandon", "add_card", "bind_writer", "claim", "integrate", "list_cards",
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from a2a_tui.gate.integration.advance import integrate
     from a2a_tui.gate.integration.recovery import recover
     from a2a_tui.gate.integration.resolution import resolve
-    from a2a_tui.gate.review import review
+    from a2a_tui.gate.reviews.verdict import review
     from a2a_tui.gate.verification.command import verify
 
 

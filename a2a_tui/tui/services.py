@@ -23,8 +23,8 @@ from a2a_tui.store import Store
 # Imports inside functions: the core areas (collab, panes, gate, tmux), in the methods that use
 # them; the first frame needs none of them (the gate alone, with pydantic, costs ~0.1 s).
 if TYPE_CHECKING:
-    from a2a_tui.gate.diff import AttemptDiff
     from a2a_tui.gate.model import Score
+    from a2a_tui.gate.reviews.diff import AttemptDiff
     from a2a_tui.gate.verification.logs import CheckLog
     from a2a_tui.gate.views import CardDetail, CheckOutput
 
@@ -199,16 +199,16 @@ class Workbench:
             r = lifecycle.fork(self._gate(s), sid, tmux_socket=self.tmux_socket, source=SOURCE)
         return Done(lifecycle.describe_fork(r), r)
 
-    # --- comments on a diff (gate/comments.py) ----------------------------------------------
+    # --- comments on a diff (gate/reviews/comments.py) --------------------------------------
     def comments(self, attempt: str) -> list:
         """The attempt's held comments (read for the diff screen)."""
-        from a2a_tui.gate import comments
+        from a2a_tui.gate.reviews import comments
 
         with self.store() as s:
             return comments.listed(s, attempt)
 
     def comment(self, attempt: str, path: str, line: int, text: str) -> Done:
-        from a2a_tui.gate import comments
+        from a2a_tui.gate.reviews import comments
 
         with self.store() as s:
             c = comments.add(self._gate(s), attempt, path, line, text)
@@ -216,14 +216,14 @@ class Workbench:
                     c.to_json())
 
     def edit_comment(self, cid: str, text: str) -> Done:
-        from a2a_tui.gate import comments
+        from a2a_tui.gate.reviews import comments
 
         with self.store() as s:
             c = comments.edit(self._gate(s), cid, text)
         return Done(f"{c.id} edited", c.to_json())
 
     def remove_comment(self, cid: str) -> Done:
-        from a2a_tui.gate import comments
+        from a2a_tui.gate.reviews import comments
 
         with self.store() as s:
             c = comments.remove(self._gate(s), cid)
@@ -231,7 +231,7 @@ class Workbench:
 
     def send_comments(self, attempt: str) -> Done:
         """Every held comment of the attempt, as one prompt to its writer (a user input)."""
-        from a2a_tui.gate import comments
+        from a2a_tui.gate.reviews import comments
 
         with self.store() as s:
             r = comments.send(self._gate(s), attempt, source=SOURCE)
@@ -438,7 +438,7 @@ class Workbench:
         return found
 
     def diff(self, attempt: str) -> AttemptDiff:
-        from a2a_tui.gate.diff import attempt_diff
+        from a2a_tui.gate.reviews.diff import attempt_diff
 
         with self.store() as s:
             return attempt_diff(self.repo, s, attempt)
@@ -460,8 +460,8 @@ class Workbench:
 
     # --- reviews and approvals (the review screen) -------------------------------------------
     def review_state(self, attempt: str):
-        """The attempt's reviews, issues, dispositions and approvals (gate/review_views.py)."""
-        from a2a_tui.gate.review_views import review_state
+        """The attempt's reviews, issues, dispositions and approvals (gate/reviews/views.py)."""
+        from a2a_tui.gate.reviews.views import review_state
 
         with self.store() as s:
             return review_state(s, attempt)
@@ -482,7 +482,7 @@ class Workbench:
 
     def dispose(self, attempt: str, issue: str, decision: str, reason: str) -> Done:
         """Your disposition of a blocking issue (a user input)."""
-        from a2a_tui.gate.review_gate import dispose
+        from a2a_tui.gate.reviews.dispositions import dispose
 
         with self.store() as s:
             r = dispose(self._gate(s), attempt, issue, decision, reason, source=SOURCE)
@@ -491,7 +491,7 @@ class Workbench:
 
     def override(self, attempt: str, reason: str) -> Done:
         """Set the current SHA's review aside (a user input)."""
-        from a2a_tui.gate.review_gate import override
+        from a2a_tui.gate.reviews.dispositions import override
 
         with self.store() as s:
             r = override(self._gate(s), attempt, reason, source=SOURCE)
@@ -500,7 +500,7 @@ class Workbench:
 
     def approve(self, attempt: str) -> Done:
         """Your approval to integrate the verified candidate as it is now."""
-        from a2a_tui.gate.approvals import approve
+        from a2a_tui.gate.reviews.approvals import approve
 
         with self.store() as s:
             r = approve(self._gate(s), attempt, source=SOURCE)

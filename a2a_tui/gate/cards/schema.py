@@ -110,9 +110,10 @@ class Card(BaseModel):
     # Tests the candidate may delete, skip or mark xfail: pytest node ids (fnmatch patterns)
     # or repository globs of test files.
     droppable_tests: list[str] = Field(default_factory=list)
-    # Integration needs an accepted review of the current SHA (gate/review_gate.py).
+    # Integration needs an accepted review of the current SHA (gate/reviews/dispositions.py).
     review: Literal["none", "required"] = "none"
-    # Integration needs the user's approval bound to the SHA and its evidence (gate/approvals.py).
+    # Integration needs the user's approval bound to the SHA and its evidence
+    # (gate/reviews/approvals.py).
     integrate_approval: Literal["none", "user"] = "none"
 
     _text = field_validator("goal")(_nonblank)

@@ -39,7 +39,7 @@ from a2a_tui.gate.model import (
     parse_scores,
     way_out,
 )
-from a2a_tui.gate.review_gate import check_integrable
+from a2a_tui.gate.reviews.dispositions import check_integrable
 from a2a_tui.gate.roles import require_role
 from a2a_tui.git import GitError
 

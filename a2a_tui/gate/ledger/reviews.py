@@ -1,5 +1,5 @@
-"""The fold of reviews, approvals and line comments (gate/review*.py, gate/approvals.py,
-gate/comments.py), one handler per event kind."""
+"""The fold of reviews, approvals and line comments (gate/review*.py, gate/reviews/approvals.py,
+gate/reviews/comments.py), one handler per event kind."""
 
 from __future__ import annotations
 

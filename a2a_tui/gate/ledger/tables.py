@@ -72,7 +72,7 @@ TABLES = (
     # before the table, and the first look seeds it (gate/integration/targets.py).
     Table("gate_targets", ("branch",), ("branch", "baseline", "source", "seq", "diverged_head",
                                         "diverged_seq", "finding"), checked=False),
-    # Line comments on a diff (gate/comments.py): nothing the gate decides reads them.
+    # Line comments on a diff (gate/reviews/comments.py): nothing the gate decides reads them.
     Table("review_comments", ("id",), ("id", "n", "attempt", "path", "line", "sha", "text",
                                        "state", "user_input", "created_seq", "updated_seq"),
           checked=False),

@@ -23,9 +23,9 @@ from a2a_tui.collab.delivery import deliver_in_tx
 from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
-from a2a_tui.gate.diff import AttemptDiff, attempt_diff
 from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.model import CommandResult
+from a2a_tui.gate.reviews.diff import AttemptDiff, attempt_diff
 from a2a_tui.git import GitError
 from a2a_tui.queue import check_text, wake
 

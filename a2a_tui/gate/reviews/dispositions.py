@@ -19,10 +19,11 @@ from typing import Any
 
 from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.errors import A2AError
-from a2a_tui.gate import approvals, ledger
+from a2a_tui.gate import ledger
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.model import CommandResult
+from a2a_tui.gate.reviews import approvals
 from a2a_tui.gate.roles import admit
 from a2a_tui.queue import enqueue_in_tx
 

@@ -10,8 +10,8 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from a2a_tui.errors import A2AError
-from a2a_tui.gate import approvals
-from a2a_tui.gate.review_gate import review_problem
+from a2a_tui.gate.reviews import approvals
+from a2a_tui.gate.reviews.dispositions import review_problem
 
 
 @dataclass(frozen=True)

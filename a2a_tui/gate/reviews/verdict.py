@@ -20,8 +20,8 @@ from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.escalate import tell_dispatcher
 from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.model import CommandResult
-from a2a_tui.gate.review_report import Report, parse_report
-from a2a_tui.gate.review_start import report_copy
+from a2a_tui.gate.reviews.launch import report_copy
+from a2a_tui.gate.reviews.report import Report, parse_report
 from a2a_tui.gate.roles import require_role
 from a2a_tui.queue import wake
 
