@@ -1,14 +1,15 @@
 """The gate: the only entry for claim, submit, verify, integrate, abandon and reclaim.
 
 The names below are imported on first use (PEP 562): the card model needs pydantic, which costs
-~0.2 s at start-up, and most commands (and the workbench's first frame) never touch it.
+~0.2 s at start-up, and most commands (and the workbench's first frame) never touch it. No
+subpackage shares a name with them (`verification/`, `integration/`, `reviews/`...), so importing
+a part first never hides a function (tests/gate/test_gate_layout.py).
 """
 
 from __future__ import annotations
 
 import importlib
 import sys
-import types
 from typing import TYPE_CHECKING, Any
 
 _WHERE = {
@@ -43,15 +44,3 @@ def __getattr__(name: str) -> Any:
     setattr(sys.modules[__name__], name, value)
     return value
 
-
-class _Gate(types.ModuleType):
-    """`gate.verify` (and integrate, reclaim, recover, resolve, review) stays the function even
-    when its submodule is imported first, which binds the submodule under the same name."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if isinstance(value, types.ModuleType) and _WHERE.get(name) == name:
-            value = getattr(value, name)
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Gate

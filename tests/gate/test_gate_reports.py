@@ -15,7 +15,7 @@ import pytest
 
 from a2a_tui.errors import A2AError
 from a2a_tui.gate.cards.schema import parse_card
-from a2a_tui.gate.verification.compare import compare, match
+from a2a_tui.gate.verification.comparison import compare, match
 from a2a_tui.gate.verification.reports import Outcome, TestCase, TestReport, read
 from a2a_tui.gate.verification.reports.junit import parse
 from a2a_tui.gate.verification.reports.model import build

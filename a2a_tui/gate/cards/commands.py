@@ -169,7 +169,7 @@ def contract_precheck(g: GateContext, row) -> None:
     from a2a_tui.gate import escalate
     from a2a_tui.gate.cards import gate_rules
     from a2a_tui.gate.verification import precheck
-    from a2a_tui.gate.verification.run import environment
+    from a2a_tui.gate.verification.isolated import environment
 
     card = Card.model_validate(card_body(row))
     rules = gate_rules.current(g).rules

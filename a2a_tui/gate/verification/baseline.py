@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING
 from a2a_tui.gate import ledger
 from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.verification.checkout import Checkout
+from a2a_tui.gate.verification.isolated import RunResult
 from a2a_tui.gate.verification.reports.model import TestReport
-from a2a_tui.gate.verification.run import RunResult
 from a2a_tui.store import chain
 
 if TYPE_CHECKING:

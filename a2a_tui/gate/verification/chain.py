@@ -20,9 +20,9 @@ from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.verification import per_test, precheck, reports, structural
 from a2a_tui.gate.verification.checkout import Checkout, Tampered, Workspace
 from a2a_tui.gate.verification.interrupt import Cancel, VerifyInterrupted
-from a2a_tui.gate.verification.red import RedPlan, red
+from a2a_tui.gate.verification.isolated import RunResult, run
+from a2a_tui.gate.verification.red_step import RedPlan, red
 from a2a_tui.gate.verification.results import CheckResult, Verification, from_run, skipped
-from a2a_tui.gate.verification.run import RunResult, run
 from a2a_tui.git import GitError
 
 Progress = Callable[[str, CheckResult | None], None]

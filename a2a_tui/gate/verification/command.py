@@ -1,7 +1,7 @@
 """verify: a fixed chain of deterministic checks on a clean checkout of exactly the submitted SHA.
 
 The chain (chain.py): precheck (the card's own contract), sanity, boundary, drift, provenance
-(on the candidate's own history), red, the card's checks (each an isolated run: run.py),
+(on the candidate's own history), red, the card's checks (each an isolated run: isolated.py),
 per-test (each blocking check's tests, from any runner's report, held to the base's:
 per_test.py, reports/), artifacts. Every result is evidence bound to the SHA, the card version
 and the digest of the gate rules it ran under. The verdict (record.py) is `passed`, `rejected`,
@@ -23,8 +23,8 @@ from a2a_tui.gate.model import VERIFIABLE
 from a2a_tui.gate.verification import record
 from a2a_tui.gate.verification.chain import Chain, Progress, run_chain
 from a2a_tui.gate.verification.interrupt import Cancel, VerifyInterrupted, deferred, interruptible
+from a2a_tui.gate.verification.isolated import environment
 from a2a_tui.gate.verification.results import CheckResult, Verification
-from a2a_tui.gate.verification.run import environment
 from a2a_tui.queue import wake
 
 __all__ = ["CheckResult", "Verification", "VerifyInterrupted", "interruptible", "verify"]

@@ -2,7 +2,7 @@
 
 The signal handlers raise `VerifyInterrupted`; a running check notices a closed output through
 `output_closed`, polled while it waits. Either way the run ends every process of its check before
-the exception leaves it (run.py), and verify records `verify_interrupted` (never a verdict).
+the exception leaves it (isolated.py), and verify records `verify_interrupted` (never a verdict).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ test by test.
 For each blocking check that passed, with a report (pytest's and `node --test`'s a2a asks for,
 any other named on the card), or whose command runs a known test runner:
 1. the base's tests of that check: from the log, else run on the base (baseline.py);
-2. the candidate's run against them (compare.py): dropped, masked, failed, count gaming;
+2. the candidate's run against them (comparison.py): dropped, masked, failed, count gaming;
 3. the run's own closing summary and exit code against its report (reports/summary.py):
    `report_mismatch` where the report says better than the runner did;
 4. the base's test files as they were at the base — every file of `red_paths` and every
@@ -26,11 +26,11 @@ from typing import TYPE_CHECKING
 from a2a_tui.gate.cards.schema import Check, path_matches
 from a2a_tui.gate.verification import baseline
 from a2a_tui.gate.verification.checkout import Checkout, old_side
-from a2a_tui.gate.verification.compare import HOW, Comparison, Finding, compare
+from a2a_tui.gate.verification.comparison import HOW, Comparison, Finding, compare
+from a2a_tui.gate.verification.isolated import RunResult
 from a2a_tui.gate.verification.reports import summary
 from a2a_tui.gate.verification.reports.model import Outcome, TestReport
 from a2a_tui.gate.verification.results import CheckResult
-from a2a_tui.gate.verification.run import RunResult
 from a2a_tui.gate.verification.structural import OwnHistory, droppable
 
 if TYPE_CHECKING:

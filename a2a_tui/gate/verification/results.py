@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from a2a_tui.gate.verification.run import RunResult
+    from a2a_tui.gate.verification.isolated import RunResult
 
 # The steps of the chain, in order. `checks` are the card's own commands; `tree` is the check
 # that a step left the checkout as the SHA has it.
@@ -54,7 +54,7 @@ def from_run(name: str, kind: str, blocking: bool, run: RunResult, *, passed: bo
              tests: dict[str, int] | None = None) -> CheckResult:
     """A check's result from the run that decided it: its exit code, duration (unless the step
     adds up several runs), output tails, log, first error and failed tests. The one place a run
-    becomes a result (the card's checks: chain.py; red: red.py)."""
+    becomes a result (the card's checks: chain.py; red: red_step.py)."""
     return CheckResult(name, kind, blocking, passed, exit_code=run.code,
                        duration_s=run.duration_s if duration_s is None else duration_s,
                        detail=detail, code=code, stdout_tail=run.stdout_tail,

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from a2a_tui.gate.ledger.check import compare, frozen, row_seq
-from a2a_tui.gate.ledger.fold import load
 from a2a_tui.gate.ledger.rows import card_text
 from a2a_tui.gate.ledger.tables import CHECKED, Row, Table
+from a2a_tui.gate.ledger.writer import load
 from a2a_tui.store import chain
 from a2a_tui.store.migrate import schema_of
 

@@ -9,7 +9,7 @@ as a check's `report`), each with the card's `red_timeout_s` (or the gate's defa
    log, else run on the bare base: baseline.py). Then, test by test: the red tests — those that
    fail in 1 and did not fail on the bare base — exist, and each passes in 2 (not skipped,
    xfail/todo or missing); every base test that passed still passes and no test the candidate
-   adds or changes ends skipped or xfail/todo (compare.py), unless `droppable_tests` allows
+   adds or changes ends skipped or xfail/todo (comparison.py), unless `droppable_tests` allows
    it; the candidate's report agrees with its run's summary and exit code.
 """
 
@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING
 from a2a_tui.gate.cards.schema import path_matches
 from a2a_tui.gate.verification import baseline
 from a2a_tui.gate.verification.checkout import Checkout, Tampered, Workspace, new_side
-from a2a_tui.gate.verification.compare import HOW, Comparison, Finding, compare
+from a2a_tui.gate.verification.comparison import HOW, Comparison, Finding, compare
+from a2a_tui.gate.verification.isolated import RunResult
 from a2a_tui.gate.verification.reports import FAILING, MASKED, Outcome, summary
 from a2a_tui.gate.verification.results import CheckResult, from_run
-from a2a_tui.gate.verification.run import RunResult
 from a2a_tui.gate.verification.structural import OwnHistory, droppable
 
 if TYPE_CHECKING:
