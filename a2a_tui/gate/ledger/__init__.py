@@ -34,7 +34,6 @@ from a2a_tui.gate.ledger.guard import (
     tampered_error,
     verify,
 )
-from a2a_tui.gate.ledger.kinds import GateEvent
 from a2a_tui.gate.ledger.repairs import rebuild, rebuild_in, repair, reseal
 from a2a_tui.gate.ledger.rows import (
     Ledger,
@@ -45,6 +44,7 @@ from a2a_tui.gate.ledger.rows import (
 )
 from a2a_tui.gate.ledger.tables import BY_NAME, CHECKED, TABLES, Row, Table
 from a2a_tui.gate.ledger.writer import HANDLERS, apply, fold, gate_events, load, record
+from a2a_tui.kinds import GateEvent
 
 __all__ = [
     "BY_NAME", "CHECKED", "FREEZE_KINDS", "HANDLERS", "TABLES", "GateEvent", "Ledger", "Mismatch",

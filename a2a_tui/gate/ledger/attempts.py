@@ -7,7 +7,6 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from a2a_tui.gate.ledger.kinds import GateEvent
 from a2a_tui.gate.ledger.rows import Rows, state_after_interrupt
 from a2a_tui.gate.ledger.tables import Row
 from a2a_tui.gate.model import (
@@ -20,6 +19,7 @@ from a2a_tui.gate.model import (
     WorktreeState,
     contract_digest_of,
 )
+from a2a_tui.kinds import GateEvent
 from a2a_tui.store import Event
 
 Handler = Callable[[Rows, Event], None]

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 from a2a_tui.gate.ledger.attempts import Handler
-from a2a_tui.gate.ledger.kinds import GateEvent
 from a2a_tui.gate.ledger.rows import Rows
+from a2a_tui.kinds import GateEvent
 from a2a_tui.store import Event
 
 

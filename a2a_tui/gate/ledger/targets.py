@@ -4,9 +4,9 @@ baseline where the gate last left it, and a divergence seen until the user decid
 from __future__ import annotations
 
 from a2a_tui.gate.ledger.attempts import Handler
-from a2a_tui.gate.ledger.kinds import GateEvent
 from a2a_tui.gate.ledger.rows import Rows
 from a2a_tui.gate.model import Resolution
+from a2a_tui.kinds import GateEvent
 from a2a_tui.store import Event
 
 HEADS = "refs/heads/"

@@ -12,8 +12,8 @@ from typing import Any
 
 from a2a_tui.gate.ledger import attempts, reviews, targets
 from a2a_tui.gate.ledger.attempts import Handler
-from a2a_tui.gate.ledger.kinds import GateEvent
 from a2a_tui.gate.ledger.rows import Ledger, Rows, TxRows
+from a2a_tui.kinds import GateEvent
 from a2a_tui.store import Event
 from a2a_tui.store.db import dumps
 
