@@ -3,11 +3,11 @@
 The layers, top to bottom: `__main__` > `cli` > `demo` > `tui` > `lifecycle` > `spawn` > `gate |
 panes | metrics` > `collab` > `repo | settings` > `queue | store` > adapters (`demo_agent |
 dirwatch | profiles | tmux` > `git`) > `config | faults | identity | resources` > `errors | host |
-ids`. A module imports only from layers below its own (function-level imports count too); peers
-split by `|` never import each other, so the gate and the panes stay apart. Every top-level module
-must be placed (`exhaustive`). A second contract forbids import circles among the modules of
-each of the gate's packages (cards, attempts, verification, integration, reviews, ledger) and of
-the metrics (`acyclic_siblings`); a third keeps textual and rich out of the core.
+ids | kinds`. A module imports only from layers below its own (function-level imports count
+too); peers split by `|` never import each other, so the gate and the panes stay apart. Every
+top-level module must be placed (`exhaustive`). A second contract forbids import circles among
+the modules of each of the gate's packages (cards, attempts, verification, integration, reviews,
+ledger) and of the metrics (`acyclic_siblings`); a third keeps textual and rich out of the core.
 
 It fails the build when a back-import is added. Tried by hand: appending
 `from a2a_tui.panes import machine` to a2a_tui/gate/model.py makes `lint-imports` exit 1 with
