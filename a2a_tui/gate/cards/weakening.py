@@ -9,7 +9,7 @@ version is refused (`card_weakened`).
 
 from __future__ import annotations
 
-from a2a_tui.gate.cards.schema import Card
+from a2a_tui.gate.cards.schema import Card, Check
 
 
 def weakenings(old: Card, new: Card) -> list[str]:
@@ -17,18 +17,8 @@ def weakenings(old: Card, new: Card) -> list[str]:
     found: list[str] = []
     checks = {c.name: c for c in new.checks}
     for c in old.checks:
-        n = checks.get(c.name)
-        if n is None:
-            found.append(f"check {c.name!r} removed")
-        elif n.command != c.command:
-            found.append(f"check {c.name!r} runs another command")
-        elif c.blocking and not n.blocking:
-            found.append(f"check {c.name!r} no longer blocks")
-        elif (n.timeout_s or 0) > (c.timeout_s or 0) and c.timeout_s is not None:
-            found.append(f"check {c.name!r} has a longer timeout")
-        elif c.report and n.report != c.report:
-            # Its tests are held to the base's one by one only through its report (per_test).
-            found.append(f"check {c.name!r} reads its test report elsewhere, or none")
+        if (relaxed := _check_relaxed(c, checks.get(c.name))) is not None:
+            found.append(f"check {c.name!r} {relaxed}")
     if old.red_command and new.red_command != old.red_command:
         found.append("red_command removed or changed")
     elif old.red_report and new.red_report != old.red_report:
@@ -49,3 +39,19 @@ def weakenings(old: Card, new: Card) -> list[str]:
     if old.needs_user_authorization and not new.needs_user_authorization:
         found.append("needs_user_authorization dropped")
     return found
+
+
+def _check_relaxed(old: Check, new: Check | None) -> str | None:
+    """How the new version of a check is weaker than the old one (the first way), if it is."""
+    if new is None:
+        return "removed"
+    if new.command != old.command:
+        return "runs another command"
+    if old.blocking and not new.blocking:
+        return "no longer blocks"
+    if (new.timeout_s or 0) > (old.timeout_s or 0) and old.timeout_s is not None:
+        return "has a longer timeout"
+    if old.report and new.report != old.report:
+        # Its tests are held to the base's one by one only through its report (per_test).
+        return "reads its test report elsewhere, or none"
+    return None

@@ -242,50 +242,12 @@ def restore(g: GateContext, branch: str, reason: str | None) -> dict[str, Any]:
     """
     require_role(g, "target restore")
     reason = _reason(reason)
-    ref = ref_of(branch)
     with target_lock(g, branch):
         head, t = _undecided(g, branch)
         moved, synced, intent, uid = head != t.baseline, None, None, None
         said = f"a2a target restore {branch}: back from {head} to {t.baseline}. {reason}"
         if moved:
-            if not g.git.object_is_commit(t.baseline):
-                raise A2AError("baseline_missing", f"the gate's baseline {t.baseline[:12]} is"
-                               " no longer a commit here: adopt the current head instead")
-            root = checked_out_here(g, branch)
-            if root is not None:
-                dirty = blocking_changes(g, root, head, t.baseline)
-                if dirty:
-                    raise dirty_error(branch, root, dirty, "restore")
-            try:
-                g.git.check_ref_update(ref, t.baseline, head)
-            except GitError as exc:
-                raise git_refusal(exc, branch) from exc
-            with g.store.write() as tx:
-                uid = record_user_input_in_tx(tx, "action", said, source="cli")
-                intent = tx.append("target_restore_intent", actor=g.caller.actor,
-                                   session=g.caller.session,
-                                   payload={"target": branch, "from": head, "to": t.baseline,
-                                            "user_input": uid})
-            try:
-                g.git.update_ref(ref, t.baseline, head, message=f"a2a target restore {branch}")
-            except GitError as exc:
-                with g.store.write() as tx:
-                    tx.append("target_restore_failed", actor="gate",
-                              payload={"target": branch, "intent_seq": intent,
-                                       "code": exc.code, "git": exc.stderr,
-                                       "observed": g.git.ref_value(ref)})
-                raise git_refusal(exc, branch) from exc
-            observed = g.git.ref_value(ref)
-            if observed != t.baseline:  # moved again at once by someone else: not restored
-                with g.store.write() as tx:
-                    tx.append("target_restore_failed", actor="gate",
-                              payload={"target": branch, "intent_seq": intent,
-                                       "code": "outcome_unknown", "observed": observed})
-                raise A2AError("outcome_unknown", f"{branch} is at {(observed or '?')[:12]}"
-                               f" right after it was moved to {t.baseline[:12]}: someone else"
-                               " moves it too; look, then decide again")
-            if root is not None:
-                synced = sync_worktree(g, root, head, t.baseline, branch)
+            uid, intent, synced = _move_back(g, branch, head, t, said)
         with g.store.write() as tx:
             if uid is None:
                 uid = record_user_input_in_tx(tx, "action", said, source="cli")
@@ -297,3 +259,52 @@ def restore(g: GateContext, branch: str, reason: str | None) -> dict[str, Any]:
             _decided_in_tx(tx, t, f"restored to {t.baseline[:12]} ({uid})")
     return {"target": branch, "from": head, "head": t.baseline, "moved": moved,
             "user_input": uid, "worktree_synced": synced, "finding_closed": t.finding}
+
+
+def _move_back(g: GateContext, branch: str, head: str, t: TargetView, said: str
+               ) -> tuple[int, int, Any]:
+    """Move the branch from `head` back to the baseline by compare-and-swap, the intent
+    recorded first (with the user's input) and a failed or unclear move after it; the main
+    worktree's files brought along when the branch is checked out there. Returns (user input,
+    intent seq, how the worktree was synced)."""
+    ref = ref_of(branch)
+    synced = None
+    if not g.git.object_is_commit(t.baseline):
+        raise A2AError("baseline_missing", f"the gate's baseline {t.baseline[:12]} is"
+                       " no longer a commit here: adopt the current head instead")
+    root = checked_out_here(g, branch)
+    if root is not None:
+        dirty = blocking_changes(g, root, head, t.baseline)
+        if dirty:
+            raise dirty_error(branch, root, dirty, "restore")
+    try:
+        g.git.check_ref_update(ref, t.baseline, head)
+    except GitError as exc:
+        raise git_refusal(exc, branch) from exc
+    with g.store.write() as tx:
+        uid = record_user_input_in_tx(tx, "action", said, source="cli")
+        intent = tx.append("target_restore_intent", actor=g.caller.actor,
+                           session=g.caller.session,
+                           payload={"target": branch, "from": head, "to": t.baseline,
+                                    "user_input": uid})
+    try:
+        g.git.update_ref(ref, t.baseline, head, message=f"a2a target restore {branch}")
+    except GitError as exc:
+        with g.store.write() as tx:
+            tx.append("target_restore_failed", actor="gate",
+                      payload={"target": branch, "intent_seq": intent,
+                               "code": exc.code, "git": exc.stderr,
+                               "observed": g.git.ref_value(ref)})
+        raise git_refusal(exc, branch) from exc
+    observed = g.git.ref_value(ref)
+    if observed != t.baseline:  # moved again at once by someone else: not restored
+        with g.store.write() as tx:
+            tx.append("target_restore_failed", actor="gate",
+                      payload={"target": branch, "intent_seq": intent,
+                               "code": "outcome_unknown", "observed": observed})
+        raise A2AError("outcome_unknown", f"{branch} is at {(observed or '?')[:12]}"
+                       f" right after it was moved to {t.baseline[:12]}: someone else"
+                       " moves it too; look, then decide again")
+    if root is not None:
+        synced = sync_worktree(g, root, head, t.baseline, branch)
+    return uid, intent, synced

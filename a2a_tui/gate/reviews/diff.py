@@ -146,28 +146,37 @@ def parse_diff(text: str) -> list[DiffLine]:
         path = _block_path(lines[i:j])
         out.append(DiffLine("file", lines[i], path))
         out.extend(DiffLine("meta", ln, path) for ln in lines[i + 1:j])
-        i = j
-        old = new = 0
-        while i < len(lines) and not lines[i].startswith("diff --git "):
-            ln = lines[i]
-            m = HUNK.match(ln)
-            if m:
-                old, new = int(m["old"]), int(m["new"])
-                out.append(DiffLine("hunk", ln, path))
-            elif ln.startswith("+"):
-                out.append(DiffLine("add", ln, path, None, new))
-                new += 1
-            elif ln.startswith("-"):
-                out.append(DiffLine("del", ln, path, old, None))
-                old += 1
-            elif ln.startswith("\\"):
-                out.append(DiffLine("note", ln, path))
-            else:  # context: a space, or an empty line where an editor dropped the space
-                out.append(DiffLine("ctx", ln, path, old, new))
-                old += 1
-                new += 1
-            i += 1
+        i = _file_body(lines, j, path, out)
     return out
+
+
+def _file_body(lines: list[str], i: int, path: str, out: list[DiffLine]) -> int:
+    """One file's hunks, from line `i` to the next file's header: each line numbered on its
+    side(s). Returns where the next file starts."""
+    old = new = 0
+    while i < len(lines) and not lines[i].startswith("diff --git "):
+        ln = lines[i]
+        if m := HUNK.match(ln):
+            old, new = int(m["old"]), int(m["new"])
+            out.append(DiffLine("hunk", ln, path))
+        else:
+            line = _body_line(ln, path, old, new)
+            out.append(line)
+            old += line.kind in ("del", "ctx")
+            new += line.kind in ("add", "ctx")
+        i += 1
+    return i
+
+
+def _body_line(ln: str, path: str, old: int, new: int) -> DiffLine:
+    if ln.startswith("+"):
+        return DiffLine("add", ln, path, None, new)
+    if ln.startswith("-"):
+        return DiffLine("del", ln, path, old, None)
+    if ln.startswith("\\"):
+        return DiffLine("note", ln, path)
+    # context: a space, or an empty line where an editor dropped the space
+    return DiffLine("ctx", ln, path, old, new)
 
 
 def _clone_head(repo: Repo, place) -> str | None:

@@ -2,15 +2,16 @@
 
 A verdict is heard only from the reviewer session `a2a review start` launched for this exact
 SHA: not the writer, launched after this submission, naming the current candidate. It comes as
-a Markdown report ending in a verdict block (review_report.py); a malformed report is refused
+a Markdown report ending in a verdict block (report.py); a malformed report is refused
 before anything is written. The verdict is advice: a `fail`'s blocking issues stop integration
-of that SHA until the executive controller or the user disposes of each (review_gate.py); a
+of that SHA until the executive controller or the user disposes of each (dispositions.py); a
 pass approves nothing on its own (the checks still decide).
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,7 +19,7 @@ from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.escalate import tell_dispatcher
-from a2a_tui.gate.ledger import GateEvent
+from a2a_tui.gate.ledger import GateEvent, Row
 from a2a_tui.gate.model import CommandResult
 from a2a_tui.gate.reviews.launch import report_copy
 from a2a_tui.gate.reviews.report import Report, parse_report
@@ -61,6 +62,26 @@ def review(g: GateContext, attempt_id: str, sha: str, path: str) -> Reviewed:
     # The user and the other roles do not review: the user decides with dispositions, an
     # override, integrate or abandon.
     require_role(g, "review verdict", attempt=att)
+    session, sub, run = _fresh_run(g, att, sha, sha_in, refuse)
+    check_evidence(g, report, sha, path)
+    with g.store.write() as tx:
+        if tx.one("SELECT 1 FROM reviews WHERE run_id = ?", (run["id"],)):
+            raise A2AError("already_reviewed", f"review {run['id']} has its verdict already")
+        told = _record(g, tx, att, run, sub, report, Path(path), raw, text)
+    if told is not None:
+        wake(g.repo)   # the executive that dispatched the attempt is told (after the commit)
+    _keep_copy(g, run["id"], text)
+    return Reviewed(attempt_id, sha, run["id"], run["round"], report.verdict,
+                    tuple(i.id for i in report.blocking_issues), tuple(report.risks),
+                    report.recommends_follow_up, session["id"])
+
+
+def _fresh_run(g: GateContext, att: Row, sha: str, sha_in: str,
+               refuse: Callable[[str, str], A2AError]) -> tuple[Row, Row, Row]:
+    """The caller's session, the current submission and the review run it was launched for,
+    when the caller may give this verdict: never the writer, the SHA the current candidate,
+    the session launched after it, to review it."""
+    attempt_id = att["id"]
     session = g.store.one("SELECT * FROM sessions WHERE id=?", (g.caller.session,))
     if g.caller.actor == att["writer"] or _ever_wrote(g, attempt_id, g.caller.actor):
         raise refuse("reviewer_is_writer", f"{g.caller.describe()} wrote {attempt_id}: a review"
@@ -79,34 +100,31 @@ def review(g: GateContext, attempt_id: str, sha: str, path: str) -> Reviewed:
     if run is None:
         raise refuse("review_not_started", f"session {session['id']} was not launched to review"
                      f" {sha[:12]} (`a2a review start {attempt_id}` launches the reviewer)")
-    check_evidence(g, report, sha, path)
-    with g.store.write() as tx:
-        if tx.one("SELECT 1 FROM reviews WHERE run_id = ?", (run["id"],)):
-            raise A2AError("already_reviewed", f"review {run['id']} has its verdict already")
-        issues = [i.model_dump() for i in report.blocking_issues]
-        digest = "sha256:" + hashlib.sha256(raw).hexdigest()
-        # The review (its id is its event's seq) and its issues: written by the fold.
-        ledger.record(tx, GateEvent.REVIEWED, actor=g.caller.actor, task=att["card_id"],
-                      attempt=attempt_id, session=g.caller.session,
-                      payload={"review": run["id"], "sha": sha, "submission": sub["n"],
-                               "round": run["round"], "verdict": report.verdict,
-                               "blocking_issues": issues, "risks": report.risks,
-                               "recommends_follow_up": report.recommends_follow_up,
-                               "report": str(Path(path).resolve()), "report_digest": digest,
-                               "notes": text})
-        issues_ = ", ".join(i.id for i in report.blocking_issues)
-        told = tell_dispatcher(tx, attempt_id, f"The review of {attempt_id} at {sha[:12]}:"
-                               f" {report.verdict}" + (
-                                   f", blocking issues {issues_} (`a2a review show {attempt_id}`,"
-                                   f" then `a2a review dispose` each)" if issues_ else
-                                   f"; `a2a review show {attempt_id}` says what still stops"
-                                   " integration") + ".")
-    if told is not None:
-        wake(g.repo)   # the executive that dispatched the attempt is told (after the commit)
-    _keep_copy(g, run["id"], text)
-    return Reviewed(attempt_id, sha, run["id"], run["round"], report.verdict,
-                    tuple(i.id for i in report.blocking_issues), tuple(report.risks),
-                    report.recommends_follow_up, session["id"])
+    return session, sub, run
+
+
+def _record(g: GateContext, tx, att: Row, run: Row, sub: Row, report: Report, path: Path,
+            raw: bytes, text: str) -> int | None:
+    """The verdict recorded (the review, its id its event's seq, and its issues: written by
+    the fold) and the dispatcher told, in the open transaction; the told dispatch, if any."""
+    attempt_id, sha = att["id"], run["sha"]
+    issues = [i.model_dump() for i in report.blocking_issues]
+    digest = "sha256:" + hashlib.sha256(raw).hexdigest()
+    ledger.record(tx, GateEvent.REVIEWED, actor=g.caller.actor, task=att["card_id"],
+                  attempt=attempt_id, session=g.caller.session,
+                  payload={"review": run["id"], "sha": sha, "submission": sub["n"],
+                           "round": run["round"], "verdict": report.verdict,
+                           "blocking_issues": issues, "risks": report.risks,
+                           "recommends_follow_up": report.recommends_follow_up,
+                           "report": str(path.resolve()), "report_digest": digest,
+                           "notes": text})
+    ids = ", ".join(i.id for i in report.blocking_issues)
+    return tell_dispatcher(tx, attempt_id, f"The review of {attempt_id} at {sha[:12]}:"
+                           f" {report.verdict}" + (
+                               f", blocking issues {ids} (`a2a review show {attempt_id}`,"
+                               f" then `a2a review dispose` each)" if ids else
+                               f"; `a2a review show {attempt_id}` says what still stops"
+                               " integration") + ".")
 
 
 def read_report(path: str) -> tuple[str, bytes]:

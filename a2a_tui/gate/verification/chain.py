@@ -128,28 +128,7 @@ def run_chain(c: Chain) -> Iterator[CheckResult]:
             yield from c.skip(name)
     ws = Workspace(c.g, v.sha, f"{v.attempt}-r{v.run}")
     try:
-        if card.red_command:
-            if not c.start("red"):
-                yield from c.skip("red")
-            else:
-                tree = yield from _checkout(c, ws, "red", "red")
-                if tree is not None:
-                    yield c.add(red(RedPlan(c, own.base, own, rules.blocks("red")), ws,
-                                    c.logs))
-                    yield from _tree_result(c, ws, "red", ws.changed())
-        for check in card.checks:
-            if not c.start(check.name):
-                yield from c.skip(check.name)
-                continue
-            yield from _command(c, ws, check)
-        if c.start(per_test.STEP):
-            try:
-                yield c.add(per_test.tests(c, own))
-            except Tampered as exc:
-                yield from _tampered(c, per_test.STEP, per_test.STEP,
-                                     rules.blocks("per_test"), exc)
-        else:
-            yield from c.skip(per_test.STEP)
+        yield from _in_workspace(c, ws, own)
     finally:
         ws.close()
     if card.artifacts:
@@ -157,6 +136,33 @@ def run_chain(c: Chain) -> Iterator[CheckResult]:
             yield c.add(_artifacts(c))
         else:
             yield from c.skip("artifacts")
+
+
+def _in_workspace(c: Chain, ws: Workspace, own: structural.OwnHistory
+                  ) -> Iterator[CheckResult]:
+    """The steps that run the candidate's code, each in the workspace's private checkout: red,
+    the card's checks, then the per-test step on what they reported."""
+    card, rules = c.card, c.rules
+    if card.red_command:
+        if not c.start("red"):
+            yield from c.skip("red")
+        else:
+            tree = yield from _checkout(c, ws, "red", "red")
+            if tree is not None:
+                yield c.add(red(RedPlan(c, own.base, own, rules.blocks("red")), ws, c.logs))
+                yield from _tree_result(c, ws, "red", ws.changed())
+    for check in card.checks:
+        if not c.start(check.name):
+            yield from c.skip(check.name)
+            continue
+        yield from _command(c, ws, check)
+    if c.start(per_test.STEP):
+        try:
+            yield c.add(per_test.tests(c, own))
+        except Tampered as exc:
+            yield from _tampered(c, per_test.STEP, per_test.STEP, rules.blocks("per_test"), exc)
+    else:
+        yield from c.skip(per_test.STEP)
 
 
 def _checkout(c: Chain, ws: Workspace, name: str, kind: str):

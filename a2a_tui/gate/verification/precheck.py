@@ -69,51 +69,76 @@ def parse(command: str) -> Parsed:
     lex = shlex.shlex(text, posix=True, punctuation_chars="();<>|&\n")
     lex.whitespace = " \t\r"
     lex.whitespace_split = True
-    words = list(lex)
-    found = Parsed()
-    expect_program, skip, wrapped, after, program = True, False, "", "", ""
-    for word in words:
+    scan = _Scan(Parsed())
+    for word in list(lex):
+        scan.word(word)
+    return scan.found
+
+
+@dataclass
+class _Scan:
+    """The parse's state from one word to the next: whether a program comes next, whether the
+    words are skipped up to a separator (`for x in ...`), the wrapper a program follows
+    (`timeout 5 pytest`), the word before, and the program whose arguments these are."""
+
+    found: Parsed
+    expect_program: bool = True
+    skip: bool = False
+    wrapped: str = ""
+    after: str = ""
+    program: str = ""
+
+    def word(self, word: str) -> None:
         if word and set(word) <= OPERATORS:  # ; && || | & ( ) newline, or a redirection
-            skip = skip and word not in (";", "\n")
-            # After `)` (a subshell's or a `$(...)`'s end) come arguments, not a program.
-            expect_program = word not in REDIRECTS and word != ")"
-            after, wrapped = word, ""
-            continue
-        if after in REDIRECTS:  # the target of a redirection: written, or read
-            if after.startswith("<") and _file_like(word):
-                found.files.append(_strip_node(word))
-            after = ""
-            expect_program = False
-            continue
-        if skip:
-            skip = word not in ("do", "then")
-            expect_program = not skip
-            continue
-        if expect_program:
-            if word in SKIP_UNTIL_SEPARATOR:
-                skip = True
-            elif word in KEYWORDS or ASSIGNMENT.match(word):
-                pass
-            elif wrapped and word.startswith("-"):
-                pass
-            elif wrapped == "timeout" and re.match(r"^[0-9.]+[smhd]?$", word):
-                pass
-            else:
-                if "$" not in word and "`" not in word and word not in BUILTINS:
-                    found.programs.append(word)
-                program = word
-                if word in WRAPPERS:
-                    wrapped = word
-                else:
-                    expect_program, wrapped = False, ""
-                    if "/" in word and not word.startswith("/"):  # a script of the repository
-                        found.files.append(word.removeprefix("./"))
-            after = word
-            continue
-        if after not in VALUE_OPTIONS and program not in NOT_FILES and _file_like(word):
-            found.files.append(_strip_node(word))
-        after = word
-    return found
+            self._operator(word)
+        elif self.after in REDIRECTS:
+            self._redirected(word)
+        elif self.skip:
+            self.skip = word not in ("do", "then")
+            self.expect_program = not self.skip
+        elif self.expect_program:
+            self._program(word)
+        else:
+            if self.after not in VALUE_OPTIONS and self.program not in NOT_FILES \
+                    and _file_like(word):
+                self.found.files.append(_strip_node(word))
+            self.after = word
+
+    def _operator(self, word: str) -> None:
+        self.skip = self.skip and word not in (";", "\n")
+        # After `)` (a subshell's or a `$(...)`'s end) come arguments, not a program.
+        self.expect_program = word not in REDIRECTS and word != ")"
+        self.after, self.wrapped = word, ""
+
+    def _redirected(self, word: str) -> None:
+        """The target of a redirection: written, or read."""
+        if self.after.startswith("<") and _file_like(word):
+            self.found.files.append(_strip_node(word))
+        self.after = ""
+        self.expect_program = False
+
+    def _program(self, word: str) -> None:
+        self.after = word
+        if word in SKIP_UNTIL_SEPARATOR:
+            self.skip = True
+            return
+        if word in KEYWORDS or ASSIGNMENT.match(word) or self._wrapper_argument(word):
+            return
+        if "$" not in word and "`" not in word and word not in BUILTINS:
+            self.found.programs.append(word)
+        self.program = word
+        if word in WRAPPERS:
+            self.wrapped = word
+            return
+        self.expect_program, self.wrapped = False, ""
+        if "/" in word and not word.startswith("/"):  # a script of the repository
+            self.found.files.append(word.removeprefix("./"))
+
+    def _wrapper_argument(self, word: str) -> bool:
+        """An option of the wrapper before its program, or `timeout`'s duration."""
+        if self.wrapped and word.startswith("-"):
+            return True
+        return self.wrapped == "timeout" and bool(re.match(r"^[0-9.]+[smhd]?$", word))
 
 
 def _strip_node(word: str) -> str:

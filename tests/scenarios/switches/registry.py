@@ -42,7 +42,7 @@ SWITCHES: dict[str, Switch] = {
               "if not g.git.is_ancestor(old, sha):", "if False:"))),
     "review_sha_binding": Switch(
         "a review names the exact current candidate it read",
-        (Edit("a2a_tui.gate.reviews.verdict", "review",
+        (Edit("a2a_tui.gate.reviews.verdict", "_fresh_run",
               'if sub is None or sub["sha"] != sha:', "if sub is None:"),)),
     "verdict_bound_to_sha": Switch(
         "integrate takes only a passing verdict of the attempt's current submission",
