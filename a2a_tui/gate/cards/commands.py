@@ -16,6 +16,7 @@ from a2a_tui.gate import ledger
 from a2a_tui.gate.cards.schema import Card, load_card
 from a2a_tui.gate.cards.weakening import weakenings
 from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.ledger.records import CardRecord
 from a2a_tui.gate.model import ACTIVE, CardState, CommandResult, card_body, contract_lines
 from a2a_tui.gate.roles import require_role
 from a2a_tui.gate.views import card_status
@@ -149,9 +150,9 @@ def ready_card(g: GateContext, card_id: str) -> CardReady:
     """Confirm the card's current version as ready to be claimed."""
     require_role(g, "card ready")
     ledger.require_intact(g, card_id)
-    row = g.card(card_id)
-    if row["state"] != CardState.READY:
-        contract_precheck(g, row)
+    card = g.card(card_id)
+    if card.state != CardState.READY:
+        contract_precheck(g, card)
     with g.store.write() as tx:
         row = tx.one("SELECT * FROM cards WHERE id = ?", (card_id,))
         if row["state"] == CardState.READY:
@@ -162,7 +163,7 @@ def ready_card(g: GateContext, card_id: str) -> CardReady:
     return CardReady(card_id, row["version"], CardState.READY, True)
 
 
-def contract_precheck(g: GateContext, row) -> None:
+def contract_precheck(g: GateContext, row: CardRecord) -> None:
     """Refuse (contract_invalid, recorded) a card whose checks cannot hold against the commit a
     claim would start from: a program missing or not allowed, a named file absent, a timeout
     above the gate's maximum (gate/verification/precheck.py)."""
@@ -171,7 +172,7 @@ def contract_precheck(g: GateContext, row) -> None:
     from a2a_tui.gate.verification import precheck
     from a2a_tui.gate.verification.isolated import environment
 
-    card = Card.model_validate(card_body(row))
+    card = Card.model_validate(row.body)
     rules = gate_rules.current(g).rules
     head = g.git.resolve_commit(g.target_ref())
     if head is None:
@@ -181,15 +182,15 @@ def contract_precheck(g: GateContext, row) -> None:
     if not found:
         return
     with g.store.write() as tx:
-        item, queued = escalate.card_contract_invalid(tx, row["id"], row["version"], found)
-        ledger.record(tx, ledger.GateEvent.CONTRACT_INVALID, actor=g.caller.actor, task=row["id"],
+        item, queued = escalate.card_contract_invalid(tx, row.id, row.version, found)
+        ledger.record(tx, ledger.GateEvent.CONTRACT_INVALID, actor=g.caller.actor, task=row.id,
                       session=g.caller.session,
-                      payload={"where": "card ready", "card": row["id"],
-                               "version": row["version"], "start_commit": head,
+                      payload={"where": "card ready", "card": row.id,
+                               "version": row.version, "start_commit": head,
                                "problems": found, "item": item})
     if queued:
         wake(g.repo)
-    raise A2AError("contract_invalid", f"card {row['id']} v{row['version']} cannot be ready:"
+    raise A2AError("contract_invalid", f"card {row.id} v{row.version} cannot be ready:"
                    f" its contract does not hold at {head[:12]}: " + "; ".join(found),
                    details={"problems": found})
 
@@ -200,8 +201,8 @@ def show_card(g: GateContext, card_id: str) -> dict[str, Any]:
         "SELECT id, state, fence, card_version, submitted_sha FROM attempts WHERE card_id=?"
         " ORDER BY n", (card_id,))
     return {
-        "card": card_id, "version": row["version"], "digest": row["digest"], "state": row["state"],
-        "fence": row["fence"], "body": card_body(row),
+        "card": card_id, "version": row.version, "digest": row.digest, "state": row.state,
+        "fence": row.fence, "body": row.body,
         "attempts": [dict(a) for a in attempts],
     }
 
@@ -255,7 +256,7 @@ def write_edit(g: GateContext, card_id: str) -> tuple[Path, str]:
     from the store: the store is what counts). Returns the file and its text."""
     from a2a_tui.gate.cards.cardfile import render
 
-    body = card_body(g.card(card_id))
+    body = g.card(card_id).body
     folder = cards_dir(g.repo)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{card_id}.toml"
