@@ -97,7 +97,7 @@ class Card(BaseModel):
     complexity: Literal["S", "M", "L"] = "M"
     # Who should do it; None: whoever the executive controller (or the user) starts.
     executor: Executor | None = None
-    # Where the card comes from; filled by the gate when empty (cards_ops.source_of).
+    # Where the card comes from; filled by the gate when empty (cards/commands.py source_of).
     source_ticket: str = ""
     acceptance_files: list[str] = Field(default_factory=list)
     # Claim only after an assign that quotes the user's own authorization.

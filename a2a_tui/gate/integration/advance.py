@@ -2,8 +2,8 @@
 
 Intent first (in the store), then `git update-ref <ref> <new> <old>`, then an independent
 read-back, then the outcome. A crash anywhere in between is resolved by reading the ref,
-never by guessing (see recover.py); what nobody can read is `unknown`, for the user to
-resolve (resolve.py). The outcome `integrated` is also the target's new baseline (targets.py).
+never by guessing (see recovery.py); what nobody can read is `unknown`, for the user to
+resolve (resolution.py). The outcome `integrated` is also the target's new baseline (targets.py).
 """
 
 from __future__ import annotations
