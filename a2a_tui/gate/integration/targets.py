@@ -35,6 +35,7 @@ from a2a_tui.gate.integration.mainworktree import (
     sync_worktree,
 )
 from a2a_tui.gate.ledger import GateEvent
+from a2a_tui.gate.model import CommandResult
 from a2a_tui.gate.roles import require_role
 from a2a_tui.git import GitError, error_line
 
@@ -62,6 +63,30 @@ class TargetView:
                 "seq": self.seq, "diverged": self.diverged_head is not None,
                 "diverged_head": self.diverged_head, "diverged_seq": self.diverged_seq,
                 "finding": self.finding}
+
+
+@dataclass(frozen=True)
+class Adopted(CommandResult):
+    """`a2a target adopt`: the branch's head became the baseline."""
+
+    target: str
+    previous: str
+    head: str
+    user_input: str
+    finding_closed: str | None
+
+
+@dataclass(frozen=True)
+class Restored(CommandResult):
+    """`a2a target restore`: the branch is back at the baseline (moved, or there already)."""
+
+    target: str
+    from_: str
+    head: str
+    moved: bool
+    user_input: str
+    worktree_synced: bool | str | None
+    finding_closed: str | None
 
 
 def ref_of(branch: str) -> str:
@@ -214,7 +239,7 @@ def _undecided(g: GateContext, branch: str) -> tuple[str, TargetView]:
     return head, t
 
 
-def adopt(g: GateContext, branch: str, reason: str | None) -> dict[str, Any]:
+def adopt(g: GateContext, branch: str, reason: str | None) -> Adopted:
     """The user's decision: the branch's current head becomes the gate's baseline."""
     require_role(g, "target adopt")
     reason = _reason(reason)
@@ -230,11 +255,10 @@ def adopt(g: GateContext, branch: str, reason: str | None) -> dict[str, Any]:
                                    "reason": reason, "user_input": uid,
                                    "diverged_seq": t.diverged_seq})
             _decided_in_tx(tx, t, f"adopted {head[:12]} ({uid})")
-    return {"target": branch, "previous": t.baseline, "head": head, "user_input": uid,
-            "finding_closed": t.finding}
+    return Adopted(branch, t.baseline, head, uid, t.finding)
 
 
-def restore(g: GateContext, branch: str, reason: str | None) -> dict[str, Any]:
+def restore(g: GateContext, branch: str, reason: str | None) -> Restored:
     """The user's decision: move the branch back to the gate's baseline, by compare-and-swap.
 
     The intent is recorded before the move and the outcome after it, as for an integration; a
@@ -257,8 +281,7 @@ def restore(g: GateContext, branch: str, reason: str | None) -> dict[str, Any]:
                                    "moved": moved, "reason": reason, "user_input": uid,
                                    "intent_seq": intent, "worktree_synced": synced})
             _decided_in_tx(tx, t, f"restored to {t.baseline[:12]} ({uid})")
-    return {"target": branch, "from": head, "head": t.baseline, "moved": moved,
-            "user_input": uid, "worktree_synced": synced, "finding_closed": t.finding}
+    return Restored(branch, head, t.baseline, moved, uid, synced, t.finding)
 
 
 def _move_back(g: GateContext, branch: str, head: str, t: TargetView, said: str
