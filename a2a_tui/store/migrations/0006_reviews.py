@@ -1,5 +1,5 @@
 """Migration 6: launched reviews, structured verdicts, dispositions, overrides and the user's
-approvals to integrate (a2a_tui/gate/review*.py, a2a_tui/gate/reviews/approvals.py).
+approvals to integrate (a2a_tui/gate/review*.py, a2a_tui/gate/approvals.py).
 
 Every table here is a projection of the log (gate/ledger.py folds each from its events). A
 review's id becomes the seq of its `reviewed` event, older reviews' too, so that the log names

@@ -1,4 +1,4 @@
-"""Migration 7: line comments on an attempt's diff (a2a_tui/gate/reviews/comments.py), and the user
+"""Migration 7: line comments on an attempt's diff (a2a_tui/gate/comments.py), and the user
 input kind that sends them (`review_comments`).
 
 `review_comments` is a projection of the events review_comment_added / _edited / _removed and
