@@ -8,7 +8,9 @@ import json
 from collections import Counter
 from typing import Any
 
-VERIFY_EVENTS = ("verified", "rejected", "verify_flaky")
+from a2a_tui.kinds import GateEvent
+
+VERIFY_EVENTS = (GateEvent.VERIFIED, GateEvent.REJECTED, GateEvent.VERIFY_FLAKY)
 
 
 def objective_facts(tx, att, now_ns: int) -> dict[str, Any]:
@@ -24,7 +26,7 @@ def objective_facts(tx, att, now_ns: int) -> dict[str, Any]:
                   (att["id"], *VERIFY_EVENTS))
     for r in rows:
         p = json.loads(r["payload"])
-        if r["kind"] == "rejected":
+        if r["kind"] == GateEvent.REJECTED:
             steps[p.get("first_failure_step") or p.get("first_failure") or "unknown"] += 1
         if p.get("submission") == att["submission_n"]:
             lines = p.get("changed_lines")
