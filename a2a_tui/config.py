@@ -52,7 +52,7 @@ def model() -> Any:
         tmux_session: str = Field(default="",
                                   description="tmux session for this repository's panes")
         # Deprecated: the gate rules (.a2a/gate.toml feedback_rounds) decide; still read as
-        # their fallback when gate.toml does not say (gate/gate_rules.py).
+        # their fallback when gate.toml does not say (gate/cards/gate_rules.py).
         feedback_limit: int | None = Field(default=None, ge=0,
                                            description="deprecated: gate.toml feedback_rounds")
         retro_every: str = Field(default="", description="propose a retrospective on the board"

@@ -622,7 +622,7 @@ class Git:
         """Delete `branch` if it exists (best effort: a missing branch is not an error)."""
         self._run("branch", "-D", branch, check=False, env=user_identity())
 
-    # --- an attempt's clone (gate/attempts.py) ------------------------------------------
+    # --- an attempt's clone (gate/attempts/ownership.py) ------------------------------------------
     def make_clone(self, path: Path, branch: str, start: str, target: str,
                    identity: dict[str, str]) -> None:
         """A repository of its own at `path` for one attempt, on a new `branch` at `start`,

@@ -50,7 +50,7 @@ def new(g, settings: Settings, *, role: str, cli: str | None = None, model: str 
     """A new session of `role`; what is not given comes from the settings' defaults for the
     role on its CLI (`[clis.<cli>]`, and `[roles.<role>]` where written for that CLI).
     `assign`: a session on an attempt gets its task as its first prompt (the card, the checks,
-    the command that delivers: gate/cards_ops.assignment), so it starts working at once."""
+    the command that delivers: gate/cards/commands.py assignment), so it starts working at once."""
     if role not in ROLES:
         raise A2AError("unknown_role", f"unknown role {role!r} (one of {', '.join(ROLES)})",
                        exit_code=2)
@@ -68,7 +68,7 @@ def new(g, settings: Settings, *, role: str, cli: str | None = None, model: str 
     r = spawn(g, role=role, cli=cli, model=model, effort=effort, attempt=attempt,
               session=session, tmux_socket=tmux_socket, extra=extra, user_input=uid)
     if assign and attempt:
-        from a2a_tui.gate.cards_ops import assignment  # lazy: the card model (pydantic)
+        from a2a_tui.gate.cards.commands import assignment  # lazy: the card model (pydantic)
 
         text = assignment(g, attempt)
         with g.store.write() as tx:

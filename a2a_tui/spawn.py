@@ -27,8 +27,8 @@ from a2a_tui.confine import Confinement, Request, confine
 from a2a_tui.confine.plan import check_machine
 from a2a_tui.errors import A2AError
 from a2a_tui.faults import crashpoint
-from a2a_tui.gate import review_start
-from a2a_tui.gate.attempts import bind_writer
+from a2a_tui.gate.attempts.ownership import bind_writer
+from a2a_tui.gate.reviews import launch as review_start
 from a2a_tui.git import clone_head
 from a2a_tui.identity import session_leader, start_time
 from a2a_tui.panes.githooks import git_config_env, write_hooks
@@ -72,7 +72,7 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
     card, card_digest = _role_card(role)
     version = profile.version()
     # An attempt's clone is its agent's: its head is read from its files as data, no git runs
-    # there (gate/clones.py); None when they say nothing git would write.
+    # there (gate/attempts/clones.py); None when they say nothing git would write.
     commit = clone_head(cwd) if task is not None else repo.git.head_commit(cwd)
     tmux = Tmux(tmux_socket)
     tmux_session = repo.config().tmux_session
@@ -380,7 +380,7 @@ def spawn_reviewer(g, attempt: str, *, cli: str, model: str = "", effort: str = 
                    tmux_socket: str | None = None, extra: tuple[str, ...] = ()
                    ) -> dict[str, Any]:
     """`a2a review start`: a fresh reviewer session in a read-only checkout of exactly the
-    attempt's submitted SHA, recorded with that SHA, its first prompt queued (gate/review_start.py
+    attempt's submitted SHA, recorded with that SHA, its first prompt queued (gate/reviews/launch.py
     says what it holds). The role's permissions come with the launch (`profiles`, role
     "reviewer"), as for any session."""
     profiles.get(cli)   # an unknown CLI is refused before anything is written

@@ -6,7 +6,7 @@ bench/run_all.py the gate's overhead beyond the check commands on a repository o
 (in-process, so an interpreter's start is not in it: the CLI benchmark has that), beside the
 git work it cannot avoid, timed alone on the same repository: `git worktree add` (claim) and
 `git worktree add --detach` + remove (what verify's clean checkout of the exact SHA was); and
-verify's private checkout alone (gate/verify/checkout.py) beside that same bare pair.
+verify's private checkout alone (gate/verification/checkout.py) beside that same bare pair.
 `python bench/bench_gate.py [--cards 10]`
 """
 
@@ -87,7 +87,7 @@ def private_checkouts(w: World, n: int) -> dict[str, list[float]]:
     """Seconds, per run: verify's private checkout of HEAD as one check uses it (written from
     the commit's blobs, compared in full before the run and after it, removed), beside the bare
     `git worktree add --detach` + `remove` + `prune` it replaced, on the same repository."""
-    from a2a_tui.gate.verify.checkout import Checkout
+    from a2a_tui.gate.verification.checkout import Checkout
 
     r = Repo(w.repo)
     store = r.store()

@@ -22,7 +22,7 @@ from benchlib import row, timed
 
 # isort: split
 from a2a_tui.gate import ledger
-from a2a_tui.gate.cards import parse_card
+from a2a_tui.gate.cards.schema import parse_card
 from a2a_tui.store import Store, chain
 from tests.support import CARD_TOML
 

@@ -25,8 +25,8 @@ from benchlib import row
 
 # isort: split
 from a2a_tui.gate import GateContext, add_card, claim, ready_card, submit, verify
-from a2a_tui.gate.verify import chain as chain_module
-from a2a_tui.gate.verify.results import CheckResult
+from a2a_tui.gate.verification import chain as chain_module
+from a2a_tui.gate.verification.results import CheckResult
 from a2a_tui.repo import Repo
 from tests.support import World, commit_in, write_card
 

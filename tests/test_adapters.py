@@ -150,12 +150,12 @@ def test_every_git_process_a2a_starts_is_hardened(repo, monkeypatch):
     import subprocess
     import traceback
 
-    from a2a_tui.gate import attempts
+    from a2a_tui.gate.attempts import ownership as attempts
     from a2a_tui.gate.context import GateContext
-    from a2a_tui.gate.diff import attempt_diff
-    from a2a_tui.gate.integrate import integrate
+    from a2a_tui.gate.integration.advance import integrate
     from a2a_tui.gate.model import Score
-    from a2a_tui.gate.verify import verify
+    from a2a_tui.gate.reviews.diff import attempt_diff
+    from a2a_tui.gate.verification.command import verify
     from a2a_tui.git import HARDENED_CONFIG
     from a2a_tui.identity import Caller
     from a2a_tui.repo import Repo

@@ -52,15 +52,17 @@ def test_the_check_itself_catches_a_ui_import():
 
 def test_gate_names_are_the_functions_whichever_is_imported_first():
     # The gate package imports its parts on first use; a submodule imported first binds its own
-    # name (verify, integrate, ...) on the package, which must stay the function.
+    # name on the package, which must never be one of the functions (verify, integrate, ...).
     code = ("import types\n"
-            "from a2a_tui.gate.verify import Verification\n"
-            "from a2a_tui.gate.integrate import integrate as direct\n"
+            "from a2a_tui.gate.verification.command import Verification\n"
+            "from a2a_tui.gate.integration.advance import integrate as direct\n"
+            "import a2a_tui.gate.reviews.verdict, a2a_tui.gate.attempts.cleanup\n"
             "import a2a_tui.gate as gate\n"
             "from a2a_tui.gate import verify, review\n"
             "assert not isinstance(verify, types.ModuleType), verify\n"
             "assert gate.integrate is direct and callable(gate.integrate)\n"
             "assert callable(review) and callable(gate.claim) and gate.verify is verify\n"
+            "assert callable(gate.review) and callable(gate.reclaim) and callable(gate.recover)\n"
             "print('ok')\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.stdout.strip() == "ok", out.stderr

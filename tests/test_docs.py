@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from a2a_tui import settings
-from a2a_tui.gate.cards import Card, Check, Executor, parse_card
+from a2a_tui.gate.cards.schema import Card, Check, Executor, parse_card
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"

@@ -3,9 +3,11 @@
 The layers, top to bottom: `__main__` > `cli` > `demo` > `tui` > `lifecycle` > `spawn` > `gate |
 panes | metrics` > `collab` > `repo | settings` > `queue | store` > adapters (`demo_agent |
 dirwatch | profiles | tmux` > `git`) > `config | faults | identity | resources` > `errors | host |
-ids`. A module imports only from layers below its own (function-level imports count too); peers
-split by `|` never import each other, so the gate and the panes stay apart. Every top-level module
-must be placed (`exhaustive`). A second contract keeps textual and rich out of the core.
+ids | kinds`. A module imports only from layers below its own (function-level imports count
+too); peers split by `|` never import each other, so the gate and the panes stay apart. Every
+top-level module must be placed (`exhaustive`). A second contract forbids import circles among
+the modules of each of the gate's packages (cards, attempts, verification, integration, reviews,
+ledger) and of the metrics (`acyclic_siblings`); a third keeps textual and rich out of the core.
 
 It fails the build when a back-import is added. Tried by hand: appending
 `from a2a_tui.panes import machine` to a2a_tui/gate/model.py makes `lint-imports` exit 1 with
@@ -47,7 +49,7 @@ def copy_package(dest: Path) -> None:
 def test_the_import_contracts_hold():
     r = lint_imports(ROOT)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "Contracts: 2 kept, 0 broken." in r.stdout, r.stdout
+    assert "Contracts: 3 kept, 0 broken." in r.stdout, r.stdout
 
 
 @pytest.mark.parametrize("module, line, broken", [
@@ -69,6 +71,11 @@ def test_the_import_contracts_hold():
      "a2a_tui.faults is not allowed to import a2a_tui.identity"),
     # the core and the UI libraries
     ("collab/board.py", "import rich", "a2a_tui.collab is not allowed to import rich"),
+    # a circle inside one of the gate's packages (commands already imports schema)
+    ("gate/cards/schema.py", "from a2a_tui.gate.cards import commands",
+     "No cycles are allowed in a2a_tui.gate.cards."),
+    ("gate/verification/isolated.py", "def _f():\n    from a2a_tui.gate.verification import chain",
+     "No cycles are allowed in a2a_tui.gate.verification."),
 ])
 def test_a_back_import_breaks_the_contract(tmp_path, module, line, broken):
     copy_package(tmp_path)

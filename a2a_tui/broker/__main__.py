@@ -19,7 +19,8 @@ from pathlib import Path
 # direct `a2a` call pays only for its own): loaded here, before the first fork.
 PRELOAD = (
     "psutil", "a2a_tui.cli.context", "a2a_tui.identity", "a2a_tui.store", "a2a_tui.gate",
-    "a2a_tui.gate.context", "a2a_tui.gate.ledger", "a2a_tui.gate.recover", "a2a_tui.gate.views",
+    "a2a_tui.gate.context", "a2a_tui.gate.ledger", "a2a_tui.gate.integration.recovery",
+    "a2a_tui.gate.views",
     "a2a_tui.collab.context", "a2a_tui.collab.inbox", "a2a_tui.collab.board",
     "a2a_tui.panes.control", "a2a_tui.panes.views", "a2a_tui.panes.orchestrator",
     "a2a_tui.metrics.retro", "a2a_tui.spawn", "a2a_tui.tmux",

@@ -32,7 +32,7 @@ The audit of every agent-facing command's arguments (what names a path, what sta
   names, whatever CHECK says (a check's name selects a row).
 - `diff` and `show` read an attempt's commits through a2a's hardened git (`show ATTEMPT:PATH`
   names a path inside a commit, never a file on disk); before a submission the diff brings the
-  clone's head in as data (gate/clones.py).
+  clone's head in as data (gate/attempts/clones.py).
 - Everything else only reads or appends to the store: status, events, metrics, card
   new --print|show|list|ready, claim, submit, integrate, abandon, review show|dispose, input
   list|show, inbox, board ask|report|close|list|show, rules, whoami, sessions, config show,

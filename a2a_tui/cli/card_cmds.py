@@ -15,7 +15,7 @@ from a2a_tui.cli.output import Result, ask, print_problems
 from a2a_tui.errors import A2AError
 
 if TYPE_CHECKING:
-    from a2a_tui.gate.cards_ops import CardAdded
+    from a2a_tui.gate.cards.commands import CardAdded
 
 
 def _added(r: CardAdded) -> str:
@@ -28,8 +28,8 @@ def cmd_card_add(ctx, args) -> Result:
 
 
 def cmd_card_new(ctx, args) -> Result:
-    from a2a_tui.gate.cardfile import template
-    from a2a_tui.gate.cards_ops import write_draft
+    from a2a_tui.gate.cards.cardfile import template
+    from a2a_tui.gate.cards.commands import write_draft
 
     if args.print_only:
         text = template(args.title)
@@ -42,7 +42,7 @@ def cmd_card_new(ctx, args) -> Result:
 
 
 def cmd_card_edit(ctx, args) -> Result:
-    from a2a_tui.gate.cards_ops import write_edit
+    from a2a_tui.gate.cards.commands import write_edit
 
     path, before = write_edit(ctx.gate, args.card)
     args.ready = False
@@ -52,7 +52,7 @@ def cmd_card_edit(ctx, args) -> Result:
 def _edit_and_add(ctx, args, path: Path, untouched: str, *, new: bool) -> Result:
     """Open the editor on `path` and add what it holds; at a terminal, a card with problems is
     shown with every problem and opened again on request. Nothing is stored until it is valid."""
-    from a2a_tui.gate.cards_ops import ready_card, settle_draft
+    from a2a_tui.gate.cards.commands import ready_card, settle_draft
 
     at_terminal = sys.stdin.isatty() and not getattr(args, "json", False)
     while True:
@@ -104,7 +104,7 @@ def kept(err: A2AError, path: Path) -> A2AError:
 
 def run_editor(path: Path) -> None:
     """$VISUAL / $EDITOR on the file, in this terminal; a failed editor stores nothing."""
-    from a2a_tui.gate.cardfile import describe_editor, editor_argv
+    from a2a_tui.gate.cards.cardfile import describe_editor, editor_argv
 
     try:
         code = subprocess.run(editor_argv(str(path))).returncode

@@ -1,5 +1,5 @@
 """comment: line comments on an attempt's diff, held until `a2a comment send` gives them to its
-writer as one prompt (a2a_tui/gate/comments.py)."""
+writer as one prompt (a2a_tui/gate/reviews/comments.py)."""
 
 # Imports inside functions: each command imports what it runs when it runs (a2a's start-up:
 # tests/test_startup.py, bench/bench_cli.py).
@@ -35,7 +35,7 @@ def _one(words: list[str], what: str) -> str:
 
 def cmd_comment(ctx, args) -> Result:
     # lazy: each command imports only what it runs (a2a's start-up cost is paid per call)
-    from a2a_tui.gate import comments
+    from a2a_tui.gate.reviews import comments
 
     words = list(args.words)
     verb = words[0] if words[0] in VERBS else None
@@ -53,7 +53,7 @@ def cmd_comment(ctx, args) -> Result:
                       f" {c.sha[:12]} (`a2a comment send {c.attempt}` sends the held ones)")
     if verb == "list":
         attempt = _one(words, "ATTEMPT")
-        from a2a_tui.gate.diff import attempt_diff
+        from a2a_tui.gate.reviews.diff import attempt_diff
 
         held = comments.in_diff_order(comments.listed(ctx.gate.store, attempt, every=args.all),
                                       attempt_diff(ctx.repo, ctx.gate.store, attempt))

@@ -9,7 +9,7 @@ from a2a_tui.cli.output import Result
 
 
 def cmd_gate_rules(ctx, args) -> Result:
-    from a2a_tui.gate import gate_rules
+    from a2a_tui.gate.cards import gate_rules
 
     loaded = gate_rules.current(ctx.gate)
     r = loaded.rules
@@ -36,7 +36,7 @@ def cmd_gate_rules(ctx, args) -> Result:
 
 
 def cmd_gate_rules_accept(ctx, args) -> Result:
-    from a2a_tui.gate import gate_rules
+    from a2a_tui.gate.cards import gate_rules
 
     done = gate_rules.accept(ctx.gate)
     text = "\n".join(f"accepted {d['file']} ({d['digest'][:19]}) · {d['user_input']}"
@@ -45,7 +45,7 @@ def cmd_gate_rules_accept(ctx, args) -> Result:
 
 
 def cmd_feedback_more(ctx, args) -> Result:
-    from a2a_tui.gate.feedback import more_rounds
+    from a2a_tui.gate.verification.feedback import more_rounds
 
     r = more_rounds(ctx.gate, args.attempt, args.rounds)
     return Result(r, f"{r['attempt']}: {r['added']} more round(s) of automatic feedback"

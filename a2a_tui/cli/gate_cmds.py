@@ -11,9 +11,9 @@ import sys
 
 from a2a_tui import gate
 from a2a_tui.cli.output import Result
-from a2a_tui.gate.logs import find_log, read_log
 from a2a_tui.gate.model import parse_scores
 from a2a_tui.gate.roles import require_role
+from a2a_tui.gate.verification.logs import find_log, read_log
 from a2a_tui.gate.views import output_tail
 
 
@@ -43,9 +43,8 @@ def cmd_submit(ctx, args) -> Result:
 
 
 def cmd_verify(ctx, args) -> Result:
-    from a2a_tui.gate.openitems import of_attempt
-    from a2a_tui.gate.verify import VerifyInterrupted, interruptible
-    from a2a_tui.gate.verify.interrupt import output_closed
+    from a2a_tui.gate.attempts.openitems import of_attempt
+    from a2a_tui.gate.verification.interrupt import VerifyInterrupted, interruptible, output_closed
 
     # Checked here, at the command's entry: verify.py runs the chain for whoever may start it.
     require_role(ctx.gate, "verify", attempt=ctx.gate.attempt(args.attempt))
@@ -109,7 +108,7 @@ def cmd_log(ctx, args) -> Result:
 
 
 def cmd_integrate(ctx, args) -> Result:
-    from a2a_tui.gate.openitems import of_attempt
+    from a2a_tui.gate.attempts.openitems import of_attempt
 
     # No scores: asked by the gate once the attempt can be integrated (an attempt that is not
     # verified says so first); scores given are checked here.

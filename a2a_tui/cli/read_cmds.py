@@ -10,7 +10,7 @@ from a2a_tui.cli.output import Result
 
 def cmd_diff(ctx, args) -> Result:
     # lazy: each command imports only what it runs (a2a's start-up cost is paid per call)
-    from a2a_tui.gate.diff import attempt_diff
+    from a2a_tui.gate.reviews.diff import attempt_diff
 
     d = attempt_diff(ctx.repo, ctx.store, args.attempt)
     text = "\n".join(ln.text for ln in d.lines)
@@ -24,7 +24,7 @@ def cmd_diff(ctx, args) -> Result:
 
 def cmd_show(ctx, args) -> Result:
     # lazy: each command imports only what it runs (a2a's start-up cost is paid per call)
-    from a2a_tui.gate.diff import attempt_show
+    from a2a_tui.gate.reviews.diff import attempt_show
 
     attempt, _, path = args.target.partition(":")
     s = attempt_show(ctx.repo, ctx.store, attempt, path or None)

@@ -64,7 +64,7 @@ def cmd_verdict(ctx, args) -> Result:
 
 
 def cmd_dispose(ctx, args) -> Result:
-    from a2a_tui.gate.review_gate import dispose
+    from a2a_tui.gate.reviews.dispositions import dispose
     from a2a_tui.queue import wake
 
     r = dispose(ctx.gate, args.attempt, args.issue, args.decision, args.reason)
@@ -75,7 +75,7 @@ def cmd_dispose(ctx, args) -> Result:
 
 
 def cmd_override(ctx, args) -> Result:
-    from a2a_tui.gate.review_gate import override
+    from a2a_tui.gate.reviews.dispositions import override
 
     r = override(ctx.gate, args.attempt, args.reason)
     return Result(r.to_json(), f"the review of {r.attempt} at {r.sha[:12]} is overridden"
@@ -83,14 +83,14 @@ def cmd_override(ctx, args) -> Result:
 
 
 def cmd_show(ctx, args) -> Result:
-    from a2a_tui.gate.review_views import review_state
+    from a2a_tui.gate.reviews.views import review_state
 
     st = review_state(ctx.store, args.attempt)
     return Result(st.to_json(), "\n".join(show_lines(st)))
 
 
 def cmd_approve(ctx, args) -> Result:
-    from a2a_tui.gate.approvals import approve
+    from a2a_tui.gate.reviews.approvals import approve
 
     r = approve(ctx.gate, args.attempt)
     note = "" if r.required else " (the card does not ask for it)"

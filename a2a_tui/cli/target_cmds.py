@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from a2a_tui import gate
 from a2a_tui.cli.output import Result
-from a2a_tui.gate import targets
-from a2a_tui.gate.resolve import RESOLUTIONS  # noqa: F401
+from a2a_tui.gate.integration import targets
+from a2a_tui.gate.integration.resolution import RESOLUTIONS  # noqa: F401
 
 # RESOLUTIONS (imported above): the choices of `a2a resolve --as`, named by the command table
 # (cli/table.py).
@@ -37,12 +37,12 @@ def cmd_target_show(ctx, args) -> Result:
 
 def cmd_target_adopt(ctx, args) -> Result:
     r = targets.adopt(ctx.gate, args.branch, args.reason)
-    return Result(r, f"adopted {r['head'][:12]} as {r['target']}'s baseline"
-                  f" (was {r['previous'][:12]}; {r['user_input']})", rules="target adopt")
+    return Result(r.to_json(), f"adopted {r.head[:12]} as {r.target}'s baseline"
+                  f" (was {r.previous[:12]}; {r.user_input})", rules="target adopt")
 
 
 def cmd_target_restore(ctx, args) -> Result:
     r = targets.restore(ctx.gate, args.branch, args.reason)
-    moved = (f"moved {r['target']} back from {r['from'][:12]} to {r['head'][:12]}" if r["moved"]
-             else f"{r['target']} is at {r['head'][:12]} already; the divergence is closed")
-    return Result(r, f"{moved} ({r['user_input']})", rules="target restore")
+    moved = (f"moved {r.target} back from {r.from_[:12]} to {r.head[:12]}" if r.moved
+             else f"{r.target} is at {r.head[:12]} already; the divergence is closed")
+    return Result(r.to_json(), f"{moved} ({r.user_input})", rules="target restore")

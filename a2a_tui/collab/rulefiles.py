@@ -1,10 +1,11 @@
 """A rule file changed but not accepted: the user hears of it once, on the board.
 
 `.a2a/gate.toml` and `.a2a/config.toml` are in force only as the user accepted them
-(`Repo.rule_file`; `a2a gate-rules accept`, gate/gate_rules.py). A file that says something else
-— edited by the user, or written by an agent's shell — changes nothing; `flag_pending` records it
-once per content (`rules_pending`, with the diff from what is in force) and puts a protected item
-on the board, which only the user closes; accepting the file closes it.
+(`Repo.rule_file`; `a2a gate-rules accept`, gate/cards/gate_rules.py). A file that says
+something else — edited by the user, or written by an agent's shell — changes nothing;
+`flag_pending` records it once per content (`rules_pending`, with the diff from what is in
+force) and puts a protected item on the board, which only the user closes; accepting the file
+closes it.
 """
 
 from __future__ import annotations

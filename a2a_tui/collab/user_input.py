@@ -14,7 +14,8 @@ from a2a_tui.collab.delivery import deliver_in_tx, live_session
 from a2a_tui.errors import A2AError
 from a2a_tui.queue import wake
 
-# review_comments: line comments on a diff sent to its writer (gate/comments.py; migration 7).
+# review_comments: line comments on a diff sent to its writer (gate/reviews/comments.py;
+# migration 7).
 USER_INPUT_KINDS = ("message", "answer", "approval", "refusal", "choice", "action",
                     "review_comments")
 # A refusal never authorizes anything, even if a quote from it reads like consent.

@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 
 from a2a_tui.errors import A2AError
-from a2a_tui.gate.cards_ops import add_card, ready_card
+from a2a_tui.gate.cards.commands import add_card, ready_card
 from a2a_tui.gate.context import GateContext
 from a2a_tui.git import Git
 from a2a_tui.identity import Caller

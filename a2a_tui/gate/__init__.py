@@ -1,37 +1,40 @@
 """The gate: the only entry for claim, submit, verify, integrate, abandon and reclaim.
 
 The names below are imported on first use (PEP 562): the card model needs pydantic, which costs
-~0.2 s at start-up, and most commands (and the workbench's first frame) never touch it.
+~0.2 s at start-up, and most commands (and the workbench's first frame) never touch it. No
+subpackage shares a name with them (`verification/`, `integration/`, `reviews/`...), so importing
+a part first never hides a function (tests/gate/test_gate_layout.py).
 """
 
 from __future__ import annotations
 
 import importlib
 import sys
-import types
 from typing import TYPE_CHECKING, Any
 
 _WHERE = {
-    "abandon": "attempts", "bind_writer": "attempts", "claim": "attempts", "submit": "attempts",
-    "add_card": "cards_ops", "list_cards": "cards_ops", "ready_card": "cards_ops",
-    "show_card": "cards_ops", "GateContext": "context", "integrate": "integrate",
-    "reclaim": "reclaim", "recover": "recover", "resolve": "resolve", "review": "review",
-    "verify": "verify",
+    "abandon": "attempts.ownership", "bind_writer": "attempts.ownership",
+    "claim": "attempts.ownership", "submit": "attempts.ownership",
+    "add_card": "cards.commands", "list_cards": "cards.commands", "ready_card": "cards.commands",
+    "show_card": "cards.commands", "GateContext": "context", "integrate": "integration.advance",
+    "reclaim": "attempts.cleanup", "recover": "integration.recovery",
+    "resolve": "integration.resolution", "review": "reviews.verdict",
+    "verify": "verification.command",
 }
 __all__ = ["GateContext", "abandon", "add_card", "bind_writer", "claim", "integrate", "list_cards",
            "ready_card", "reclaim", "recover", "resolve", "review", "show_card", "submit",
            "verify"]
 
 if TYPE_CHECKING:
-    from a2a_tui.gate.attempts import abandon, bind_writer, claim, submit
-    from a2a_tui.gate.cards_ops import add_card, list_cards, ready_card, show_card
+    from a2a_tui.gate.attempts.cleanup import reclaim
+    from a2a_tui.gate.attempts.ownership import abandon, bind_writer, claim, submit
+    from a2a_tui.gate.cards.commands import add_card, list_cards, ready_card, show_card
     from a2a_tui.gate.context import GateContext
-    from a2a_tui.gate.integrate import integrate
-    from a2a_tui.gate.reclaim import reclaim
-    from a2a_tui.gate.recover import recover
-    from a2a_tui.gate.resolve import resolve
-    from a2a_tui.gate.review import review
-    from a2a_tui.gate.verify import verify
+    from a2a_tui.gate.integration.advance import integrate
+    from a2a_tui.gate.integration.recovery import recover
+    from a2a_tui.gate.integration.resolution import resolve
+    from a2a_tui.gate.reviews.verdict import review
+    from a2a_tui.gate.verification.command import verify
 
 
 def __getattr__(name: str) -> Any:
@@ -41,15 +44,3 @@ def __getattr__(name: str) -> Any:
     setattr(sys.modules[__name__], name, value)
     return value
 
-
-class _Gate(types.ModuleType):
-    """`gate.verify` (and integrate, reclaim, recover, resolve, review) stays the function even
-    when its submodule is imported first, which binds the submodule under the same name."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if isinstance(value, types.ModuleType) and _WHERE.get(name) == name:
-            value = getattr(value, name)
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Gate

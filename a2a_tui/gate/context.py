@@ -14,6 +14,7 @@ from a2a_tui.store import Store
 
 if TYPE_CHECKING:
     from a2a_tui.config import Config
+    from a2a_tui.gate.ledger.records import CardRecord
 
 
 @dataclass
@@ -30,12 +31,14 @@ class GateContext:
     def config(self) -> Config:
         return self.repo.config()
 
-    def card(self, card_id: str):
-        """The card's row as the event log gives it (gate/ledger/), not as its table says."""
+    def card(self, card_id: str) -> CardRecord:
+        """The card as the event log gives it (gate/ledger/), not as its table says."""
+        from a2a_tui.gate.ledger.records import CardRecord  # lazy: with the ledger, below
+
         row = self._log(card_id).get("cards", card_id)
         if row is None:
             raise A2AError("unknown_card", f"no card {card_id!r} (see `a2a card list`)")
-        return row
+        return CardRecord.of(row)
 
     def attempt(self, attempt_id: str):
         """The attempt's row as the event log gives it (gate/ledger/)."""

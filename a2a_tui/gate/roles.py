@@ -28,7 +28,7 @@ GATE_ROLES: dict[str, tuple[str, ...]] = {
     # Verification is the gate's deterministic checks, started by whoever supervises the work,
     # never by the worker whose candidate it judges (seed 001: verification is independent).
     "verify": (USER, "executive"),
-    # A verdict comes from the reviewer session launched for the SHA (gate/review.py checks
+    # A verdict comes from the reviewer session launched for the SHA (gate/reviews/verdict.py checks
     # the rest); the user decides about a review with dispositions, an override, or approve.
     "review start": (USER, "executive"),
     "review verdict": ("reviewer",),
@@ -43,7 +43,7 @@ GATE_ROLES: dict[str, tuple[str, ...]] = {
     "target adopt": (USER,),
     "target restore": (USER,),
     # The rules a2a enforces are the user's: a rule file changed by anyone takes effect only
-    # when the user accepts it (gate/gate_rules.py).
+    # when the user accepts it (gate/cards/gate_rules.py).
     "gate-rules accept": (USER,),
 }
 

@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from a2a_tui.errors import A2AError
+from a2a_tui.kinds import EventKind
 from a2a_tui.metrics import compute, history, parse_since, render
 from a2a_tui.metrics.history import History
-from a2a_tui.metrics.kinds import KINDS
 from a2a_tui.metrics.tables import fmt_s
 
 MAX_TEXT = 64 * 1024          # a retrospective is a document, not a log
@@ -143,7 +143,7 @@ def place(prepared: Prepared, *, prompt_file: Path, out_file: Path) -> dict[str,
 def record_started(g, prepared: dict[str, Any], session: str) -> None:
     """`retro_started`: which session reads which prompt."""
     with g.store.write() as tx:
-        tx.append(KINDS["retro_started"], actor=g.caller.actor, session=session,
+        tx.append(EventKind.RETRO_STARTED, actor=g.caller.actor, session=session,
                   payload={"id": prepared["retro"], "since_ns": prepared["since_ns"],
                            "prompt": prepared["prompt"], "output": prepared["output"],
                            "prompt_digest": prepared["prompt_digest"]})
@@ -180,7 +180,7 @@ def save(store, caller, path: str, retro_id: str | None = None) -> dict[str, Any
             raise A2AError("unknown_retro", f"no retrospective {retro_id!r} was started",
                            exit_code=2)
         rid = started["id"] if started else f"R-{tx.next_counter('R')}"
-        seq = tx.append(KINDS["retro_saved"], actor=caller.actor, session=caller.session,
+        seq = tx.append(EventKind.RETRO_SAVED, actor=caller.actor, session=caller.session,
                         payload={"id": rid, "text": text, "file": str(file.resolve()),
                                  "since_ns": started.get("since_ns") if started else None,
                                  "digest": "sha256:" + hashlib.sha256(raw).hexdigest()})
@@ -191,10 +191,10 @@ def save(store, caller, path: str, retro_id: str | None = None) -> dict[str, Any
 def _started(tx, retro_id: str | None, session: str | None) -> dict[str, Any] | None:
     if retro_id is not None:
         row = tx.one("SELECT payload FROM events WHERE kind = ? AND json_extract(payload, '$.id')"
-                     " = ?", (KINDS["retro_started"], retro_id))
+                     " = ?", (EventKind.RETRO_STARTED, retro_id))
     elif session is not None:
         row = tx.one("SELECT payload FROM events WHERE kind = ? AND session = ? ORDER BY seq DESC"
-                     " LIMIT 1", (KINDS["retro_started"], session))
+                     " LIMIT 1", (EventKind.RETRO_STARTED, session))
     else:
         row = None
     return json.loads(row[0]) if row else None
@@ -215,7 +215,7 @@ def propose_if_due(repo, store, now_ns: int | None = None) -> str | None:
 
     with store.write() as tx:
         last = tx.one("SELECT MAX(ts_ns) FROM events WHERE kind IN (?, ?)",
-                      (KINDS["retro_proposed"], KINDS["retro_saved"]))[0]
+                      (EventKind.RETRO_PROPOSED, EventKind.RETRO_SAVED))[0]
         since = last or tx.one("SELECT MIN(ts_ns) FROM events")[0] or now_ns
         if now_ns - since < period:
             return None
@@ -228,6 +228,6 @@ def propose_if_due(repo, store, now_ns: int | None = None) -> str | None:
                      {"key": "b", "text": "Not this period"}],
             recommend="a", why="the figures of a period are easiest to act on while it is fresh",
             actor="a2a")
-        tx.append(KINDS["retro_proposed"], actor="a2a", ts_ns=now_ns,
+        tx.append(EventKind.RETRO_PROPOSED, actor="a2a", ts_ns=now_ns,
                   payload={"question": qid, "every": every, "since_ns": since})
     return qid

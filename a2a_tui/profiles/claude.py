@@ -110,7 +110,7 @@ SANDBOXED = "CLAUDE_CODE_SANDBOXED"
 
 def clone_trust_env(ctx: LaunchContext, environ: Mapping[str, str]) -> dict[str, str]:
     """Claude Code asks "trust this folder?" per git root, and an attempt's clone is one
-    (gate/clones.py). A confined session in its clone is told the folder is a sandbox's (so
+    (gate/attempts/clones.py). A confined session in its clone is told the folder is a sandbox's (so
     trusted) when the user's own Claude Code config trusts the main repository; else the
     clone asks as the repository would. Never for an unconfined session."""
     repo = ctx.repository

@@ -107,7 +107,7 @@ def hook_args(ctx: LaunchContext) -> list[str]:
 
 def clone_trust_args(ctx: LaunchContext, environ: Mapping[str, str]) -> list[str]:
     """Codex asks "Trust this folder?" per git repository, and an attempt's clone is a
-    repository of its own (gate/clones.py): a2a extends the user's own trust of the main
+    repository of its own (gate/attempts/clones.py): a2a extends the user's own trust of the main
     repository, as recorded in their `$CODEX_HOME/config.toml` (read, never written), to its
     clone, for this invocation only. An untrusted repository's clone asks as the repository
     would."""

@@ -65,7 +65,7 @@ class CardFlows(_Base):
         """$VISUAL / $EDITOR on the file, in this terminal: the screen is handed to it and
         taken back after (where the app cannot give its terminal away, as under a test, the
         editor runs without it)."""
-        from a2a_tui.gate.cardfile import editor_argv
+        from a2a_tui.gate.cards.cardfile import editor_argv
 
         argv = editor_argv(str(path))
         try:

@@ -52,7 +52,7 @@ def check_told(path: Path, found: set[str], sections: dict[str, dict[str, str]],
 
 
 def where(paths: set[str]) -> str:
-    """Where something occurs, short: `gate/attempts.py, gate/review.py (+2)`."""
+    """Where something occurs, short: `gate/attempts/ownership.py, gate/reviews/verdict.py (+2)`."""
     short = sorted(code(p.removeprefix("a2a_tui/")) for p in paths)
     return ", ".join(short[:3]) + (f" (+{len(short) - 3})" if len(short) > 3 else "")
 

@@ -1,11 +1,14 @@
 """docs/reference/events.md: every kind of event in a2a's log — appended somewhere in the code
-(docs/refgen/scan.py), folded by the gate's ledger, or read by the metrics — with what it
-records (docs/reference/events.toml), who writes it and who reads it."""
+(docs/refgen/scan.py) or named in the registry of kinds (a2a_tui/kinds.py: what the gate's
+ledger folds and the metrics read) — with what it records (docs/reference/events.toml), who
+writes it and who reads it."""
 
 from __future__ import annotations
 
 from a2a_tui.gate.ledger import HANDLERS
-from a2a_tui.metrics.kinds import KINDS
+from a2a_tui.kinds import EventKind, GateEvent
+from a2a_tui.metrics.handlers import HANDLERS as METRICS_FOLD
+from a2a_tui.metrics.history import READ_IN_SQL
 
 from . import scan
 from .codes_ref import check_told, sections_of, where
@@ -31,8 +34,8 @@ read); what each records is kept in [`events.toml`](events.toml).
 def kinds() -> dict[str, set[str]]:
     """Every kind, with the modules that append it (none: only read)."""
     found = dict(scan.event_kinds().where)
-    for kind in [*HANDLERS, *KINDS.values()]:
-        found.setdefault(kind, set())
+    for kind in [*GateEvent, *EventKind]:
+        found.setdefault(str(kind), set())
     return found
 
 
@@ -40,7 +43,7 @@ def render() -> str:
     found = kinds()
     sections = sections_of(MEANINGS)
     check_told(MEANINGS, set(found), sections, "kinds")
-    read = set(KINDS.values())
+    read = {str(k) for k in [*METRICS_FOLD, *READ_IN_SQL]}
     out = [HEADER, INTRO]
     out += [f"- [{s['title']}](#{anchor(s['title'])})" for s in sections.values()]
     out.append("")

@@ -16,8 +16,9 @@ from pydantic import BaseModel
 
 from a2a_tui import settings
 from a2a_tui.broker import commands as broker
-from a2a_tui.gate import cardfile, cards
-from a2a_tui.gate.gate_rules import GateRules
+from a2a_tui.gate.cards import cardfile
+from a2a_tui.gate.cards import schema as cards
+from a2a_tui.gate.cards.gate_rules import GateRules
 from a2a_tui.gate.model import CONTRACT_FIELDS, LATER_CONTRACT_FIELDS
 from a2a_tui.gate.roles import QUALIFIERS, ROLE_TABLE, who_may
 from a2a_tui.profiles import claude, codex, gemini
@@ -83,7 +84,7 @@ def _field_rows(model: type[BaseModel], prefix: str = "") -> list[tuple[str, ...
 
 
 def card_fields() -> str:
-    """Every field of a task card, its check and its executor (a2a_tui/gate/cards.py)."""
+    """Every field of a task card, its check and its executor (a2a_tui/gate/cards/schema.py)."""
     head = ("field", "type", "default", "contract", "what")
     rows = (_field_rows(cards.Card) + _field_rows(cards.Check, "checks[].")
             + _field_rows(cards.Executor, "executor."))

@@ -167,6 +167,9 @@ def _kinds_of(expr: ast.AST, env: Env, tables: Env, depth: int = 0) -> list[str]
         return again(expr.body) + again(expr.orelse)
     if isinstance(expr, ast.Name):
         return [k for v in env.get(expr.id, tables.get(expr.id, [])) for k in again(v)]
+    if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
+        # A member of a class of kinds (the registry's `GateEvent.CLAIMED`).
+        return [k for v in tables.get(f"{expr.value.id}.{expr.attr}", []) for k in again(v)]
     if isinstance(expr, ast.JoinedStr):
         out = [""]
         for part in expr.values:
@@ -247,36 +250,51 @@ def _passes_kind(call: ast.Call) -> bool:
             and _is_kind(call.args[0].elts[0]))
 
 
-def _passers(trees: list[tuple[Path, ast.Module]]) -> set[str]:
-    """Functions that append the kind they are given (`_record(kind, payload)`), now or later."""
-    out = set()
+def _passers(trees: list[tuple[Path, ast.Module]]) -> dict[str, int]:
+    """Functions that append the kind they are given (`_record(kind, payload)`, the ledger's
+    `record(tx, kind, ...)`), now or later: each with the place of `kind` among its arguments."""
+    out = {}
     for _path, tree in trees:
         for f in _functions(tree):
             params = [a.arg for a in f.args.args]
             if "kind" in params and any(_passes_kind(c) for c in ast.walk(f)
                                         if isinstance(c, ast.Call)):
-                out.add(f.name)
+                # a method's `self` is not among the call's arguments
+                out[f.name] = params.index("kind") - (params[:1] in (["self"], ["cls"]))
     return out
 
 
 def event_kinds() -> Found:
     trees = list(modules())
     # Module-level names of every module (KINDS, VERDICT_EVENT, ...), whoever imports them.
+    # Members of module-level classes too, as `Class.NAME` (the registry's enums of kinds).
     tables: Env = {}
     for _path, tree in trees:
-        env = _follow([s for s in tree.body if isinstance(s, ast.Assign | ast.AnnAssign)], {},
-                      lambda call, env: None)
-        for name, values in env.items():
-            tables.setdefault(name, []).extend(values)
+        scopes = [("", tree.body)] + [(f"{c.name}.", c.body) for c in tree.body
+                                      if isinstance(c, ast.ClassDef)]
+        for prefix, body in scopes:
+            env = _follow([s for s in body if isinstance(s, ast.Assign | ast.AnnAssign)], {},
+                          lambda call, env: None)
+            for name, values in env.items():
+                tables.setdefault(prefix + name, []).extend(values)
     passers, found = _passers(trees), Found()
     for path, tree in trees:
         def seen(call: ast.Call, env: Env, path: Path = path) -> None:
             if _is_append(call):
                 for kind in _kinds_of(call.args[0], env, tables):
                     found.add(kind, path)
-            elif (_name(call.func) in passers and call.args
-                  and isinstance(call.args[0], ast.Constant)):
-                found.add(call.args[0].value, path)
+            elif _name(call.func) in passers:
+                # The kind given: a constant first argument (`_record("broker_exited", ...)`),
+                # or a member of a class of kinds in its place (`ledger.record(tx,
+                # GateEvent.CLAIMED, ...)`). Anything else may be another function of the
+                # same name (`baseline.record(c, "red", ...)`): not taken for a kind.
+                at = passers[_name(call.func)]
+                arg = call.args[at] if len(call.args) > at else None
+                if at == 0 and isinstance(arg, ast.Constant):
+                    found.add(arg.value, path)
+                elif isinstance(arg, ast.Attribute):
+                    for kind in _kinds_of(arg, env, tables):
+                        found.add(kind, path)
         for func in _functions(tree):
             _follow(func.body, {}, seen)
     return found

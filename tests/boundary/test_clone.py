@@ -13,7 +13,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from a2a_tui.gate.diff import attempt_diff
+from a2a_tui.gate.reviews.diff import attempt_diff
 from a2a_tui.repo import Repo
 from a2a_tui.store import Store
 from tests.support import a2a, add_ready_card, commit_in, git

@@ -35,8 +35,10 @@ from a2a_tui.broker import request as broker_request
 from a2a_tui.broker.client import Reader
 from a2a_tui.cli import build_parser
 from a2a_tui.errors import A2AError
-from a2a_tui.gate import GateContext, add_card, gate_rules, review_report
-from a2a_tui.gate.review import read_report
+from a2a_tui.gate import GateContext, add_card
+from a2a_tui.gate.cards import gate_rules
+from a2a_tui.gate.reviews import report as review_report
+from a2a_tui.gate.reviews.verdict import read_report
 from a2a_tui.panes.signals import MalformedSignal, parse
 from a2a_tui.repo import Repo
 from a2a_tui.store import Store

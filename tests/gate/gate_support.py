@@ -7,12 +7,12 @@ from pathlib import Path
 from typing import Any
 
 from a2a_tui.errors import A2AError
-from a2a_tui.gate import targets
-from a2a_tui.gate.attempts import abandon, claim
+from a2a_tui.gate.attempts.ownership import abandon, claim
 from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.integration import targets
+from a2a_tui.gate.integration.recovery import recover
+from a2a_tui.gate.integration.resolution import resolve
 from a2a_tui.gate.model import ACTIVE, Score
-from a2a_tui.gate.recover import recover
-from a2a_tui.gate.resolve import resolve
 from a2a_tui.identity import Caller
 from a2a_tui.repo import Repo
 from tests.support import a2a, git

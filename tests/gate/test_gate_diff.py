@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from a2a_tui.gate.diff import attempt_diff, parse_diff, unquote
+from a2a_tui.gate.reviews.diff import attempt_diff, parse_diff, unquote
 from a2a_tui.git import Git
 from a2a_tui.repo import Repo
 from a2a_tui.store import Store

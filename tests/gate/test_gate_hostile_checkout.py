@@ -15,8 +15,8 @@ import tempfile
 from pathlib import Path
 
 from a2a_tui.gate.context import GateContext
-from a2a_tui.gate.verify import verify as run_verify
-from a2a_tui.gate.verify.checkout import Checkout
+from a2a_tui.gate.verification.checkout import Checkout
+from a2a_tui.gate.verification.command import verify as run_verify
 from a2a_tui.identity import Caller
 from a2a_tui.repo import Repo
 from a2a_tui.store import Store

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from a2a_tui.gate.diff import attempt_diff
+from a2a_tui.gate.reviews.diff import attempt_diff
 from a2a_tui.repo import Repo
 from a2a_tui.store import Store
 from tests.gate.hostile import plant as plant_all

@@ -49,16 +49,16 @@ from hypothesis.stateful import (
 
 from a2a_tui.errors import A2AError
 from a2a_tui.faults import CRASH_ENV
-from a2a_tui.gate import targets
-from a2a_tui.gate.attempts import abandon, claim, submit
-from a2a_tui.gate.cards_ops import add_card, ready_card
+from a2a_tui.gate.attempts.ownership import abandon, claim, submit
+from a2a_tui.gate.cards.commands import add_card, ready_card
 from a2a_tui.gate.context import GateContext
-from a2a_tui.gate.integrate import integrate
+from a2a_tui.gate.integration import targets
+from a2a_tui.gate.integration.advance import integrate
+from a2a_tui.gate.integration.recovery import recover
+from a2a_tui.gate.integration.resolution import RESOLUTIONS, resolve
 from a2a_tui.gate.model import ACTIVE, Score
-from a2a_tui.gate.recover import recover
-from a2a_tui.gate.resolve import RESOLUTIONS, resolve
 from a2a_tui.gate.roles import require_role
-from a2a_tui.gate.verify import verify
+from a2a_tui.gate.verification.command import verify
 from a2a_tui.identity import Caller
 from a2a_tui.repo import Repo, init
 from tests.gate.gate_support import end_everything, replay_target

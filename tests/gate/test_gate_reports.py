@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 from a2a_tui.errors import A2AError
-from a2a_tui.gate.cards import parse_card
-from a2a_tui.gate.verify.compare import compare, match
-from a2a_tui.gate.verify.reports import Outcome, TestCase, TestReport, read
-from a2a_tui.gate.verify.reports.junit import parse
-from a2a_tui.gate.verify.reports.model import build
-from a2a_tui.gate.verify.reports.summary import disagreements, find
+from a2a_tui.gate.cards.schema import parse_card
+from a2a_tui.gate.verification.comparison import compare, match
+from a2a_tui.gate.verification.reports import Outcome, TestCase, TestReport, read
+from a2a_tui.gate.verification.reports.junit import parse
+from a2a_tui.gate.verification.reports.model import build
+from a2a_tui.gate.verification.reports.summary import disagreements, find
 from tests.support import CARD_TOML
 
 FIXTURES = Path(__file__).parent / "fixtures" / "reports"

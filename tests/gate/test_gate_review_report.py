@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from a2a_tui.errors import A2AError
-from a2a_tui.gate.review_report import parse_report
+from a2a_tui.gate.reviews.report import parse_report
 from tests.support import review_report
 
 FAIL = review_report("fail", issues=[("B1", "Empty names are still accepted",

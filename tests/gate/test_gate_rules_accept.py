@@ -144,8 +144,8 @@ def test_a_weaker_card_version_after_a_claim_is_the_users(repo):
 ], ids=["report-dropped", "report-moved"])
 def test_a_version_that_stops_reading_a_checks_test_report_weakens_it(repo, later):
     # Without its report a check's tests are no longer held to the base's one by one (per-test).
-    from a2a_tui.gate.cards import load_card
-    from a2a_tui.gate.weakening import weakenings
+    from a2a_tui.gate.cards.schema import load_card
+    from a2a_tui.gate.cards.weakening import weakenings
     from tests.gate.verify_support import write
 
     old = load_card(write(repo, {"name": "tests", "command": "true", "report": "out.xml"}))
@@ -154,8 +154,8 @@ def test_a_version_that_stops_reading_a_checks_test_report_weakens_it(repo, late
 
 
 def test_a_version_that_drops_the_red_report_weakens_it(repo):
-    from a2a_tui.gate.cards import load_card
-    from a2a_tui.gate.weakening import weakenings
+    from a2a_tui.gate.cards.schema import load_card
+    from a2a_tui.gate.cards.weakening import weakenings
     from tests.gate.verify_support import write
 
     red = 'red_command = "true"\nred_paths = ["tests/**"]\n'

@@ -219,7 +219,7 @@ def build_fixed(repo: Path, clock: list[int]) -> None:
     from a2a_tui.collab import board
     from a2a_tui.collab.context import Collab
     from a2a_tui.gate import GateContext, abandon, bind_writer, claim, integrate, submit, verify
-    from a2a_tui.gate.cards_ops import add_card, ready_card
+    from a2a_tui.gate.cards.commands import add_card, ready_card
     from a2a_tui.gate.model import Score
     from a2a_tui.identity import Caller
     from a2a_tui.repo import Repo

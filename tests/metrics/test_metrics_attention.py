@@ -9,7 +9,7 @@ from pathlib import Path
 
 from a2a_tui import metrics
 from a2a_tui.gate import GateContext, bind_writer, claim, submit, verify
-from a2a_tui.gate.cards_ops import add_card, ready_card
+from a2a_tui.gate.cards.commands import add_card, ready_card
 from a2a_tui.repo import Repo
 from tests.metrics.metrics_support import CHECK, SEC, T0, launched
 from tests.support import commit_in, write_card

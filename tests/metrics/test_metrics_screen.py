@@ -80,7 +80,7 @@ def test_the_screen_shows_the_views_and_follows_the_store(fixed):
 
             with r.store() as store:
                 g = GateContext(r, store)
-                from a2a_tui.gate.cards_ops import add_card, ready_card
+                from a2a_tui.gate.cards.commands import add_card, ready_card
 
                 add_card(g, write_card(fixed, "T-4"))
                 ready_card(g, "T-4")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from a2a_tui.collab import board, inbox
-from a2a_tui.gate.cards_ops import add_card, ready_card
+from a2a_tui.gate.cards.commands import add_card, ready_card
 from a2a_tui.gate.context import GateContext
 from a2a_tui.repo import Repo
 from a2a_tui.store import Store

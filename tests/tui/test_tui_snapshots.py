@@ -11,7 +11,7 @@ import time
 import pytest
 
 from a2a_tui.collab import board, inbox
-from a2a_tui.gate.cards_ops import add_card
+from a2a_tui.gate.cards.commands import add_card
 from a2a_tui.gate.context import GateContext
 from a2a_tui.repo import Repo
 from a2a_tui.tui.app import make_app

@@ -24,7 +24,6 @@ times) and a check's output tails and unrounded duration (its log file keeps the
 """
 
 from a2a_tui.gate.ledger.check import FREEZE_KINDS, Mismatch, against_log, compare, frozen
-from a2a_tui.gate.ledger.fold import HANDLERS, apply, fold, gate_events, load, record
 from a2a_tui.gate.ledger.guard import (
     before_integrate,
     chain_problem,
@@ -35,8 +34,7 @@ from a2a_tui.gate.ledger.guard import (
     tampered_error,
     verify,
 )
-from a2a_tui.gate.ledger.kinds import GateEvent
-from a2a_tui.gate.ledger.repair import rebuild, rebuild_in, repair, reseal
+from a2a_tui.gate.ledger.repairs import rebuild, rebuild_in, repair, reseal
 from a2a_tui.gate.ledger.rows import (
     Ledger,
     Rows,
@@ -45,6 +43,8 @@ from a2a_tui.gate.ledger.rows import (
     state_after_interrupt,
 )
 from a2a_tui.gate.ledger.tables import BY_NAME, CHECKED, TABLES, Row, Table
+from a2a_tui.gate.ledger.writer import HANDLERS, apply, fold, gate_events, load, record
+from a2a_tui.kinds import GateEvent
 
 __all__ = [
     "BY_NAME", "CHECKED", "FREEZE_KINDS", "HANDLERS", "TABLES", "GateEvent", "Ledger", "Mismatch",

@@ -7,7 +7,6 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from a2a_tui.gate.ledger.kinds import GateEvent
 from a2a_tui.gate.ledger.rows import Rows, state_after_interrupt
 from a2a_tui.gate.ledger.tables import Row
 from a2a_tui.gate.model import (
@@ -20,6 +19,7 @@ from a2a_tui.gate.model import (
     WorktreeState,
     contract_digest_of,
 )
+from a2a_tui.kinds import GateEvent
 from a2a_tui.store import Event
 
 Handler = Callable[[Rows, Event], None]
@@ -146,7 +146,7 @@ def _tests_reported(rows: Rows, ev: Event) -> None:
 
 
 def _verdict(verdict: VerifyState) -> Handler:
-    """A completed verify's verdict (gate/verify/record.py): passed, rejected, or neither
+    """A completed verify's verdict (gate/verification/record.py): passed, rejected, or neither
     (flaky, contract_invalid: the attempt goes back to `submitted`, no strike)."""
     def handle(rows: Rows, ev: Event) -> None:
         p = ev.payload
@@ -191,7 +191,7 @@ def _integration(state: IntegrationState, attempt_state: AttemptState) -> Handle
 
 
 def _resolved(rows: Rows, ev: Event) -> None:
-    """The user's resolution of an `unknown` attempt (gate/resolve.py)."""
+    """The user's resolution of an `unknown` attempt (gate/integration/resolution.py)."""
     as_ = ev.payload["as"]
     if as_ == Resolution.INTEGRATED:
         rows.set("integrations", (ev.attempt,), state=IntegrationState.INTEGRATED,

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from a2a_tui.gate.ledger.fold import load
 from a2a_tui.gate.ledger.rows import Ledger
 from a2a_tui.gate.ledger.tables import CHECKED, Row, Table
+from a2a_tui.gate.ledger.writer import load
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """The gate frozen on a store changed outside a2a: what is checked before a decision, and how a
-problem is recorded once and refused until the user repairs it (ledger/repair.py)."""
+problem is recorded once and refused until the user repairs it (ledger/repairs.py)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from typing import Any
 
 from a2a_tui.errors import A2AError
 from a2a_tui.gate.ledger.check import Mismatch, against_log, frozen
-from a2a_tui.gate.ledger.fold import gate_events
-from a2a_tui.gate.ledger.repair import rebuild
+from a2a_tui.gate.ledger.repairs import rebuild
 from a2a_tui.gate.ledger.rows import Ledger
 from a2a_tui.gate.ledger.tables import CHECKED
+from a2a_tui.gate.ledger.writer import gate_events
 from a2a_tui.store import chain
 
 

@@ -1,13 +1,13 @@
-"""The fold of reviews, approvals and line comments (gate/review*.py, gate/approvals.py,
-gate/comments.py), one handler per event kind."""
+"""The fold of reviews, approvals and line comments (gate/review*.py, gate/reviews/approvals.py,
+gate/reviews/comments.py), one handler per event kind."""
 
 from __future__ import annotations
 
 import json
 
 from a2a_tui.gate.ledger.attempts import Handler
-from a2a_tui.gate.ledger.kinds import GateEvent
 from a2a_tui.gate.ledger.rows import Rows
+from a2a_tui.kinds import GateEvent
 from a2a_tui.store import Event
 
 

@@ -161,7 +161,7 @@ def card_text(body: dict[str, Any]) -> str:
     its keys sorted)."""
     from pydantic import ValidationError
 
-    from a2a_tui.gate.cards import Card  # lazy: pydantic, only when a card's row is written
+    from a2a_tui.gate.cards.schema import Card  # lazy: pydantic, only when a card's row is written
 
     try:
         return json.dumps(Card.model_validate(body).body())

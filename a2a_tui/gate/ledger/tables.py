@@ -65,14 +65,14 @@ TABLES = (
     Table("approvals", ("id",), ("id", "attempt_id", "submission_n", "sha", "card_version",
                                  "evidence", "user_input", "seq")),
     Table("approval_uses", ("approval_id",), ("approval_id", "attempt_id", "seq")),
-    # The reports a verify judged (gate/verify/baseline.py); their tests stay in the event.
+    # The reports a verify judged (gate/verification/baseline.py); their tests stay in the event.
     Table("test_reports", ("seq",), ("seq", "attempt_id", "run", "sha", "check_name",
                                      "fingerprint", "source", "runner", "counts")),
     # Written by the fold, not compared: a store migrated to 5 holds `integrated` events from
-    # before the table, and the first look seeds it (gate/targets.py).
+    # before the table, and the first look seeds it (gate/integration/targets.py).
     Table("gate_targets", ("branch",), ("branch", "baseline", "source", "seq", "diverged_head",
                                         "diverged_seq", "finding"), checked=False),
-    # Line comments on a diff (gate/comments.py): nothing the gate decides reads them.
+    # Line comments on a diff (gate/reviews/comments.py): nothing the gate decides reads them.
     Table("review_comments", ("id",), ("id", "n", "attempt", "path", "line", "sha", "text",
                                        "state", "user_input", "created_seq", "updated_seq"),
           checked=False),

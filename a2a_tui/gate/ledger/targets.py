@@ -1,19 +1,20 @@
-"""The fold of the gate's record of each target branch (gate/targets.py): the baseline where
-the gate last left it, and a divergence seen until the user decides."""
+"""The fold of the gate's record of each target branch (gate/integration/targets.py): the
+baseline where the gate last left it, and a divergence seen until the user decides."""
 
 from __future__ import annotations
 
 from a2a_tui.gate.ledger.attempts import Handler
-from a2a_tui.gate.ledger.kinds import GateEvent
 from a2a_tui.gate.ledger.rows import Rows
 from a2a_tui.gate.model import Resolution
+from a2a_tui.kinds import GateEvent
 from a2a_tui.store import Event
 
 HEADS = "refs/heads/"
 
 
 def _observed(rows: Rows, ev: Event) -> None:
-    """The first look at a target with no record: its baseline (gate/targets.py _seed_in_tx)."""
+    """The first look at a target with no record: its baseline
+    (gate/integration/targets.py _seed_in_tx)."""
     p = ev.payload
     rows.put("gate_targets", {"branch": p["target"], "baseline": p["head"],
                               "source": p["source"], "seq": ev.seq, "diverged_head": None,

@@ -1,11 +1,11 @@
 """An attempt's diff against its start commit: scrollable, each file's code coloured by its
 language, a cursor on one line at a time.
 
-The lines are the core's `DiffLine`s (a2a_tui/gate/diff.py): the cursor's line knows its file
+The lines are the core's `DiffLine`s (gate/reviews/diff.py): the cursor's line knows its file
 and its line in the new file (`DiffView.cursor_target`), which is what a line comment needs.
 `c` holds a comment on it (or edits the one there), `x` removes it, `s` sends the held ones to
-the attempt's writer as one prompt (gate/comments.py); the held ones are listed under the diff
-and marked in its gutter.
+the attempt's writer as one prompt (gate/reviews/comments.py); the held ones are listed under
+the diff and marked in its gutter.
 """
 
 # Imports inside functions: screens and the core they need load when first opened, not for the
@@ -29,8 +29,8 @@ from a2a_tui.tui.messages import ActionRequested, CommentsChanged
 from a2a_tui.tui.screens.lines import LinesScreen, LinesView
 
 if TYPE_CHECKING:
-    from a2a_tui.gate.comments import Comment
-    from a2a_tui.gate.diff import AttemptDiff, DiffLine
+    from a2a_tui.gate.reviews.comments import Comment
+    from a2a_tui.gate.reviews.diff import AttemptDiff, DiffLine
 
 NUMBER = 5                                   # cells per line-number column
 ADDED = Style(bgcolor="#12301c")
@@ -210,7 +210,7 @@ class DiffScreen(LinesScreen):
 
     def _show_comments(self, held: list[Comment]) -> None:
         if self.diff is not None:
-            from a2a_tui.gate.comments import in_diff_order
+            from a2a_tui.gate.reviews.comments import in_diff_order
 
             held = in_diff_order(held, self.diff)
         self.comments = held

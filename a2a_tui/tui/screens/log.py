@@ -11,7 +11,7 @@ from rich.text import Text
 from a2a_tui.tui.screens.lines import LinesScreen, LinesView
 
 if TYPE_CHECKING:
-    from a2a_tui.gate.logs import CheckLog
+    from a2a_tui.gate.verification.logs import CheckLog
 
 LogRead = tuple["CheckLog", str, bool]   # which log, its text, whether it was cut
 

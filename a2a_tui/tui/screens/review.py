@@ -2,7 +2,7 @@
 current commit with their dispositions, an override, your approvals, and what stops
 integration now; with keys to start a review, dispose of an issue, override, approve.
 
-It reads `gate/review_views.py` in a worker and follows the store (the app hands it each new
+It reads `gate/reviews/views.py` in a worker and follows the store (the app hands it each new
 last event); its keys come from the registry's "review" scope and act through the app's
 action runner, each recorded as your input.
 """
@@ -22,7 +22,7 @@ from textual.widgets import DataTable, Input, Label, RadioButton, RadioSet, Stat
 
 from a2a_tui.errors import A2AError
 from a2a_tui.gate.model import AttemptState
-from a2a_tui.gate.review_views import ReviewState
+from a2a_tui.gate.reviews.views import ReviewState
 from a2a_tui.profiles import CLIS
 from a2a_tui.settings import RoleDefaults
 from a2a_tui.tui import actions

@@ -25,13 +25,13 @@ class Gate(Part):
 
     def new_card_file(self) -> tuple[Path, str]:
         """A new card's commented template in `.a2a/cards/new-<n>.toml`, and its text."""
-        from a2a_tui.gate.cards_ops import write_draft
+        from a2a_tui.gate.cards.commands import write_draft
 
         return write_draft(self.repo)
 
     def edit_card_file(self, card: str) -> tuple[Path, str]:
         """The card's current version in `.a2a/cards/<id>.toml` to edit, and its text."""
-        from a2a_tui.gate.cards_ops import write_edit
+        from a2a_tui.gate.cards.commands import write_edit
 
         with self.store() as s:
             return write_edit(self._gate(s), card)
@@ -40,8 +40,8 @@ class Gate(Part):
         """Add the card file the user wrote: checked whole first (every problem at once, nothing
         recorded), then recorded as the user's input, which is the card's source ticket when
         it names none."""
-        from a2a_tui.gate.cards import load_card
-        from a2a_tui.gate.cards_ops import add_card, settle_draft
+        from a2a_tui.gate.cards.commands import add_card, settle_draft
+        from a2a_tui.gate.cards.schema import load_card
 
         load_card(path)
         with self.store() as s:
@@ -54,7 +54,7 @@ class Gate(Part):
 
     def ready_card(self, card: str) -> Done:
         """Confirm the card's current version ready (its contract is checked first)."""
-        from a2a_tui.gate.cards_ops import ready_card
+        from a2a_tui.gate.cards.commands import ready_card
 
         with self.store() as s:
             uid = self._record(s, "action", f"ready {card}")
@@ -132,7 +132,7 @@ class Gate(Part):
                     {"attempt": attempt, "pane": pane, "worktree": place.worktree})
 
     def comment(self, attempt: str, path: str, line: int, text: str) -> Done:
-        from a2a_tui.gate import comments
+        from a2a_tui.gate.reviews import comments
 
         with self.store() as s:
             c = comments.add(self._gate(s), attempt, path, line, text)
@@ -140,14 +140,14 @@ class Gate(Part):
                     c.to_json())
 
     def edit_comment(self, cid: str, text: str) -> Done:
-        from a2a_tui.gate import comments
+        from a2a_tui.gate.reviews import comments
 
         with self.store() as s:
             c = comments.edit(self._gate(s), cid, text)
         return Done(f"{c.id} edited", c.to_json())
 
     def remove_comment(self, cid: str) -> Done:
-        from a2a_tui.gate import comments
+        from a2a_tui.gate.reviews import comments
 
         with self.store() as s:
             c = comments.remove(self._gate(s), cid)
@@ -155,7 +155,7 @@ class Gate(Part):
 
     def send_comments(self, attempt: str) -> Done:
         """Every held comment of the attempt, as one prompt to its writer (a user input)."""
-        from a2a_tui.gate import comments
+        from a2a_tui.gate.reviews import comments
 
         with self.store() as s:
             r = comments.send(self._gate(s), attempt, source=SOURCE)
@@ -179,7 +179,7 @@ class Gate(Part):
 
     def dispose(self, attempt: str, issue: str, decision: str, reason: str) -> Done:
         """Your disposition of a blocking issue (a user input)."""
-        from a2a_tui.gate.review_gate import dispose
+        from a2a_tui.gate.reviews.dispositions import dispose
 
         with self.store() as s:
             r = dispose(self._gate(s), attempt, issue, decision, reason, source=SOURCE)
@@ -188,7 +188,7 @@ class Gate(Part):
 
     def override(self, attempt: str, reason: str) -> Done:
         """Set the current SHA's review aside (a user input)."""
-        from a2a_tui.gate.review_gate import override
+        from a2a_tui.gate.reviews.dispositions import override
 
         with self.store() as s:
             r = override(self._gate(s), attempt, reason, source=SOURCE)
@@ -197,7 +197,7 @@ class Gate(Part):
 
     def approve(self, attempt: str) -> Done:
         """Your approval to integrate the verified candidate as it is now."""
-        from a2a_tui.gate.approvals import approve
+        from a2a_tui.gate.reviews.approvals import approve
 
         with self.store() as s:
             r = approve(self._gate(s), attempt, source=SOURCE)

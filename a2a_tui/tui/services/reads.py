@@ -13,8 +13,8 @@ from a2a_tui.errors import A2AError
 from a2a_tui.tui.services.base import Part
 
 if TYPE_CHECKING:
-    from a2a_tui.gate.diff import AttemptDiff
-    from a2a_tui.gate.logs import CheckLog
+    from a2a_tui.gate.reviews.diff import AttemptDiff
+    from a2a_tui.gate.verification.logs import CheckLog
     from a2a_tui.gate.views import CardDetail, CheckOutput
 
 
@@ -33,15 +33,15 @@ class Reads(Part):
 
     def comments(self, attempt: str) -> list:
         """The attempt's held comments (read for the diff screen)."""
-        from a2a_tui.gate import comments
+        from a2a_tui.gate.reviews import comments
 
         with self.store() as s:
             return comments.listed(s, attempt)
 
     def untouched(self, attempt: str) -> bool:
         """Nothing submitted, no commit in the attempt's clone: abandoned without scores (the
-        gate's own rule, gate/attempts.py `untouched`)."""
-        from a2a_tui.gate.attempts import untouched
+        gate's own rule, gate/attempts/ownership.py `untouched`)."""
+        from a2a_tui.gate.attempts.ownership import untouched
 
         with self.store() as s:
             att = s.one("SELECT worktree, start_commit, submission_n FROM attempts WHERE id = ?",
@@ -58,7 +58,7 @@ class Reads(Part):
         return found
 
     def diff(self, attempt: str) -> AttemptDiff:
-        from a2a_tui.gate.diff import attempt_diff
+        from a2a_tui.gate.reviews.diff import attempt_diff
 
         with self.store() as s:
             return attempt_diff(self.repo, s, attempt)
@@ -72,15 +72,15 @@ class Reads(Part):
     def check_log(self, attempt: str, check: str | None = None, run: int | None = None
                   ) -> tuple[CheckLog, str, bool]:
         """Which log (the first failed check's by default), its text, and whether it was cut."""
-        from a2a_tui.gate.logs import find_log, read_log
+        from a2a_tui.gate.verification.logs import find_log, read_log
 
         with self.store() as s:
             found = find_log(s, attempt, check, run)
         return (found, *read_log(found.path))
 
     def review_state(self, attempt: str):
-        """The attempt's reviews, issues, dispositions and approvals (gate/review_views.py)."""
-        from a2a_tui.gate.review_views import review_state
+        """The attempt's reviews, issues, dispositions and approvals (gate/reviews/views.py)."""
+        from a2a_tui.gate.reviews.views import review_state
 
         with self.store() as s:
             return review_state(s, attempt)

@@ -23,57 +23,58 @@ class Switch:
 SWITCHES: dict[str, Switch] = {
     "submit_fence": Switch(
         "submit refuses a fence that is not the attempt's and the card's current one",
-        (Edit("a2a_tui.gate.attempts", "_record_refusal",
+        (Edit("a2a_tui.gate.attempts.ownership", "_record_refusal",
               'if fence != att["fence"] or att["fence"] != card["fence"]:', "if False:"),)),
     "submit_lineage": Switch(
         "submit refuses a commit that does not descend from the attempt's start commit",
-        (Edit("a2a_tui.gate.attempts", "_candidate_refusal",
+        (Edit("a2a_tui.gate.attempts.ownership", "_candidate_refusal",
               'if not g.git.is_ancestor(att["start_commit"], sha):', "if False:"),)),
     "exact_sha_checkout": Switch(
         "verify runs the checks on a fresh checkout of exactly the submitted SHA",
-        (Replace("a2a_tui.gate.verify.checkout", "Checkout.__enter__", lambda _: _live_worktree),
-         Replace("a2a_tui.gate.verify.checkout", "Checkout.close", lambda _: _keep))),
+        (Replace("a2a_tui.gate.verification.checkout", "Checkout.__enter__",
+                 lambda _: _live_worktree),
+         Replace("a2a_tui.gate.verification.checkout", "Checkout.close", lambda _: _keep))),
     "target_guard": Switch(
         "integrate moves the target only from where the gate last left it (and only forward)",
-        (Edit("a2a_tui.gate.targets", "observe",
+        (Edit("a2a_tui.gate.integration.targets", "observe",
               "if t.diverged_head is None and head == t.baseline:", "if True:"),
-         Edit("a2a_tui.gate.integrate", "_check_lineage",
+         Edit("a2a_tui.gate.integration.advance", "_check_lineage",
               "if not g.git.is_ancestor(old, sha):", "if False:"))),
     "review_sha_binding": Switch(
         "a review names the exact current candidate it read",
-        (Edit("a2a_tui.gate.review", "review",
+        (Edit("a2a_tui.gate.reviews.verdict", "_fresh_run",
               'if sub is None or sub["sha"] != sha:', "if sub is None:"),)),
     "verdict_bound_to_sha": Switch(
         "integrate takes only a passing verdict of the attempt's current submission",
-        (Edit("a2a_tui.gate.integrate", "_check_candidate",
+        (Edit("a2a_tui.gate.integration.advance", "_check_candidate",
               'if att["state"] != AttemptState.VERIFIED:',
               'if att["state"] not in (AttemptState.VERIFIED, AttemptState.SUBMITTED):'),
-         Edit("a2a_tui.gate.integrate", "_check_candidate",
+         Edit("a2a_tui.gate.integration.advance", "_check_candidate",
               'or last["sha"] != sha', ""),
-         Edit("a2a_tui.gate.integrate", "_check_candidate",
+         Edit("a2a_tui.gate.integration.advance", "_check_candidate",
               'or last["submission_n"] != att["submission_n"]', ""))),
     "evidence_per_attempt": Switch(
         "each attempt keeps its own verify logs (a new attempt writes beside, not over, them)",
-        (Edit("a2a_tui.gate.verify", "verify",
+        (Edit("a2a_tui.gate.verification.command", "verify",
               'logs = g.repo.a2a_dir / "logs" / attempt_id / f"run{run}"',
               'logs = g.repo.a2a_dir / "logs" / att["card_id"] / f"run{run}"'),)),
     "integration_recovery": Switch(
         "every gate command first settles an integration intent a crash left, from the ref",
-        (Edit("a2a_tui.gate.recover", "recover",
+        (Edit("a2a_tui.gate.integration.recovery", "recover",
               "for it in g.store.all(\"SELECT attempt_id FROM integrations"
               " WHERE state='intent'\"):",
               "for it in ():"),)),
     "unknown_is_a_state": Switch(
         "a ref that is neither the old nor the new commit leaves the outcome unknown",
-        (Edit("a2a_tui.gate.integrate", "resolve_intent",
+        (Edit("a2a_tui.gate.integration.advance", "resolve_intent",
               'elif observed == it["old_sha"]:', "elif True:"),)),
     "ref_update_precheck": Switch(
         "git is asked whether the move would apply before the intent is recorded",
-        (Edit("a2a_tui.gate.integrate", "integrate",
+        (Edit("a2a_tui.gate.integration.advance", "integrate",
               "g.git.check_ref_update(ref, sha, old)", "pass"),)),
     "reclaim_keeps_dirty": Switch(
         "reclaim keeps a worktree with uncommitted changes",
-        (Edit("a2a_tui.gate.reclaim", "_kept_if_dirty", "if files:", "if False:"),)),
+        (Edit("a2a_tui.gate.attempts.cleanup", "_kept_if_dirty", "if files:", "if False:"),)),
     "sending_becomes_unknown": Switch(
         "on start, a dispatch left between sending and sent becomes unknown (never re-sent)",
         (Edit("a2a_tui.panes.orchestrator", "Orchestrator.start",
@@ -93,7 +94,8 @@ SWITCHES: dict[str, Switch] = {
         (Edit("a2a_tui.collab.inbox", "post", "if not may_write(role, kind):", "if False:"),)),
     "claim_needs_authorization": Switch(
         "a card that needs the user's authorization is claimed only through an authorized assign",
-        (Edit("a2a_tui.gate.attempts", "_check_authorization", "if reason:", "if False:"),)),
+        (Edit("a2a_tui.gate.attempts.ownership", "_check_authorization", "if reason:",
+              "if False:"),)),
     "protected_board_items": Switch(
         "only the user closes a blocking board item or one in a protected category",
         (Edit("a2a_tui.collab.board", "close", 'if item["protected"]:', "if False:"),)),
@@ -154,11 +156,11 @@ SWITCHES: dict[str, Switch] = {
               "if False:"),)),
     "three_strike_stop": Switch(
         "automatic gate feedback stops after the limit of consecutive rejections",
-        (Edit("a2a_tui.gate.feedback", "queue_rejection_feedback",
+        (Edit("a2a_tui.gate.verification.feedback", "queue_rejection_feedback",
               "elif rejections > max_rounds:", "elif False:"),)),
     "gate_feedback": Switch(
         "a rejection is queued to the writer's pane as a marked gate dispatch",
-        (Edit("a2a_tui.gate.feedback", "queue_rejection_feedback",
+        (Edit("a2a_tui.gate.verification.feedback", "queue_rejection_feedback",
               'if not writer.startswith("session:"):', "if True:"),)),
     "answers_batched": Switch(
         "the answers waiting for a session go to it as one prompt",
@@ -210,8 +212,8 @@ def _idle_is_delivery(ingest):
     head."""
     def ingesting(store, path):
         result = ingest(store, path)
-        from a2a_tui.gate import clones
-        from a2a_tui.gate.attempts import submit
+        from a2a_tui.gate.attempts import clones
+        from a2a_tui.gate.attempts.ownership import submit
         from a2a_tui.gate.context import GateContext
         from a2a_tui.identity import Caller
         from a2a_tui.repo import Repo
@@ -262,7 +264,7 @@ def _requeueing(unknown_deliveries):
 def _live_worktree(self):
     """Checkout.__enter__ without its checkout: the attempt's own, live worktree (taken as it
     is: what a2a sees there now is what it expects)."""
-    from a2a_tui.gate.verify.checkout import scan
+    from a2a_tui.gate.verification.checkout import scan
 
     self.path = max(self.g.repo.worktrees_dir.iterdir(), key=lambda p: p.stat().st_mtime)
     self.expected = scan(self.path)

@@ -1,0 +1,1 @@
+"""The gate's attempts: see docs/explanation/the-house.md."""

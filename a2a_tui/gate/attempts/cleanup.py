@@ -1,0 +1,148 @@
+"""reclaim: remove the clones of ended attempts, but only clean ones.
+
+The clone's head is imported into the repository (gate/attempts/clones.py) and stays reachable under
+`refs/a2a/attempts/<attempt>` before anything is removed; a dirty or unknown clone is kept and
+reported. Whether a clone is clean is judged by the repository's own git with the clone as its
+work tree and a scratch index, never by the clone's git (its config and hooks are its agent's).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from a2a_tui.errors import A2AError
+from a2a_tui.gate import ledger
+from a2a_tui.gate.attempts import clones
+from a2a_tui.gate.attempts.findings import report_kept_worktree
+from a2a_tui.gate.attempts.locks import op_lock
+from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.ledger import GateEvent
+from a2a_tui.gate.model import ENDED, UNRESOLVED, WorktreeState, way_out
+from a2a_tui.gate.reviews.launch import reclaim_checkouts
+from a2a_tui.gate.roles import require_role
+from a2a_tui.git import ZERO_SHA, GitError
+
+
+def hidden_ref(attempt_id: str) -> str:
+    return f"refs/a2a/attempts/{attempt_id}"
+
+
+def reclaim(g: GateContext, attempt_id: str | None = None) -> list[dict[str, Any]]:
+    """Remove the clean worktrees of ended attempts (or of one), keeping their commits."""
+    require_role(g, "reclaim")
+    ledger.require_intact(g)
+    if attempt_id is not None:
+        att = g.attempt(attempt_id)
+        if att["state"] not in ENDED:
+            hint = (f"; {way_out(attempt_id, att['state'])}" if att["state"] in UNRESOLVED
+                    else "")
+            raise A2AError("attempt_active", f"attempt {attempt_id} is {att['state']}: only ended"
+                           " attempts (integrated, abandoned, superseded, failed) are reclaimed"
+                           + hint)
+        rows = [att]
+    else:
+        rows = g.store.all(
+            f"SELECT * FROM attempts WHERE state IN ({','.join('?' * len(ENDED))})"
+            " AND worktree_state NOT IN ('removed') ORDER BY claimed_ns", ENDED)
+    out = [_reclaim_one(g, r) for r in rows]
+    for r in out:   # and the read-only checkouts its reviews were given
+        r["review_checkouts"] = reclaim_checkouts(g, r["attempt"])
+    return out
+
+
+def _reclaim_one(g: GateContext, att) -> dict[str, Any]:
+    aid = att["id"]
+    ledger.require_intact(g, att["card_id"])
+    with op_lock(g.repo.locks_dir, aid, what=f"an operation on {aid}"):
+        att = g.attempt(aid)
+        path = Path(att["worktree"])
+        result: dict[str, Any] = {"attempt": aid, "worktree": str(path)}
+        head = clones.head_of(att) if path.is_dir() else None
+        try:
+            if head is not None and not clones.bring_in(g, att, head):
+                head = None
+        except GitError as exc:
+            return _record(g, att, "unknown", result | {
+                "reason": f"could not import the clone's head {head[:12]} ({exc.message});"
+                          " nothing removed", "git": exc.stderr})
+        head = head or g.git.ref_value(f"refs/heads/{att['branch']}") or att["submitted_sha"]
+        ref = hidden_ref(aid)
+        if head:
+            current = g.git.ref_value(ref)
+            if current != head:
+                try:
+                    g.git.update_ref(ref, head, current or ZERO_SHA, message=f"a2a keep {aid}")
+                except GitError as exc:
+                    return _record(g, att, "unknown", result | {
+                        "reason": f"could not keep {head[:12]} under {ref} ({exc.message});"
+                                  " nothing removed", "git": exc.stderr})
+            result["kept_ref"] = ref
+            result["kept_sha"] = head
+        if att["worktree_state"] == "removed":
+            return result | {"worktree_state": "removed", "changed": False}
+        if not path.exists():
+            g.git.worktree_prune()
+            return _record(g, att, "removed", result | {"reason": "worktree folder already gone"})
+        if (path / ".git").is_file():
+            return _reclaim_linked(g, att, path, result)
+        seen = clones.head_of(att)
+        if seen is None or seen != head:
+            return _record(g, att, "unknown", result | {
+                "reason": "the clone has no head the gate can read, or it moved; kept"})
+        kept = _kept_if_dirty(g, att, result, lambda: clones.dirty_files(g, path, head))
+        if kept is not None:
+            return kept
+        if clones.head_of(att) != head:
+            return _record(g, att, "unknown", result | {
+                "reason": "the clone's head moved while it was checked; kept"})
+        try:
+            shutil.rmtree(path)
+        except OSError as exc:
+            return _record(g, att, "unknown", result | {
+                "reason": f"removing the clone failed: {exc}"})
+        return _record(g, att, "removed", result)
+
+
+def _kept_if_dirty(g: GateContext, att, result: dict[str, Any],
+                   read: Callable[[], list[str]]) -> dict[str, Any] | None:
+    """The record of a worktree kept because `read` found uncommitted paths (or could not
+    look); None when it is clean."""
+    try:
+        files = read()
+    except GitError as exc:
+        return _record(g, att, "unknown", result | {
+            "reason": f"cannot read the worktree's status: {exc.stderr.strip()[:200]}"})
+    if files:
+        return _record(g, att, "kept_dirty", result | {
+            "reason": f"{len(files)} uncommitted path(s); kept", "files": files[:50]})
+    return None
+
+
+def _reclaim_linked(g: GateContext, att, path: Path, result: dict[str, Any]) -> dict[str, Any]:
+    """A linked worktree, as claims made before clones left them (its branch is in the
+    repository): removed by git when clean, as then."""
+    kept = _kept_if_dirty(g, att, result, lambda: g.git.status(path))
+    if kept is not None:
+        return kept
+    try:
+        g.git.worktree_remove(path)
+    except GitError as exc:
+        return _record(g, att, "unknown", result | {
+            "reason": f"git worktree remove failed: {exc.stderr.strip()[:200]}"})
+    g.git.delete_branch(att["branch"])
+    return _record(g, att, "removed", result)
+
+
+def _record(g: GateContext, att, state: str, result: dict[str, Any]) -> dict[str, Any]:
+    kind = {WorktreeState.REMOVED: GateEvent.WORKTREE_REMOVED,
+            WorktreeState.KEPT_DIRTY: GateEvent.WORKTREE_KEPT,
+            WorktreeState.UNKNOWN: GateEvent.WORKTREE_UNKNOWN}[state]
+    with g.store.write() as tx:
+        ledger.record(tx, kind, actor=g.caller.actor, task=att["card_id"], attempt=att["id"],
+                      session=g.caller.session, payload=result)
+        if state != "removed":
+            report_kept_worktree(tx, att, result)
+    return result | {"worktree_state": state, "changed": True}

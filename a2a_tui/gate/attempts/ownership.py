@@ -1,0 +1,366 @@
+"""claim, submit and abandon: ownership of an attempt, fenced by a strictly increasing epoch."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from a2a_tui.collab.authorization import claim_refusal
+from a2a_tui.errors import A2AError
+from a2a_tui.faults import crashpoint
+from a2a_tui.gate import ledger
+from a2a_tui.gate.attempts import clones
+from a2a_tui.gate.attempts.facts import objective_facts
+from a2a_tui.gate.attempts.locks import op_lock
+from a2a_tui.gate.attempts.openitems import clean as clean_open_items
+from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.escalate import tell_dispatcher
+from a2a_tui.gate.integration.targets import observe, target_lock
+from a2a_tui.gate.ledger import GateEvent
+from a2a_tui.gate.model import (
+    ACTIVE,
+    SUBMITTABLE,
+    UNRESOLVED,
+    AttemptState,
+    CardState,
+    CommandResult,
+    Score,
+    parse_scores,
+    way_out,
+)
+from a2a_tui.gate.roles import require_role
+from a2a_tui.git import FULL_SHA, ZERO_SHA, GitError
+from a2a_tui.queue import wake
+
+
+@dataclass(frozen=True)
+class Claimed(CommandResult):
+    attempt: str
+    card: str
+    fence: int
+    branch: str
+    worktree: str
+    start_commit: str
+    card_version: int
+    writer: str
+    superseded: tuple[str, ...]     # the card's attempts this claim fenced out
+
+
+@dataclass(frozen=True)
+class Submitted(CommandResult):
+    attempt: str
+    submission: int
+    sha: str
+    card_version: int
+    fence: int
+    state: AttemptState
+    unresolved: tuple[str, ...]     # what the writer left open, kept with the candidate
+
+
+@dataclass(frozen=True)
+class Abandoned(CommandResult):
+    attempt: str
+    state: AttemptState
+    score: Score | None             # None: an untouched attempt, nothing to judge
+    rounds: int
+    rejections: int
+    duration_s: float
+    facts: dict[str, Any]           # the objective facts beside the score (gate/attempts/facts.py)
+
+
+@dataclass(frozen=True)
+class WriterBound(CommandResult):
+    attempt: str
+    writer: str
+    previous: str
+    fence: int
+
+
+def submitted_ref(attempt_id: str, n: int) -> str:
+    """Where submission `n` of an attempt is kept from the moment it is submitted: git keeps a
+    commit only while a ref reaches it, and the branch and worktree that reach it are the
+    worker's, and the user's to clean up (reclaim keeps `refs/a2a/attempts/` later)."""
+    return f"refs/a2a/submitted/{attempt_id}/{n}"
+
+
+def claim(g: GateContext, card_id: str, *, writer: str | None = None,
+          supersede: bool = False) -> Claimed:
+    """Atomically allocate attempt n, a new fence, and a clone of the repository on a new
+    branch at the target head (gate/attempts/clones.py: the agent writes only the clone's `.git`).
+
+    The target must be where the gate last left it (targets.observe). The store transaction
+    decides the winner; git runs only after it commits.
+    """
+    require_role(g, "claim")
+    cfg = g.config
+    g.card(card_id)  # unknown card: a clear error before anything else
+    ledger.require_intact(g, card_id)
+    writer = writer or g.caller.actor
+    with op_lock(g.repo.locks_dir, f"card-{card_id}", what=f"a claim of {card_id}"):
+        with g.store.snapshot() as tx:  # what needs no git is refused before the target is read
+            _claim_refusal(tx, card_id, supersede)
+        with target_lock(g, cfg.target_branch):
+            start = observe(g, cfg.target_branch, task=card_id)
+        with g.store.write() as tx:
+            card, active = _claim_refusal(tx, card_id, supersede)
+            n = 1 + (tx.one("SELECT COALESCE(MAX(n), 0) FROM attempts WHERE card_id=?",
+                            (card_id,))[0])
+            fence = card["fence"] + 1
+            attempt_id = f"{card_id}-a{n}"
+            branch = f"a2a/{attempt_id}"
+            worktree = g.repo.worktrees_dir / attempt_id
+            for old in active:
+                ledger.record(tx, GateEvent.ATTEMPT_SUPERSEDED, actor=g.caller.actor, task=card_id,
+                              attempt=old["id"], session=g.caller.session,
+                              payload={"by": attempt_id, "fence": fence, "was": old["state"]})
+            ledger.record(
+                tx, GateEvent.CLAIMED, actor=g.caller.actor, task=card_id, attempt=attempt_id,
+                session=g.caller.session,
+                payload={"fence": fence, "branch": branch, "worktree": str(worktree),
+                         "start_commit": start, "card_version": card["version"],
+                         "writer": writer, "target_branch": cfg.target_branch})
+        crashpoint("claim:after_record")
+        # Outside the transaction: git.
+        try:
+            g.repo.worktrees_dir.mkdir(parents=True, exist_ok=True)
+            g.git.make_clone(worktree, branch, start, cfg.target_branch, g.git.identity())
+            crashpoint("claim:after_clone")
+        except (A2AError, OSError) as exc:
+            shutil.rmtree(worktree, ignore_errors=True)   # nothing half-made stays
+            exc = exc if isinstance(exc, A2AError) else A2AError("worktree_failed", str(exc))
+            with g.store.write() as tx:
+                ledger.record(tx, GateEvent.WORKTREE_FAILED, actor="gate", task=card_id,
+                              attempt=attempt_id, payload={"error": exc.message,
+                                                           "git": getattr(exc, "stderr", None)})
+            raise A2AError("worktree_failed",
+                           f"claim {attempt_id} recorded but its worktree failed:"
+                           f" {exc.message}") from exc
+        with g.store.write() as tx:
+            ledger.record(tx, GateEvent.WORKTREE_CREATED,
+                          actor="gate", task=card_id, attempt=attempt_id,
+                          payload={"path": str(worktree), "branch": branch,
+                                   "start_commit": start, "layout": "clone"})
+    return Claimed(attempt_id, card_id, fence, branch, str(worktree), start, card["version"],
+                   writer, tuple(a["id"] for a in active))
+
+
+def _claim_refusal(tx, card_id: str, supersede: bool):
+    """The card and its active attempts, if `card_id` may be claimed now; else the refusal."""
+    card = tx.one("SELECT * FROM cards WHERE id = ?", (card_id,))
+    if card["state"] != CardState.READY:
+        raise A2AError("card_not_ready",
+                       f"card {card_id} is {card['state']}: mark it ready first"
+                       f" (`a2a card ready {card_id}`)")
+    _check_authorization(tx, card_id)
+    active = tx.all(
+        f"SELECT id, state FROM attempts WHERE card_id = ? AND state IN"
+        f" ({','.join('?' * len(ACTIVE))})", (card_id, *ACTIVE))
+    if active and not supersede:
+        raise A2AError(
+            "already_claimed",
+            f"card {card_id} is already claimed by attempt {active[0]['id']}"
+            f" ({active[0]['state']}); use --supersede to take it over")
+    for old in active:
+        if old["state"] in UNRESOLVED:
+            raise A2AError("attempt_unresolved", f"attempt {old['id']} is {old['state']}:"
+                           f" {way_out(old['id'], old['state'])}")
+    return card, active
+
+
+def _check_authorization(tx, card_id: str) -> None:
+    """A card that needs the user's authorization is claimable only through an authorized assign.
+
+    The inbox lives in the collaboration records; when it holds no assignment for this card, or
+    only unauthorized ones, the claim is refused.
+    """
+    reason = claim_refusal(tx, card_id)
+    if reason:
+        raise A2AError("unauthorized_assignment", reason)
+
+
+def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
+           fence: int, unresolved: list[str] | None = None) -> Submitted:
+    """Accept a candidate only from the current owner: full SHA, current fence and card version.
+
+    A refusal against a real attempt is kept as a diagnostic event and changes no state.
+    """
+    att = g.attempt(attempt_id)
+    ledger.require_intact(g, att["card_id"])
+    require_role(g, "submit", attempt=att)
+    open_items = clean_open_items(unresolved)
+    sha_in = sha
+    sha = sha.strip().lower()
+
+    def refuse(code: str, message: str) -> A2AError:
+        with g.store.write() as tx:
+            tx.append("submit_refused", actor=g.caller.actor, task=att["card_id"],
+                      attempt=attempt_id, session=g.caller.session,
+                      payload={"code": code, "message": message, "sha": sha_in,
+                               "fence": fence, "card_version": card_version})
+        return A2AError(code, message)
+
+    found = _candidate_refusal(g, att, sha, sha_in)
+    if found is not None:
+        raise refuse(*found[:2]) from found[2]
+    # The evidence is pinned before the record says it was submitted (git never runs inside
+    # the transaction); a submission refused below leaves a pin that the next one replaces.
+    pinned_n, pin = att["submission_n"] + 1, submitted_ref(attempt_id, att["submission_n"] + 1)
+    try:
+        _pin(g, pin, sha, f"a2a: {attempt_id} submission {pinned_n}")
+    except GitError as exc:
+        raise refuse(exc.code, f"could not keep {sha[:12]} under {pin}: {exc.message}") from exc
+    with g.store.write() as tx:
+        att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
+        card = tx.one("SELECT * FROM cards WHERE id = ?", (att["card_id"],))
+        problem = _record_refusal(g, att, card, fence, card_version, pinned_n)
+        if problem is None:
+            n = att["submission_n"] + 1
+            ledger.record(tx, GateEvent.SUBMITTED, actor=g.caller.actor, task=att["card_id"],
+                          attempt=attempt_id, session=g.caller.session,
+                          payload={"n": n, "sha": sha, "card_version": card_version,
+                                   "fence": fence, "unresolved": open_items})
+            told = tell_dispatcher(tx, attempt_id, f"{attempt_id} submitted {sha} (card"
+                                   f" {att['card_id']} v{card_version}, submission {n}):"
+                                   f" `a2a verify {attempt_id}` checks it.")
+    if problem is not None:
+        raise refuse(*problem)
+    if told is not None:
+        wake(g.repo)   # the executive that dispatched it is told (after the commit)
+    return Submitted(attempt_id, n, sha, card_version, fence, AttemptState.SUBMITTED,
+                     tuple(open_items))
+
+
+def _candidate_refusal(g: GateContext, att, sha: str, sha_in: str
+                       ) -> tuple[str, str, A2AError | None] | None:
+    """Why `sha` cannot be the attempt's candidate (code, message, the error behind it), read
+    from git before anything is recorded; None when it can."""
+    if not FULL_SHA.match(sha):
+        return "bad_sha", f"{sha_in!r} is not a full 40-hex commit SHA", None
+    try:
+        # The commit is in the attempt's clone: imported, verified, pinned
+        # (gate/attempts/clones.py).
+        present = clones.bring_in(g, att, sha)
+    except A2AError as exc:
+        return ("import_failed", f"{sha} could not be brought in from the attempt's clone:"
+                f" {exc.message}", exc)
+    if not present or not g.git.object_is_commit(sha):
+        return "bad_sha", f"{sha} is not a commit in the attempt's clone or the repository", None
+    if sha == att["start_commit"]:
+        return "empty_submission", f"{sha} is the start commit itself: nothing was delivered", None
+    if not g.git.is_ancestor(att["start_commit"], sha):
+        return ("not_descendant", f"{sha} does not descend from the start commit"
+                f" {att['start_commit'][:12]}", None)
+    return None
+
+
+def _record_refusal(g: GateContext, att, card, fence: int, card_version: int,
+                    pinned_n: int) -> tuple[str, str] | None:
+    """Why the record refuses the submission now, under the write lock (code, message)."""
+    attempt_id = att["id"]
+    if att["state"] not in SUBMITTABLE:
+        return ("attempt_not_open",
+                f"attempt {attempt_id} is {att['state']}: it takes no submissions")
+    if fence != att["fence"] or att["fence"] != card["fence"]:
+        return ("stale_fence", f"fence {fence} is not current for {attempt_id}"
+                f" (current: {card['fence']})")
+    if card_version != card["version"]:
+        return ("stale_card_version", f"card {card['id']} is at version {card['version']}, not"
+                f" {card_version}: read the card again (`a2a card show {card['id']}`)")
+    if card["state"] != CardState.READY:
+        return "card_not_ready", f"card {card['id']} changed and is not confirmed ready"
+    if not g.caller.is_user and g.caller.actor != att["writer"]:
+        # The writer changed since the role check (a2a spawn --attempt hands it over).
+        return ("role_forbidden", f"submit {attempt_id} is for its writer ({att['writer']}) or"
+                f" the user: {g.caller.describe()} may not")
+    if att["submission_n"] + 1 != pinned_n:
+        return ("attempt_changed", f"{attempt_id} was submitted again meanwhile (now submission"
+                f" {att['submission_n']}): submit again")
+    return None
+
+
+def _pin(g: GateContext, ref: str, sha: str, message: str) -> None:
+    """`ref` at `sha`: made new (one git call), or moved from what a refused submission left."""
+    try:
+        g.git.update_ref(ref, sha, ZERO_SHA, message=message)
+    except GitError as exc:
+        if exc.code != "ref_moved":
+            raise
+        g.git.update_ref(ref, sha, g.git.ref_value(ref) or ZERO_SHA, message=message)
+
+
+def abandon(g: GateContext, attempt_id: str, score: Score | None, reason: str = ""
+            ) -> Abandoned:
+    """End an attempt without integrating it, with a score; its evidence stays. An untouched
+    attempt (nothing submitted, no commit on its branch) has nothing to score: its score may be
+    left out (None)."""
+    require_role(g, "abandon")
+    att = g.attempt(attempt_id)
+    ledger.require_intact(g, att["card_id"])
+    # Read before the write transaction (no git inside it); a commit made meanwhile is only
+    # a commit nobody submitted.
+    committed = has_commits(att)
+    with op_lock(g.repo.locks_dir, attempt_id, what=f"an operation on {attempt_id}"):
+        with g.store.write() as tx:
+            att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
+            if att["state"] in UNRESOLVED:
+                raise A2AError("attempt_not_open", f"attempt {attempt_id} is {att['state']}"
+                               f" and cannot be abandoned: {way_out(attempt_id, att['state'])}")
+            if att["state"] not in ACTIVE:
+                raise A2AError("attempt_not_open", f"attempt {attempt_id} is {att['state']}:"
+                               " it has ended")
+            if score is None and (att["submission_n"] or committed):
+                score = parse_scores([])   # there is work to judge: it is scored
+            now = time.time_ns()
+            facts = score_facts(tx, att, now)
+            scored = score.to_json() if score is not None else None
+            ledger.record(tx, GateEvent.ABANDONED, actor=g.caller.actor, task=att["card_id"],
+                          attempt=attempt_id, session=g.caller.session, ts_ns=now,
+                          payload={"reason": reason, "score": scored, **facts})
+    return Abandoned(attempt_id, AttemptState.ABANDONED, score, **facts)
+
+
+def has_commits(att) -> bool:
+    """Whether the attempt's clone has moved off its start commit. The branch is in the clone
+    (read as data, gate/attempts/clones.py); a clone that cannot be read may hold work: True."""
+    return clones.head_of(att) != att["start_commit"]
+
+
+def untouched(att) -> bool:
+    """Nothing submitted and no commit in the attempt's clone: an abandon has nothing to score
+    (the workbench asks only a yes)."""
+    return not att["submission_n"] and not has_commits(att)
+
+
+def score_facts(tx, att, now_ns: int) -> dict[str, Any]:
+    """What the gate fills in beside a score: rounds, rejections, duration."""
+    rounds = att["submission_n"]
+    rejections = tx.one("SELECT COUNT(*) FROM verifications"
+                        " WHERE attempt_id=? AND state='rejected'", (att["id"],))[0]
+    return {"rounds": rounds, "rejections": rejections,
+            "duration_s": round((now_ns - att["claimed_ns"]) / 1e9, 3),
+            "facts": objective_facts(tx, att, now_ns)}
+
+
+def bind_writer(g: GateContext, attempt_id: str, session_id: str) -> WriterBound:
+    """Make a managed session the sole writer of an open attempt (used by `a2a spawn --attempt`).
+
+    Allowed for the user and for the attempt's current writer; the old writer loses the right.
+    """
+    ledger.require_intact(g, g.attempt(attempt_id)["card_id"])
+    with g.store.write() as tx:
+        att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
+        if att is None:
+            raise A2AError("unknown_attempt", f"no attempt {attempt_id!r} (see `a2a status`)")
+        if att["state"] not in ACTIVE or att["state"] in UNRESOLVED:
+            hint = f": {way_out(attempt_id, att['state'])}" if att["state"] in UNRESOLVED else ""
+            raise A2AError("attempt_not_open", f"attempt {attempt_id} is {att['state']}{hint}")
+        if not g.caller.is_user and g.caller.actor != att["writer"]:
+            raise A2AError("not_writer", f"{g.caller.describe()} is not the writer of {attempt_id}"
+                           f" ({att['writer']}) and cannot hand it over")
+        new = f"session:{session_id}"
+        ledger.record(tx, GateEvent.WRITER_BOUND, actor=g.caller.actor, task=att["card_id"],
+                      attempt=attempt_id, session=session_id,
+                      payload={"from": att["writer"], "to": new, "fence": att["fence"]})
+    return WriterBound(attempt_id, new, att["writer"], att["fence"])

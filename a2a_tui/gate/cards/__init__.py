@@ -1,0 +1,1 @@
+"""The gate's cards: see docs/explanation/the-house.md."""

@@ -1,0 +1,1 @@
+"""The gate's integration: see docs/explanation/the-house.md."""

@@ -1,0 +1,1 @@
+"""The gate's reviews: see docs/explanation/the-house.md."""

@@ -1,0 +1,307 @@
+"""The metrics' fold, one handler per event kind: `HANDLERS[kind](state, row)` changes the records
+of the history being read (metrics/records.py), in sequence order. The same apply style as the
+gate's ledger (gate/ledger/writer.py), keyed by the one registry of kinds (a2a_tui/kinds.py).
+
+A handler takes the `Folding` state (the history and what is still open: questions, stops,
+unknown outcomes, divergences) and the event; it writes nothing outside the history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from a2a_tui.kinds import EventKind, GateEvent
+from a2a_tui.metrics.kinds import CHECK_STEP, RESOLUTIONS, STEPS
+from a2a_tui.metrics.records import Attempt, Attention, History, Rejection, Row, Session
+
+
+@dataclass
+class Folding:
+    """What the fold carries between events: the history, the sessions' launches (read first),
+    and the attention items still open, by what ends them. `nearest` looks up in the log the
+    time of a session's nearest event of some kinds (history.py: SQL over the indexes)."""
+
+    h: History
+    launches: dict[str, Row]
+    nearest: Callable[[str | None, int, tuple[str, ...], bool], int | None]
+    questions: dict[str, Attention] = field(default_factory=dict)
+    stops: dict[str, Attention] = field(default_factory=dict)      # attempt -> three-strike stop
+    unknowns: dict[str, Attention] = field(default_factory=dict)   # attempt -> unknown outcome
+    diverged: dict[str, Attention] = field(default_factory=dict)   # target -> divergence
+
+    def attempt(self, r: Row) -> Attempt | None:
+        return self.h.attempts.get(r.attempt or "")
+
+    def session(self, sid: str) -> Session:
+        """The session's record, made once from its launch."""
+        s = self.h.sessions.get(sid)
+        if s is None:
+            r = self.launches.get(sid)
+            p = r.payload if r else {}
+            s = Session(sid, p.get("role") or "?", p.get("cli") or "?", p.get("model") or "",
+                        p.get("effort") or "", r.ts_ns if r else 0,
+                        relaunch={k: str(p[k]) for k in ("revives", "forks", "restarts")
+                                  if p.get(k)})
+            if r is not None and r.attempt:
+                s.attempt = r.attempt
+            self.h.sessions[sid] = s
+        return s
+
+    def ask(self, kind: str, ref: str, r: Row, *, waits: bool = True) -> Attention:
+        """One time the user is needed, from this event on."""
+        item = Attention(kind, ref, r.seq, r.ts_ns, task=r.task, attempt=r.attempt,
+                         session=r.session, waits=waits)
+        self.h.attention.append(item)
+        return item
+
+    def end_stop(self, attempt: str, r: Row) -> None:
+        if (item := self.stops.pop(attempt, None)) is not None:
+            item.acted_ns = r.ts_ns
+
+    def end(self, a: Attempt, r: Row, outcome: str) -> None:
+        a.outcome, a.ended_ns = outcome, r.ts_ns
+        self.end_stop(a.id, r)
+
+
+Handler = Callable[[Folding, Row], None]
+
+
+# --- attempts ------------------------------------------------------------------------------------
+
+def _claimed(f: Folding, r: Row) -> None:
+    if r.attempt and r.task:
+        f.h.attempts[r.attempt] = Attempt(r.attempt, r.task, r.seq, r.ts_ns, r.session)
+        f.h.attempts[r.attempt].serve(r.session, "claim")
+
+
+def _writer_bound(f: Folding, r: Row) -> None:
+    a = f.attempt(r)
+    if a is not None and r.session:
+        a.writer = r.session
+        a.served.pop(r.session, None)
+        f.session(r.session).attempt = a.id
+
+
+def _submitted(f: Folding, r: Row) -> None:
+    if (a := f.attempt(r)) is not None:
+        a.rounds += 1
+        if r.session != a.writer:
+            a.serve(r.session, "submit")
+        f.end_stop(a.id, r)
+
+
+def _served(what: str) -> Handler:
+    """A handler that notes the session served the attempt (`what` it did)."""
+    def handler(f: Folding, r: Row) -> None:
+        if (a := f.attempt(r)) is not None:
+            a.serve(r.session, what)
+    return handler
+
+
+def _tests(a: Attempt, p: dict[str, Any]) -> None:
+    t = p.get("tests")
+    if not isinstance(t, dict):
+        return
+    before = a.tests or {"masked": 0, "dropped": 0}
+    a.tests = {"run": int(t.get("run", 0)), "passed": int(t.get("passed", 0)),
+               "masked": before["masked"] + int(t.get("masked", 0)),
+               "dropped": before["dropped"] + int(t.get("dropped", 0))}
+
+
+def _verified(f: Folding, r: Row) -> None:
+    if (a := f.attempt(r)) is not None:
+        a.verify_runs += 1
+        a.verified_ns = r.ts_ns
+        _tests(a, r.payload)
+
+
+def _rejected(f: Folding, r: Row) -> None:
+    if (a := f.attempt(r)) is None:
+        return
+    a.verify_runs += 1
+    p = r.payload
+    _tests(a, p)
+    first = p.get("first_failure") or "unknown"
+    step = p.get("step") or (first if first in STEPS else CHECK_STEP)
+    a.rejections.append(Rejection(a.id, a.task, r.seq, r.ts_ns, step, p.get("code") or first,
+                                  p.get("run")))
+
+
+def _flaky(f: Folding, r: Row) -> None:
+    if (a := f.attempt(r)) is not None:
+        a.verify_runs += 1
+        a.flaky += 1
+        _tests(a, r.payload)
+
+
+def _contract_invalid(f: Folding, r: Row) -> None:
+    if (a := f.attempt(r)) is not None:
+        a.contract_invalid += 1
+
+
+def _reviewed(f: Folding, r: Row) -> None:
+    if (a := f.attempt(r)) is None:
+        return
+    a.serve(r.session, "review")
+    verdict = r.payload.get("verdict")
+    if verdict in ("block", "fail"):
+        a.rejections.append(Rejection(a.id, a.task, r.seq, r.ts_ns, "review", verdict, None))
+
+
+def _facts(a: Attempt, p: dict[str, Any]) -> None:
+    score = p.get("score") or {}
+    if "boundary" in score or "taste" in score:
+        a.score = score
+    lines = p.get("changed_lines")
+    if isinstance(lines, dict) and "added" in lines and "removed" in lines:
+        a.lines = (int(lines["added"]), int(lines["removed"]))
+
+
+def _integrated(f: Folding, r: Row) -> None:
+    if (a := f.attempt(r)) is not None:
+        f.end(a, r, "integrated")
+        _facts(a, r.payload)
+
+
+def _abandoned(f: Folding, r: Row) -> None:
+    if (a := f.attempt(r)) is not None:
+        a.serve(r.session, "abandon")
+        f.end(a, r, "abandoned")
+        _facts(a, r.payload)
+
+
+def _ended(outcome: str) -> Handler:
+    """A handler that ends the attempt with `outcome` (superseded, failed)."""
+    def handler(f: Folding, r: Row) -> None:
+        if (a := f.attempt(r)) is not None:
+            f.end(a, r, outcome)
+    return handler
+
+
+def _integration_unknown(f: Folding, r: Row) -> None:
+    if (a := f.attempt(r)) is not None:
+        a.outcome, a.ended_ns = "unknown", r.ts_ns
+        f.unknowns[a.id] = f.ask("unknown", a.id, r)
+
+
+def _resolved(f: Folding, r: Row) -> None:
+    if (a := f.attempt(r)) is None:
+        return
+    outcome = RESOLUTIONS.get(str(r.payload.get("as", "")).lower())
+    a.outcome, a.ended_ns = outcome, (r.ts_ns if outcome else None)
+    if (item := f.unknowns.pop(a.id, None)) is not None:
+        item.acted_ns = r.ts_ns
+
+
+def _approved(f: Folding, r: Row) -> None:
+    a = f.attempt(r)
+    item = f.ask("approval", r.attempt or "", r)
+    item.asked_ns = (a.verified_ns if a and a.verified_ns else r.ts_ns)
+    item.acted_ns = r.ts_ns
+
+
+# --- attention -----------------------------------------------------------------------------------
+
+def _posted(f: Folding, r: Row) -> None:
+    if r.payload.get("kind") == "question":
+        ref = r.payload.get("id", "")
+        f.questions[ref] = f.ask("question", ref, r)
+
+
+def _answered(f: Folding, r: Row) -> None:
+    item = f.questions.pop(r.payload.get("id", ""), None)
+    if item is not None:
+        item.acted_ns = r.ts_ns
+
+
+def _released(f: Folding, r: Row) -> None:
+    # How long the pane sat stuck: from the last thing heard from it (or written to it: an
+    # Enter, also one written again) to the release.
+    item = f.ask("release", r.session or "", r)
+    quiet = f.nearest(r.session, r.seq, (EventKind.SIGNAL, EventKind.DISPATCH_SENT,
+                                         EventKind.DISPATCH_ENTER_RESENT), True)
+    item.asked_ns, item.acted_ns = (quiet or r.ts_ns), r.ts_ns
+
+
+def _intervention(f: Folding, r: Row) -> None:
+    via = r.payload.get("kind") or r.payload.get("via") or "intervention"
+    f.ask("intervention", str(via), r, waits=False)
+
+
+def _stalled(f: Folding, r: Row) -> None:
+    f.ask("stall", r.session or "", r)   # its end is looked up with the pane waits
+
+
+def _feedback_stopped(f: Folding, r: Row) -> None:
+    if r.attempt and r.attempt not in f.stops:   # one stop, however many say so
+        f.stops[r.attempt] = f.ask("feedback_stop", r.attempt, r)
+
+
+def _feedback(f: Folding, r: Row) -> None:
+    # Feedback not sent to a managed writer: the three-strike stop (before feedback_stopped).
+    a = f.attempt(r)
+    if r.payload.get("sent") is False and a is not None and a.writer:
+        _feedback_stopped(f, r)
+
+
+def _target_key(r: Row) -> str:
+    return str(r.payload.get("target") or r.payload.get("ref") or "")
+
+
+def _diverged(f: Folding, r: Row) -> None:
+    key = _target_key(r)
+    f.diverged.setdefault(key, f.ask("divergence", key, r))
+
+
+def _adopted(f: Folding, r: Row) -> None:
+    item = f.diverged.pop(_target_key(r), None) or (
+        f.diverged.pop(next(iter(f.diverged))) if f.diverged else None)
+    if item is not None:
+        item.acted_ns = r.ts_ns
+
+
+def _exited(f: Folding, r: Row) -> None:
+    if r.session:
+        f.session(r.session).exited_ns = r.ts_ns
+
+
+def _retro_saved(f: Folding, r: Row) -> None:
+    f.h.retros.append({"seq": r.seq, "ts_ns": r.ts_ns, "session": r.session,
+                       **{k: r.payload.get(k) for k in ("id", "since_ns", "text")}})
+
+
+# Every kind the fold applies, in sequence order, with its handler.
+HANDLERS: dict[str, Handler] = {
+    GateEvent.CLAIMED: _claimed,
+    GateEvent.WRITER_BOUND: _writer_bound,
+    GateEvent.SUBMITTED: _submitted,
+    GateEvent.VERIFY_STARTED: _served("verify"),
+    GateEvent.VERIFIED: _verified,
+    GateEvent.REJECTED: _rejected,
+    GateEvent.VERIFY_FLAKY: _flaky,
+    GateEvent.CONTRACT_INVALID: _contract_invalid,
+    GateEvent.REVIEW_STARTED: _served("review"),
+    GateEvent.REVIEWED: _reviewed,
+    GateEvent.INTEGRATION_INTENT: _served("integrate"),
+    GateEvent.INTEGRATED: _integrated,
+    GateEvent.ABANDONED: _abandoned,
+    GateEvent.ATTEMPT_SUPERSEDED: _ended("superseded"),
+    GateEvent.WORKTREE_FAILED: _ended("failed"),
+    GateEvent.INTEGRATION_UNKNOWN: _integration_unknown,
+    GateEvent.ATTEMPT_RESOLVED: _resolved,
+    GateEvent.INTEGRATION_APPROVED: _approved,
+    GateEvent.TARGET_DIVERGED: _diverged,
+    GateEvent.TARGET_ADOPTED: _adopted,
+    EventKind.GATE_FEEDBACK: _feedback,
+    EventKind.FEEDBACK_STOPPED: _feedback_stopped,
+    EventKind.PANE_EXITED: _exited,
+    EventKind.PANE_RELEASED: _released,
+    EventKind.PANE_STALLED: _stalled,
+    EventKind.HUMAN_INTERVENTION: _intervention,
+    EventKind.BOARD_ITEM_POSTED: _posted,
+    EventKind.BOARD_ITEM_ANSWERED: _answered,
+    EventKind.BOARD_ITEM_CLOSED: _answered,
+    EventKind.RETRO_SAVED: _retro_saved,
+}
