@@ -13,7 +13,7 @@ from a2a_tui.store import Store
 from a2a_tui.tui.panels.base import Panel
 from a2a_tui.tui.panels.events import EventsPanel
 from a2a_tui.tui.panels.sessions import SessionsPanel
-from tests.support import register_session, rows, write_card
+from tests.support import events, register_session, rows, write_card
 from tests.tui.tui_support import run, until, workbench
 
 
@@ -99,6 +99,26 @@ def test_home_and_end_in_every_list(lists):
     run(scenario())
 
 
+def test_an_event_the_search_found_first_is_shown_once_when_the_tail_brings_it(lists, as_):
+    """The store-side search can answer after an event was written and before the tail's read
+    brings that event (seen on a loaded machine): the tail then finds the row shown already."""
+    async def scenario():
+        async with workbench(lists, size=(140, 44)) as (app, pilot, _seen):
+            panel = app.query_one(EventsPanel)
+            await open_filter(pilot, panel, "needle")
+            await pilot.press("enter")
+            board.report(as_("beta", "worker"), "needle found", "in the haystack")
+            (found,) = [e for e in events(lists) if "needle found" in str(e.payload)]
+            # No await between the write and this: the tail's read cannot land before it.
+            panel.show_found("needle", [found])
+            assert shown_keys(panel) == [str(found.seq)]
+            await until(pilot, lambda: str(found.seq) in panel.rows, what="the tail's read")
+            await pilot.pause(0.1)
+            assert shown_keys(panel) == [str(found.seq)]
+
+    run(scenario())
+
+
 def test_the_filter_box_takes_the_panels_letters_and_enter(lists):
     async def scenario():
         async with workbench(lists) as (app, pilot, _seen):
@@ -126,7 +146,7 @@ def test_a_filter_holds_across_reloads_and_new_events(lists, as_):
             board.report(as_("beta", "worker"), "needle found", "in the haystack")
             board.report(as_("beta", "worker"), "straw", "nothing here")
             await until(pilot, lambda: len(shown_keys(events)) == 1, what="the new match")
-            assert "needle found" in str(events.rows[shown_keys(events)[0]].payload)
+            assert "needle found" in str(events.all_rows()[shown_keys(events)[0]].payload)
             # Sessions keep their filter when the store changes under them.
             sessions = app.query_one(SessionsPanel)
             await open_filter(pilot, sessions, "gam")

@@ -90,7 +90,8 @@ class EventsPanel(Panel[Event]):
                 if key in self.rows:
                     continue
                 self.rows[key] = e
-                self.add_shown(key, e)
+                if key not in self.shown:   # a `/` search may have shown it already
+                    self.add_shown(key, e)
             while len(self.rows) > EVENTS_TAIL:
                 oldest = next(iter(self.rows))
                 del self.rows[oldest]
