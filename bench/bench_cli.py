@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -160,6 +161,7 @@ def main() -> None:
     finally:
         runner.close()
         pane.kill()
+        shutil.rmtree(tmp, ignore_errors=True)
     print(f"agent-facing commands, {args.runs} runs each, interleaved with `python -c pass`;"
           f" bytecode {'as the environment has it' if args.no_pyc else 'cached'}; load average"
           f" {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

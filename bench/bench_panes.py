@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -84,6 +85,7 @@ def hook_cost(n: int) -> tuple[list[float], list[float], list[float]]:
                        input=payload, check=True)
         py.append(time.perf_counter_ns() - t0)
     files = list(spool.glob("*.json"))
+    shutil.rmtree(spool)
     assert len(files) == n, "the hook lost files"
     return sh, py, bare
 
@@ -203,6 +205,7 @@ def bare_wake(n: int) -> list[int]:
         out.append(woke[i] - t0)
     t.join(timeout=10)
     dw.close()
+    shutil.rmtree(folder)
     return out
 
 
