@@ -7,7 +7,7 @@ no process can list it or watch it (inotify needs read permission), so a watcher
 checkouts finds nothing. Nothing is registered in `.git/worktrees`.
 
 What: the commit's tree, written by a2a itself from `git ls-tree` and `git cat-file --batch`
-(the hardened git of a2a_tui/git.py). No `git checkout` runs, so no hook, filter, attribute or
+(the hardened git of a2a_tui/git/). No `git checkout` runs, so no hook, filter, attribute or
 fsmonitor of the repository takes part: the files are the commit's bytes. A path git itself would
 refuse (`..`, `.git`, a path through a symlink) stops the checkout. A private `.git` of its own
 (HEAD at the commit, the repository's objects borrowed read-only through its alternates, an
