@@ -17,6 +17,7 @@ import select
 import stat
 import struct
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from a2a_tui import host
@@ -113,29 +114,34 @@ class DirWatch:
                 buf = os.read(self.fd, 64 * 1024)
             except BlockingIOError:
                 return landed
-            pos = 0
-            while pos + _HEADER.size <= len(buf):
-                wd, mask, _cookie, length = _HEADER.unpack_from(buf, pos)
-                name = buf[pos + _HEADER.size:pos + _HEADER.size + length].rstrip(b"\0")
-                pos += _HEADER.size + length
-                where = self._folders.get(wd)
-                if mask & IN_IGNORED:
-                    self._paths.discard(self._folders.pop(wd, where))
-                elif mask & IN_Q_OVERFLOW:
-                    landed, self._changed = True, None
-                elif not name or name.startswith(b".") or where is None:
-                    continue
-                elif mask & IN_ISDIR:
-                    if wd in self._makers and mask & (IN_CREATE | IN_MOVED_TO):
-                        landed = True
-                        self._note(where / os.fsdecode(name))
-                elif self.names is not None and name not in self.names:
-                    continue
-                elif mask & IN_CREATE and not _made_whole(where / os.fsdecode(name)):
-                    continue  # a file being written: its close or rename reports it
-                else:
+            for wd, mask, name in _events(buf):
+                # Every event is taken in (a watch gone, an overflow) even after one landed.
+                if self._take(wd, mask, name):
                     landed = True
-                    self._note(where)
+
+    def _take(self, wd: int, mask: int, name: bytes) -> bool:
+        """Take in one event: forget a watch that is gone, note where a reported file (or a
+        folder made in a watched one) landed. True when the event is one to report."""
+        where = self._folders.get(wd)
+        if mask & IN_IGNORED:
+            self._paths.discard(self._folders.pop(wd, where))
+            return False
+        if mask & IN_Q_OVERFLOW:
+            self._changed = None   # where is not known any more: the reader looks everywhere
+            return True
+        if not name or name.startswith(b".") or where is None:
+            return False
+        if mask & IN_ISDIR:
+            if wd in self._makers and mask & (IN_CREATE | IN_MOVED_TO):
+                self._note(where / os.fsdecode(name))
+                return True
+            return False
+        if self.names is not None and name not in self.names:
+            return False
+        if mask & IN_CREATE and not _made_whole(where / os.fsdecode(name)):
+            return False  # a file being written: its close or rename reports it
+        self._note(where)
+        return True
 
     def _note(self, folder: Path) -> None:
         if self._changed is not None:
@@ -143,6 +149,16 @@ class DirWatch:
 
     def close(self) -> None:
         os.close(self.fd)
+
+
+def _events(buf: bytes) -> Iterator[tuple[int, int, bytes]]:
+    """The (watch, mask, name) of each inotify event in `buf`, the name's padding stripped."""
+    pos = 0
+    while pos + _HEADER.size <= len(buf):
+        wd, mask, _cookie, length = _HEADER.unpack_from(buf, pos)
+        start = pos + _HEADER.size
+        yield wd, mask, buf[start:start + length].rstrip(b"\0")
+        pos = start + length
 
 
 def _made_whole(path: Path) -> bool:

@@ -100,3 +100,23 @@ def test_what_is_whole_when_made_is_reported_though_never_closed_or_renamed_in(t
         assert dw.wait(0.1) is False                 # not a place the reader looks into
     finally:
         dw.close()
+
+
+def test_every_event_of_a_batch_is_taken_in_after_the_first_that_landed(tmp_path):
+    # Files land in two folders before the watch reads: one read brings both events, and the
+    # second still says where it landed (and a removed folder's watch is still forgotten).
+    a, b, gone = tmp_path / "a", tmp_path / "b", tmp_path / "gone"
+    for d in (a, b, gone):
+        d.mkdir()
+    dw = DirWatch(a)
+    try:
+        dw.add(b)
+        dw.add(gone)
+        (a / "1-x.json").write_text("{}")
+        (b / "2-y.json").write_text("{}")
+        shutil.rmtree(gone)
+        assert dw.wait(1.0) is True
+        assert dw.take_changed() == {a, b}
+        assert dw.watched == {a, b}
+    finally:
+        dw.close()
