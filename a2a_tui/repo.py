@@ -281,11 +281,7 @@ def init(repo: Repo, target: str | None = None, *, adopt_namespace: bool = False
     again from a terminal; `adopt_namespace` replaces a recorded one (the machine's namespace
     changed, e.g. a restarted container). Both are recorded as events."""
     git = repo.git
-    target = target or git.current_branch(repo.root)
-    if not target:
-        raise A2AError("no_target", "HEAD is detached: name the target branch with --target BRANCH")
-    if git.resolve_commit(f"refs/heads/{target}") is None:
-        raise A2AError("no_target", f"branch {target!r} has no commit yet: commit once, then init")
+    target = _target(git, repo.root, target)
     from a2a_tui.store import owner  # lazy: see the top of the module
 
     existed = repo.initialized
@@ -296,12 +292,7 @@ def init(repo: Repo, target: str | None = None, *, adopt_namespace: bool = False
                        " exists (move it away first)", exit_code=2)
     if not present and (existed or recorded is not None) and not new_store:
         raise owner.missing(repo.db_path, recorded)
-    repo.a2a_dir.mkdir(exist_ok=True)
-    for d in (repo.spool_dir, repo.spool_dir / QUARANTINE, repo.worktrees_dir, repo.locks_dir,
-              repo.runs_dir, repo.broker_dir):
-        d.mkdir(parents=True, exist_ok=True)
-    os.chmod(repo.broker_dir, 0o700)
-    _exclude(git.git_path("info/exclude"))
+    _make_folders(repo)
     if not existed:
         repo.write_config(Config(target_branch=target))
     cfg = repo.config()
@@ -317,20 +308,47 @@ def init(repo: Repo, target: str | None = None, *, adopt_namespace: bool = False
             replaces=recorded.store_id if recorded else None)
     try:
         if not present:
-            with store.write() as tx:
-                # The user's `init` accepts the rule files as they are now.
-                for name in RULE_FILES:
-                    path = repo.rule_path(name)
-                    if path.is_file():
-                        text = path.read_text(encoding="utf-8", errors="surrogateescape")
-                        record_acceptance(tx, RuleFile(name, path, "", text, None), "",
-                                          actor="user", how="a2a init")
+            _accept_rule_files(repo, store)
         namespace = _record_namespace(store, here, adopt_namespace)
     finally:
         store.close()
     return {"root": str(repo.root), "a2a_dir": str(repo.a2a_dir),
             "target_branch": cfg.target_branch, "created": not present,
             "pid_namespace": namespace, "this_pid_namespace": here}
+
+
+def _target(git: Git, root: Path, target: str | None) -> str:
+    """The branch `init` integrates into: `target`, else the one checked out at `root`; it must
+    have a commit."""
+    target = target or git.current_branch(root)
+    if not target:
+        raise A2AError("no_target", "HEAD is detached: name the target branch with --target BRANCH")
+    if git.resolve_commit(f"refs/heads/{target}") is None:
+        raise A2AError("no_target", f"branch {target!r} has no commit yet: commit once, then init")
+    return target
+
+
+def _make_folders(repo: Repo) -> None:
+    """`.a2a/` and its folders (the broker's open to the user alone), listed in the repository's
+    `info/exclude`."""
+    repo.a2a_dir.mkdir(exist_ok=True)
+    for d in (repo.spool_dir, repo.spool_dir / QUARANTINE, repo.worktrees_dir, repo.locks_dir,
+              repo.runs_dir, repo.broker_dir):
+        d.mkdir(parents=True, exist_ok=True)
+    os.chmod(repo.broker_dir, 0o700)
+    _exclude(repo.git.git_path("info/exclude"))
+
+
+def _accept_rule_files(repo: Repo, store) -> None:
+    """A new store's first record of the rule files: the user's `init` accepts them as they are
+    now."""
+    with store.write() as tx:
+        for name in RULE_FILES:
+            path = repo.rule_path(name)
+            if path.is_file():
+                text = path.read_text(encoding="utf-8", errors="surrogateescape")
+                record_acceptance(tx, RuleFile(name, path, "", text, None), "",
+                                  actor="user", how="a2a init")
 
 
 def validate_config_text(text: str, path: Path) -> Config:
