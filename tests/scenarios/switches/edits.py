@@ -80,3 +80,14 @@ class Replace:
     def apply(self, set_: Setter) -> None:
         _, owner, name, original = _target(self.module, self.qualname)
         _bind(owner, name, original, self.make(original), set_)
+
+
+def text_edit(old: str, new: str) -> Callable[[str], str]:
+    """For `Replace` of a module's text constant (a query the functions share): `old` replaced
+    by `new`, failing as `Edit` does when the text is not there exactly once."""
+    def edit(text: str) -> str:
+        if text.count(old) != 1:
+            raise AssertionError(f"switch: the text holds {old!r} {text.count(old)} times, not"
+                                 " once: the switch is out of date")
+        return text.replace(old, new)
+    return edit

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from tests.scenarios.switches.edits import Edit, Replace, Setter
+from tests.scenarios.switches.edits import Edit, Replace, Setter, text_edit
 
 
 @dataclass(frozen=True)
@@ -101,14 +101,14 @@ SWITCHES: dict[str, Switch] = {
         (Edit("a2a_tui.collab.board", "close", 'if item["protected"]:', "if False:"),)),
     "one_in_flight": Switch(
         "a pane takes its next dispatch only when idle with nothing in flight (after its Stop)",
-        (Edit("a2a_tui.panes.delivery", "ready_sessions",
-              "WHERE s.state = 'idle' AND s.paused = 0", "WHERE s.paused = 0"),
-         Edit("a2a_tui.panes.delivery", "ready_sessions", '" AND s.in_flight IS NULL', '"'),
+        (Replace("a2a_tui.panes.delivery", "_READY", text_edit(
+            "WHERE s.state = 'idle' AND s.paused = 0", "WHERE s.paused = 0")),
+         Replace("a2a_tui.panes.delivery", "_READY", text_edit(" AND s.in_flight IS NULL", "")),
          Replace("a2a_tui.panes.machine", "can_deliver",
                  lambda _: lambda p: not p.paused and p.state not in ("exited", "unknown")))),
     "pause_holds_delivery": Switch(
         "a paused pane is delivered nothing",
-        (Edit("a2a_tui.panes.delivery", "ready_sessions", 'AND s.paused = 0"', '"'),
+        (Replace("a2a_tui.panes.delivery", "_READY", text_edit(" AND s.paused = 0", "")),
          Replace("a2a_tui.panes.machine", "can_deliver",
                  lambda _: lambda p: p.state == "idle" and p.in_flight is None))),
     "hint_never_releases": Switch(
@@ -121,10 +121,10 @@ SWITCHES: dict[str, Switch] = {
               'return Outcome(busy, user_input=sig.prompt or "")', "return Outcome(busy)"),)),
     "nothing_pasted_into_a_wait": Switch(
         "a pane waiting on a permission takes no dispatch",
-        (Edit("a2a_tui.panes.delivery", "ready_sessions", "WHERE s.state = 'idle' AND",
-              "WHERE (s.state = 'waiting' OR s.state = 'idle' AND"),
-         Edit("a2a_tui.panes.delivery", "ready_sessions", '" AND s.in_flight IS NULL',
-              '" AND s.in_flight IS NULL)'),
+        (Replace("a2a_tui.panes.delivery", "_READY", text_edit(
+            "WHERE s.state = 'idle' AND", "WHERE (s.state = 'waiting' OR s.state = 'idle' AND")),
+         Replace("a2a_tui.panes.delivery", "_READY", text_edit(
+            " AND s.in_flight IS NULL", " AND s.in_flight IS NULL)")),
          Replace("a2a_tui.panes.machine", "can_deliver",
                  lambda _: lambda p: not p.paused and (
                      p.state == "waiting" or p.state == "idle" and p.in_flight is None)))),
