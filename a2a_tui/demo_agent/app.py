@@ -159,7 +159,9 @@ class DemoAgent:
             if self.in_fd in ready:
                 self._read_input()
             now = time.monotonic()
-            if self.esc_at is not None and now >= self.esc_at:
+            # A lone ESC is the Esc key only if nothing came after it: on a loaded machine the
+            # rest of a sequence may be waiting unread by the time the timer is looked at.
+            if self.esc_at is not None and now >= self.esc_at and not self._input_waiting():
                 self.esc_at = None
                 self._keys(self.decoder.flush())
             self._tick()
@@ -194,6 +196,12 @@ class DemoAgent:
                 self.screen.resized()
             elif self.exit_reason is None:
                 self.exit_reason = "other"
+
+    def _input_waiting(self) -> bool:
+        try:
+            return bool(select.select([self.in_fd], [], [], 0)[0])
+        except OSError:
+            return False
 
     def _read_input(self) -> None:
         try:

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 PASTE_START = "\x1b[200~"
 PASTE_END = "\x1b[201~"
 # A lone ESC at the end of a read may be the start of a sequence split across reads; it counts
-# as the Esc key only when nothing follows within this many seconds.
-ESC_TIMEOUT = 0.03
+# as the Esc key only when nothing follows within this many seconds. 30 ms lost a paste's
+# ESC[200~ to the Esc key beside two busy loops on 2 cores; 100 ms is vim's default ttimeoutlen.
+ESC_TIMEOUT = 0.1
 
 CONTROL_KEYS = {
     "\r": "enter",
