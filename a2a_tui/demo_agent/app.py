@@ -117,6 +117,7 @@ class DemoAgent:
             self.exit_reason = "other"
         if self.tool is not None:
             self.tool.kill()
+        self._prompt_path.unlink(missing_ok=True)
         self.gen = None
         self.screen.log(f"session ended ({self.exit_reason})", DIM)
         self._render()
@@ -344,12 +345,16 @@ class DemoAgent:
             self.tool = BashRun(req.call.command, self.opts.cwd, env, self.opts.tool_timeout,
                                 self._wake, tuple(self.opts.shell)).start()
 
+    @property
+    def _prompt_path(self) -> Path:
+        return Path(tempfile.gettempdir()) / f"demo-prompt-{self.opts.session_id}.txt"
+
     def _prompt_file(self) -> str:
-        """The turn's prompt in a file of its own, for its commands to read ($DEMO_PROMPT)."""
+        """The turn's prompt in a file of its own, for its commands to read ($DEMO_PROMPT);
+        the agent removes it when it exits."""
         assert self.turn is not None
-        path = Path(tempfile.gettempdir()) / f"demo-prompt-{self.opts.session_id}.txt"
-        path.write_text(self.turn.prompt, encoding="utf-8")
-        return str(path)
+        self._prompt_path.write_text(self.turn.prompt, encoding="utf-8")
+        return str(self._prompt_path)
 
     def _tick(self) -> None:
         """Fire whatever timer or completion is due."""

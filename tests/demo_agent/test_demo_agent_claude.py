@@ -127,6 +127,21 @@ def test_bang_lines_run_in_the_agents_process_tree(start_agent):
     assert stop["last_assistant_message"].endswith("ran 3 commands")
 
 
+def test_the_prompt_file_its_commands_read_goes_with_the_agent(start_agent):
+    """$DEMO_PROMPT names a file in the system temp folder; an agent that leaves it behind
+    fills /tmp over a day of demos (543 of them after one day of test runs)."""
+    agent = start_agent("--delay", "0")
+    agent.submit("!echo \"$DEMO_PROMPT\" > where.txt")
+    agent.wait_event("Stop")
+    path = Path((agent.workdir / "where.txt").read_text().strip())
+    assert path.is_file() and "where.txt" in path.read_text()
+    agent.type("/exit")
+    agent.keys("Enter")
+    agent.wait_event("SessionEnd", session_id=agent.session_id)
+    wait_until(lambda: not agent.alive(), what="agent gone after /exit")
+    assert not path.exists()
+
+
 @pytest.mark.parametrize("answer, ran", [("y", True), ("n", False), ("Escape", False)])
 def test_permission_dialog(start_agent, answer, ran):
     agent = start_agent("--delay", "0", "--permission-notify-after", "0.2")

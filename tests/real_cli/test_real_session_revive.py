@@ -15,7 +15,7 @@ import pytest
 
 from tests.real_cli.harness import mark, needs_safe_folder
 from tests.real_cli.isolation import require
-from tests.real_cli.test_real_revive import first_request, two_turns
+from tests.real_cli.test_real_revive import first_request, missing, two_turns
 
 require()
 pytestmark = pytest.mark.real_cli
@@ -41,7 +41,7 @@ def test_session_revive_goes_on_with_its_own_conversation_and_its_kept_queue(wor
     assert (r.json["session"], r.json["fresh"], r.json["continues"]) == (sid, None, conversation)
     world.wait_dispatch(kept, "done", timeout=60)
     body = first_request(world, m)
-    assert all(x in body for x in marks), body[:2000]
+    assert not missing(body, marks), (missing(body, marks), body[-3000:])
     launch = world.events("session_launching", session=sid)[-1]
     assert launch.seq == r.json["launch_seq"]
     assert (launch.payload["revives"], launch.payload["continues"], launch.payload["fork"]) == (
@@ -74,7 +74,8 @@ def test_session_fork_runs_a_claude_copy_alongside_the_original(world, panes):
 
     m = mark("FORK")
     world.wait_dispatch(world.inject("fork1", f"what did I say? {m}"), "done", timeout=40)
-    assert all(x in first_request(world, m) for x in marks)
+    body = first_request(world, m)
+    assert not missing(body, marks), (missing(body, marks), body[-3000:])
     # The original runs beside it, on its own conversation: the fork's turn is not in it.
     m2 = mark("ORIGINAL")
     world.wait_dispatch(world.inject(sid, f"still there? {m2}"), "done", timeout=40)
