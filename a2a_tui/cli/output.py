@@ -51,10 +51,11 @@ def emit_error(err: A2AError, as_json: bool) -> int:
         elif len(problems(err)) > 1:
             # Every problem at once, one under the other (a card with five problems: five
             # lines), under one error line with its code.
-            print(f"a2a: error: {err.details['headline']} [{err.code}]", file=sys.stderr)
+            print(f"a2a: error: {one_line(err.details['headline'])} [{err.code}]",
+                  file=sys.stderr)
             print_problems(err, sys.stderr)
         else:
-            print(f"a2a: error: {err.message} [{err.code}]", file=sys.stderr)
+            print(f"a2a: error: {one_line(err.message)} [{err.code}]", file=sys.stderr)
         stream.flush()
     except BrokenPipeError:
         # Nobody reads any more (`a2a verify X 2>&1 | head`); the exit code still says it.
@@ -70,7 +71,13 @@ def problems(err: A2AError) -> list[str]:
 
 def print_problems(err: A2AError, stream=None) -> None:
     for line in problems(err) or [err.message]:
-        print(f"  {line}", file=stream or sys.stdout)
+        print(f"  {one_line(line)}", file=stream or sys.stdout)
+
+
+def one_line(text: str) -> str:
+    """`text` as one line: control characters (a card field named by a newline) escaped as
+    Python writes them, so an error stays one line however its input was made."""
+    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in str(text))
 
 
 def ask(question: str, default: bool = False) -> bool:

@@ -100,6 +100,11 @@ def test_bad_card_files_through_card_add(repo):
         card.write_bytes(data)
         check_answer(["card", "add", str(card)], repo)
 
+    base = (b'id = "T-1"\ntitle = "t"\ngoal = "g"\nallowed_paths = ["src/**"]\n'
+            b'acceptance = ["a"]\n')
+    # A field named by a newline, among other problems and alone: it broke the lines before.
+    feed = example(base + b'checks = [{ "\\n" = "" }]\n')(feed)
+    feed = example(base + b'checks = [{ name = "t", command = "true", "\\r\\n" = 1 }]\n')(feed)
     feed()
 
 
