@@ -17,6 +17,7 @@ import pytest
 
 from tests.scenarios import delivery, orchestration, recovery
 from tests.scenarios.switches import ROOT
+from tests.scenarios.switches.edits import Replace
 from tests.scenarios.switches.registry import SWITCHES, switch_off
 
 SUITES = {"delivery": (delivery, 8), "recovery": (recovery, 9),
@@ -46,6 +47,19 @@ def test_every_scenario_names_a_switch_and_every_switch_is_a_scenarios():
 def test_each_suite_holds_the_seeds_number_of_scenarios(suite):
     package, least = SUITES[suite]
     assert len(scenarios(package)) >= least
+
+
+def test_a_replacement_that_no_longer_takes_its_originals_calls_is_refused():
+    """The original grew a parameter (`then`) its replacement does not take: inside the a2a
+    processes every call would fail, and the counterexample would fail for that instead of for
+    its mechanism (three switches were out of date this way, one of them for weeks)."""
+    stale = Replace("a2a_tui.panes.spool", "ingest",
+                    lambda orig: lambda store, path: orig(store, path))
+    with pytest.raises(AssertionError, match="out of date"):
+        stale.apply(lambda *a: None)
+    Replace("a2a_tui.panes.spool", "ingest",
+            lambda orig: lambda store, path, *a, **kw: orig(store, path, *a, **kw)
+            ).apply(lambda *a: None)
 
 
 @pytest.mark.parametrize("name", sorted(SWITCHES))

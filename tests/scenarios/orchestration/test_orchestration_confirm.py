@@ -37,7 +37,9 @@ def test_a_swallowed_enter_is_recovered_by_a_second_enter_and_recorded(repo, tmu
     wait_state(repo, sid, "idle")
     ns = [inject(repo, sid, "the Enter after this paste is lost"),
           inject(repo, sid, "and after this one\nsecond line")]
-    wait_until(lambda: dispatch(repo, ns[1])["state"] == "done", timeout=40,
+    # 20 s: done in 2-4 s here (a second Enter 2 s after the paste); the counterexample
+    # waits it out whole.
+    wait_until(lambda: dispatch(repo, ns[1])["state"] == "done", timeout=20,
                what="both dispatches done")
     # Each arrived once, whole; each was pasted once and needed one more Enter.
     assert prompts(repo, sid) == [f"⟦主控 #{ns[0]} · 用户⟧ the Enter after this paste is lost",
@@ -62,7 +64,9 @@ def never_taken(repo, sock) -> tuple[str, str, int, int]:
     wait_state(repo, sid, "idle")
     n = inject(repo, sid, "never submitted by a2a")
     later = inject(repo, sid, "queued behind it")
-    wait_until(lambda: dispatch(repo, n)["state"] == "unknown", timeout=40, what="#n unknown")
+    # 20 s: unknown after about 6 s here (the paste, then 2 s before each of the bounded
+    # Enters); the counterexamples wait it out whole.
+    wait_until(lambda: dispatch(repo, n)["state"] == "unknown", timeout=20, what="#n unknown")
     return sid, pane, n, later
 
 
@@ -103,7 +107,7 @@ def test_a_prompt_never_taken_becomes_unknown_and_is_never_pasted_again(
 def test_the_user_is_called_once_naming_the_pane(repo, tmux_socket, serve):
     serve()
     sid, pane, n, _ = never_taken(repo, tmux_socket)
-    wait_until(lambda: unknown_calls(repo), timeout=15, what="the user to be called")
+    wait_until(lambda: unknown_calls(repo), timeout=10, what="the user to be called")
     [call] = unknown_calls(repo)
     assert call["key"] == f"unknown:{n}" and call["ref"] == sid and pane in call["text"]
     r = a2a("attention", "--json", cwd=repo)

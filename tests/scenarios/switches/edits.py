@@ -79,7 +79,31 @@ class Replace:
 
     def apply(self, set_: Setter) -> None:
         _, owner, name, original = _target(self.module, self.qualname)
-        _bind(owner, name, original, self.make(original), set_)
+        replacement = self.make(original)
+        if inspect.isfunction(original) and callable(replacement):
+            _takes_the_same_calls(f"{self.module}.{self.qualname}", original, replacement)
+        _bind(owner, name, original, replacement, set_)
+
+
+def _takes_the_same_calls(where: str, original: Callable, replacement: Callable) -> None:
+    """A replacement must take every call its original takes: one that no longer does (the
+    original grew a parameter) fails inside the a2a processes, and a counterexample would then
+    fail for that instead of for the mechanism it switches off."""
+    params = inspect.signature(original).parameters.values()
+    positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY,
+                                                       p.POSITIONAL_OR_KEYWORD)]
+    required = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                and p.default is p.empty]
+    keywords = {p.name: None for p in params if p.kind == p.KEYWORD_ONLY}
+    optional = {n: None for n in positional[len(required):]}
+    target = inspect.signature(replacement)
+    try:
+        target.bind(*positional, **keywords)
+        target.bind(*required, **optional, **keywords)
+    except TypeError as exc:
+        raise AssertionError(f"switch: the replacement of {where} does not take the calls its"
+                             f" original {inspect.signature(original)} takes ({exc}): the"
+                             " switch is out of date") from None
 
 
 def text_edit(old: str, new: str) -> Callable[[str], str]:

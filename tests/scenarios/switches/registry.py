@@ -210,8 +210,8 @@ def _idle_is_delivery(ingest):
     """spool.ingest, then what a gate that took "done" for a delivery would do: a writer session
     idle with commits on its claimed attempt's branch (in the attempt's clone) submits its
     head."""
-    def ingesting(store, path):
-        result = ingest(store, path)
+    def ingesting(store, path, *args, **kw):
+        result = ingest(store, path, *args, **kw)
         from a2a_tui.gate.attempts import clones
         from a2a_tui.gate.attempts.ownership import submit
         from a2a_tui.gate.context import GateContext
@@ -236,8 +236,8 @@ def _only_new(pending):
     are never seen."""
     began = time.time()
 
-    def only_new(spool_dir, *args):
-        return [p for p in pending(spool_dir, *args) if p.stat().st_mtime >= began]
+    def only_new(spool_dir, *args, **kw):
+        return [p for p in pending(spool_dir, *args, **kw) if p.stat().st_mtime >= began]
     return only_new
 
 
@@ -253,11 +253,11 @@ def _dropping_queue(save_pane):
 
 def _requeueing(unknown_deliveries):
     """unknown_deliveries after a naive restart that sends again what was not seen done."""
-    def requeueing(store):
+    def requeueing(store, *args, **kw):
         with store.write() as tx:
             tx.execute("UPDATE dispatches SET state='queued' WHERE state IN ('sent','delivered')")
             tx.execute("UPDATE sessions SET in_flight=NULL, state='idle' WHERE state='busy'")
-        return unknown_deliveries(store)
+        return unknown_deliveries(store, *args, **kw)
     return requeueing
 
 
