@@ -6,6 +6,7 @@ Textual is imported only when the app runs, so the rest of the CLI stays free of
 
 from __future__ import annotations
 
+import os
 import sys
 
 from a2a_tui.cli.output import Result, ask
@@ -88,6 +89,14 @@ def cmd_workbench(ctx, args) -> Result:
 
     repo = ctx.repo
     repo.store().close()  # a missing or broken store is one clear error, before the screen opens
+    if sys.stdout.isatty():
+        # Textual sizes the screen by COLUMNS and LINES before the terminal's own size, at
+        # start and at every resize. In a tmux pane they are whatever the shell that started
+        # the tmux server exported (Python's readline exports 80x24 from any process without a
+        # terminal): the workbench stayed 80x24 in a 120x40 terminal. The pane's size is the
+        # terminal's.
+        for var in ("COLUMNS", "LINES"):
+            os.environ.pop(var, None)
     app, _services, host = make_app(repo, tmux_socket=socket_from_env(args.tmux_socket),
                                     host_orchestrator=not args.no_orchestrator)
     try:

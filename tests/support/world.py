@@ -32,8 +32,10 @@ if TYPE_CHECKING:
     import pytest
 
 # What must not leak in from the machine running the tests: an enclosing tmux, a2a's own
-# switches, git's repository variables.
-SCRUB = ("TMUX", "TMUX_PANE", "A2A_TMUX_SOCKET", "A2A_CRASH_AT", "GIT_DIR", "GIT_WORK_TREE")
+# switches, git's repository variables, and the terminal size pytest's readline exports to its
+# xdist workers (80x24: every tmux server a test started passed it to every pane).
+SCRUB = ("TMUX", "TMUX_PANE", "A2A_TMUX_SOCKET", "A2A_CRASH_AT", "GIT_DIR", "GIT_WORK_TREE",
+         "COLUMNS", "LINES")
 GITCONFIG = ("[user]\n\tname = Test User\n\temail = test@example.com\n"
              "[init]\n\tdefaultBranch = main\n")
 

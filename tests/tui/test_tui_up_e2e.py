@@ -85,3 +85,44 @@ def test_up_inside_the_same_tmux_server_switches_the_client(repo, tmux_socket, t
     wait_until(lambda: clients(tmux_socket) == [session], what="the client moved to the workbench")
     wait_until(lambda: "Sessions" in terminal.screen(), timeout=20,
                what="the workbench on screen")
+
+
+@pytest.mark.parametrize("attach", ["at once", "later"])
+def test_the_workbench_fills_the_terminal_whatever_columns_and_lines_say(repo, tmux_socket,
+                                                                         attach):
+    """COLUMNS and LINES in the environment that starts the tmux server (a shell that exports
+    them; Python's readline exports 80x24 from every process that imports it without a
+    terminal, pytest's among them) reach every pane: a workbench started before the user
+    attached drew itself 80x24 in a 120x40 terminal for good."""
+    terminal = Terminal(size=(120, 40))
+    env = {"COLUMNS": "80", "LINES": "24"}
+    try:
+        if attach == "later":
+            r = a2a("up", "--no-attach", "--tmux-socket", tmux_socket, "--json", cwd=repo,
+                    env=env)
+            assert r.code == 0, r.err
+            wait_until(lambda: "Sessions" in tmux(tmux_socket, "capture-pane", "-p", "-t",
+                                                  r.json["pane"]),
+                       timeout=20, what="the workbench drawn, detached")
+            terminal.open(f"TMUX= tmux -L {tmux_socket} attach; sleep 600")
+        else:
+            terminal.open(f"cd {shlex.quote(str(repo))} && export COLUMNS=80 LINES=24 &&"
+                          f" TMUX= {a2a_cmd('up', '--tmux-socket', tmux_socket)}; sleep 600")
+        wait_until(lambda: "Sessions" in terminal.screen(), timeout=20,
+                   what="the workbench in the terminal")
+        told = tmux(tmux_socket, "show-environment", "-g", "COLUMNS", check=False)
+        assert told.strip() == "COLUMNS=80", told   # the server took them from that shell
+        # The workbench's own lines (its boxes' borders), not tmux's status line below them.
+        wait_until(lambda: drawn(terminal.screen()) == (120, 39), timeout=10,
+                   what="the workbench as large as the terminal (120x40, tmux's status line"
+                        " taking one)")
+    finally:
+        terminal.close()
+
+
+def drawn(screen: str) -> tuple[int, int]:
+    """(width, height) of what the workbench drew: its widest box border, its last box line."""
+    lines = screen.splitlines()
+    boxes = [i for i, line in enumerate(lines) if line.lstrip().startswith(("╭", "╰", "│"))]
+    width = max((len(lines[i].rstrip()) for i in boxes), default=0)
+    return width, (boxes[-1] + 2 if boxes else 0)   # the footer line follows the last box
