@@ -28,6 +28,8 @@ from a2a_tui import metrics
 from a2a_tui.store import Store, chain
 
 DAY_NS = 86_400 * 10**9
+# Bumped whenever `generate` changes, so a cached log (bench_scale.py --cache) is not reused.
+GENERATION = 2
 CHECKS = ("sanity", "boundary", "drift", "provenance", "red", "tests")
 
 
@@ -47,8 +49,10 @@ class Log:
 
 
 def generate(target: int, seed: int = 7) -> list[tuple]:
+    """`target` events whose clock ends near now (3.5 s apart on average), so that a `--since`
+    window holds the events of that window whatever the log's length."""
     rng = random.Random(seed)
-    log = Log(time.time_ns() - 60 * DAY_NS, rng)
+    log = Log(time.time_ns() - target * 3_500_000_000, rng)
     log.add("initialized", "user", root="/work/bench-repo", target_branch="main")
     log.add("session_launching", "user", None, None, "exec1", role="executive", cli="claude",
             model="opus", effort="high", argv=["claude"] * 12, env=["A2A_SESSION"] * 8)

@@ -125,6 +125,26 @@ def panes_curve(points: list[int], quick: bool, save) -> None:
 
 
 # --- events: one generated log per point -----------------------------------------------------
+CACHE: Path | None = None   # --cache: where generated logs are kept between runs
+
+
+def generated_log(n: int, path: Path) -> None:
+    """A store of `n` generated events at `path`: a copy of the one kept in CACHE (built there
+    once: 10,000,000 events take most of an hour), or built in place without a cache."""
+    if CACHE is None:
+        bench_metrics.build(n, path).close()   # the first open sets the checkpoint
+        return
+    kept = CACHE / f"events-{n}-g{bench_metrics.GENERATION}.db"
+    if not kept.exists():
+        CACHE.mkdir(parents=True, exist_ok=True)
+        part = kept.with_suffix(".part")
+        for p in CACHE.glob(part.name + "*"):
+            p.unlink()
+        bench_metrics.build(n, part).close()
+        part.rename(kept)
+    shutil.copyfile(kept, path)
+
+
 def events_curve(points: list[int], quick: bool, save) -> None:
     result = []
     t0 = time.monotonic()
@@ -132,7 +152,7 @@ def events_curve(points: list[int], quick: bool, save) -> None:
         tmp = Path(tempfile.mkdtemp(prefix="a2a-bench-scale-"))
         try:
             path = tmp / "a2a.db"
-            bench_metrics.build(n, path).close()   # the first open sets the checkpoint
+            generated_log(n, path)
             m: dict[str, dict] = {}
             m["store open (checkpoint at the end)"] = ms([timed_open(path) for _ in range(5)])
             m[f"store open, {chain.CHECKPOINT_EVERY - 1} events past the checkpoint"] = ms(
@@ -307,7 +327,10 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=OUT, help="where the JSON goes")
     ap.add_argument("--add", action="store_true",
                     help="keep the curve's points measured before at other sizes")
+    ap.add_argument("--cache", type=Path, help="keep generated event logs here, and reuse them")
     args = ap.parse_args()
+    global CACHE
+    CACHE = args.cache
     names = list(CURVES) if args.curve == "all" else [args.curve]
     for name in names:
         pts = ([int(p) for p in args.points.split(",")] if args.points else
