@@ -163,7 +163,8 @@ def run_views(store: Store, repeat: int) -> None:
 
 def build(events: int, where: Path) -> Store:
     """A store at `where` holding a generated log of `events` events, hash-chained as
-    `Tx.append` chains them (store/chain.py), written in one statement."""
+    `Tx.append` chains them (store/chain.py), written in one statement, its checkpoint at the
+    end."""
     store = Store(where)
     prev = chain.GENESIS
 
@@ -176,6 +177,9 @@ def build(events: int, where: Path) -> Store:
     with store.write() as tx:
         tx.conn.executemany("INSERT INTO events(seq, ts_ns, kind, actor, task, attempt, session,"
                             " payload, hash) VALUES (?,?,?,?,?,?,?,?,?)", chained())
+        # Where a writer leaves the checkpoint (chain.keep_up): at the last event.
+        tx.execute("INSERT INTO chain_checkpoint(id, seq, hash) VALUES (1, ?, ?) ON CONFLICT(id)"
+                   " DO UPDATE SET seq = excluded.seq, hash = excluded.hash", (events, prev))
     store.conn.execute("ANALYZE")
     return store
 

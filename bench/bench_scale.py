@@ -36,6 +36,8 @@ import bench_tui
 
 from a2a_tui.gate import GateContext, add_card, claim, integrate, ready_card, submit, verify
 from a2a_tui.gate.model import parse_scores
+from a2a_tui.gate.reviews.diff import attempt_diff
+from a2a_tui.gate.views import attempt_place
 from a2a_tui.repo import Repo
 from a2a_tui.store import Store, chain
 from tests.support import World, commit_in, store, write_card
@@ -112,6 +114,7 @@ def panes_curve(points: list[int], quick: bool, save) -> None:
             idle = bench_panes.cpu_percent(pid, 2.0 if quick else 10.0)
             wall, per = burst(w, spawned, pid)
             frame = bench_tui.first_frames(n, 10_000, 1 if quick else 3)[0]
+            keys = bench_tui.keys_idle(n, 10_000, 4 if quick else 16)
             result.append(point(n, {
                 "signal → state committed": ms(sig, 1e-6),
                 "Stop → next paste begins": ms(paste, 1e-6),
@@ -120,6 +123,7 @@ def panes_curve(points: list[int], quick: bool, save) -> None:
                 "burst: orchestrator CPU per signal": stat([per], "ms"),
                 "orchestrator memory (RSS)": stat([rss_mb(pid)], "MB"),
                 "workbench first frame (N sessions, 10,000 events)": ms(frame),
+                "workbench key → screen (N sessions, idle)": ms(keys),
             }, t0))
             save(result)
 
@@ -164,8 +168,7 @@ def events_curve(points: list[int], quick: bool, save) -> None:
                     m[f"metrics view {name}"] = ms([wall for wall, _ in runs])
                 m["chain full check"] = ms([timed(lambda: chain.check(s.conn))])
                 m["append one event"] = ms([timed(lambda: append(s)) for _ in range(50)])
-            if n <= 1_000_000:
-                m["workbench first frame"] = ms(bench_tui.first_frames(8, n, 1)[0])
+            m["workbench first frame"] = ms(bench_tui.first_frames(8, n, 1 if quick else 3)[0])
             result.append(point(n, m, t0))
             save(result)
         finally:
@@ -207,7 +210,7 @@ def repo_curve(points: list[int], quick: bool, save) -> None:
         w = bench_gate.big_world(files)
         try:
             t = bench_gate.gate_overhead(w, cards)
-            integ, bare_ff = integrate_times(w, cards)
+            integ, bare_ff, diff, bare_diff = integrate_times(w, cards)
         finally:
             w.close()
         result.append(point(files, {
@@ -215,18 +218,27 @@ def repo_curve(points: list[int], quick: bool, save) -> None:
             "verify overhead": ms(t["verify"]),
             "bare worktree add --detach + remove + prune (limit)": ms(t["bare checkout"]),
             "integrate": ms(integ), "bare git update-ref (limit)": ms(bare_ff),
+            "diff view open (the attempt's diff read and parsed)": ms(diff),
+            "bare git diff start..candidate (limit)": ms(bare_diff),
         }, t0))
         save(result)
 
 
-def integrate_times(w: World, cards: int) -> tuple[list[float], list[float]]:
+def integrate_times(w: World, cards: int) -> tuple[list[float], ...]:
+    """Integrate, beside a bare update-ref; and the diff view's read of each attempt (what the
+    workbench's diff screen waits on: gate/reviews/diff.py), beside a bare `git diff`."""
     r = Repo(w.repo)
     s = r.store()
     g = GateContext(r, s)
-    out, bare = [], []
+    out, bare, diff, bare_diff = [], [], [], []
     try:
         for i in range(cards):
             c = new_attempt(w, g, f"I-{i}", "true")
+            diff.append(timed(lambda c=c: attempt_diff(r, s, c)))
+            place = attempt_place(s, c)
+            bare_diff.append(timed(lambda p=place: subprocess.run(
+                ["git", "diff", "--no-color", p.start_commit, p.submitted_sha], cwd=w.repo,
+                check=True, capture_output=True)))
             v = verify(g, c)
             assert v.passed
             out.append(timed(lambda c=c: integrate(g, c, SCORE)))
@@ -236,7 +248,7 @@ def integrate_times(w: World, cards: int) -> tuple[list[float], list[float]]:
                 ["git", "update-ref", "refs/heads/bench-ff", h], cwd=w.repo, check=True)))
     finally:
         s.close()
-    return out, bare
+    return out, bare, diff, bare_diff
 
 
 SCORE = parse_scores(["boundary=3:bench", "taste=3:bench"])
