@@ -3,7 +3,9 @@ machine's load (`uptime`) at that point.
 
     .venv/bin/python bench/bench_scale.py panes     [--points 5,20,50,100]
     .venv/bin/python bench/bench_scale.py events    [--points 100000,1000000,10000000]
+                                                    [--cache DIR]  # keep the generated logs
     .venv/bin/python bench/bench_scale.py repo      [--points 1000,10000,100000]
+    .venv/bin/python bench/bench_scale.py diff      [--points 1000,10000,100000]
     .venv/bin/python bench/bench_scale.py parallel  [--points 1,2,4]
     .venv/bin/python bench/bench_scale.py all --quick      # every curve at tiny points: a smoke
 
@@ -44,8 +46,10 @@ from tests.support import World, commit_in, store, write_card
 
 OUT = ROOT / "bench" / "scale"
 DEFAULTS = {"panes": [5, 20, 50, 100], "events": [100_000, 1_000_000, 10_000_000],
-            "repo": [1_000, 10_000, 100_000], "parallel": [1, 2, 4]}
-QUICK = {"panes": [2, 4], "events": [2_000, 6_000], "repo": [200, 600], "parallel": [1, 2]}
+            "repo": [1_000, 10_000, 100_000], "diff": [1_000, 10_000, 100_000],
+            "parallel": [1, 2, 4]}
+QUICK = {"panes": [2, 4], "events": [2_000, 6_000], "repo": [200, 600], "diff": [200, 600],
+         "parallel": [1, 2]}
 
 
 def stat(values: list[float], unit: str) -> dict:
@@ -210,7 +214,7 @@ def repo_curve(points: list[int], quick: bool, save) -> None:
         w = bench_gate.big_world(files)
         try:
             t = bench_gate.gate_overhead(w, cards)
-            integ, bare_ff, diff, bare_diff = integrate_times(w, cards)
+            integ, bare_ff = integrate_times(w, cards)
         finally:
             w.close()
         result.append(point(files, {
@@ -218,27 +222,18 @@ def repo_curve(points: list[int], quick: bool, save) -> None:
             "verify overhead": ms(t["verify"]),
             "bare worktree add --detach + remove + prune (limit)": ms(t["bare checkout"]),
             "integrate": ms(integ), "bare git update-ref (limit)": ms(bare_ff),
-            "diff view open (the attempt's diff read and parsed)": ms(diff),
-            "bare git diff start..candidate (limit)": ms(bare_diff),
         }, t0))
         save(result)
 
 
-def integrate_times(w: World, cards: int) -> tuple[list[float], ...]:
-    """Integrate, beside a bare update-ref; and the diff view's read of each attempt (what the
-    workbench's diff screen waits on: gate/reviews/diff.py), beside a bare `git diff`."""
+def integrate_times(w: World, cards: int) -> tuple[list[float], list[float]]:
     r = Repo(w.repo)
     s = r.store()
     g = GateContext(r, s)
-    out, bare, diff, bare_diff = [], [], [], []
+    out, bare = [], []
     try:
         for i in range(cards):
             c = new_attempt(w, g, f"I-{i}", "true")
-            diff.append(timed(lambda c=c: attempt_diff(r, s, c)))
-            place = attempt_place(s, c)
-            bare_diff.append(timed(lambda p=place: subprocess.run(
-                ["git", "diff", "--no-color", p.start_commit, p.submitted_sha], cwd=w.repo,
-                check=True, capture_output=True)))
             v = verify(g, c)
             assert v.passed
             out.append(timed(lambda c=c: integrate(g, c, SCORE)))
@@ -248,7 +243,38 @@ def integrate_times(w: World, cards: int) -> tuple[list[float], ...]:
                 ["git", "update-ref", "refs/heads/bench-ff", h], cwd=w.repo, check=True)))
     finally:
         s.close()
-    return out, bare, diff, bare_diff
+    return out, bare
+
+
+# --- the diff view's open, per repository size --------------------------------------------------
+def diff_curve(points: list[int], quick: bool, save) -> None:
+    """What the workbench's diff screen waits on (gate/reviews/diff.py: the attempt's diff read
+    and parsed), beside a bare `git diff` of the same two commits, for an attempt that changed
+    one file of a repository of N files."""
+    result = []
+    t0 = time.monotonic()
+    for files in points:
+        w = bench_gate.big_world(files)
+        try:
+            opened, bare = diff_times(w, 5 if quick else 9)
+        finally:
+            w.close()
+        result.append(point(files, {"diff view open (the attempt's diff read and parsed)":
+                                    ms(opened), "bare git diff start..candidate (limit)":
+                                    ms(bare)}, t0))
+        save(result)
+
+
+def diff_times(w: World, rounds: int) -> tuple[list[float], list[float]]:
+    r = Repo(w.repo)
+    with r.store() as s:
+        a = new_attempt(w, GateContext(r, s), "D-1", "true")
+        place = attempt_place(s, a)
+        argv = ["git", "diff", "--no-color", place.start_commit, place.submitted_sha]
+        opened = [timed(lambda: attempt_diff(r, s, a)) for _ in range(rounds)]
+        bare = [timed(lambda: subprocess.run(argv, cwd=w.repo, check=True, capture_output=True))
+                for _ in range(rounds)]
+    return opened, bare
 
 
 SCORE = parse_scores(["boundary=3:bench", "taste=3:bench"])
@@ -308,7 +334,7 @@ def parallel_curve(points: list[int], quick: bool, save) -> None:
 
 
 CURVES = {"panes": panes_curve, "events": events_curve, "repo": repo_curve,
-          "parallel": parallel_curve}
+          "diff": diff_curve, "parallel": parallel_curve}
 
 
 def measure(curve: str, points: list[int], quick: bool, out: Path, add: bool = False) -> None:
