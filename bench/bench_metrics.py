@@ -136,11 +136,13 @@ def timed(store: Store, view: str | None, since: int | None = None) -> tuple[flo
     return time.perf_counter() - t0, time.process_time() - c0
 
 
-def view_times(store: Store, repeat: int) -> dict[str, list[tuple[float, float]]]:
-    """(wall, CPU) seconds of `repeat` cold computations of each view, and of all five."""
-    week = time.time_ns() - 7 * DAY_NS
-    cases = [(v, None) for v in metrics.VIEWS] + [(None, None), ("tasks", week)]
-    return {(view or "all five") + (" --since 7d" if since else ""):
+def view_times(store: Store, repeat: int, since_days: int = 7
+               ) -> dict[str, list[tuple[float, float]]]:
+    """(wall, CPU) seconds of `repeat` cold computations of each view, of all five, and of
+    `tasks` over the last `since_days` days."""
+    period = time.time_ns() - since_days * DAY_NS
+    cases = [(v, None) for v in metrics.VIEWS] + [(None, None), ("tasks", period)]
+    return {(view or "all five") + (f" --since {since_days}d" if since else ""):
             [timed(store, view, since) for _ in range(repeat)] for view, since in cases}
 
 
