@@ -174,7 +174,9 @@ def events_curve(points: list[int], quick: bool, save) -> None:
                     m[f"metrics view {name}"] = ms([wall for wall, _ in runs])
                 m["chain full check"] = ms([timed(lambda: chain.check(s.conn))])
                 m["append one event"] = ms([timed(lambda: append(s)) for _ in range(50)])
-            m["workbench first frame"] = ms(bench_tui.first_frames(8, n, 1 if quick else 3)[0])
+            big, empty = bench_tui.first_frames(8, n, 1 if quick else 3)
+            m["workbench first frame"] = ms(big)
+            m["workbench first frame, a new store (limit)"] = ms(empty)
             result.append(point(n, m, t0))
             save(result)
         finally:
