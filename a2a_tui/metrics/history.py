@@ -163,9 +163,9 @@ class _Reader:
         if h.start_seq <= 1:
             rows = _rows(self.tx, kinds, 1, fields, few=True)
         else:
-            tasks = {a.task for a in h.attempts.values()} | {
-                t for (t,) in self.tx.all("SELECT DISTINCT task FROM events NOT INDEXED WHERE seq >= ? AND"
-                                          " task IS NOT NULL", (h.start_seq,))}
+            named = self.tx.all("SELECT DISTINCT task FROM events NOT INDEXED WHERE seq >= ?"
+                                " AND task IS NOT NULL", (h.start_seq,))
+            tasks = {a.task for a in h.attempts.values()} | {t for (t,) in named}
             rows = [r for t in sorted(tasks) for r in _rows(self.tx, kinds, 1, fields, task=t)]
         for r in rows:
             p = r.payload

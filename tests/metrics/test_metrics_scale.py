@@ -67,5 +67,8 @@ def test_since_reads_the_period_not_the_log(tmp_path):
         w1 = task[0]["attempts"][0]["sessions"]
         assert [(x["session"], x["cli"], x["turns"]) for x in w1] == [("w1", "demo", 2)]
     assert n_big < 1.5 * n_small, (n_small, n_big)
+    # A task whose card is older than the period, with nothing in it: an empty view, not
+    # `unknown_task`.
+    assert metrics.compute(big, "tasks", since_ns=since_big, task="T-5")["tasks"] == []
     small.close()
     big.close()
