@@ -28,6 +28,8 @@ from a2a_tui import metrics
 from a2a_tui.store import Store, chain
 
 DAY_NS = 86_400 * 10**9
+# Bumped whenever `generate` changes, so a cached log (bench_scale.py --cache) is not reused.
+GENERATION = 2
 CHECKS = ("sanity", "boundary", "drift", "provenance", "red", "tests")
 
 
@@ -47,8 +49,10 @@ class Log:
 
 
 def generate(target: int, seed: int = 7) -> list[tuple]:
+    """`target` events whose clock ends near now (3.5 s apart on average), so that a `--since`
+    window holds the events of that window whatever the log's length."""
     rng = random.Random(seed)
-    log = Log(time.time_ns() - 60 * DAY_NS, rng)
+    log = Log(time.time_ns() - target * 3_500_000_000, rng)
     log.add("initialized", "user", root="/work/bench-repo", target_branch="main")
     log.add("session_launching", "user", None, None, "exec1", role="executive", cli="claude",
             model="opus", effort="high", argv=["claude"] * 12, env=["A2A_SESSION"] * 8)
@@ -132,11 +136,13 @@ def timed(store: Store, view: str | None, since: int | None = None) -> tuple[flo
     return time.perf_counter() - t0, time.process_time() - c0
 
 
-def view_times(store: Store, repeat: int) -> dict[str, list[tuple[float, float]]]:
-    """(wall, CPU) seconds of `repeat` cold computations of each view, and of all five."""
-    week = time.time_ns() - 7 * DAY_NS
-    cases = [(v, None) for v in metrics.VIEWS] + [(None, None), ("tasks", week)]
-    return {(view or "all five") + (" --since 7d" if since else ""):
+def view_times(store: Store, repeat: int, since_days: int = 7
+               ) -> dict[str, list[tuple[float, float]]]:
+    """(wall, CPU) seconds of `repeat` cold computations of each view, of all five, and of
+    `tasks` over the last `since_days` days."""
+    period = time.time_ns() - since_days * DAY_NS
+    cases = [(v, None) for v in metrics.VIEWS] + [(None, None), ("tasks", period)]
+    return {(view or "all five") + (f" --since {since_days}d" if since else ""):
             [timed(store, view, since) for _ in range(repeat)] for view, since in cases}
 
 
@@ -159,7 +165,8 @@ def run_views(store: Store, repeat: int) -> None:
 
 def build(events: int, where: Path) -> Store:
     """A store at `where` holding a generated log of `events` events, hash-chained as
-    `Tx.append` chains them (store/chain.py), written in one statement."""
+    `Tx.append` chains them (store/chain.py), written in one statement, its checkpoint at the
+    end."""
     store = Store(where)
     prev = chain.GENESIS
 
@@ -172,6 +179,9 @@ def build(events: int, where: Path) -> Store:
     with store.write() as tx:
         tx.conn.executemany("INSERT INTO events(seq, ts_ns, kind, actor, task, attempt, session,"
                             " payload, hash) VALUES (?,?,?,?,?,?,?,?,?)", chained())
+        # Where a writer leaves the checkpoint (chain.keep_up): at the last event.
+        tx.execute("INSERT INTO chain_checkpoint(id, seq, hash) VALUES (1, ?, ?) ON CONFLICT(id)"
+                   " DO UPDATE SET seq = excluded.seq, hash = excluded.hash", (events, prev))
     store.conn.execute("ANALYZE")
     return store
 

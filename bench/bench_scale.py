@@ -3,7 +3,9 @@ machine's load (`uptime`) at that point.
 
     .venv/bin/python bench/bench_scale.py panes     [--points 5,20,50,100]
     .venv/bin/python bench/bench_scale.py events    [--points 100000,1000000,10000000]
+                                                    [--cache DIR]  # keep the generated logs
     .venv/bin/python bench/bench_scale.py repo      [--points 1000,10000,100000]
+    .venv/bin/python bench/bench_scale.py diff      [--points 1000,10000,100000]
     .venv/bin/python bench/bench_scale.py parallel  [--points 1,2,4]
     .venv/bin/python bench/bench_scale.py all --quick      # every curve at tiny points: a smoke
 
@@ -36,14 +38,18 @@ import bench_tui
 
 from a2a_tui.gate import GateContext, add_card, claim, integrate, ready_card, submit, verify
 from a2a_tui.gate.model import parse_scores
+from a2a_tui.gate.reviews.diff import attempt_diff
+from a2a_tui.gate.views import attempt_place
 from a2a_tui.repo import Repo
 from a2a_tui.store import Store, chain
 from tests.support import World, commit_in, store, write_card
 
 OUT = ROOT / "bench" / "scale"
 DEFAULTS = {"panes": [5, 20, 50, 100], "events": [100_000, 1_000_000, 10_000_000],
-            "repo": [1_000, 10_000, 100_000], "parallel": [1, 2, 4]}
-QUICK = {"panes": [2, 4], "events": [2_000, 6_000], "repo": [200, 600], "parallel": [1, 2]}
+            "repo": [1_000, 10_000, 100_000], "diff": [1_000, 10_000, 100_000],
+            "parallel": [1, 2, 4]}
+QUICK = {"panes": [2, 4], "events": [2_000, 6_000], "repo": [200, 600], "diff": [200, 600],
+         "parallel": [1, 2]}
 
 
 def stat(values: list[float], unit: str) -> dict:
@@ -112,6 +118,7 @@ def panes_curve(points: list[int], quick: bool, save) -> None:
             idle = bench_panes.cpu_percent(pid, 2.0 if quick else 10.0)
             wall, per = burst(w, spawned, pid)
             frame = bench_tui.first_frames(n, 10_000, 1 if quick else 3)[0]
+            keys = bench_tui.keys_idle(n, 10_000, 4 if quick else 16)
             result.append(point(n, {
                 "signal → state committed": ms(sig, 1e-6),
                 "Stop → next paste begins": ms(paste, 1e-6),
@@ -120,11 +127,32 @@ def panes_curve(points: list[int], quick: bool, save) -> None:
                 "burst: orchestrator CPU per signal": stat([per], "ms"),
                 "orchestrator memory (RSS)": stat([rss_mb(pid)], "MB"),
                 "workbench first frame (N sessions, 10,000 events)": ms(frame),
+                "workbench key → screen (N sessions, idle)": ms(keys),
             }, t0))
             save(result)
 
 
 # --- events: one generated log per point -----------------------------------------------------
+CACHE: Path | None = None   # --cache: where generated logs are kept between runs
+
+
+def generated_log(n: int, path: Path) -> None:
+    """A store of `n` generated events at `path`: a copy of the one kept in CACHE (built there
+    once: 10,000,000 events take most of an hour), or built in place without a cache."""
+    if CACHE is None:
+        bench_metrics.build(n, path).close()   # the first open sets the checkpoint
+        return
+    kept = CACHE / f"events-{n}-g{bench_metrics.GENERATION}.db"
+    if not kept.exists():
+        CACHE.mkdir(parents=True, exist_ok=True)
+        part = kept.with_suffix(".part")
+        for p in CACHE.glob(part.name + "*"):
+            p.unlink()
+        bench_metrics.build(n, part).close()
+        part.rename(kept)
+    shutil.copyfile(kept, path)
+
+
 def events_curve(points: list[int], quick: bool, save) -> None:
     result = []
     t0 = time.monotonic()
@@ -132,7 +160,7 @@ def events_curve(points: list[int], quick: bool, save) -> None:
         tmp = Path(tempfile.mkdtemp(prefix="a2a-bench-scale-"))
         try:
             path = tmp / "a2a.db"
-            bench_metrics.build(n, path).close()   # the first open sets the checkpoint
+            generated_log(n, path)
             m: dict[str, dict] = {}
             m["store open (checkpoint at the end)"] = ms([timed_open(path) for _ in range(5)])
             m[f"store open, {chain.CHECKPOINT_EVERY - 1} events past the checkpoint"] = ms(
@@ -140,12 +168,15 @@ def events_curve(points: list[int], quick: bool, save) -> None:
             m["bare SQLite open (limit)"] = ms(
                 [timed(lambda p=path: bench_store_chain._bare_open(p)) for _ in range(5)])
             with Store(path) as s:
-                for name, runs in bench_metrics.view_times(s, 1).items():
+                # --since 1d: a period shorter than the smallest log (100,000 events span
+                # four days), so that every point reads the same period.
+                for name, runs in bench_metrics.view_times(s, 1 if quick else 3, 1).items():
                     m[f"metrics view {name}"] = ms([wall for wall, _ in runs])
                 m["chain full check"] = ms([timed(lambda: chain.check(s.conn))])
                 m["append one event"] = ms([timed(lambda: append(s)) for _ in range(50)])
-            if n <= 1_000_000:
-                m["workbench first frame"] = ms(bench_tui.first_frames(8, n, 1)[0])
+            big, empty = bench_tui.first_frames(8, n, 1 if quick else 3)
+            m["workbench first frame"] = ms(big)
+            m["workbench first frame, a new store (limit)"] = ms(empty)
             result.append(point(n, m, t0))
             save(result)
         finally:
@@ -219,6 +250,37 @@ def integrate_times(w: World, cards: int) -> tuple[list[float], list[float]]:
     return out, bare
 
 
+# --- the diff view's open, per repository size --------------------------------------------------
+def diff_curve(points: list[int], quick: bool, save) -> None:
+    """What the workbench's diff screen waits on (gate/reviews/diff.py: the attempt's diff read
+    and parsed), beside a bare `git diff` of the same two commits, for an attempt that changed
+    one file of a repository of N files."""
+    result = []
+    t0 = time.monotonic()
+    for files in points:
+        w = bench_gate.big_world(files)
+        try:
+            opened, bare = diff_times(w, 5 if quick else 9)
+        finally:
+            w.close()
+        result.append(point(files, {"diff view open (the attempt's diff read and parsed)":
+                                    ms(opened), "bare git diff start..candidate (limit)":
+                                    ms(bare)}, t0))
+        save(result)
+
+
+def diff_times(w: World, rounds: int) -> tuple[list[float], list[float]]:
+    r = Repo(w.repo)
+    with r.store() as s:
+        a = new_attempt(w, GateContext(r, s), "D-1", "true")
+        place = attempt_place(s, a)
+        argv = ["git", "diff", "--no-color", place.start_commit, place.submitted_sha]
+        opened = [timed(lambda: attempt_diff(r, s, a)) for _ in range(rounds)]
+        bare = [timed(lambda: subprocess.run(argv, cwd=w.repo, check=True, capture_output=True))
+                for _ in range(rounds)]
+    return opened, bare
+
+
 SCORE = parse_scores(["boundary=3:bench", "taste=3:bench"])
 
 
@@ -276,7 +338,7 @@ def parallel_curve(points: list[int], quick: bool, save) -> None:
 
 
 CURVES = {"panes": panes_curve, "events": events_curve, "repo": repo_curve,
-          "parallel": parallel_curve}
+          "diff": diff_curve, "parallel": parallel_curve}
 
 
 def measure(curve: str, points: list[int], quick: bool, out: Path, add: bool = False) -> None:
@@ -307,7 +369,10 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=OUT, help="where the JSON goes")
     ap.add_argument("--add", action="store_true",
                     help="keep the curve's points measured before at other sizes")
+    ap.add_argument("--cache", type=Path, help="keep generated event logs here, and reuse them")
     args = ap.parse_args()
+    global CACHE
+    CACHE = args.cache
     names = list(CURVES) if args.curve == "all" else [args.curve]
     for name in names:
         pts = ([int(p) for p in args.points.split(",")] if args.points else

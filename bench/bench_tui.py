@@ -31,6 +31,8 @@ from a2a_tui.collab.context import Collab
 from a2a_tui.gate import GateContext, add_card, claim, ready_card, submit
 from a2a_tui.identity import Caller
 from a2a_tui.repo import Repo
+from a2a_tui.store import chain
+from a2a_tui.store.db import dumps
 from tests.support import World, commit_in, register_session, set_session, write_card
 
 PY = sys.executable
@@ -59,19 +61,33 @@ def seed(w: World, sessions: int, events: int) -> int:
     add_card(GateContext(r, store), write_card(w.repo, "T-1"))
     for i in range(50):
         inbox.post(idea, "revise", f"Revision {i}", card="T-1")
-    have = store.one("SELECT MAX(seq) AS m FROM events")["m"]
-    batch = 10_000
-    left = events - have
-    while left > 0:
-        n = min(batch, left)
-        with store.write() as tx:
-            for j in range(n):
-                tx.append("bench_filler", actor="bench", session=f"w{2 + j % 18}",
-                          payload={"i": j, "note": "filler event for the first-frame bench"})
-        left -= n
+    filler(store, events)
     last = store.one("SELECT MAX(seq) AS m FROM events")["m"]
     store.close()
     return last
+
+
+def filler(store, events: int) -> None:
+    """Filler events up to `events` in all, chained as `Tx.append` chains them but inserted in
+    bulk (10,000,000 appended one by one would take most of an hour), and the chain's
+    checkpoint left where a writer leaves it (chain.keep_up: at the last event)."""
+    have = store.one("SELECT MAX(seq) AS m FROM events")["m"]
+    prev = store.one("SELECT hash FROM events WHERE seq = ?", (have,))["hash"]
+    note = dumps({"note": "filler event for the first-frame bench"})
+    t0 = time.time_ns()
+
+    def rows():
+        nonlocal prev
+        for seq in range(have + 1, events + 1):
+            r = (seq, t0 + seq, "bench_filler", "bench", None, None, f"w{2 + seq % 18}", note)
+            prev = chain.link(prev, *r)
+            yield (*r, prev)
+
+    with store.write() as tx:
+        tx.conn.executemany("INSERT INTO events(seq, ts_ns, kind, actor, task, attempt, session,"
+                            " payload, hash) VALUES (?,?,?,?,?,?,?,?,?)", rows())
+        tx.execute("INSERT INTO chain_checkpoint(id, seq, hash) VALUES (1, ?, ?) ON CONFLICT(id)"
+                   " DO UPDATE SET seq = excluded.seq, hash = excluded.hash", (events, prev))
 
 
 def first_frame_terminal(w: World, last_seq: int, starts: int) -> list[float]:
@@ -200,34 +216,61 @@ async def _responsiveness(w: World, attempt: str) -> dict[str, list[float]]:
     return out
 
 
+def _workbench_pane(w: World) -> str:
+    return w.tmux("new-window", "-P", "-F", "#{pane_id}", "-t", "b:", "-c", str(w.repo),
+                  f"exec {PY} -m a2a_tui workbench --no-orchestrator").strip()
+
+
+def _wait_for(w: World, pane: str, text: str, timeout: float = 10) -> float:
+    t0 = time.perf_counter()
+    while text not in (screen := w.tmux("capture-pane", "-p", "-t", pane)):
+        if time.perf_counter() - t0 > timeout:
+            raise SystemExit(f"{text!r} never showed:\n{screen}")
+        time.sleep(0.003)
+    return time.perf_counter() - t0
+
+
+def _presses(w: World, pane: str, presses: int) -> list[float]:
+    """j/k in Sessions, each until the detail line under the table names the other session."""
+    out = []
+    for i in range(presses):
+        key, want = ("j", "idea1 · ideation") if i % 2 == 0 else ("k", "exec1 · executive")
+        t0 = time.perf_counter()
+        w.tmux("send-keys", "-t", pane, key)
+        _wait_for(w, pane, want)
+        out.append(time.perf_counter() - t0)
+        time.sleep(0.1)
+    return out
+
+
+def keys_idle(sessions: int, events: int, presses: int) -> list[float]:
+    """Key to screen in a real terminal over `sessions` sessions and `events` events, idle."""
+    w = world()
+    w.enter()
+    try:
+        seed(w, sessions, events)
+        w.tmux("new-session", "-d", "-s", "b", "-x", "140", "-y", "40", "sleep 100000")
+        pane = _workbench_pane(w)
+        _wait_for(w, pane, "exec1 · executive", timeout=30)
+        return _presses(w, pane, presses)
+    finally:
+        w.close()
+
+
 def keys_terminal(w: World, attempt: str, presses: int) -> dict[str, list[float]]:
     """Key to screen in a real terminal: j/k in Sessions until the detail line under the table
     names the other session; first while idle, then while a verify started with `v` in the
     Gate panel runs (the workbench's own worker, as a user would start it)."""
-    pane = w.tmux("new-window", "-P", "-F", "#{pane_id}", "-t", "b:", "-c", str(w.repo),
-                  f"exec {PY} -m a2a_tui workbench --no-orchestrator").strip()
+    pane = _workbench_pane(w)
 
     def screen() -> str:
         return w.tmux("capture-pane", "-p", "-t", pane)
 
     def wait_for(text: str, timeout: float = 10) -> float:
-        t0 = time.perf_counter()
-        while text not in screen():
-            if time.perf_counter() - t0 > timeout:
-                raise SystemExit(f"{text!r} never showed:\n{screen()}")
-            time.sleep(0.003)
-        return time.perf_counter() - t0
+        return _wait_for(w, pane, text, timeout)
 
     def sample() -> list[float]:
-        out = []
-        for i in range(presses):
-            key, want = ("j", "idea1 · ideation") if i % 2 == 0 else ("k", "exec1 · executive")
-            t0 = time.perf_counter()
-            w.tmux("send-keys", "-t", pane, key)
-            wait_for(want)
-            out.append(time.perf_counter() - t0)
-            time.sleep(0.1)
-        return out
+        return _presses(w, pane, presses)
 
     wait_for("exec1 · executive", timeout=30)
     idle = sample()

@@ -41,3 +41,21 @@ def test_a_curve_measured_at_a_tiny_point_is_drawn_as_a_table(tmp_path):
     assert "worse" in line and "✗ ≤ linear" in line
     assert "Not measured yet." in text   # the curves with no JSON say so
     assert (tmp_path / "parallel.png").exists() or "matplotlib is not installed" in text
+
+
+def test_what_reads_a_window_or_a_tail_is_held_to_flat():
+    aim = scale_report.aim_met
+    assert aim("events", "metrics view tasks --since 7d", "sublinear") == "✗ flat"
+    assert aim("events", "metrics view tasks", "linear") == "✓ ≤ linear"
+    assert aim("events", "workbench first frame", "sublinear") == "✗ flat"
+    assert aim("panes", "workbench first frame (N sessions, 10,000 events)", "sublinear") \
+        == "✓ ≤ linear"
+    assert aim("panes", "workbench key → screen (N sessions, idle)", "flat") == "✓ flat"
+
+
+def test_the_diff_view_curve_at_a_tiny_point(tmp_path):
+    bench_scale.measure("diff", [200], True, tmp_path)
+    (pt,) = json.loads((tmp_path / "diff.json").read_text())["points"]
+    assert pt["x"] == 200
+    assert all(m["median"] > 0 and m["n"] == 5 for m in pt["measures"].values())
+    assert "bare git diff start..candidate (limit)" in pt["measures"]

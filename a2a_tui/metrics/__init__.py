@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from a2a_tui.errors import A2AError
+from a2a_tui.kinds import GateEvent
 from a2a_tui.metrics import tables as _tables
 from a2a_tui.metrics.history import History, load
 from a2a_tui.metrics.views import VIEWS, series
@@ -81,7 +82,7 @@ def compute(store, view: str | None = None, *, since_ns: int | None = None,
     check_view(view)
     h = history(store, since_ns=since_ns)
     if task is not None:
-        if task not in h.cards:
+        if task not in h.cards and not _has_card(store, task):
             raise A2AError("unknown_task", f"no task {task!r} in the event log (see `a2a card"
                            " list`)", exit_code=2)
         h = h.only_task(task)
@@ -89,6 +90,12 @@ def compute(store, view: str | None = None, *, since_ns: int | None = None,
     for name in [view] if view else list(VIEWS):
         out[JSON_KEY[name]] = VIEWS[name](h)
     return out
+
+
+def _has_card(store, task: str) -> bool:
+    """Whether the log holds the task's card (a `--since` history holds only its period's)."""
+    return store.one("SELECT 1 FROM events INDEXED BY events_task WHERE task = ? AND kind = ?"
+                     " LIMIT 1", (task, GateEvent.CARD_ADDED)) is not None
 
 
 def render(data: dict[str, Any]) -> str:

@@ -10,11 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from a2a_tui.kinds import EventKind, GateEvent
 from a2a_tui.metrics.kinds import CHECK_STEP, RESOLUTIONS, STEPS
 from a2a_tui.metrics.records import Attempt, Attention, History, Rejection, Row, Session
+
+
+class Launches(Protocol):
+    """The sessions' launches, by session (history.py reads them)."""
+
+    def get(self, sid: str | None) -> Row | None: ...
 
 
 @dataclass
@@ -24,7 +30,7 @@ class Folding:
     time of a session's nearest event of some kinds (history.py: SQL over the indexes)."""
 
     h: History
-    launches: dict[str, Row]
+    launches: Launches
     nearest: Callable[[str | None, int, tuple[str, ...], bool], int | None]
     questions: dict[str, Attention] = field(default_factory=dict)
     stops: dict[str, Attention] = field(default_factory=dict)      # attempt -> three-strike stop

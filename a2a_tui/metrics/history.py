@@ -59,39 +59,86 @@ def load(store, *, since_ns: int | None = None) -> History:
 
 
 def _rows(tx, kinds: list[str], start: int, fields: tuple[str, ...] = (), *,
-          few: bool = False) -> list[Row]:
+          few: bool = False, session: str | None = None, task: str | None = None) -> list[Row]:
     """Events of `kinds` from seq `start` on, in order. With `fields` (JSON paths such as
     "card.title"), only those are read out of the payload, in SQL. `few`: the kinds are rare
     (cards, launches), so look them up in the kind index; the planner, counting many kinds,
-    would scan the table, which is the faster way to read the fold's share of a long log."""
+    would scan the table, which is the faster way to read the fold's share of a long log.
+    `session` / `task`: only that one's events, looked up in its index."""
     marks = ",".join("?" * len(kinds))
-    how = "INDEXED BY events_kind" if few else ""
+    how, where, params = "INDEXED BY events_kind" if few else "", "", [*kinds, start]
+    if session is not None:
+        how, where = "INDEXED BY events_kind_session", " AND session = ?"
+        params.append(session)
+    elif task is not None:
+        how, where = "INDEXED BY events_task", " AND task = ?"
+        params.append(task)
     cols = ", ".join(f"json_extract(payload, '$.{f}')" for f in fields) or "payload"
     rows = tx.all(f"SELECT seq, ts_ns, kind, task, attempt, session, {cols} FROM events {how}"
-                  f" WHERE kind IN ({marks}) AND seq >= ? ORDER BY seq", (*kinds, start))
+                  f" WHERE kind IN ({marks}) AND seq >= ?{where} ORDER BY seq", params)
     if not fields:
         return [Row(*r) for r in rows]
     return [Row(*r[:6], dict(zip(fields, r[6:], strict=True))) for r in rows]
 
 
-# Signals by their payload kind, through migration 3's partial index. The kind is written into
-# the SQL (a member of the registry, never input): a partial index serves only a literal
-# condition.
-_SIGNALS = (f"FROM events INDEXED BY events_signal_kind WHERE kind = '{EventKind.SIGNAL.value}'"
-            " AND json_extract(payload, '$.kind') = ?")
+def _from(start: int, index: str, alias: str = "") -> str:
+    """The FROM of a count over the events from seq `start` on: through `index` over the whole
+    log; for a period (`--since`), a scan of the period alone by seq (the indexes lead with the
+    kind, so a period's rows are spread over all of the log's in them)."""
+    how = f"INDEXED BY {index}" if start <= 1 else "NOT INDEXED"
+    return f"FROM events {f'AS {alias} ' if alias else ''}{how}"
+
+
+def _signals(start: int, alias: str = "") -> str:
+    """Signals by their payload kind (bind it), through migration 3's partial index for the
+    whole log. The kind is written into the SQL (a member of the registry, never input): a
+    partial index serves only a literal condition."""
+    a = f"{alias}." if alias else ""
+    return (f"{_from(start, 'events_signal_kind', alias)} WHERE {a}kind ="
+            f" '{EventKind.SIGNAL.value}' AND json_extract({a}payload, '$.kind') = ?")
+
+
+class _Launches:
+    """Sessions' launches: the period's own read at once; an older one (a session launched
+    before the period that is heard from in it) looked up in the (kind, session) index when
+    asked for, so a `--since` read costs the period, not the log before it."""
+
+    def __init__(self, tx, start: int) -> None:
+        self.tx, self.start = tx, start
+        self.own = {r.session: r for r in _rows(tx, [EventKind.SESSION_LAUNCHING], start,
+                                                _LAUNCH, few=True) if r.session}
+        self.older: dict[str, Row | None] = {}
+
+    def get(self, sid: str | None) -> Row | None:
+        if not sid:
+            return None
+        if sid in self.own:
+            return self.own[sid]
+        if self.start <= 1:
+            return None
+        if sid not in self.older:
+            found = _rows(self.tx, [EventKind.SESSION_LAUNCHING], 1, _LAUNCH, session=sid)
+            self.older[sid] = found[-1] if found else None
+        return self.older[sid]
+
+    def __contains__(self, sid: object) -> bool:
+        return isinstance(sid, str) and self.get(sid) is not None
+
+    def __getitem__(self, sid: str) -> Row:
+        r = self.get(sid)
+        if r is None:
+            raise KeyError(sid)
+        return r
 
 
 class _Reader:
-    """The read: cards and launches first (from the start of the log), then the fold of the
-    period's events through HANDLERS, then what is counted in SQL (turns, dispatches, pane
-    waits)."""
+    """The read: the period's launches first (older ones when asked for), then the fold of the
+    period's events through HANDLERS, the cards of its tasks, then what is counted in SQL
+    (turns, dispatches, pane waits)."""
 
     def __init__(self, h: History, tx) -> None:
         self.h, self.tx = h, tx
-        # Cards and launches are read from the start: a period's attempt may use an older card,
-        # and an older session may serve it.
-        self.launches = {r.session: r for r in _rows(tx, [EventKind.SESSION_LAUNCHING], 1,
-                                                     _LAUNCH, few=True) if r.session}
+        self.launches = _Launches(tx, h.start_seq)
         self.state = Folding(h, self.launches,
                              lambda sid, seq, kinds, before: _nearest(tx, sid, seq, kinds,
                                                                       before=before))
@@ -102,15 +149,28 @@ class _Reader:
                       (EventKind.INITIALIZED,))
         if init is not None:
             h.project = Path(json.loads(init[0]).get("root") or "").name
-        for r in _rows(tx, [GateEvent.CARD_ADDED, GateEvent.CARD_REVISED], 1,
-                       ("card.title", "card.task_type", "card.complexity"), few=True):
+        for r in _rows(tx, list(HANDLERS), h.start_seq):
+            HANDLERS[r.kind](self.state, r)
+        self._cards()
+        self._counts()
+        self._pane_waits()
+
+    def _cards(self) -> None:
+        """Each card as last revised: all of them for the whole log; for a period, those of
+        its tasks (a period's attempt may use an older card), each looked up by its task."""
+        h, kinds = self.h, [GateEvent.CARD_ADDED, GateEvent.CARD_REVISED]
+        fields = ("card.title", "card.task_type", "card.complexity")
+        if h.start_seq <= 1:
+            rows = _rows(self.tx, kinds, 1, fields, few=True)
+        else:
+            named = self.tx.all("SELECT DISTINCT task FROM events NOT INDEXED WHERE seq >= ?"
+                                " AND task IS NOT NULL", (h.start_seq,))
+            tasks = {a.task for a in h.attempts.values()} | {t for (t,) in named}
+            rows = [r for t in sorted(tasks) for r in _rows(self.tx, kinds, 1, fields, task=t)]
+        for r in rows:
             p = r.payload
             h.cards[r.task or ""] = Card(r.task or "", p["card.title"] or "",
                                          p["card.task_type"] or "?", p["card.complexity"] or "?")
-        for r in _rows(tx, list(HANDLERS), h.start_seq):
-            HANDLERS[r.kind](self.state, r)
-        self._counts()
-        self._pane_waits()
 
     def session(self, sid: str) -> Session:
         return self.state.session(sid)
@@ -118,20 +178,19 @@ class _Reader:
     def _counts(self) -> None:
         """Turns, dispatches and first/last event per session, counted over indexes."""
         h, tx = self.h, self.tx
-        for sid, r in self.launches.items():
-            if r.seq >= h.start_seq:
-                self.session(sid)
+        for sid in self.launches.own:    # launched in the period
+            self.session(sid)
         for a in h.attempts.values():
             for sid in (a.writer, *a.served):
                 if sid and sid not in h.sessions and sid in self.launches:
                     self.session(sid)
         start = h.start_seq
-        for sid, n in tx.all(f"SELECT session, COUNT(*) {_SIGNALS} AND seq >= ?"
+        for sid, n in tx.all(f"SELECT session, COUNT(*) {_signals(start)} AND seq >= ?"
                              " GROUP BY session", (SIGNAL_TURN_END, start)):
             if sid in self.launches:
                 self.session(sid).turns = n
         for sid, n in tx.all(
-                "SELECT session, COUNT(*) FROM events INDEXED BY events_kind_session"
+                f"SELECT session, COUNT(*) {_from(start, 'events_kind_session')}"
                 " WHERE kind = ? AND seq >= ? GROUP BY session",
                 (EventKind.DISPATCH_QUEUED, start)):
             if sid in self.launches:
@@ -153,7 +212,7 @@ class _Reader:
                                      session="w.session", seq="w.seq")
         for seq, ts, sid, attempt, done in tx.all(
                 f"SELECT w.seq, w.ts_ns, w.session, w.attempt, {acted}"
-                f" {_SIGNALS.replace('FROM events', 'FROM events AS w')} AND w.seq >= ?",
+                f" {_signals(h.start_seq, 'w')} AND w.seq >= ?",
                 (*params, SIGNAL_WAITING, h.start_seq)):
             h.attention.append(Attention("permission", sid or "", seq, ts, acted_ns=done,
                                          attempt=attempt, session=sid))

@@ -22,6 +22,10 @@ GENESIS = "0" * 64
 # that many events, not per open. Small, so that an open checks little (31 events: about 0.15 ms
 # beside SQLite's own open, bench/REPORT.md): the write it costs now and then is one commit.
 CHECKPOINT_EVERY = 32
+# A write that appended events also checks a stretch past the checkpoint and moves it (keep_up):
+# at most this many events plus twice those it appended, so a long-lived writer keeps the
+# checkpoint near the tip and the next open checks little, and no write holds the lock long.
+WRITE_WALK_MAX = 128
 _FIELDS = "seq, ts_ns, kind, actor, task, attempt, session, payload, hash"
 # The fields as one JSON array (unambiguous: no field can run into the next); one encoder made
 # once, since a full check encodes every event.
@@ -53,13 +57,16 @@ def tip(conn) -> tuple[int, str]:
     return (0, GENESIS) if row is None else (int(row[0]), row[1] or "")
 
 
-def walk(conn, after: int = 0, prev: str = GENESIS) -> tuple[Break | None, int, str]:
-    """Check the events after `after`, whose predecessor's hash is `prev`. Returns the first
-    break (or None), and the seq and hash of the last event checked good."""
+def walk(conn, after: int = 0, prev: str = GENESIS, upto: int | None = None
+         ) -> tuple[Break | None, int, str]:
+    """Check the events after `after` (to `upto`, when given), whose predecessor's hash is
+    `prev`. Returns the first break (or None), and the seq and hash of the last event checked
+    good."""
     last, seq_expected = after, after + 1
     cur = conn.cursor()
     cur.row_factory = None  # plain tuples: a Row per event costs as much as its hash
-    for row in cur.execute(f"SELECT {_FIELDS} FROM events WHERE seq > ? ORDER BY seq", (after,)):
+    for row in cur.execute(f"SELECT {_FIELDS} FROM events WHERE seq > ? AND seq <= ?"
+                           " ORDER BY seq", (after, (1 << 62) if upto is None else upto)):
         seq = row[0]
         if seq != seq_expected:
             return Break(seq_expected, f"event #{seq_expected} is missing (the log jumps from"
@@ -127,12 +134,37 @@ def check_from_checkpoint(store) -> Break | None:
     return broken
 
 
+def keep_up(conn, appended: int) -> None:
+    """Inside a write transaction that appended `appended` events: check the events past the
+    checkpoint (at most WRITE_WALK_MAX + 2 × appended of them) and move the checkpoint to the
+    last one checked good. A process that writes for hours without reopening the store thus
+    leaves the next open at most CHECKPOINT_EVERY - 1 events to check (issue 30: the
+    workbench's first frame walked every event the orchestrator had appended). A break is left
+    where it is, for the next open to report."""
+    cp = conn.execute("SELECT seq, hash FROM chain_checkpoint WHERE id = 1").fetchone()
+    after, prev = (0, GENESIS) if cp is None else (int(cp[0]), cp[1])
+    tip_seq = tip(conn)[0]
+    if tip_seq - after < CHECKPOINT_EVERY:
+        return
+    if after:
+        row = conn.execute("SELECT hash FROM events WHERE seq = ?", (after,)).fetchone()
+        if row is None or row[0] != prev:
+            return   # rewritten at or before the checkpoint: the next open finds where
+    _broken, last, last_hash = walk(conn, after, prev, after + WRITE_WALK_MAX + 2 * appended)
+    if last > after:
+        _move(conn, last, last_hash)
+
+
+def _move(conn, seq: int, hash_: str) -> None:
+    conn.execute("INSERT INTO chain_checkpoint(id, seq, hash) VALUES (1, ?, ?)"
+                 " ON CONFLICT(id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash"
+                 " WHERE excluded.seq > chain_checkpoint.seq", (seq, hash_))
+
+
 def _advance(store, seq: int, hash_: str) -> None:
     try:
         with store.write() as tx:
-            tx.execute("INSERT INTO chain_checkpoint(id, seq, hash) VALUES (1, ?, ?)"
-                       " ON CONFLICT(id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash"
-                       " WHERE excluded.seq > chain_checkpoint.seq", (seq, hash_))
+            _move(tx.conn, seq, hash_)
     except A2AError as exc:
         # Best effort: a busy store (or a full disk) keeps the old checkpoint; the next open
         # checks a bit more.

@@ -62,6 +62,7 @@ class Tx:
 
     def __init__(self, conn: sqlite3.Connection):
         self.conn = conn
+        self.appended = 0   # events appended in this transaction (chain.keep_up)
 
     def execute(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
         return self.conn.execute(sql, params)
@@ -93,6 +94,7 @@ class Tx:
             (seq, ts, kind, actor, task, attempt, session, text,
              chain.link(prev, seq, ts, kind, actor, task, attempt, session, text)),
         )
+        self.appended += 1
         return seq
 
     def next_counter(self, name: str) -> int:
@@ -224,8 +226,11 @@ class Store:
         except sqlite3.OperationalError as exc:
             raise (trouble.from_sqlite(exc, self.path)
                    or A2AError("store_busy", f"store is busy: {exc}")) from exc
+        tx = Tx(self.conn)
         try:
-            yield Tx(self.conn)
+            yield tx
+            if tx.appended:
+                chain.keep_up(self.conn, tx.appended)
         except BaseException as exc:
             # SQLite may have rolled back already (a full disk, an I/O error): then there is
             # nothing to end, and a failing ROLLBACK must not hide the error that caused it.
