@@ -26,7 +26,7 @@ python3 -m venv .venv && .venv/bin/pip install -q -e . && .venv/bin/a2a demo
 ```
 <!-- test-command -->
 ```sh
-python3 -m venv .venv && .venv/bin/pip install -q -e '.[test]' && .venv/bin/python -m pytest -q -n 2
+python3 -m venv .venv && .venv/bin/pip install -q -e '.[test]' && .venv/bin/python -m pytest -q -n 3
 ```
 """
 
