@@ -130,6 +130,7 @@ class Store:
         self.path = Path(path)
         self.owner: Owner | None = None
         self.wrote = False
+        self._closed = False
         if not self.path.parent.is_dir():
             raise A2AError("not_initialized", f"no a2a store at {self.path} (run `a2a init`)")
         if not create and not self.path.exists():
@@ -201,6 +202,11 @@ class Store:
         return int(self.conn.execute("PRAGMA user_version").fetchone()[0])
 
     def close(self) -> None:
+        """Note the last event for the repository and close; a second close does nothing (the
+        store may be gone by then: `a2a down` of a demo removes it in between)."""
+        if self._closed:
+            return
+        self._closed = True
         try:
             if self.owner is not None and self.wrote:
                 self.owner.closing(self)

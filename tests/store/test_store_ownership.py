@@ -214,3 +214,16 @@ def test_a_repository_copied_whole_while_serve_runs_keeps_its_store(world, repo,
     assert {c["id"] for c in r.json["cards"]} == {"T-1", "T-2"}
     assert world.a2a("card", "add", str(write_card(copy, "T-3")), cwd=copy).code == 0
     assert served.proc.poll() is None
+
+
+def test_a_store_closed_twice_notes_its_last_event_once(repo, caplog):
+    """`a2a down` of a demo closes the store, removes the repository, and the command's end
+    closes the store again: the second close noted the last event of a store that was gone
+    and warned, the first line the user read ("could not note the store's last event")."""
+    store = Repo(repo).store()
+    with store.write() as tx:
+        tx.append("test_event", actor="user")
+    store.close()
+    shutil.rmtree(repo)
+    store.close()
+    assert not [r for r in caplog.records if "could not note" in r.getMessage()], caplog.text
