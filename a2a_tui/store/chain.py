@@ -120,14 +120,11 @@ def check_from_checkpoint(store) -> Break | None:
     """Check the events after the store's checkpoint (and that the checkpoint still names an
     event with the hash it saw); move the checkpoint on when enough were checked good."""
     conn = store.conn
-    cp = conn.execute("SELECT seq, hash FROM chain_checkpoint WHERE id = 1").fetchone()
-    after, prev = (0, GENESIS) if cp is None else (int(cp[0]), cp[1])
-    if after:
-        row = conn.execute("SELECT hash FROM events WHERE seq = ?", (after,)).fetchone()
-        if row is None or row[0] != prev:
-            # The chain was rewritten at or before the checkpoint: find where, from the start.
-            return check(conn) or Break(after, f"event #{after} no longer has the hash the"
-                                        " checkpoint recorded")
+    after, prev, holds = _checkpoint(conn)
+    if not holds:
+        # The chain was rewritten at or before the checkpoint: find where, from the start.
+        return check(conn) or Break(after, f"event #{after} no longer has the hash the"
+                                    " checkpoint recorded")
     broken, last, last_hash = walk(conn, after, prev)
     if broken is None and last - after >= CHECKPOINT_EVERY:
         _advance(store, last, last_hash)
@@ -141,18 +138,21 @@ def keep_up(conn, appended: int) -> None:
     leaves the next open at most CHECKPOINT_EVERY - 1 events to check (issue 30: the
     workbench's first frame walked every event the orchestrator had appended). A break is left
     where it is, for the next open to report."""
-    cp = conn.execute("SELECT seq, hash FROM chain_checkpoint WHERE id = 1").fetchone()
-    after, prev = (0, GENESIS) if cp is None else (int(cp[0]), cp[1])
-    tip_seq = tip(conn)[0]
-    if tip_seq - after < CHECKPOINT_EVERY:
-        return
-    if after:
-        row = conn.execute("SELECT hash FROM events WHERE seq = ?", (after,)).fetchone()
-        if row is None or row[0] != prev:
-            return   # rewritten at or before the checkpoint: the next open finds where
+    after, prev, holds = _checkpoint(conn)
+    if tip(conn)[0] - after < CHECKPOINT_EVERY or not holds:
+        return   # not behind; or rewritten at or before the checkpoint: the next open finds where
     _broken, last, last_hash = walk(conn, after, prev, after + WRITE_WALK_MAX + 2 * appended)
     if last > after:
         _move(conn, last, last_hash)
+
+
+def _checkpoint(conn) -> tuple[int, str, bool]:
+    """(the checkpoint's seq, its hash, whether the event at that seq still has that hash)."""
+    cp = conn.execute("SELECT seq, hash FROM chain_checkpoint WHERE id = 1").fetchone()
+    if cp is None or not cp[0]:
+        return 0, GENESIS, True
+    row = conn.execute("SELECT hash FROM events WHERE seq = ?", (int(cp[0]),)).fetchone()
+    return int(cp[0]), cp[1], row is not None and row[0] == cp[1]
 
 
 def _move(conn, seq: int, hash_: str) -> None:
