@@ -89,11 +89,25 @@ def save_pane(tx, sid: str, old: Pane, new: Pane, *, last_signal_ns: int | None 
     tx.execute(f"UPDATE sessions SET {cols} WHERE id = ?", (*sets.values(), sid))
 
 
-def ours(tx, sid: str) -> set[int]:
+class Ours:
+    """The dispatch numbers whose text may have reached session `sid`'s pane, as a container
+    asked one number at a time: a signal names at most a few markers, and a long-lived session
+    has thousands of dispatches, so none is read that no marker names."""
+
+    _SQL = (f"SELECT 1 FROM dispatches WHERE n = ? AND session = ?"
+            f" AND state IN ({','.join('?' * len(DELIVERED_STATES))})")
+
+    def __init__(self, tx, sid: str):
+        self.tx, self.sid = tx, sid
+
+    def __contains__(self, n: object) -> bool:
+        return (isinstance(n, int)
+                and self.tx.one(self._SQL, (n, self.sid, *DELIVERED_STATES)) is not None)
+
+
+def ours(tx, sid: str) -> Ours:
     """Dispatch numbers whose text may have reached this session's pane."""
-    marks = ",".join("?" * len(DELIVERED_STATES))
-    return {r[0] for r in tx.all("SELECT n FROM dispatches WHERE session = ?"
-                                 f" AND state IN ({marks})", (sid, *DELIVERED_STATES))}
+    return Ours(tx, sid)
 
 
 def set_dispatch(tx, n: int, state: str, **cols: Any) -> None:
