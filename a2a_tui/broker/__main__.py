@@ -18,13 +18,24 @@ from pathlib import Path
 # What the agent-facing commands import when they run (each command imports lazily, so a
 # direct `a2a` call pays only for its own): loaded here, before the first fork.
 PRELOAD = (
-    "psutil", "a2a_tui.cli.context", "a2a_tui.identity", "a2a_tui.store", "a2a_tui.gate",
+    "psutil", "a2a_tui.cli.context", "a2a_tui.identity", "a2a_tui.store", "a2a_tui.store.owner",
+    "a2a_tui.gate", "a2a_tui.gate.cards.commands", "a2a_tui.gate.cards.weakening",
+    "a2a_tui.gate.ledger.records",
     "a2a_tui.gate.context", "a2a_tui.gate.ledger", "a2a_tui.gate.integration.recovery",
     "a2a_tui.gate.views",
     "a2a_tui.collab.context", "a2a_tui.collab.inbox", "a2a_tui.collab.board",
     "a2a_tui.panes.control", "a2a_tui.panes.views", "a2a_tui.panes.orchestrator",
     "a2a_tui.metrics.retro", "a2a_tui.spawn", "a2a_tui.tmux",
 )
+
+
+def preload() -> None:
+    """Import what a request's child would otherwise import itself (tests/broker: a brokered
+    command imports nothing more)."""
+    from a2a_tui import cli
+
+    for name in (*PRELOAD, *cli.command_modules()):
+        importlib.import_module(name)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -44,10 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     # Its log takes what it can: a full disk never ends the broker (serve.BestEffortLog).
     sys.stdout, sys.stderr = serve.BestEffortLog(1), serve.BestEffortLog(2)
 
-    for name in PRELOAD:
-        importlib.import_module(name)
-    for name in cli.command_modules():
-        importlib.import_module(name)
+    preload()
     # What is loaded now is never collected: a child's collections then leave these objects,
     # and the pages the fork shares with it, alone (copy-on-write stays cheap).
     gc.freeze()

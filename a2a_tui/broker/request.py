@@ -59,8 +59,23 @@ class Served:
     paths: dict          # command function -> its words (commands.command_paths)
 
 
-def handle(conn: socket.socket, session: str, served: Served) -> int:
-    """Serve one connection on `session`'s socket; the command's exit code."""
+def warm_up(served: Served) -> Path:
+    """What every request does first, done by the broker's spare child before its request
+    comes (serve.py): the pages this writes are copied, and the memory it allocates faulted in,
+    while nobody waits. Returns the request's private folder, made now; nothing else is kept
+    for the request (it opens its own store)."""
+    try:
+        served.repo.store().close()
+    except A2AError:
+        pass   # the request meets it again and says why
+    cli.build_parser()
+    return Path(tempfile.mkdtemp(prefix="a2a-broker-"))
+
+
+def handle(conn: socket.socket, session: str, served: Served, workdir: Path | None = None
+           ) -> int:
+    """Serve one connection on `session`'s socket; the command's exit code. `workdir`: the
+    request's private folder when made already (warm_up), removed here all the same."""
     reader = Reader(conn)
     conn.settimeout(REQUEST_TIMEOUT_S)
     try:
@@ -72,21 +87,24 @@ def handle(conn: socket.socket, session: str, served: Served) -> int:
     if why is not None:
         for fd in fds:
             os.close(fd)
+        if workdir is not None:
+            shutil.rmtree(workdir, ignore_errors=True)
         return _answer(conn, 2, {"code": "broker_bad_request", "message": why})
     conn.settimeout(None)
-    _take_stdio(fds)
+    own = _take_stdio(fds)
     for key in TERMINAL_VARS:
         os.environ.pop(key, None)
     os.environ.update(env)
-    workdir = tempfile.mkdtemp(prefix="a2a-broker-")
+    workdir = workdir or Path(tempfile.mkdtemp(prefix="a2a-broker-"))
     os.chdir(workdir)
     channel = Channel(conn, reader)
     try:
-        code = _run(argv, session, served, channel, Path(workdir))
+        code = _run(argv, session, served, channel, workdir)
     finally:
         channel.done = True
         os.chdir("/")
         shutil.rmtree(workdir, ignore_errors=True)
+        _give_back_stdio(own)
     return _answer(conn, code)
 
 
@@ -135,8 +153,10 @@ def _request(msg: dict | None, fds: list[int]) -> tuple[list[str], dict[str, str
     return argv, env, None
 
 
-def _take_stdio(fds: list[int]) -> None:
-    """The client's descriptors become this process's 0, 1, 2 and Python's streams on them."""
+def _take_stdio(fds: list[int]) -> list[int]:
+    """The client's descriptors become this process's 0, 1, 2 and Python's streams on them;
+    returns copies of the broker's own 0, 1, 2 (its log), for `_give_back_stdio`."""
+    own = [os.dup(n) for n in range(3)]
     streams = (sys.stdin, sys.stdout, sys.stderr)
     for n, fd in enumerate(fds):
         os.dup2(fd, n)
@@ -150,6 +170,22 @@ def _take_stdio(fds: list[int]) -> None:
                                     line_buffering=tty or n == 2))
     sys.stdin, sys.stdout, sys.stderr = new
     sys.__stdin__, sys.__stdout__, sys.__stderr__ = new
+    return own
+
+
+def _give_back_stdio(own: list[int]) -> None:
+    """The command has ended: the client's descriptors are closed here before the answer, so
+    whoever reads its output to the end (`$(a2a ...)`, a pipe) has it when the client exits,
+    not when this process has finished exiting. What this process says from now on goes to the
+    broker's log."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    for n, fd in enumerate(own):
+        os.dup2(fd, n)
+        os.close(fd)
 
 
 def _answer(conn: socket.socket, code: int, error: dict | None = None) -> int:

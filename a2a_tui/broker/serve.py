@@ -5,8 +5,9 @@ pipe, which sessions are live (`{"sessions": ["w1", ...]}`): it listens on
 `.a2a/broker/<session>/a2a.sock` for each (the folder mode 0700, the socket 0600), and closes
 and removes the socket of a session that is no longer in the list. It is single-threaded and
 has imported the command line once (`__main__.py`), so forking a child per connection is cheap
-and safe; the child runs the request (request.py) and exits. The session of a request is the
-socket it came in on: the child is told, it never asks.
+and safe; the child runs the request (request.py) and exits. Between requests one child is
+forked ahead and warmed up (the spare, below): the next connection is handed to it. The session
+of a request is the socket it came in on: the child is told, it never asks.
 
 It ends with the orchestrator: SIGTERM from the kernel when the thread that started it ends
 (PR_SET_PDEATHSIG, Linux), the end of file on its pipe, or its parent's pid changing. Its
@@ -22,6 +23,7 @@ import io
 import json
 import os
 import select
+import shutil
 import signal
 import socket
 import stat
@@ -30,7 +32,7 @@ from pathlib import Path
 
 from a2a_tui import host
 from a2a_tui.broker import request
-from a2a_tui.broker.client import SUN_PATH_MAX
+from a2a_tui.broker.client import SUN_PATH_MAX, Reader, send
 from a2a_tui.errors import A2AError
 from a2a_tui.repo import BROKER_SOCKET
 
@@ -73,6 +75,7 @@ class Broker:
         self.listeners: dict[str, tuple[socket.socket, int]] = {}   # session -> (socket, inode)
         self.by_fd: dict[int, str] = {}
         self.children: set[int] = set()
+        self.spare: tuple[int, socket.socket] | None = None   # (pid, our end of its pair)
         self.stopping = False
         self._pending = b""
 
@@ -87,11 +90,14 @@ class Broker:
         signal.signal(signal.SIGCHLD, lambda *_: None)   # wakes poll(2) to reap
         try:
             while not self.stopping:
+                if not self.children:
+                    self._make_spare()   # between requests: never beside one being served
                 self._once(wake_r)
                 self._reap()
                 if os.getppid() != self.parent:
                     self.stopping = True
         finally:
+            self._drop_spare()
             for sock, _ino in self.listeners.values():
                 sock.close()   # the files stay: a client is refused at once, never left waiting
         return 0
@@ -187,35 +193,117 @@ class Broker:
             conn, _addr = sock.accept()
         except (BlockingIOError, InterruptedError, ConnectionAbortedError):
             return
+        try:
+            if not self._hand_to_spare(conn, sid):
+                self._fork_for(conn, sid)
+        finally:
+            conn.close()
+
+    def _fork_for(self, conn: socket.socket, sid: str) -> None:
+        """A child forked now for this one connection (when no spare could take it)."""
         sys.stdout.flush()
         sys.stderr.flush()
         try:
             pid = os.fork()
         except OSError as exc:   # no process to spare now: this client is refused, not the next
             print(f"a2a broker: cannot fork for {sid}: {exc}", file=sys.stderr, flush=True)
-            conn.close()
             return
         if pid == 0:   # the child: one request, then _exit (never back into this loop)
             code = 1
             try:
-                self._become_child(conn)
+                self._become_child()
+                conn.setblocking(True)
                 code = request.handle(conn, sid, self.served)
             except BaseException as exc:   # a bug here must not leave the client waiting
                 print(f"a2a broker: request on {sid} failed: {exc!r}", file=sys.__stderr__)
             finally:
                 os._exit(code if isinstance(code, int) and 0 <= code < 256 else 1)
-        conn.close()
         self.children.add(pid)
 
-    def _become_child(self, conn: socket.socket) -> None:
+    # --- the spare: a child forked before its request comes --------------------------------
+    # A child's first milliseconds go to the kernel (copying the pages it writes, faulting in
+    # the memory it allocates: opening the store, building the parser), not to the request.
+    # So one child is forked ahead and does that while nobody waits (request.warm_up); the next
+    # connection is handed to it over a socket pair with the session's name. A new spare is
+    # forked once no request is being served (a fork beside a request slows it on a busy
+    # machine); a connection that finds none gets a child forked for it, as before.
+    def _make_spare(self) -> None:
+        if self.spare is not None or self.stopping or len(self.children) >= MAX_CHILDREN:
+            return
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        try:
+            pid = os.fork()
+        except OSError as exc:
+            print(f"a2a broker: cannot fork a spare: {exc}", file=sys.stderr, flush=True)
+            ours.close()
+            theirs.close()
+            return
+        if pid == 0:
+            code = 1
+            try:
+                ours.close()
+                self._become_child()
+                code = self._serve_as_spare(theirs)
+            except BaseException as exc:
+                print(f"a2a broker: spare failed: {exc!r}", file=sys.__stderr__)
+            finally:
+                os._exit(code if isinstance(code, int) and 0 <= code < 256 else 1)
+        theirs.close()
+        self.children.add(pid)
+        self.spare = (pid, ours)
+
+    def _serve_as_spare(self, chan: socket.socket) -> int:
+        """In the spare: warm up, wait for one connection and its session, serve it. Ends (0)
+        when the broker closes the pair without handing anything over."""
+        workdir = request.warm_up(self.served)
+        reader = Reader(chan)
+        try:
+            msg = reader.recv()
+        except (OSError, ValueError):
+            msg = None
+        fds = reader.take_fds()
+        chan.close()
+        sid = msg.get("session") if isinstance(msg, dict) else None
+        if not isinstance(sid, str) or len(fds) != 1:
+            for fd in fds:
+                os.close(fd)
+            shutil.rmtree(workdir, ignore_errors=True)
+            return 0
+        conn = socket.socket(fileno=fds[0])
+        conn.setblocking(True)
+        return request.handle(conn, sid, self.served, workdir)
+
+    def _hand_to_spare(self, conn: socket.socket, sid: str) -> bool:
+        """Give the connection to the spare; False when there is none to take it."""
+        if self.spare is None:
+            return False
+        pid, chan = self.spare
+        self.spare = None
+        try:
+            send(chan, {"session": sid}, [conn.fileno()])
+            return True
+        except OSError:   # it died meanwhile: this connection gets a child of its own
+            return False
+        finally:
+            chan.close()
+
+    def _drop_spare(self) -> None:
+        if self.spare is not None:
+            self.spare[1].close()   # the spare reads the end of file and exits
+            self.spare = None
+
+    def _become_child(self) -> None:
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGINT, signal.default_int_handler)
         for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGCHLD):
             signal.signal(sig, signal.SIG_DFL)
         for sock, _ino in self.listeners.values():
             sock.close()
+        if self.spare is not None:
+            self.spare[1].close()
         os.close(self.control)
-        conn.setblocking(True)
 
     def _reap(self) -> None:
         while self.children:
@@ -227,6 +315,8 @@ class Broker:
             if pid == 0:
                 return
             self.children.discard(pid)
+            if self.spare is not None and self.spare[0] == pid:
+                self._drop_spare()   # a new one is forked after the next request, not now
 
 
 def _bind(sock: socket.socket, path: Path) -> None:

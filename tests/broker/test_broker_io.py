@@ -154,3 +154,59 @@ def test_the_writer_submits_through_the_broker(repo, serve):
     assert r.code == 0, r.err
     (ev,) = events(repo, "submitted")
     assert ev.actor == "session:w1" and ev.payload["sha"] == sha
+
+
+def test_the_clients_output_ends_when_the_answer_is_sent(repo):
+    """The child hands the client's descriptors back (closes them) before it answers: a caller
+    reading the command's output to its end (`$(a2a …)`, a pipe) is not kept waiting while the
+    child exits. Here the child lingers 30 s after answering: the output has ended all the same.
+    """
+    import os
+    import socket
+
+    from a2a_tui import cli
+    from a2a_tui.broker import client, commands, request
+    from a2a_tui.repo import Repo
+
+    register_session(repo, "w1", "worker", os.getpid())
+    served = request.Served(Repo(repo), None, commands.command_paths(cli.build_parser()))
+    ours, theirs = socket.socketpair()
+    out_r, out_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:   # the broker's child, as serve.py forks it (then it lingers)
+        code = 1
+        try:
+            ours.close()
+            os.close(out_r)
+            os.close(out_w)   # it gets the client's through the socket, as the broker's does
+            code = request.handle(theirs, "w1", served)
+            time.sleep(30)
+        finally:
+            os._exit(code)
+    theirs.close()
+    try:
+        null = os.open(os.devnull, os.O_RDWR)
+        client.send(ours, {"v": client.VERSION, "argv": ["whoami"], "cwd": "/", "env": {}},
+                    [null, out_w, out_w])
+        os.close(null)
+        os.close(out_w)
+        answer = client.Reader(ours).recv()
+        assert answer == {"exit": 0}
+        os.set_blocking(out_r, False)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(out_r, 65536)
+            except BlockingIOError:
+                raise AssertionError("the answer came, and the child still holds the"
+                                     f" client's stdout (read so far: {b''.join(chunks)!r})"
+                                     ) from None
+            if not chunk:
+                break
+            chunks.append(chunk)
+        assert b"session w1 (worker)" in b"".join(chunks)
+    finally:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        os.close(out_r)
+        ours.close()

@@ -12,7 +12,15 @@ from a2a_tui.broker.client import connect
 from a2a_tui.panes.orchestrator import lock_holder
 from a2a_tui.repo import Repo
 from tests.gate.verify_support import alive
-from tests.support import broker_as, events, spawn, wait_state, wait_until
+from tests.support import (
+    AgentProcess,
+    broker_as,
+    events,
+    register_session,
+    spawn,
+    wait_state,
+    wait_until,
+)
 from tests.support.broker import socket_of
 
 
@@ -86,3 +94,58 @@ def test_a_stopped_orchestrator_stops_its_broker(repo, serve):
     pid = broker_pid(repo)
     assert served.stop() == 0
     assert not alive(pid)
+
+
+def children(pid: int) -> set[int]:
+    out = set()
+    for p in os.listdir("/proc"):
+        try:
+            if int(open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()[1]) == pid:
+                out.add(int(p))
+        except (OSError, ValueError, IndexError):
+            continue
+    return out
+
+
+def test_a_request_is_served_by_the_spare_forked_before_it_came(repo, serve):
+    """Between requests the broker keeps one child forked and warmed up (its store opened once,
+    its parser built): the next connection is handed to it; a new spare follows the request."""
+    serve()
+    register_session(repo, "w2", "worker", state="idle")
+    assert broker_as(repo, "w1", "worker", "whoami").code == 0
+    broker = broker_pid(repo)
+    (spare,) = wait_until(lambda: (c := children(broker)) and len(c) == 1 and c,
+                          timeout=20, what="one spare child")
+    # A command that reads its stdin until the end: it runs until the client's stdin closes.
+    p = AgentProcess(repo, "exec1", "executive", "inject", "w2", "-", "--json")
+    assert p.proc.stdin is not None
+    p.proc.stdin.write("go\n")
+    p.proc.stdin.flush()
+    pipe = os.fstat(p.proc.stdin.fileno()).st_ino
+
+    def reading_it() -> bool:
+        try:
+            return os.stat(f"/proc/{spare}/fd/0").st_ino == pipe
+        except OSError:
+            return False
+
+    wait_until(reading_it, timeout=20, what="the spare to be reading the client's stdin")
+    p.proc.stdin.write("typed")
+    p.proc.stdin.close()
+    r = p.finish()
+    assert r.code == 0, r.err
+    wait_until(lambda: not alive(spare), timeout=10, what="the spare to end with its request")
+    wait_until(lambda: (c := children(broker)) and len(c) == 1 and spare not in c, timeout=20,
+               what="a new spare")
+
+
+def test_a_spare_that_died_leaves_the_next_request_served(repo, serve):
+    serve()
+    assert broker_as(repo, "w1", "worker", "whoami").code == 0
+    broker = broker_pid(repo)
+    (spare,) = wait_until(lambda: (c := children(broker)) and len(c) == 1 and c,
+                          timeout=20, what="one spare child")
+    os.kill(spare, signal.SIGKILL)
+    wait_until(lambda: spare not in children(broker), timeout=10, what="the spare reaped")
+    r = broker_as(repo, "w1", "worker", "whoami")
+    assert r.code == 0 and "session w1" in r.out, r.err
