@@ -141,6 +141,13 @@ def _committed_ns(s, seq: int) -> int:
     return s.one("SELECT ts_ns FROM events WHERE seq = ?", (seq,))[0]
 
 
+# What a brokered call costs beyond the client's start and the broker's hand-over to its warm
+# spare child (broker/serve.py): the command's own work, which no broker removes.
+WHY = {"status": "beyond `whoami`: the command's own work, a git process (the target's head)"
+                 " and the gate's config read",
+       "board report": "beyond `whoami`: the command's own work, the report's durable commit"}
+
+
 def rows(quick: bool) -> list[dict]:
     """The figures above for bench/run_all.py, each beside its limit from this run."""
     runs, n = (3, 6) if quick else (20, 40)
@@ -150,10 +157,11 @@ def rows(quick: bool) -> list[dict]:
         t = calls(w, runs)
         to_state, hook_alone, renamed = hooked_signals(w, n)
     base = [("`python -c pass`, same rounds", t["baseline"])]
-    # The aim: no agent-facing call slower than it was (the direct call, measured alongside).
+    # The aim (issue 30): an agent's call within 1.5x of starting Python; beside it the direct
+    # call it replaced (measured alongside).
     out = [row(f"agent's `a2a {name}` through the broker", "ms", t[f"{name} broker"],
-               limits=[("the same, called directly as until now (process tree)",
-                        t[f"{name} direct"]), *base], aim=1.0)
+               limits=[*base, ("the same, called directly as until now (process tree)",
+                               t[f"{name} direct"])], note=WHY.get(name, ""))
            for name in COMMANDS]
     out += [row(f"agent's `a2a {name}`: the console script, handing over (broker/entry.py)",
                 "ms", t[f"{name} console"], limits=base,

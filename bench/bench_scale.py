@@ -62,6 +62,25 @@ def ms(xs: list[float], k: float = 1e3) -> dict:
     return stat([x * k for x in xs], "ms")
 
 
+def temp_folder() -> str:
+    """Where the worlds' files go (TMPDIR) and its file system: a disk that discards freed
+    blocks as files are deleted (ext4 `discard`) can make creating files there 30x slower for
+    a while after a mass delete, the limits' git as much as a2a (bench/REPORT.md)."""
+    where = os.path.realpath(tempfile.gettempdir())
+    best, fstype = "", "?"
+    try:
+        with open("/proc/mounts", encoding="utf-8") as f:
+            for line in f:
+                parts = line.split()
+                mount = parts[1]
+                if (where == mount or where.startswith(mount.rstrip("/") + "/")) \
+                        and len(mount) > len(best):
+                    best, fstype = mount, parts[2]
+    except OSError:
+        pass
+    return f"{where} ({fstype})"
+
+
 def point(x: int, measures: dict[str, dict], t0: float) -> dict:
     return {"x": x, "load": list(os.getloadavg()), "seconds": round(time.monotonic() - t0, 1),
             "measures": measures}
@@ -114,7 +133,7 @@ def panes_curve(points: list[int], quick: bool, save) -> None:
                 spawned.append(sid)
             time.sleep(1.0)
             sig = bench_panes.driven_signals(w, n_sig, sid=f"drv{n}")
-            paste = bench_panes.driven_deliveries(w, 4 if quick else 20, sid=f"dd{n}")[0]
+            paste = bench_panes.driven_deliveries(w, 4 if quick else 60, sid=f"dd{n}")[0]
             idle = bench_panes.cpu_percent(pid, 2.0 if quick else 10.0)
             wall, per = burst(w, spawned, pid)
             frame = bench_tui.first_frames(n, 10_000, 1 if quick else 3)[0]
@@ -353,7 +372,7 @@ def measure(curve: str, points: list[int], quick: bool, out: Path, add: bool = F
     def save(result: list[dict]) -> None:
         path.write_text(json.dumps(
             {"curve": curve, "commit": commit, "quick": quick, "cores": os.cpu_count(),
-             "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+             "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "tmp": temp_folder(),
              "points": sorted(kept + result, key=lambda p: p["x"])}, indent=1))
         print(f"{curve}: {result[-1]['x']:,} done, {result[-1]['seconds']} s, load"
               f" {result[-1]['load'][0]:.2f}", file=sys.stderr, flush=True)

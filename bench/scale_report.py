@@ -162,7 +162,8 @@ def section(scale: Path = SCALE) -> str:
         missing |= not drawn
         out += [f"### {TITLE[curve][0]}", "",
                 f"`bench/bench_scale.py {curve}` at {data['commit']}, {data['date']},"
-                f" {data['cores']} cores{', A QUICK RUN' if data.get('quick') else ''}."
+                f" {data['cores']} cores{', A QUICK RUN' if data.get('quick') else ''}"
+                f"{', temporary files in ' + data['tmp'] if data.get('tmp') else ''}."
                 f" Aim: {AIM[curve].format(cores=data['cores'])}.", "",
                 *table(curve, data), ""]
         if (scale / f"{curve}.png").exists():
