@@ -160,3 +160,29 @@ def test_a_checkout_holds_exactly_the_commit_and_sees_every_change(tmp_path):
             os.chmod(path / "tests" / "test_names.py", 0o755)
             assert co.unexpected() == ["tests/test_names.py"]
         assert not path.exists()
+
+
+def test_a_file_planted_while_the_checkout_is_written_is_found_before_the_run(tmp_path,
+                                                                              monkeypatch):
+    """What the checkout expects is what a2a wrote, entry by entry: a file that appears while
+    it is being filled (a watcher that found it) is unexpected before the first run."""
+    from a2a_tui.gate.verification import checkout
+
+    repo = pytest_repo(tmp_path)
+    sha = git(repo, "rev-parse", "HEAD")
+    write = checkout._write
+    planted: list[Path] = []
+
+    def write_then_plant(root, e, data, made):
+        facts = write(root, e, data, made)
+        if not planted:
+            planted.append(Path(root) / "conftest.py")
+            planted[0].write_text(PASS_EVERYTHING)
+        return facts
+
+    monkeypatch.setattr(checkout, "_write", write_then_plant)
+    with Store(repo / ".a2a" / "a2a.db") as store:
+        co = Checkout(GateContext(Repo(repo), store, Caller()), sha, "t")
+        with co:
+            assert planted and planted[0].exists()
+            assert co.unexpected() == ["conftest.py"]

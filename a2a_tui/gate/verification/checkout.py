@@ -15,8 +15,9 @@ index) lets a check run `git rev-parse HEAD`, `git log` or `git diff` as in a cl
 reach the repository's config, hooks or refs.
 
 Compared: `unexpected()` says what differs, file by file (untracked and ignored files, the private
-`.git` and modes included), from the state a2a last saw: right after writing it, then after each
-run (`seen()`: a run's own output is expected by the next). Each entry is compared by its type,
+`.git` and modes included), from the state a2a last saw: each entry as a2a wrote it (a file that
+appeared meanwhile is not taken in), then after each run (`seen()`: a run's own output is
+expected by the next). Each entry is compared by its type,
 mode, size, inode, mtime and ctime (nobody but the kernel sets a ctime). `changed()` says which
 of the commit's files a run changed (contents, type or executable bit).
 """
@@ -133,16 +134,23 @@ class Checkout:
             if e.is_symlink:
                 links.add(e.path)
         contents = git.blobs([e.oid for e in ordered if e.kind == "blob"])
-        made: set[str] = set()
+        made: dict[str, Facts] = {}
+        written: dict[str, Facts] = {}
         try:
             for e in ordered:
-                _write(self.path, e, None if e.kind == "commit" else next(contents), made)
+                written[e.path] = _write(self.path, e, None if e.kind == "commit"
+                                         else next(contents), made)
         finally:
             contents.close()
         self.tracked = entries
         git.init_private(self.path / ".git", Path(git.git_path("objects")), self.sha)
-        self.expected = scan(self.path)
-        self.written = {p: f for p, f in self.expected.items() if p in entries}
+        # What is expected here is what a2a made, each entry's facts taken as it was written
+        # (not a scan afterwards, which would take in a file planted meanwhile), and the
+        # private .git as init_private left it.
+        dot_git = self.path / ".git"
+        self.expected = {**made, **written, ".git": _facts(os.lstat(dot_git), dot_git),
+                         **{f".git/{p}": f for p, f in scan(dot_git).items()}}
+        self.written = written
 
     # --- comparing --------------------------------------------------------------------------
     def unexpected(self) -> list[str]:
@@ -297,39 +305,42 @@ def _check_path(path: str, links: set[str]) -> None:
             raise _Refused(path, "beyond a symbolic link in the tree")
 
 
-def _write(root: Path, e: TreeEntry, data: bytes | None, made: set[str]) -> None:
+def _write(root: Path, e: TreeEntry, data: bytes | None, made: dict[str, Facts]) -> Facts:
     """Write one entry of the tree (never through a symlink, never over something there);
-    `made`: the folders made so far."""
+    its facts as written. `made`: the folders made so far, with theirs."""
     target = os.path.join(root, e.path)
     _make_parents(root, e.path, made)
     if data is None:                     # a submodule: git leaves an empty folder
         os.mkdir(target, 0o755)
-        made.add(e.path)
-    elif e.is_symlink:
+        made[e.path] = _facts(os.lstat(target), target)
+        return made[e.path]
+    if e.is_symlink:
         os.symlink(os.fsdecode(data), target)
-    else:
-        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
-                     0o755 if e.executable else 0o644)
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-        finally:
-            os.close(fd)
+        return _facts(os.lstat(target), target)
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
+                 0o755 if e.executable else 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        return _facts(os.fstat(fd), target)
+    finally:
+        os.close(fd)
 
 
-def _make_parents(root: Path, path: str, made: set[str]) -> None:
+def _make_parents(root: Path, path: str, made: dict[str, Facts]) -> None:
     parts = path.split("/")[:-1]
     for i in range(1, len(parts) + 1):
         folder = "/".join(parts[:i])
         if folder in made:
             continue
+        where = os.path.join(root, folder)
         try:
-            os.mkdir(os.path.join(root, folder), 0o755)
+            os.mkdir(where, 0o755)
         except FileExistsError:
-            if not stat.S_ISDIR(os.lstat(os.path.join(root, folder)).st_mode):
+            if not stat.S_ISDIR(os.lstat(where).st_mode):
                 raise _Refused(path, "a file of the tree is in its way") from None
-        made.add(folder)
+        made[folder] = _facts(os.lstat(where), where)
 
 
 def _remove(path: Path) -> None:
