@@ -13,11 +13,11 @@ verify's private checkout alone (gate/verification/checkout.py) beside that same
 from __future__ import annotations
 
 import argparse
+import secrets
 import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -46,7 +46,7 @@ def gate_overhead(w: World, cards: int) -> dict[str, list[float]]:
     g = GateContext(r, store)
     out: dict[str, list[float]] = {k: [] for k in ("claim", "verify", "bare add -b",
                                                    "bare checkout")}
-    scratch = Path(tempfile.mkdtemp(prefix="a2a-bench-wt-"))
+    scratch = beside_checkouts()
     try:
         for i in range(cards):
             card = write_card(w.repo, f"G-{i}")
@@ -63,15 +63,27 @@ def gate_overhead(w: World, cards: int) -> dict[str, list[float]]:
             assert v.passed, [x.detail for x in v.results if not x.passed]
             own = sum(x.duration_s for x in v.results if x.name == "tests")
             out["verify"].append(wall - own)
-            t0 = time.perf_counter()
-            git(w.repo, "worktree", "add", "-q", "-b", f"bare-{i}", str(scratch / f"b{i}"),
-                "HEAD")
+            t0 = time.perf_counter()   # beside the claim's own worktree: the same folder
+            git(w.repo, "worktree", "add", "-q", "-b", f"bare-{i}",
+                str(Path(c.worktree).parent / f"bare-{i}"), "HEAD")
             out["bare add -b"].append(time.perf_counter() - t0)
             out["bare checkout"].append(bare_checkout(w.repo, scratch / f"v{i}", sha))
     finally:
         store.close()
         shutil.rmtree(scratch, ignore_errors=True)
     return out
+
+
+def beside_checkouts() -> Path:
+    """A folder for the bare checkouts in the folder verify makes its own in
+    (gate/verification/checkout.py): the limit is then timed on the same part of the disk (on
+    a disk that discards freed blocks, a folder where many files were just deleted can be many
+    times slower to create files in than a fresh one)."""
+    from a2a_tui.gate.verification.checkout import checkouts_dir
+
+    scratch = checkouts_dir() / f"bench-{secrets.token_hex(8)}"
+    scratch.mkdir(mode=0o700)
+    return scratch
 
 
 def bare_checkout(repo: Path, where: Path, sha: str) -> float:
@@ -94,7 +106,7 @@ def private_checkouts(w: World, n: int) -> dict[str, list[float]]:
     g = GateContext(r, store)
     sha = git(w.repo, "rev-parse", "HEAD")
     out: dict[str, list[float]] = {"private": [], "bare": []}
-    scratch = Path(tempfile.mkdtemp(prefix="a2a-bench-co-"))
+    scratch = beside_checkouts()
     try:
         for i in range(n):
             t0 = time.perf_counter()
