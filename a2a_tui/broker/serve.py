@@ -76,6 +76,7 @@ class Broker:
         self.by_fd: dict[int, str] = {}
         self.children: set[int] = set()
         self.spare: tuple[int, socket.socket] | None = None   # (pid, our end of its pair)
+        self.spare_died = False   # one ended without a request: the next waits for a request
         self.stopping = False
         self._pending = b""
 
@@ -90,7 +91,7 @@ class Broker:
         signal.signal(signal.SIGCHLD, lambda *_: None)   # wakes poll(2) to reap
         try:
             while not self.stopping:
-                if not self.children:
+                if not self.children and not self.spare_died:
                     self._make_spare()   # between requests: never beside one being served
                 self._once(wake_r)
                 self._reap()
@@ -193,6 +194,7 @@ class Broker:
             conn, _addr = sock.accept()
         except (BlockingIOError, InterruptedError, ConnectionAbortedError):
             return
+        self.spare_died = False   # a spare is tried again after this request
         try:
             if not self._hand_to_spare(conn, sid):
                 self._fork_for(conn, sid)
@@ -316,7 +318,10 @@ class Broker:
                 return
             self.children.discard(pid)
             if self.spare is not None and self.spare[0] == pid:
-                self._drop_spare()   # a new one is forked after the next request, not now
+                # Ended before any request (killed, or its warm-up failed): not forked again
+                # until a request comes, so a spare that cannot start is not a fork loop.
+                self._drop_spare()
+                self.spare_died = True
 
 
 def _bind(sock: socket.socket, path: Path) -> None:

@@ -16,6 +16,7 @@ from tests.support import (
     AgentProcess,
     broker_as,
     events,
+    holds_for,
     register_session,
     spawn,
     wait_state,
@@ -97,13 +98,15 @@ def test_a_stopped_orchestrator_stops_its_broker(repo, serve):
 
 
 def children(pid: int) -> set[int]:
+    """The live children of `pid` (a child that has ended and is not reaped yet is not one)."""
     out = set()
     for p in os.listdir("/proc"):
         try:
-            if int(open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()[1]) == pid:
-                out.add(int(p))
+            state, ppid = open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()[:2]
         except (OSError, ValueError, IndexError):
             continue
+        if int(ppid) == pid and state != "Z":
+            out.add(int(p))
     return out
 
 
@@ -147,5 +150,9 @@ def test_a_spare_that_died_leaves_the_next_request_served(repo, serve):
                           timeout=20, what="one spare child")
     os.kill(spare, signal.SIGKILL)
     wait_until(lambda: spare not in children(broker), timeout=10, what="the spare reaped")
+    # Not forked again at once (a spare that cannot start would be a fork loop): only after
+    # the next request.
+    holds_for(lambda: not children(broker), 1.5, "no new spare before a request")
     r = broker_as(repo, "w1", "worker", "whoami")
     assert r.code == 0 and "session w1" in r.out, r.err
+    wait_until(lambda: len(children(broker)) == 1, timeout=20, what="a spare again")
