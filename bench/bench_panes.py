@@ -381,7 +381,7 @@ def rows(quick: bool) -> list[dict]:
                  " the paste begins after the commit. Not within 1.5×: the second limit does the"
                  " same reads and writes bare to the same stamp; the rest is a2a's own code per"
                  " signal (listing the folder, the state machine, the reads that decide, building"
-                 " the events), ~0.5 ms in Python"),
+                 " the events), in Python"),
         row("Stop file renamed → next Enter written", "ms", [x * k for x in enter],
             limits=[(f"bare wake + tmux load-buffer/paste-buffer round trip + the profile's"
                      f" {delay * 1e3:.0f} ms pause", to_enter_limit),
