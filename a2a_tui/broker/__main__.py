@@ -32,7 +32,7 @@ PRELOAD = (
 def preload() -> None:
     """Import what a request's child would otherwise import itself (tests/broker: a brokered
     command imports nothing more)."""
-    from a2a_tui import cli
+    from a2a_tui import cli  # lazy: a bad invocation answers before a2a is loaded (main)
 
     for name in (*PRELOAD, *cli.command_modules()):
         importlib.import_module(name)
