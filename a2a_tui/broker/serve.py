@@ -203,24 +203,34 @@ class Broker:
 
     def _fork_for(self, conn: socket.socket, sid: str) -> None:
         """A child forked now for this one connection (when no spare could take it)."""
+        def serve() -> int:
+            conn.setblocking(True)
+            return request.handle(conn, sid, self.served)
+
+        pid = self._fork(serve, f"for {sid}")
+        if pid is not None:
+            self.children.add(pid)
+
+    def _fork(self, work, what: str) -> int | None:
+        """Fork a child that runs `work()` and exits with its code (never back into this loop);
+        its pid, or None when no process could be forked (said in the log)."""
         sys.stdout.flush()
         sys.stderr.flush()
         try:
             pid = os.fork()
         except OSError as exc:   # no process to spare now: this client is refused, not the next
-            print(f"a2a broker: cannot fork for {sid}: {exc}", file=sys.stderr, flush=True)
-            return
-        if pid == 0:   # the child: one request, then _exit (never back into this loop)
+            print(f"a2a broker: cannot fork {what}: {exc}", file=sys.stderr, flush=True)
+            return None
+        if pid == 0:
             code = 1
             try:
                 self._become_child()
-                conn.setblocking(True)
-                code = request.handle(conn, sid, self.served)
+                code = work()
             except BaseException as exc:   # a bug here must not leave the client waiting
-                print(f"a2a broker: request on {sid} failed: {exc!r}", file=sys.__stderr__)
+                print(f"a2a broker: child {what} failed: {exc!r}", file=sys.__stderr__)
             finally:
                 os._exit(code if isinstance(code, int) and 0 <= code < 256 else 1)
-        self.children.add(pid)
+        return pid
 
     # --- the spare: a child forked before its request comes --------------------------------
     # A child's first milliseconds go to the kernel (copying the pages it writes, faulting in
@@ -233,26 +243,16 @@ class Broker:
         if self.spare is not None or self.stopping or len(self.children) >= MAX_CHILDREN:
             return
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        sys.stdout.flush()
-        sys.stderr.flush()
-        try:
-            pid = os.fork()
-        except OSError as exc:
-            print(f"a2a broker: cannot fork a spare: {exc}", file=sys.stderr, flush=True)
+
+        def serve() -> int:
             ours.close()
-            theirs.close()
-            return
-        if pid == 0:
-            code = 1
-            try:
-                ours.close()
-                self._become_child()
-                code = self._serve_as_spare(theirs)
-            except BaseException as exc:
-                print(f"a2a broker: spare failed: {exc!r}", file=sys.__stderr__)
-            finally:
-                os._exit(code if isinstance(code, int) and 0 <= code < 256 else 1)
+            return self._serve_as_spare(theirs)
+
+        pid = self._fork(serve, "a spare")
         theirs.close()
+        if pid is None:
+            ours.close()
+            return
         self.children.add(pid)
         self.spare = (pid, ours)
 
