@@ -162,7 +162,8 @@ def walk(world, repo: Path, terminal: Terminal, tmux_socket: str, capsys) -> Non
     keys.press("N")          # a card, written in $EDITOR
     wait_until(lambda: rows(repo, "SELECT id, state FROM cards") == [
         {"id": "T-1", "state": "draft"}], timeout=30, what="card T-1 added as a draft")
-    wait_until(lambda: "T-1" in terminal.screen(), what="T-1 on the Gate panel")
+    # The card selected, its line under the panel: before that, `r` has no card to act on.
+    wait_until(lambda: "T-1 v1 (draft)" in terminal.screen(), what="T-1 selected on the Gate")
     keys.press("r")          # the card shown: ready?
     wait_until(lambda: "Ready T-1" in terminal.screen(), what="the card before ready")
     keys.press("y")
