@@ -40,6 +40,8 @@ read = []
 [confinement.sessions.w1]         # per session id
 write = ["~/scratch"]
 ```
+`[confinement]` also holds the checks' room and every sandbox's limits:
+a2a_tui/confine/settings.py.
 """
 
 # Imports inside functions: tomllib, tomli_w, pydantic and the store load only for a command
@@ -54,6 +56,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from a2a_tui.confine.settings import (
+    CONFINEMENT_DEFAULTS,
+    ConfinementSettings,
+    build_confinement,
+    confinement_model,
+)
 from a2a_tui.errors import A2AError
 from a2a_tui.profiles import CLIS
 from a2a_tui.profiles.permissions import weakening
@@ -77,8 +85,7 @@ DEFAULTS: dict[str, Any] = {
     "notify": {"bell": True, "status": True},
     "stall": {cli: {"hint_after_s": h, "board_after_s": b} for cli, (h, b) in _STALL.items()},
     "layout": {"events_rows": 0},
-    "confinement": {"enabled": True, "allow_unconfined": False, "any_command": True,
-                    "read": [], "write": [], "roles": {}, "sessions": {}},
+    "confinement": CONFINEMENT_DEFAULTS,
 }
 
 
@@ -107,39 +114,6 @@ class CliDefaults:
 class StallTimes:
     hint_after_s: float
     board_after_s: float
-
-
-@dataclass(frozen=True)
-class ExtraPaths:
-    """Paths a session may read or write beyond what its launch gives it."""
-
-    read: tuple[str, ...] = ()
-    write: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class ConfinementSettings:
-    """`[confinement]`: whether sessions must be confined, and what more they may reach.
-
-    `enabled = false` starts every session unconfined (recorded and shown as such);
-    `allow_unconfined` starts one unconfined only where the machine cannot confine;
-    `any_command`: a confined worker runs any command without asking (its CLI's own
-    permission prompts are for what the confinement does not already stop); false keeps the
-    CLI's allow-list."""
-
-    enabled: bool = True
-    allow_unconfined: bool = False
-    any_command: bool = True
-    every: ExtraPaths = ExtraPaths()
-    roles: dict[str, ExtraPaths] = field(default_factory=dict)
-    sessions: dict[str, ExtraPaths] = field(default_factory=dict)
-
-    def extra(self, role: str, session: str) -> ExtraPaths:
-        """Every path the user adds for a session of `role` with id `session`."""
-        parts = [self.every, self.roles.get(role, ExtraPaths()),
-                 self.sessions.get(session, ExtraPaths())]
-        return ExtraPaths(tuple(p for x in parts for p in x.read),
-                          tuple(p for x in parts for p in x.write))
 
 
 @dataclass(frozen=True)
@@ -269,7 +243,7 @@ def _models():
 
     strict = ConfigDict(extra="forbid")
     Role, Cli, Stall, Notify, Layout = _section_models(strict)
-    Confinement = _confinement_model(strict)
+    Confinement = confinement_model(strict, ROLE_NAMES)
     roles = create_model("Roles", __config__=strict,
                          **{r: (Role, Role()) for r in ROLE_NAMES})  # type: ignore[call-overload]
     stall = create_model("Stalls", __config__=strict,
@@ -335,34 +309,6 @@ def _section_models(strict) -> tuple[type, ...]:
     return Role, Cli, Stall, Notify, Layout
 
 
-def _confinement_model(strict) -> type:
-    """The model of [confinement] (for `_models`): absolute paths only."""
-    from pydantic import BaseModel, Field, field_validator
-
-    def absolute(paths: list[str]) -> list[str]:
-        for p in paths:
-            if not os.path.isabs(os.path.expanduser(p)):
-                raise ValueError(f"{p!r}: a path must be absolute (or start with ~)")
-        return paths
-
-    class Paths(BaseModel):
-        model_config = strict
-        read: list[str] = Field(default_factory=list)
-        write: list[str] = Field(default_factory=list)
-
-        _abs = field_validator("read", "write")(lambda cls, v: absolute(v))
-
-    class Confinement(Paths):
-        enabled: bool = True
-        allow_unconfined: bool = False
-        any_command: bool = True
-        roles: dict[Literal[*ROLE_NAMES], Paths] = Field(  # type: ignore[valid-type]
-            default_factory=dict)
-        sessions: dict[str, Paths] = Field(default_factory=dict)
-
-    return Confinement
-
-
 _MODELS = None
 
 
@@ -386,12 +332,7 @@ def _build(values: dict[str, Any], sources: dict[str, str], files: dict[str, str
     roles = {r: RoleDefaults(v.cli, v.model, v.effort, tuple(v.options))
              for r, v in m.roles}
     stall = {c: StallTimes(v.hint_after_s, v.board_after_s) for c, v in m.stall}
-    c = m.confinement
-    confinement = ConfinementSettings(
-        enabled=c.enabled, allow_unconfined=c.allow_unconfined, any_command=c.any_command,
-        every=ExtraPaths(tuple(c.read), tuple(c.write)),
-        roles={r: ExtraPaths(tuple(p.read), tuple(p.write)) for r, p in c.roles.items()},
-        sessions={s: ExtraPaths(tuple(p.read), tuple(p.write)) for s, p in c.sessions.items()})
+    confinement = build_confinement(m.confinement)
     clis = {c: CliDefaults(v.model, v.effort, tuple(v.options)) for c, v in m.clis}
     return Settings(roles=roles, clis=clis, bell=m.notify.bell, status=m.notify.status,
                     stall=stall,

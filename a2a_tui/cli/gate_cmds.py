@@ -73,11 +73,15 @@ def cmd_verify(ctx, args) -> Result:
         print(f"a2a: warning: {w}", file=sys.stderr)
     data = {"attempt": v.attempt, "run": v.run, "sha": v.sha, "card_version": v.card_version,
             "verdict": v.verdict, "passed": v.passed, "gate_rules": v.gate_rules,
-            "unresolved": unresolved, "checks": [r.to_json() for r in v.results]}
+            "unresolved": unresolved, "checks": [r.to_json() for r in v.results],
+            "confinement": v.confinement}
     first = v.first_failure()
     word = {"passed": "PASSED", "rejected": "REJECTED", "flaky": "FLAKY (unknown)",
             "contract_invalid": "CONTRACT INVALID (the card's problem)",
             "commit_missing": "UNKNOWN (the submitted commit is missing)"}[v.verdict]
+    room = v.confinement
+    if room and not room.get("confined", True):
+        word += " (UNCONFINED: the checks ran the candidate's code as you)"
     text = (f"{word}: {v.attempt} at {v.sha[:12]} (run {v.run})"
             + (f"; first failure: {first.name}: {first.detail}" if first else "")
             + (f"\n  log: {first.log_path} (`a2a log {v.attempt} {first.name}`)"

@@ -41,7 +41,9 @@ class Kind(IntEnum):
     WRITE = 5
 
 
-def _words(kind: Kind, path: str, target: str = "") -> list[str]:
+def _words(kind: Kind, path: str, target: str = "", size_mb: int = 0) -> list[str]:
+    if kind == Kind.PRIVATE and size_mb:
+        return ["--size", str(size_mb * 1024 * 1024), "--tmpfs", path]
     if kind in (Kind.PRIVATE, Kind.HIDDEN):
         return ["--tmpfs", path]
     if kind == Kind.LINK:
@@ -59,12 +61,16 @@ def mounts(policy: Policy) -> list[list[str]]:
     ops += [(p, Kind.REOPEN, "") for p in policy.reopen]
     ops += [(p, Kind.WRITE, "") for p in policy.write]
     ops.sort(key=lambda op: (len(PurePosixPath(op[0]).parts), op[1], op[0]))
-    return [_words(kind, path, target) for path, kind, target in ops]
+    return [_words(kind, path, target, policy.tmpfs_mb) for path, kind, target in ops]
 
 
 def argv(binary: str, policy: Policy) -> list[str]:
     """bwrap's argv up to and including `--`; the CLI's argv follows it."""
     out = [binary, *NAMESPACES, "--die-with-parent"]
+    if not policy.network:
+        out.append("--unshare-net")
+    if policy.new_session:
+        out.append("--new-session")
     for path, target in policy.symlinks:
         if path.count("/") == 1:          # /bin -> usr/bin: a name at the root, made first
             out += ["--symlink", target, path]

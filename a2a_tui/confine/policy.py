@@ -41,12 +41,19 @@ class Policy:
     unset_env: tuple[str, ...] = ("TMUX", "TMUX_TMPDIR", "A2A_TMUX_SOCKET")
     set_env: tuple[tuple[str, str], ...] = (("TMPDIR", "/tmp"),)
     notes: tuple[str, ...] = field(default=(), compare=False)
+    # A check's run (confine/checks.py): a terminal session of its own (no controlling
+    # terminal, so no TIOCSTI and no terminal to be taken for the user's), the network only
+    # when the card asks, and every private tmpfs sized.
+    new_session: bool = False
+    network: bool = True
+    tmpfs_mb: int = 0
 
     def to_json(self) -> dict:
         return {"read": list(self.read), "write": list(self.write),
                 "private": list(self.private), "hidden": list(self.hidden),
                 "reopen": list(self.reopen), "symlinks": [list(s) for s in self.symlinks],
-                "unset_env": list(self.unset_env)}
+                "unset_env": list(self.unset_env), "new_session": self.new_session,
+                "network": self.network, "tmpfs_mb": self.tmpfs_mb}
 
 
 def _norm(p: str | Path) -> str:
@@ -170,11 +177,9 @@ class Request:
     environ: Mapping[str, str] = field(default_factory=dict)
 
 
-def build(req: Request) -> Policy:
-    """The policy of one session."""
-    a2a = _norm(req.a2a_dir)
-    repo = _norm(req.repo_root)
-    cwd = _norm(req.cwd)
+def system_reads() -> tuple[list[str], list[tuple[str, str]]]:
+    """The system's folders to bind read-only, and its root names that are symlinks (/bin ->
+    usr/bin on a merged /usr), made the same symlinks inside."""
     sysreads, links = [], []
     for p in SYSTEM:
         if os.path.islink(p):
@@ -184,6 +189,15 @@ def build(req: Request) -> Policy:
     resolv = os.path.realpath("/etc/resolv.conf")
     if not _under(resolv, SYSTEM):
         sysreads.append(os.path.dirname(resolv))   # systemd-resolved's stub, in /run
+    return sysreads, links
+
+
+def build(req: Request) -> Policy:
+    """The policy of one session."""
+    a2a = _norm(req.a2a_dir)
+    repo = _norm(req.repo_root)
+    cwd = _norm(req.cwd)
+    sysreads, links = system_reads()
     prog, prog_links = program_reads(req.binary, req.search_path)
     links += prog_links
     private = ["/tmp"]

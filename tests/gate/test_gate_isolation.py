@@ -7,10 +7,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import psutil
 import pytest
 
-from tests.gate.verify_support import PY, alive, claim, gate_toml, result, submit_verify
+from tests.gate.verify_support import PY, claim, gate_toml, result, submit_verify
 from tests.support import a2a, commit_in, wait_until
+from tests.support.userconfig import write_user_config
 
 ENV_CHECK = "env | sort; cat; echo stdin-done"
 
@@ -64,19 +66,26 @@ def test_untracked_output_is_not_a_tree_change(repo):
     assert "checkout unchanged" in result(v, "build")["detail"]
 
 
-@pytest.mark.parametrize("platform", ["linux", "darwin"])
-def test_a_setsid_child_of_a_check_is_gone_when_verify_returns(repo, tmp_path, platform):
-    pidfile = tmp_path / "escaped.pid"
-    escape = (f"{PY} -c \"import os, sys, time; os.setsid();"
-              f" open(sys.argv[1], 'w').write(str(os.getpid())); time.sleep(120)\" {pidfile} &"
-              f" while [ ! -s {pidfile} ]; do sleep 0.05; done")
+@pytest.mark.parametrize("platform", ["confined", "linux", "darwin"])
+def test_a_setsid_child_of_a_check_is_gone_when_verify_returns(repo, isolated_env, platform):
+    # Confined (the default), the check's namespace ends with it; unconfined (the user's
+    # setting), the reaper ends it on Linux, and the session-and-token sweep elsewhere.
+    token = f"a2a-escape-{platform}-{os.getpid()}"
+    escape = (f"{PY} -c \"import os, time; os.setsid(); open('escaped', 'w').write('x');"
+              f" time.sleep(120)\" {token} & while [ ! -s escaped ]; do sleep 0.05; done")
+    if platform != "confined":
+        write_user_config(isolated_env, "[confinement]\nunconfined_checks = true\n"
+                          + ("enabled = false\n" if platform == "linux" else ""))
     c, _ = claim(repo, escape)
     env = {"A2A_PLATFORM": "darwin"} if platform == "darwin" else None
     v = submit_verify(repo, c, env=env)
     assert v.json["verdict"] == "passed", v.out
-    pid = int(pidfile.read_text())
-    assert not alive(pid), f"the check's setsid() child {pid} outlived verify"
-    assert "1 process" in result(v, "tests")["detail"]  # said in the evidence
+    left = [p.pid for p in psutil.process_iter(["cmdline"]) if token in (p.info["cmdline"] or [])
+            and p.status() != psutil.STATUS_ZOMBIE]
+    assert not left, f"the check's setsid() child {left} outlived verify"
+    if platform != "confined":
+        assert "1 process" in result(v, "tests")["detail"]  # said in the evidence
+        assert v.json["confinement"]["confined"] is False
 
 
 def test_the_red_step_honours_the_cards_timeout(repo):

@@ -107,6 +107,9 @@ class Card(BaseModel):
     artifacts: list[str] = Field(default_factory=list)
     # Variables every check of this card gets, beside the gate's allow-listed ones.
     env: dict[str, str] = Field(default_factory=dict)
+    # Whether the checks need the network (a registry, a service); None: the user's default
+    # (`check_network` under [confinement], off unless set). Recorded with the verdict.
+    network: bool | None = None
     # Tests the candidate may delete, skip or mark xfail: pytest node ids (fnmatch patterns)
     # or repository globs of test files.
     droppable_tests: list[str] = Field(default_factory=list)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from a2a_tui.confine.checks import Sandbox
 from a2a_tui.gate.cards.gate_rules import GateRules
 from a2a_tui.gate.cards.schema import Card, Check, glob_to_regex
 from a2a_tui.gate.context import GateContext
@@ -39,6 +40,7 @@ class Chain:
     progress: Progress
     env: dict[str, str]
     cancel: Cancel | None = None
+    sandbox: Sandbox | None = None       # every run of the candidate's code is confined in it
     halted: str | None = None
     pending: list[tuple[str, str, bool]] = field(default_factory=list)
     # Each check's run that decided it (the last), for the tests step.
@@ -55,7 +57,7 @@ class Chain:
         if declared:
             declared.snapshot(cwd)
         r = run(command, cwd, timeout_s=self.rules.timeout(timeout), log=log, env=self.env,
-                cancel=self.cancel)
+                cancel=self.cancel, sandbox=self.sandbox)
         if declared is None:
             return r
         commit = commit or self.v.sha

@@ -11,6 +11,12 @@ interrupted run decides nothing. Nothing here holds a store transaction while gi
 
 from __future__ import annotations
 
+import dataclasses
+import os
+from pathlib import Path
+
+from a2a_tui import settings
+from a2a_tui.confine.checks import Sandbox, sandbox
 from a2a_tui.errors import A2AError
 from a2a_tui.faults import crashpoint
 from a2a_tui.gate import ledger
@@ -39,6 +45,7 @@ def verify(g: GateContext, attempt_id: str, progress: Progress | None = None,
     ledger.require_intact(g, g.attempt(attempt_id)["card_id"])
     progress = progress or (lambda _name, _res: None)
     rules = gate_rules.current(g)  # a bad gate.toml stops here, before anything is recorded
+    room = check_room(g)           # and a machine that cannot confine the checks, here
     with op_lock(g.repo.locks_dir, attempt_id, what=f"an operation on {attempt_id}"):
         with g.store.write() as tx:
             att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
@@ -59,8 +66,11 @@ def verify(g: GateContext, attempt_id: str, progress: Progress | None = None,
         card = card_at_version(g, att["card_id"], sub["card_version"])
         logs = g.repo.a2a_dir / "logs" / attempt_id / f"run{run}"
         logs.mkdir(parents=True, exist_ok=True)
+        room = dataclasses.replace(room, network=room.network if card.network is None
+                                   else card.network)
+        v.confinement = room.record()
         chain = Chain(g, att, v, card, rules.rules, logs, progress,
-                      environment(rules.rules.allows_variable, card.env), cancel)
+                      environment(rules.rules.allows_variable, card.env), cancel, room)
         crashpoint("verify:started")
         try:
             for res in run_chain(chain):
@@ -73,3 +83,21 @@ def verify(g: GateContext, attempt_id: str, progress: Progress | None = None,
         if record.conclude(g, att, v, rules.rules):
             wake(g.repo)
     return v
+
+
+DEMO_CHECKS = ("`a2a demo`'s sample repository: its checks are a2a's own, run unconfined where"
+               " this machine cannot confine")
+
+
+def check_room(g: GateContext) -> Sandbox:
+    """The sandbox every run of this verify gets, from the user's own settings (a repository's
+    config never widens it); A2AError `confinement_unavailable` when the machine cannot confine
+    and the user has not allowed unconfined checks."""
+    conf = settings.load().confinement
+    demo = g.repo.demo() is not None
+    tmux = [os.path.join(os.environ.get("TMUX_TMPDIR") or "/tmp", f"tmux-{os.getuid()}")]
+    return sandbox(g.repo.root, g.repo.a2a_dir, network=conf.check_network,
+                   check_limits=conf.check_limits, enabled=conf.enabled,
+                   allow_unconfined=conf.unconfined_checks or demo,
+                   why_allowed="" if conf.unconfined_checks or not demo else DEMO_CHECKS,
+                   tmux_dir=Path(tmux[0]), extra_read=conf.every.read)

@@ -7,6 +7,11 @@
   never imports a module from the folder it starts in just because it is there: `python -m
   unittest` takes the standard library's) and GIT_CEILING_DIRECTORIES at the checkout's folder
   (a check's git finds the checkout's own `.git`, never one above it).
+- Confinement (confine/checks.py): the command runs in the verify's sandbox, the checkout and
+  the log's folder writable, HOME and /tmp private, no network unless the card asks, in its own
+  namespaces and terminal session, and inside the run's limits (confine/limits.py), which its
+  first process joins before anything of the candidate's starts. Unconfined only where the
+  user allowed it; the log's header says which.
 - stdin is /dev/null (a read sees end of file at once); stdout and stderr go to files, kept whole
   in the log beside the command, its cwd, exit status and duration.
 - The timeout is the card's (or the gate's default).
@@ -37,6 +42,8 @@ from pathlib import Path
 import psutil
 
 from a2a_tui import host
+from a2a_tui.confine import limits
+from a2a_tui.confine.checks import Room, Sandbox
 from a2a_tui.gate.verification import reports
 from a2a_tui.gate.verification.excerpt import Excerpt, first_error
 from a2a_tui.gate.verification.interrupt import Cancel, VerifyInterrupted, deferred
@@ -76,18 +83,23 @@ def environment(allowed: Callable[[str], bool], card_env: dict[str, str]) -> dic
 
 
 def run(command: str, cwd: Path, *, timeout_s: int, log: Path, env: dict[str, str],
-        cancel: Cancel | None = None) -> RunResult:
-    """Run `command` with `/bin/sh -c` in `cwd`; see the module docstring for the isolation."""
+        cancel: Cancel | None = None, sandbox: Sandbox | None = None) -> RunResult:
+    """Run `command` with `/bin/sh -c` in `cwd`; see the module docstring for the isolation.
+    `sandbox` None: unconfined and unlimited (a2a's own commands only, never a candidate's)."""
     log.parent.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix="a2a-check-"))
+    group = limits.make(sandbox.limits, "check") if sandbox is not None else None
     try:
-        return _run(command, cwd, timeout_s, log, env, cancel, scratch)
+        return _run(command, cwd, timeout_s, log, env, cancel, scratch, sandbox, group)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+        if group is not None:
+            group.remove()
 
 
 def _run(command: str, cwd: Path, timeout_s: int, log: Path, base_env: dict[str, str],
-         cancel: Cancel | None, scratch: Path) -> RunResult:
+         cancel: Cancel | None, scratch: Path, sandbox: Sandbox | None,
+         group: limits.Group | None) -> RunResult:
     # The test reports are evidence: they stay beside the log.
     home, status = scratch / "home", scratch / "status.json"
     (home / "tmp").mkdir(parents=True)
@@ -95,10 +107,15 @@ def _run(command: str, cwd: Path, timeout_s: int, log: Path, base_env: dict[str,
                GIT_CEILING_DIRECTORIES=str(cwd.parent))
     env.update(reports.env_for(base_env, log))
     linux = host.linux()
-    argv = ["/bin/sh", "-c", command]
+    box, box_env = sandbox.prefix(Room(cwd, (log.parent,), home), env.get("PATH", os.defpath)
+                                  ) if sandbox is not None else ([], {})
+    env.update(box_env)
+    argv = [*box, "/bin/sh", "-c", command]
     if linux:
-        argv = [sys.executable, "-I", "-S", str(REAPER), str(os.getpid()), str(status), "--",
-                *argv]
+        joins = [w for f in group.join_files() for w in ("--join", f)] if group else []
+        caps = [w for r in group.rlimits() for w in ("--rlimit", r)] if group else []
+        argv = [sys.executable, "-I", "-S", str(REAPER), str(os.getpid()), str(status),
+                *joins, *caps, "--", *argv]
     else:
         env[TOKEN] = uuid.uuid4().hex
     out_path, err_path = log.with_suffix(".stdout"), log.with_suffix(".stderr")
@@ -117,10 +134,12 @@ def _run(command: str, cwd: Path, timeout_s: int, log: Path, base_env: dict[str,
         None if timed_out else proc.returncode, ended)
     excerpt = first_error(_head(out_path), _head(err_path))
     stdout, stderr = _tail(out_path), _tail(err_path)
+    room = ("unconfined" if sandbox is None or not sandbox.confined else
+            f"confined ({sandbox.engine}, network {'on' if sandbox.network else 'off'})")
     log.write_text(f"$ {command}\n# cwd {cwd}\n# exit {code} in {dur:.3f}s"
                    f"{' (timed out)' if timed_out else ''}"
                    f"{f'; {ended} process(es) left behind were ended' if ended else ''}\n"
-                   f"# environment: {', '.join(sorted(env))}\n--- stdout\n"
+                   f"# environment: {', '.join(sorted(env))}\n# {room}\n--- stdout\n"
                    + out_path.read_text(errors="replace") + "\n--- stderr\n"
                    + err_path.read_text(errors="replace"))
     out_path.unlink()

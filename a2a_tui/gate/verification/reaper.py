@@ -1,12 +1,17 @@
 """Run one check command as a child subreaper, then end every process it left behind (Linux).
 
-`python -I -S reaper.py PARENT_PID STATUS_FILE -- ARGV...` (run by path: it imports nothing of
-a2a, so it starts in milliseconds). As a child subreaper (`prctl(PR_SET_CHILD_SUBREAPER)`),
-every process the command starts stays below this one, even one that calls `setsid()` or
-double-forks: orphans are reparented here, not to init. When the command exits — or when this
-process is told to stop (SIGTERM, SIGINT, SIGHUP: the verify's timeout or interruption) — every
-descendant still alive is killed and reaped, and the outcome is written to STATUS_FILE as JSON.
-The parent's death (even by SIGKILL) sends this process SIGTERM (`PR_SET_PDEATHSIG`).
+`python -I -S reaper.py PARENT_PID STATUS_FILE [--join FILE]... [--rlimit NAME=N]... -- ARGV...`
+(run by path: it imports nothing of a2a, so it starts in milliseconds). As a child subreaper
+(`prctl(PR_SET_CHILD_SUBREAPER)`), every process the command starts stays below this one, even
+one that calls `setsid()` or double-forks: orphans are reparented here, not to init. When the
+command exits — or when this process is told to stop (SIGTERM, SIGINT, SIGHUP: the verify's
+timeout or interruption) — every descendant still alive is killed and reaped, and the outcome
+is written to STATUS_FILE as JSON. The parent's death (even by SIGKILL) sends this process
+SIGTERM (`PR_SET_PDEATHSIG`).
+
+The command's process joins the run's limits before it starts (confine/limits.py): it writes
+its pid to each `--join` file (a cgroup's `cgroup.procs`) and applies each `--rlimit` (AS,
+NPROC); a group it cannot join ends it with 126, so nothing runs outside its limits.
 
 Why a process of its own and not the verify process: verify also runs inside the workbench,
 whose process must not adopt the orphans of everything else it starts (tmux's server forks
@@ -88,11 +93,42 @@ def end_all() -> int:
     return len(ended)
 
 
+RLIMITS = {"AS": "RLIMIT_AS", "NPROC": "RLIMIT_NPROC"}
+
+
+def _options(words: list[str]) -> tuple[list[str], list[str], list[str]] | None:
+    """(`--join` files, `--rlimit` words, the command) or None when the words are wrong."""
+    join: list[str] = []
+    limits: list[str] = []
+    while len(words) >= 2 and words[0] in ("--join", "--rlimit"):
+        (join if words[0] == "--join" else limits).append(words[1])
+        words = words[2:]
+    if not words or words[0] != "--" or len(words) < 2:
+        return None
+    return join, limits, words[1:]
+
+
+def _enter(join: list[str], limits: list[str]) -> None:
+    """Join the run's groups and apply its rlimits (in the command's process, before exec)."""
+    import resource  # only a run with limits needs it: the reaper starts in milliseconds
+
+    me = str(os.getpid())
+    for procs in join:
+        with open(procs, "w") as f:
+            f.write(me)
+    for word in limits:
+        name, value = word.split("=", 1)
+        resource.setrlimit(getattr(resource, RLIMITS[name]), (int(value), int(value)))
+
+
 def main(argv: list[str]) -> int:
-    parent, status_path, sep, *command = argv
-    if sep != "--" or not command:
-        print("usage: reaper.py PARENT_PID STATUS_FILE -- ARGV...", file=sys.stderr)
+    parent, status_path, *rest = argv
+    parsed = _options(rest)
+    if parsed is None:
+        print("usage: reaper.py PARENT_PID STATUS_FILE [--join FILE]... [--rlimit NAME=N]..."
+              " -- ARGV...", file=sys.stderr)
         return 125
+    join, limits, command = parsed
     for signum in STOP_SIGNALS:
         signal.signal(signum, _stop)
     status: dict[str, object] = {"exit": None, "signal": None, "stopped_by": None}
@@ -111,6 +147,11 @@ def main(argv: list[str]) -> int:
             for signum in STOP_SIGNALS:
                 signal.signal(signum, signal.SIG_DFL)
             signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+            try:
+                _enter(join, limits)
+            except (OSError, ValueError) as exc:
+                print(f"a2a reaper: cannot enter the run's limits: {exc}", file=sys.stderr)
+                os._exit(126)
             try:
                 os.execvp(command[0], command)
             except OSError as exc:

@@ -92,7 +92,7 @@ def _payload(v: Verification, rejections: int) -> dict[str, Any]:
             "first_failure_code": first.code if first else None,
             "first_error": (first.first_error or first.detail)[:300] if first else None,
             "log": first.log_path if first else None, "changed_lines": v.changed_lines,
-            "tests": v.tests(),
+            "tests": v.tests(), "confinement": v.confinement,
             "checks": [{"name": r.name, "passed": r.passed, "blocking": r.blocking,
                         "code": r.code, "skipped": r.skipped} for r in v.results]}
 

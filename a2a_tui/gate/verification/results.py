@@ -82,6 +82,8 @@ class Verification:
     contract_problems: list[str] = field(default_factory=list)  # the precheck's findings
     # Checks that passed now but failed in an earlier run of this same SHA, card and rules.
     flaky_across_runs: list[str] = field(default_factory=list)
+    # The room every run of the candidate's code had (confine/checks.py `Sandbox.record`).
+    confinement: dict[str, Any] = field(default_factory=dict)
 
     def failures(self) -> list[CheckResult]:
         """Blocking results that did not pass and were not skipped, in chain order."""
