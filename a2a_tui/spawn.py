@@ -241,7 +241,8 @@ class _Boxing:
             extra_read=extra.read, extra_write=extra.write, hooks_dir=self.hooks,
             tmux_dir=self.tmux_dir)
         return confine(req, enabled=self.settings.enabled,
-                       allow_unconfined=self.allow_unconfined, allowed_by=self.allowed_by)
+                       allow_unconfined=self.allow_unconfined, allowed_by=self.allowed_by,
+                       caps=self.settings.session_limits, name=f"session-{sid}")
 
 
 
@@ -314,6 +315,7 @@ def _write_files(repo, ctx: profiles.LaunchContext, launch: profiles.Launch,
              *(f"export {k}={shlex.quote(v)}" for k, v in sorted(env.items())),
              *([f"unset {' '.join(launch.unset)}"] if launch.unset else []),
              f"cd {shlex.quote(str(cwd))} || exit 1",
+             *box.enter(),
              "exec " + " ".join(_quote_arg(a) for a in (*_subreaper(box), *box.prefix,
                                                          *launch.argv))]
     write_private(ctx.run_dir / "launch.sh", "\n".join(lines) + "\n")

@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import time
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -182,12 +183,27 @@ class Group:
                 folder.rmdir()
 
 
+STALE_S = 600.0   # a group is joined within moments of being made: older and empty, it is left
+
+
+def _sweep(bases: tuple[Path, ...]) -> None:
+    """Remove the groups of runs that ended (a session's outlives the call that made it):
+    only empty ones (the kernel refuses the rest), and none made recently (not joined yet)."""
+    now = time.time()
+    for base in bases:
+        for old in base.glob("a2a-*"):
+            with contextlib.suppress(OSError):
+                if now - old.stat().st_mtime > STALE_S:
+                    old.rmdir()
+
+
 def make(limits: Limits, name: str, found: Machine | None = None) -> Group:
     """A group for one run. A cgroup that cannot be made falls back to setrlimit, saying why."""
     found = found or machine()
     group = Group(found, limits)
     if found.engine == Engine.RLIMIT:
         return group
+    _sweep(found.base)
     leaf = f"a2a-{name}-{secrets.token_hex(4)}"
     try:
         if found.engine == Engine.CGROUP2:

@@ -9,12 +9,14 @@ settings starts every session unconfined, recorded the same way.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
+import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
-from a2a_tui.confine import bwrap, seatbelt
+from a2a_tui.confine import bwrap, limits, seatbelt
 from a2a_tui.confine.policy import Policy, Request, build
 from a2a_tui.confine.probe import Engine, Probe, probe
 from a2a_tui.errors import A2AError
@@ -32,13 +34,26 @@ class Confinement:
     reason: str = ""
     policy: Policy | None = None
     digest: str = ""
+    group: limits.Group | None = None      # the session's limits (confine/limits.py)
+
+    def enter(self) -> list[str]:
+        """The launch script's lines that put the pane's process inside its limits before it
+        execs the CLI: a group it cannot join ends the launch (exit 126)."""
+        if self.group is None:
+            return []
+        lines = [f"echo $$ > {shlex.quote(f)} || exit 126" for f in self.group.join_files()]
+        if not self.group.folders:
+            lines.append(f"ulimit -v {self.group.limits.memory_mb * 1024} || exit 126")
+        return lines
 
     def record(self) -> dict[str, Any]:
         """The launch record's `confinement` entry: exactly what was applied."""
+        caps = {"limits": self.group.record()} if self.group is not None else {}
         if not self.confined:
-            return {"engine": str(Engine.NONE), "confined": False, "reason": self.reason}
+            return {"engine": str(Engine.NONE), "confined": False, "reason": self.reason,
+                    **caps}
         out: dict[str, Any] = {"engine": str(self.engine), "version": self.version,
-                               "confined": True, "digest": self.digest}
+                               "confined": True, "digest": self.digest, **caps}
         if self.policy is not None:
             out["policy"] = self.policy.to_json()
             if self.policy.notes:
@@ -72,21 +87,26 @@ def check_machine(*, enabled: bool = True, allow_unconfined: bool = False,
 
 
 def confine(req: Request, *, enabled: bool = True, allow_unconfined: bool = False,
-            machine: Probe | None = None, allowed_by: str = "") -> Confinement:
-    """The confinement of one launch, or A2AError `confinement_unavailable`."""
+            machine: Probe | None = None, allowed_by: str = "",
+            caps: limits.Limits | None = None, name: str = "session") -> Confinement:
+    """The confinement of one launch, or A2AError `confinement_unavailable`. `caps`: the
+    session's limits (its group is made here; its private tmpfs sized by them)."""
     decided = check_machine(enabled=enabled, allow_unconfined=allow_unconfined,
                             machine=machine, allowed_by=allowed_by)
+    group = limits.make(caps, name) if caps is not None else None
     if decided is not None:
-        return decided
+        return dataclasses.replace(decided, group=group)
     found = machine or probe()
     policy = build(req)
+    if caps is not None:
+        policy = dataclasses.replace(policy, tmpfs_mb=caps.tmpfs_mb)
     if found.engine == Engine.SEATBELT:
         private_tmp = str(req.run_dir / "tmp")
         words, digest = seatbelt.argv(policy, private_tmp)
         return Confinement(found.engine, True, tuple(words), seatbelt.tmp_env(private_tmp),
-                           found.version, policy=policy, digest=digest)
+                           found.version, policy=policy, digest=digest, group=group)
     assert found.path is not None
     words = bwrap.argv(found.path, policy)
     digest = "sha256:" + hashlib.sha256(json.dumps(words[1:]).encode()).hexdigest()
     return Confinement(found.engine, True, tuple(words), {}, found.version, policy=policy,
-                       digest=digest)
+                       digest=digest, group=group)

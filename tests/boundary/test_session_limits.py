@@ -1,0 +1,47 @@
+"""A session's own limits: a fork bomb and a memory hog from a worker's shell stop at the user's
+`[confinement.limits]` (processes and memory of its group; each private tmpfs sized), and
+another session still answers. Bounded on purpose (400 processes, 768 MiB): without the limits
+they would finish, harmlessly, and the test fails.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+
+import pytest
+
+from tests.boundary.pane import Attacker
+from tests.support import write_user_config
+
+pytestmark = pytest.mark.tmux
+
+BOMB = ("import os, time\nmade = 0\nfor _ in range(400):\n    try:\n        pid = os.fork()\n"
+        "    except OSError:\n        break\n    if pid == 0:\n        time.sleep(20)\n"
+        "        os._exit(0)\n    made += 1\nprint('FORKED', made, flush=True)\n")
+HOG = ("held = []\nfor i in range(1, 49):\n    held.append(bytearray(16 << 20))\n"
+       "    print('HELD', i * 16, flush=True)\n")
+
+
+@pytest.mark.parametrize("mode", ["confined", "unconfined"])
+def test_a_fork_bomb_and_a_memory_hog_in_a_session_stop_at_its_limits(world, repo, mode):
+    write_user_config(world, "[confinement]\n" + ("enabled = false\n" if mode == "unconfined"
+                                                  else "")
+                      + "[confinement.limits]\nsession_pids = 96\nsession_memory_mb = 300\n"
+                      "tmpfs_mb = 64\n")
+    a = Attacker(world, mode)
+    py = shlex.quote(sys.executable)
+    if mode == "confined":   # the private /tmp is sized: 64 MiB, not half the RAM
+        _, df = a.run("df -k /tmp | tail -1")
+        assert int(df.split()[1]) <= 64 * 1024, df
+    (a.out / "bomb.py").write_text(BOMB)    # its own output folder: the session reads it
+    (a.out / "hog.py").write_text(HOG)
+    _, bomb = a.run(f"{py} {a.out}/bomb.py", timeout=60)
+    forked = int(bomb.split("FORKED")[1].split()[0]) if "FORKED" in bomb else 0
+    _, hog = a.run(f"{py} {a.out}/hog.py", timeout=60)
+    held = [int(w.split()[1]) for w in hog.splitlines() if w.startswith("HELD")]
+    assert forked < 96 and max(held, default=0) < 300, (forked, held, bomb[-300:], hog[-300:])
+    # Another session still answers.
+    b = Attacker(world, mode)
+    code, said = b.run("echo alive")
+    assert code == 0 and "alive" in said
