@@ -1,10 +1,12 @@
 """What confinement costs a launch (issue 27): the same program started inside a session's
 bubblewrap sandbox and bare, and a whole `a2a spawn` of a demo session confined and with
-confinement turned off (`[confinement] enabled = false`), interleaved in one run.
+confinement turned off (`[confinement] enabled = false`), interleaved in one run. And what it
+costs a check (issue 35): one run of a check command as verify makes it (the reaper, the
+check's sandbox and its limits' group) beside the same run unconfined and unlimited.
 
     .venv/bin/python bench/bench_confine.py [--runs N]
 
-The aim: confinement adds at most 100 ms to a launch. The sandbox's own cost is the first row
+The aims: confinement adds at most 100 ms to a launch, and at most 50 ms to a check's run. The sandbox's own cost is the first row
 (the policy is a real session's: built for a demo worker in a World's repository); the second
 is what a user waits for, `a2a spawn` until it returns, with everything else a spawn does.
 """
@@ -21,7 +23,9 @@ from pathlib import Path
 
 from benchlib import Skipped, row
 
-from a2a_tui.confine import Request, confine, probe
+from a2a_tui.confine import Request, confine, limits, probe
+from a2a_tui.confine.checks import sandbox
+from a2a_tui.gate.verification.isolated import run
 from a2a_tui.repo import Repo
 from tests.support import A2A, World, at_terminal, write_user_config
 
@@ -69,6 +73,25 @@ def spawns(w: World, n: int) -> tuple[list[float], list[float]]:
     return confined, bare
 
 
+def check_runs(w: World, n: int) -> tuple[list[float], list[float]]:
+    """One check's run (`true`) as verify makes it, confined and limited, and bare; alternating,
+    seconds each."""
+    repo = w.repo
+    assert repo is not None
+    room = sandbox(repo, repo / ".a2a", network=False, check_limits=limits.default_check())
+    logs = w.home / "bench-logs"
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    confined, bare = [], []
+    for i in range(2 * n):
+        box = room if i % 2 == 0 else None
+        t0 = time.perf_counter()
+        r = run("true", repo, timeout_s=60, log=logs / f"r{i}.log", env=env, sandbox=box)
+        dt = time.perf_counter() - t0
+        assert r.passed, r.log.read_text()
+        (confined if box else bare).append(dt)
+    return confined, bare
+
+
 def rows(quick: bool) -> list[dict]:
     found = probe()
     if not found.available:
@@ -84,9 +107,11 @@ def rows(quick: bool) -> list[dict]:
             wrapped += program([*box, *inner], 1)
             plain += program(inner, 1)
         on, off = spawns(w, spawn_n)
+        c_on, c_off = check_runs(w, 3 if quick else 30)
     ms = lambda xs: [x * 1e3 for x in xs]  # noqa: E731
     added = statistics.median(ms(wrapped)) - statistics.median(ms(plain))
     spawn_added = statistics.median(on) - statistics.median(off)
+    check_added = statistics.median(ms(c_on)) - statistics.median(ms(c_off))
     return [
         row("a program started in a session's sandbox (bwrap, the session's binds)", "ms",
             ms(wrapped), limits=[("the same program started bare", ms(plain))], aim=None,
@@ -94,6 +119,9 @@ def rows(quick: bool) -> list[dict]:
         row("`a2a spawn` of a demo session, confined", "s", on,
             limits=[("the same, `[confinement] enabled = false`", off)], aim=None,
             note=f"confinement adds {spawn_added * 1e3:.0f} ms to the spawn"),
+        row("a check's run (`true`), confined and in its limits' group", "ms", ms(c_on),
+            limits=[("the same run unconfined and unlimited", ms(c_off))], aim=None,
+            note=f"the check's room adds {check_added:.1f} ms (aim: at most 50 ms)"),
     ]
 
 
