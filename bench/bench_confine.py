@@ -6,7 +6,8 @@ check's sandbox and its limits' group) beside the same run unconfined and unlimi
 
     .venv/bin/python bench/bench_confine.py [--runs N]
 
-The aims: confinement adds at most 100 ms to a launch, and at most 50 ms to a check's run. The sandbox's own cost is the first row
+The aims: confinement adds at most 100 ms to a launch, and at most 50 ms to a check's
+run. The sandbox's own cost is the first row
 (the policy is a real session's: built for a demo worker in a World's repository); the second
 is what a user waits for, `a2a spawn` until it returns, with everything else a spawn does.
 """

@@ -132,3 +132,29 @@ def build_confinement(c: Any) -> ConfinementSettings:
         check_limits=_limits(lim.default_check(), x.check_pids, x.check_memory_mb, x.tmpfs_mb),
         session_limits=_limits(lim.default_session(), x.session_pids, x.session_memory_mb,
                                x.tmpfs_mb))
+
+
+def in_force(conf: ConfinementSettings) -> dict[str, Any]:
+    """What protects the user here, for `a2a status`: the confinement engine of sessions and
+    checks, the limits' engine and sizes, the checks' default network, and what is not in force
+    (each in one line)."""
+    from a2a_tui.confine.probe import probe  # runs bwrap once: only status asks
+
+    found = probe()
+    where = lim.machine()
+    missing = list(where.notes)
+    if not conf.enabled:
+        missing.append("confinement is turned off in your settings: sessions and checks run"
+                       " as you")
+    elif not found.available:
+        sessions = "start unconfined, as you allowed" if conf.allow_unconfined else (
+            "are refused unless you allow them unconfined")
+        checks = "run unconfined, as you allowed" if conf.unconfined_checks else (
+            "are refused unless you allow them unconfined")
+        missing.append(f"this machine cannot confine ({found.reason}): sessions {sessions},"
+                       f" checks {checks}")
+    return {"confinement": {"engine": str(found.engine), "available": found.available,
+                            "version": found.version, "enabled": conf.enabled},
+            "limits": {"engine": str(where.engine), "check": conf.check_limits.to_json(),
+                       "session": conf.session_limits.to_json()},
+            "check_network": conf.check_network, "not_in_force": missing}
