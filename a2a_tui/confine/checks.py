@@ -3,7 +3,8 @@
 Every process the gate starts on a candidate's or a clone's files (the card's checks, the red
 step, the base runs of per-test evidence) runs in a sandbox of its own, built here:
 
-- the checkout writable (it is thrown away), and the folder its logs and reports go to;
+- the checkout writable (it is thrown away), and the folder its logs and reports go to (and
+  what the user's `[confinement] write` names, as for every session: a shared build cache);
 - the system, the programs on the check's PATH and a2a's install read-only; the repository
   read-only with `.a2a/` hidden (the store, the gate rules, the sessions' folders, the clones);
 - HOME and /tmp private, sized tmpfs, gone with the run; tmux's socket folder hidden;
@@ -79,13 +80,15 @@ class Sandbox:
     reason: str = ""
     tmux_dir: Path | None = None
     extra_read: tuple[str, ...] = ()
+    extra_write: tuple[str, ...] = ()
 
     def policy(self, room: Room, search_path: str) -> Policy:
         sysreads, links = system_reads()
         repo, a2a = _norm(self.repo_root), _norm(self.a2a_dir)
         reads = [*sysreads, *path_reads(search_path), *a2a_install(), repo,
                  *(_norm(p) for p in self.extra_read)]
-        writes = [_norm(room.cwd), *(_norm(p) for p in room.writable)]
+        writes = [_norm(room.cwd), *(_norm(p) for p in room.writable),
+                  *(_norm(p) for p in self.extra_write)]
         private = ["/tmp", _norm(room.home)]
         hidden = [a2a]
         if self.tmux_dir is not None and _under(_norm(self.tmux_dir), [*reads, *writes]):
@@ -124,11 +127,11 @@ class Sandbox:
 def sandbox(repo_root: Path, a2a_dir: Path, *, network: bool, check_limits: limits.Limits,
             enabled: bool = True, allow_unconfined: bool = False, why_allowed: str = "",
             tmux_dir: Path | None = None, extra_read: tuple[str, ...] = (),
-            machine: Probe | None = None) -> Sandbox:
+            extra_write: tuple[str, ...] = (), machine: Probe | None = None) -> Sandbox:
     """The sandbox of one verify's runs, or A2AError `confinement_unavailable` when the machine
     cannot confine and the user has not allowed unconfined checks."""
     common = dict(repo_root=repo_root, a2a_dir=a2a_dir, network=network, limits=check_limits,
-                  tmux_dir=tmux_dir, extra_read=extra_read)
+                  tmux_dir=tmux_dir, extra_read=extra_read, extra_write=extra_write)
     if not enabled:
         return Sandbox(Engine.NONE, False, reason="confinement is turned off in your settings"
                        " ([confinement] enabled = false)", **common)  # type: ignore[arg-type]

@@ -9,7 +9,7 @@ unconfined_checks = false # ... and run the gate's checks unconfined anyway (sho
 check_network = false     # the checks' network when a card does not say (`network` on the card)
 any_command = true        # a confined worker runs any command without its CLI asking
 read = ["~/src/shared"]   # more paths every session and every check may read
-write = []                # more paths every session may write
+write = []                # more paths every session and every check may write
 [confinement.roles.worker]        # per role
 read = []
 [confinement.sessions.w1]         # per session id

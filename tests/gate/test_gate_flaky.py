@@ -6,6 +6,7 @@ from __future__ import annotations
 from tests.gate.verify_support import (
     attempt_state,
     board,
+    checks_may_write,
     claim,
     events,
     gate_toml,
@@ -24,7 +25,8 @@ def alternating(counter) -> str:
             " [ $((n % 2)) -eq 1 ]")
 
 
-def test_a_flaky_check_makes_the_verdict_flaky_and_integrate_refuses(repo, tmp_path):
+def test_a_flaky_check_makes_the_verdict_flaky_and_integrate_refuses(repo, tmp_path, world):
+    checks_may_write(world, tmp_path)      # the check counts its runs there
     c, _ = claim(repo, alternating(tmp_path / "n"))
     v = submit_verify(repo, c)
     assert v.code == 1 and v.json["verdict"] == "flaky", v.out
@@ -48,7 +50,8 @@ def test_a_check_that_fails_every_time_is_a_plain_rejection(repo):
     assert tests["code"] == "check_failed" and "failed again on 1 rerun" in tests["detail"]
 
 
-def test_no_reruns_when_the_project_says_so(repo, tmp_path):
+def test_no_reruns_when_the_project_says_so(repo, tmp_path, world):
+    checks_may_write(world, tmp_path)
     gate_toml(repo, "flaky_reruns = 0\n")
     c, _ = claim(repo, alternating(tmp_path / "n"))
     v = submit_verify(repo, c)
@@ -56,7 +59,8 @@ def test_no_reruns_when_the_project_says_so(repo, tmp_path):
     assert (tmp_path / "n").read_text().strip() == "1"  # ran once
 
 
-def test_a_pass_after_a_failed_verify_of_the_same_sha_is_still_flaky(repo, tmp_path):
+def test_a_pass_after_a_failed_verify_of_the_same_sha_is_still_flaky(repo, tmp_path, world):
+    checks_may_write(world, tmp_path)      # the check reads the flag there
     flag = tmp_path / "broken"
     flag.touch()
     c, _ = claim(repo, f"test ! -e {flag}")

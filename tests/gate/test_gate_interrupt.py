@@ -10,21 +10,32 @@ import sys
 
 import pytest
 
-from tests.gate.verify_support import PY, alive, attempt_state, claim, events, submit, submit_verify
+from tests.gate.verify_support import (
+    PY,
+    attempt_state,
+    carrying,
+    checks_may_write,
+    claim,
+    events,
+    submit,
+    submit_verify,
+)
 from tests.support import a2a, at_terminal, commit_in, wait_until
 
 SCORES = ["--score", "boundary=3:ok", "--score", "taste=3:ok"]
 
 
-def _hanging_check(tmp_path):
-    """Passes at once; once `flag` exists it starts a child and a setsid() grandchild, writes
-    their pids and hangs."""
-    flag, pids = tmp_path / "hang", tmp_path / "pids"
+def _hanging_check(tmp_path, world):
+    """Passes at once; once `flag` exists it starts a child and a setsid() grandchild, each
+    carrying `token` on its command line, writes their pids and hangs. The checks may write
+    `tmp_path` (the user's `[confinement] write`)."""
+    checks_may_write(world, tmp_path)
+    flag, pids, token = tmp_path / "hang", tmp_path / "pids", f"a2a-hang-{tmp_path.name}"
     escape = (f"{PY} -c \"import os, sys, time; os.setsid(); print(os.getpid(), flush=True);"
-              f" time.sleep(120)\" >> {pids} &")
-    check = (f"if [ -e {flag} ]; then sleep 120 & echo $! >> {pids}; {escape}"
-             f" sleep 120; fi")
-    return check, flag, pids
+              f" time.sleep(120)\" {token} >> {pids} &")
+    check = (f"if [ -e {flag} ]; then {PY} -c 'import time; time.sleep(120)' {token} &"
+             f" echo $! >> {pids}; {escape} sleep 120; fi")
+    return check, flag, pids, token
 
 
 def _start_verify(repo, attempt, **kw):
@@ -42,8 +53,9 @@ def _pids(pids):
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP],
                          ids=lambda s: s.name)
-def test_a_signal_ends_every_check_process_and_keeps_the_earlier_verdict(repo, tmp_path, sig):
-    check, flag, pids = _hanging_check(tmp_path)
+def test_a_signal_ends_every_check_process_and_keeps_the_earlier_verdict(repo, tmp_path,
+                                                                         isolated_env, sig):
+    check, flag, pids, token = _hanging_check(tmp_path, isolated_env)
     c, _ = claim(repo, check, card_id="T-1")
     assert submit_verify(repo, c).json["verdict"] == "passed"
     flag.touch()
@@ -52,8 +64,7 @@ def test_a_signal_ends_every_check_process_and_keeps_the_earlier_verdict(repo, t
     proc.send_signal(sig)
     proc.wait(timeout=30)
     assert proc.returncode == 128 + sig, proc.stderr.read()
-    for pid in started:
-        assert not alive(pid), f"{pid} outlived the interrupted verify"
+    assert started and not carrying(token), "a check's process outlived the interrupted verify"
     (ev,) = events(repo, "verify_interrupted")
     assert ev["payload"]["run"] == 2 and ev["payload"]["why"] == signal.Signals(sig).name
     assert attempt_state(repo, c["attempt"])["state"] == "verified"
@@ -63,8 +74,8 @@ def test_a_signal_ends_every_check_process_and_keeps_the_earlier_verdict(repo, t
 
 
 @pytest.mark.parametrize("merged", [False, True], ids=["stdout", "2>&1 | head -3"])
-def test_a_closed_output_pipe_interrupts_verify(repo, tmp_path, merged):
-    check, flag, pids = _hanging_check(tmp_path)
+def test_a_closed_output_pipe_interrupts_verify(repo, tmp_path, isolated_env, merged):
+    check, flag, pids, token = _hanging_check(tmp_path, isolated_env)
     c, _ = claim(repo, check)
     assert submit_verify(repo, c).json["verdict"] == "passed"
     flag.touch()
@@ -76,15 +87,14 @@ def test_a_closed_output_pipe_interrupts_verify(repo, tmp_path, merged):
     proc.stdout.close()
     proc.wait(timeout=30)
     assert proc.returncode == 128 + signal.SIGPIPE
-    for pid in started:
-        assert not alive(pid), f"{pid} outlived the interrupted verify"
+    assert started and not carrying(token), "a check's process outlived the interrupted verify"
     (ev,) = events(repo, "verify_interrupted")
     assert ev["payload"]["why"] == "output closed"
     assert attempt_state(repo, c["attempt"])["state"] == "verified"
 
 
-def test_an_interrupted_first_verify_leaves_the_attempt_submitted(repo, tmp_path):
-    check, flag, pids = _hanging_check(tmp_path)
+def test_an_interrupted_first_verify_leaves_the_attempt_submitted(repo, tmp_path, isolated_env):
+    check, flag, pids, token = _hanging_check(tmp_path, isolated_env)
     flag.touch()
     c, _ = claim(repo, check)
     submit(repo, c, commit_in(repo / ".a2a/worktrees" / c["attempt"], {"src/app.py": "x\n"}))

@@ -3,10 +3,10 @@ boundary, drift, provenance and red state."""
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
+from tests.gate.verify_support import PY, carrying
 from tests.support import a2a, commit_in, git, wait_until, write_card
 
 
@@ -52,8 +52,8 @@ def test_checks_run_on_a_clean_checkout_of_exactly_the_sha(repo):
 
 
 def test_timeout_kills_the_whole_process_group(repo, tmp_path):
-    pidfile = tmp_path / "bg.pid"
-    card_check = f"sh -c 'echo $$ > {pidfile}; exec sleep 60' & sleep 60"
+    token = f"a2a-bg-{tmp_path.name}"
+    card_check = f"{PY} -c 'import time; time.sleep(60)' {token} & sleep 60"
     c, wt = _claim(repo, check=card_check, mutate=lambda t: t.replace("timeout_s = 60",
                                                                       "timeout_s = 1"))
     sha = commit_in(wt, {"src/app.py": "a = 2\n"})
@@ -63,16 +63,8 @@ def test_timeout_kills_the_whole_process_group(repo, tmp_path):
     tests = _check(v, "tests")
     assert tests["passed"] is False and tests["exit_code"] is None
     assert "timed out" in tests["detail"]
-    pid = int(pidfile.read_text())
-
-    def gone():
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return True
-        return open(f"/proc/{pid}/stat").read().split(") ")[1].startswith("Z")
-
-    wait_until(gone, timeout=5, what="the background child of the timed-out check to die")
+    wait_until(lambda: not carrying(token), timeout=5,
+               what="the background child of the timed-out check to die")
 
 
 def test_boundary_violation_rejects(repo):

@@ -156,3 +156,27 @@ def alive(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(") ", 1)[1][0] != "Z"
     except (FileNotFoundError, IndexError):
         return False
+
+
+def checks_may_write(world, *paths: Path) -> None:
+    """The user's `[confinement] write`: the checks (confined, in a PID namespace of their own)
+    may write `paths` too, where a test and its check leave each other word."""
+    from tests.support.userconfig import write_user_config
+
+    write_user_config(world, "[confinement]\nwrite = " + json.dumps([str(p) for p in paths])
+                      + "\n")
+
+
+def carrying(token: str) -> list[int]:
+    """Live processes whose command line carries `token`: a check's pids mean nothing outside
+    its PID namespace, a word on its command line does."""
+    import psutil
+
+    found = []
+    for p in psutil.process_iter(["cmdline"]):
+        try:
+            if token in (p.info["cmdline"] or []) and p.status() != psutil.STATUS_ZOMBIE:
+                found.append(p.pid)
+        except psutil.Error:
+            continue
+    return found

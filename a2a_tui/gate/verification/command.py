@@ -100,4 +100,5 @@ def check_room(g: GateContext) -> Sandbox:
                    check_limits=conf.check_limits, enabled=conf.enabled,
                    allow_unconfined=conf.unconfined_checks or demo,
                    why_allowed="" if conf.unconfined_checks or not demo else DEMO_CHECKS,
-                   tmux_dir=Path(tmux[0]), extra_read=conf.every.read)
+                   tmux_dir=Path(tmux[0]), extra_read=conf.every.read,
+                   extra_write=conf.every.write)
