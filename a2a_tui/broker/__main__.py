@@ -67,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         os.environ.pop("A2A_TMUX_SOCKET", None)
     served = request.Served(Repo(args.repo), args.tmux_socket,
-                            commands.command_paths(cli.build_parser()))
+                            commands.command_paths(cli.build_parser()),
+                            **request.Served.limits_from(os.environ))
     os.chdir(args.repo)
     print(f"a2a broker: serving {args.repo} (pid {os.getpid()})", file=sys.stderr, flush=True)
     return serve.Broker(served, args.control, args.parent).run()
