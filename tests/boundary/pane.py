@@ -38,12 +38,15 @@ class Attacker:
     """One demo agent session to attack from."""
 
     def __init__(self, world: World, mode: str, *, role: str = "executive",
-                 attempt: str | None = None, extra: tuple[str, ...] = ()) -> None:
+                 attempt: str | None = None, extra: tuple[str, ...] = (),
+                 config: str = "") -> None:
         assert mode in MODES
         if mode == "confined":
             need_namespaces()
+            if config:
+                write_user_config(world, config)
         else:
-            write_user_config(world, "[confinement]\nenabled = false\n")
+            write_user_config(world, "[confinement]\nenabled = false\n" + config)
         self.world = world
         self.mode = mode
         args = ("--attempt", attempt) if attempt else ()

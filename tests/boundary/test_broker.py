@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from a2a_tui.panes.spool import FLOOD_LIMIT
 from tests.boundary.pane import Attacker, identity_of
 from tests.support import holds_for, wait_until
 from tests.support.broker import broker_pid, settled_children
@@ -68,3 +69,19 @@ def test_one_session_flooding_the_broker_leaves_every_other_session_answered(wor
     code, out = victim.run("a2a whoami --json", timeout=20)
     assert code == 0 and identity_of(out)["session"] == victim.sid, out
     assert time.monotonic() - t0 < 15
+
+
+def test_junk_in_ones_own_spool_folder_is_recorded_at_a_rate(world, repo, serve):
+    # Issue 35, finding 6: 2,000 junk files in a session's own spool folder became 2,000
+    # `signal_quarantined` events within seconds.
+    serve()
+    a = Attacker(world, "confined")
+    folder = f"{repo}/.a2a/spool/{a.sid}"
+    code, out = a.run(f"for i in $(seq 300); do echo junk > {folder}/.j$i;"
+                      f" mv {folder}/.j$i {folder}/$i-junk.json; done")
+    assert code == 0, out
+    wait_until(lambda: not any(p.name.endswith("-junk.json") for p in
+                               (repo / ".a2a" / "spool" / a.sid).iterdir()),
+               timeout=60, what="the junk to be taken")
+    assert len(world.events("signal_quarantined", session=a.sid)) == FLOOD_LIMIT
+    assert len(world.events("spool_flooded", session=a.sid)) == 1
