@@ -6,7 +6,7 @@ The child was forked for one connection on one session's socket (serve.py). In o
    descriptors (client.py has the wire); the client is told the request is taken. The
    client's working folder is not used: the command runs in a private empty folder of the
    request, so no relative name resolves to anything the agent chose. The command's stdin is
-   read for `Served.stdin_s` at most (`broker_stdin_timeout`): a child waiting on a pipe that
+   read for `BrokerLimits.stdin_s` at most (`broker_stdin_timeout`): a child waiting on a pipe that
    never ends holds one of its session's few places (serve.py);
 2. who: the session of the socket, nothing the process says. Second check: the kernel's
    credentials of the process at the other end (SO_PEERCRED, its pid translated into a2a's PID
@@ -44,6 +44,7 @@ from a2a_tui.broker.client import FORWARDED, TERMINAL_VARS, VERSION, Reader, sen
 from a2a_tui.cli.output import emit_error
 from a2a_tui.errors import A2AError
 from a2a_tui.repo import Repo
+from a2a_tui.resources import BrokerLimits
 
 REQUEST_TIMEOUT_S = 10     # a client that connects and says nothing
 FILE_TIMEOUT_S = 60        # a client asked for a file (opening a FIFO can wait for a writer)
@@ -51,8 +52,6 @@ PANE_WAIT_S = 5            # a session just launched: its pane's facts are recor
 MAX_ARGS = 4096
 MAX_ARGV_BYTES = 1024 * 1024
 MAX_FILE_BYTES = 8 * 1024 * 1024   # above every command's own limit: those still apply
-PER_SESSION = 8            # requests of one session served at once; `A2A_BROKER_PER_SESSION`
-STDIN_S = 30.0             # the time a command may wait on its stdin; `A2A_BROKER_STDIN_S`
 
 
 @dataclass(frozen=True)
@@ -62,28 +61,7 @@ class Served:
     repo: Repo
     tmux_socket: str | None
     paths: dict          # command function -> its words (commands.command_paths)
-    per_session: int = PER_SESSION
-    stdin_s: float = STDIN_S
-
-    @classmethod
-    def limits_from(cls, env) -> dict:
-        """`per_session` and `stdin_s` as the environment of `a2a serve` or `a2a up` sets
-        them (the user's; a session never reaches the broker's environment), else the
-        defaults; a value that is not a positive number is said in the log and ignored."""
-        out: dict = {}
-        for var, key, kind in (("A2A_BROKER_PER_SESSION", "per_session", int),
-                               ("A2A_BROKER_STDIN_S", "stdin_s", float)):
-            if var not in env:
-                continue
-            try:
-                value = kind(env[var])
-                if value <= 0:
-                    raise ValueError
-                out[key] = value
-            except ValueError:
-                print(f"a2a broker: {var}={env[var]!r} is not a positive number: ignored",
-                      file=sys.stderr, flush=True)
-        return out
+    limits: BrokerLimits = BrokerLimits()   # requests per session, the stdin time limit
 
 
 def warm_up(served: Served) -> Path:
@@ -122,7 +100,7 @@ def handle(conn: socket.socket, session: str, served: Served, workdir: Path | No
         send(conn, {"started": True})   # from now on a signal is passed on, not the end
     except OSError:
         pass   # gone already: the channel sees it and hangs the command up
-    own = _take_stdio(fds, served.stdin_s)
+    own = _take_stdio(fds, served.limits.stdin_s)
     for key in TERMINAL_VARS:
         os.environ.pop(key, None)
     os.environ.update(env)

@@ -10,7 +10,7 @@ forked ahead and warmed up (the spare, below): the next connection is handed to 
 of a request is the socket it came in on: the child is told, it never asks.
 
 It is shared by every session, so none can take it from the others: each session has at most
-`Served.per_session` requests served at once (its other connections wait in its own socket's
+`BrokerLimits.per_session` requests served at once (its other connections wait in its own socket's
 backlog, never in another session's way), so the children number at most that many per live
 session, and the spare. A child reading its client's stdin does so for a limited time
 (request.py).
@@ -118,7 +118,7 @@ class Broker:
         poller.register(self.control, select.POLLIN)
         busy = Counter(self.children.values())
         for fd, sid in self.by_fd.items():
-            if busy[sid] < self.served.per_session:   # a session at its cap waits for itself
+            if busy[sid] < self.served.limits.per_session:   # a session at its cap waits for itself
                 poller.register(fd, select.POLLIN)
         for fd, ev in poller.poll(CHECK_PARENT_MS):
             if fd == wake_r:
