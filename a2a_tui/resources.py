@@ -1,6 +1,6 @@
-"""Where the files that live beside the package are: `hooks/` and `rolecards/`; and the broker's
+"""Where the files that live beside the package are: `hooks/` and `rolecards/`; the broker's
 thin client, which an agent's `a2a` runs as a script (`python -I -S <client.py>`), never as an
-import of the package.
+import of the package; and the broker's limits (read by the broker and by `a2a doctor`).
 
 From a source checkout (editable install) they are the project's own folders; from a wheel
 they are installed as data files under `<prefix>/share/a2a/`.
@@ -9,6 +9,8 @@ they are installed as data files under `<prefix>/share/a2a/`.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from a2a_tui.errors import A2AError
@@ -39,3 +41,32 @@ def rolecards_dir() -> Path:
 def broker_client() -> Path:
     """The broker's thin client (standard library only), run as a script."""
     return Path(__file__).resolve().parent / "broker" / "client.py"
+
+
+@dataclass(frozen=True)
+class BrokerLimits:
+    """What keeps the broker fair to every session (a2a_tui/broker/serve.py): requests of one
+    session served at once, and how long a command may wait on its standard input."""
+
+    per_session: int = 8
+    stdin_s: float = 30.0
+
+    @classmethod
+    def of(cls, env: Mapping[str, str], complain: Callable[[str], None] = lambda _: None
+           ) -> BrokerLimits:
+        """The limits the environment of `a2a up` or `a2a serve` sets (`A2A_BROKER_PER_SESSION`,
+        `A2A_BROKER_STDIN_S`: the user's; a session never reaches the broker's environment),
+        else the defaults; a value that is not a positive number is ignored, and said."""
+        got: dict = {}
+        for var, key, kind in (("A2A_BROKER_PER_SESSION", "per_session", int),
+                               ("A2A_BROKER_STDIN_S", "stdin_s", float)):
+            if var in env:
+                try:
+                    value = kind(env[var])
+                except ValueError:
+                    value = 0
+                if value > 0:
+                    got[key] = value
+                else:
+                    complain(f"{var}={env[var]!r} is not a positive number: ignored")
+        return cls(**got)

@@ -39,6 +39,8 @@ write = []                # more paths every session may write
 read = []
 [confinement.sessions.w1]         # per session id
 write = ["~/scratch"]
+[env]                     # (and `[env.roles.<role>]`, `[env.clis.<cli>]`) the user's file only
+pass = ["GH_HOST"]        # more of the shell's variables sessions get (or a prefix ending in *)
 ```
 `[confinement]` also holds the checks' room and every sandbox's limits:
 a2a_tui/confine/settings.py.
@@ -52,6 +54,7 @@ from __future__ import annotations
 import os
 import tomllib
 from collections.abc import Callable
+from copy import deepcopy
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -64,12 +67,13 @@ from a2a_tui.confine.settings import (
 )
 from a2a_tui.errors import A2AError
 from a2a_tui.profiles import CLIS
+from a2a_tui.profiles.environment import EnvPass, pass_model
 from a2a_tui.profiles.permissions import weakening
 
-SECTIONS = ("roles", "clis", "notify", "stall", "layout", "confinement")
+SECTIONS = ("roles", "clis", "notify", "stall", "layout", "confinement", "env")
 # Sections only the user's own file may set: a file an agent could write (the repository's
 # `.a2a/config.toml`) never widens what a session may reach.
-USER_ONLY = ("confinement",)
+USER_ONLY = ("confinement", "env")
 # The roles of a2a_tui/collab/roles.py (a layer above this one; tests/test_settings.py keeps
 # the two equal).
 ROLE_NAMES = ("ideation", "executive", "worker", "reviewer")
@@ -86,6 +90,7 @@ DEFAULTS: dict[str, Any] = {
     "stall": {cli: {"hint_after_s": h, "board_after_s": b} for cli, (h, b) in _STALL.items()},
     "layout": {"events_rows": 0},
     "confinement": CONFINEMENT_DEFAULTS,
+    "env": {"pass": [], "clis": {}, "roles": {}},
 }
 
 
@@ -130,6 +135,7 @@ class Settings:
     sources: dict[str, str] = field(repr=False)
     files: dict[str, str] = field(repr=False)
     confinement: ConfinementSettings = ConfinementSettings()
+    env: EnvPass = EnvPass()
 
     def stall_for(self, cli: str) -> StallTimes:
         return self.stall.get(cli) or self.stall["claude"]
@@ -159,7 +165,7 @@ def load(repo_config: Path | None = None, user_config: Path | None = None, *,
     `repo_text`: the repository config in force (what the user accepted, `Repo.rule_file`),
     read instead of the file at `repo_config`."""
     user = user_config or user_config_path()
-    values: dict[str, Any] = _copy(DEFAULTS)
+    values: dict[str, Any] = deepcopy(DEFAULTS)
     sources: dict[str, str] = {}
     _leaves(values, "", lambda path: sources.__setitem__(path, DEFAULT))
     files = {"user": str(user)}
@@ -243,7 +249,7 @@ def _models():
 
     strict = ConfigDict(extra="forbid")
     Role, Cli, Stall, Notify, Layout = _section_models(strict)
-    Confinement = confinement_model(strict, ROLE_NAMES)
+    Confinement, Env = confinement_model(strict, ROLE_NAMES), pass_model(strict, CLIS, ROLE_NAMES)
     roles = create_model("Roles", __config__=strict,
                          **{r: (Role, Role()) for r in ROLE_NAMES})  # type: ignore[call-overload]
     stall = create_model("Stalls", __config__=strict,
@@ -252,12 +258,10 @@ def _models():
                         **{c: (Cli, Cli()) for c in CLIS})  # type: ignore[call-overload]
     whole = create_model("Settings", __config__=strict, roles=(roles, roles()),
                          clis=(clis, clis()), notify=(Notify, Notify()), stall=(stall, stall()),
-                         layout=(Layout, Layout()),
-                         confinement=(Confinement, Confinement()))  # type: ignore[call-overload]
+                         layout=(Layout, Layout()), confinement=(Confinement, Confinement()),
+                         env=(Env, Env()))  # type: ignore[call-overload]
     _MODELS = whole
     return whole
-
-
 
 
 def _section_models(strict) -> tuple[type, ...]:
@@ -334,10 +338,12 @@ def _build(values: dict[str, Any], sources: dict[str, str], files: dict[str, str
     stall = {c: StallTimes(v.hint_after_s, v.board_after_s) for c, v in m.stall}
     confinement = build_confinement(m.confinement)
     clis = {c: CliDefaults(v.model, v.effort, tuple(v.options)) for c, v in m.clis}
+    env = EnvPass(tuple(m.env.pass_), {c: tuple(n.pass_) for c, n in m.env.clis.items()},
+                  {r: tuple(n.pass_) for r, n in m.env.roles.items()})
     return Settings(roles=roles, clis=clis, bell=m.notify.bell, status=m.notify.status,
-                    stall=stall,
-                    events_rows=m.layout.events_rows, values=m.model_dump(), sources=sources,
-                    files=files, confinement=confinement)
+                    stall=stall, events_rows=m.layout.events_rows,
+                    values=m.model_dump(by_alias=True), sources=sources, files=files,
+                    confinement=confinement, env=env)
 
 
 def _bad(exc, where: Callable[[str], str]) -> A2AError:
@@ -359,7 +365,7 @@ def _merge(into: dict[str, Any], over: dict[str, Any], source: str, sources: dic
         if isinstance(value, dict) and isinstance(into.get(key), dict):
             _merge(into[key], value, source, sources, path + ".")
         else:
-            into[key] = _copy(value)
+            into[key] = deepcopy(value)
             _leaves({key: value}, prefix, lambda p: sources.__setitem__(p, source))
 
 
@@ -369,14 +375,6 @@ def _leaves(d: dict[str, Any], prefix: str, visit) -> None:
             _leaves(value, f"{prefix}{key}.", visit)
         else:
             visit(f"{prefix}{key}")
-
-
-def _copy(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return list(value)
-    return value
 
 
 def flatten(values: dict[str, Any], prefix: str = "") -> dict[str, Any]:

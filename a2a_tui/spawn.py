@@ -33,7 +33,7 @@ from a2a_tui.git import clone_head
 from a2a_tui.identity import session_leader, start_time
 from a2a_tui.panes.githooks import git_config_env, write_hooks
 from a2a_tui.panes.records import check_session_id, record_launched, record_launching
-from a2a_tui.profiles.environment import write_private
+from a2a_tui.profiles.environment import A2A_NAMES, launch_env, named, write_private
 from a2a_tui.resources import BROKER_ENV, broker_client, hooks_dir, rolecards_dir
 from a2a_tui.tmux import Tmux
 
@@ -91,9 +91,10 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
             open_shell=boxing.open_shell, confined=boxing.will_confine,
             out_dir=repo.session_out_dir(sid))
         launch = profile.prepare(ctx)
-        # The spawner's provider settings go to the pane by the launch script; only their names
-        # are recorded (profiles/environment.py).
-        travel, clear_env = profile.pane_env(tuple(extra), os.environ)
+        # The spawner's provider settings, and what the user's `[env]` names, go to the pane by
+        # the launch script; only their names are recorded (profiles/environment.py).
+        travel = {**named(os.environ, (*A2A_NAMES, *boxing.env_pass.names(cli, role))),
+                  **profile.pane_env(tuple(extra), os.environ)}
         box = boxing.confine(ctx, profile, launch)
         record = {"cli": cli, "cli_version": version, "argv": launch.argv,
                   "env": sorted(launch.env), "role_card": str(card),
@@ -118,7 +119,7 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
         trailers = {"A2A-Task": task or "", "A2A-Attempt": attempt or "", "A2A-Session": sid,
                     "A2A-Role": role, "A2A-CLI": f"{cli} {version}", "A2A-Model": model,
                     "A2A-Effort": effort, "A2A-Launch": str(seq)}
-        _write_files(repo, ctx, launch, trailers, tmux_socket, cwd, travel, clear_env, box)
+        _write_files(repo, ctx, launch, trailers, tmux_socket, cwd, travel, box)
         facts = _start_pane(tmux, tmux_session, ctx, cwd)
     except (A2AError, OSError) as exc:
         _failed(store, sid, attempt, str(exc))
@@ -204,8 +205,10 @@ class _Boxing:
     def __init__(self, repo, tmux: Tmux, *, write_cwd: bool, cli: str) -> None:
         self.repo = repo
         self.write_cwd = write_cwd
-        # The user's own file only: the repository's config never widens confinement.
-        self.settings = settings.load().confinement
+        # The user's own file only: the repository's config never widens confinement, nor
+        # what of the user's environment a session gets (`[env]`).
+        user = settings.load()
+        self.settings, self.env_pass = user.confinement, user.env
         self.tmux_dir = Path(tmux.socket_dir())
         self.hooks = repo.git.own_hooks_dir(repo.root)
         # `a2a demo` comes up on a machine that cannot confine: a2a's own demo agent, in the
@@ -290,7 +293,7 @@ def _pane_path() -> str:
 
 def _write_files(repo, ctx: profiles.LaunchContext, launch: profiles.Launch,
                  trailers: dict[str, str], tmux_socket: str | None, cwd: Path,
-                 travel: dict[str, str], clear_env: str, box: Confinement) -> None:
+                 travel: dict[str, str], box: Confinement) -> None:
     ctx.run_dir.mkdir(parents=True, exist_ok=True)
     os.chmod(ctx.run_dir, 0o700)  # the launch script may hold provider keys
     for folder in (repo.session_out_dir(ctx.session), *([ctx.run_dir / "tmp"] if box.env else [])):
@@ -310,14 +313,14 @@ def _write_files(repo, ctx: profiles.LaunchContext, launch: profiles.Launch,
            "A2A_SESSION": ctx.session, "PATH": path}
     if tmux_socket:
         env["A2A_TMUX_SOCKET"] = tmux_socket
+    # Nothing else of the user's shell (the tmux server's environment): `env -i` and the
+    # allow-list (profiles/environment.py).
     lines = ["#!/bin/sh", f"# a2a launch of session {ctx.session} ({ctx.role}); generated.",
-             clear_env,
-             *(f"export {k}={shlex.quote(v)}" for k, v in sorted(env.items())),
-             *([f"unset {' '.join(launch.unset)}"] if launch.unset else []),
              f"cd {shlex.quote(str(cwd))} || exit 1",
              *box.enter(),
-             "exec " + " ".join(_quote_arg(a) for a in (*_subreaper(box), *box.prefix,
-                                                         *launch.argv))]
+             "exec " + " ".join([*launch_env(env, launch.unset),
+                                 *(_quote_arg(a) for a in (*_subreaper(box), *box.prefix,
+                                                            *launch.argv))])]
     write_private(ctx.run_dir / "launch.sh", "\n".join(lines) + "\n")
 
 

@@ -192,6 +192,8 @@ CONSTANTS = {
     "300",         # (not a figure: a timeout in seconds in a TOML example)
     "1.5×",        # the benchmarks' aim
     "1.00×",       # the limit itself
+    "30 s",        # the broker reads a command's stdin this long at most
+    "3 s",         # a broker client told of a signal waits this long for its command
 }
 
 

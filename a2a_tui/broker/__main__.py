@@ -38,6 +38,10 @@ def preload() -> None:
         importlib.import_module(name)
 
 
+def print_to_log(line: str) -> None:
+    print(f"a2a broker: {line}", file=sys.stderr, flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m a2a_tui.broker")
     ap.add_argument("--repo", required=True, type=Path)
@@ -50,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     from a2a_tui import cli
     from a2a_tui.broker import commands, request, serve
     from a2a_tui.repo import Repo
-    from a2a_tui.resources import BROKER_ENV
+    from a2a_tui.resources import BROKER_ENV, BrokerLimits
 
     # Its log takes what it can: a full disk never ends the broker (serve.BestEffortLog).
     sys.stdout, sys.stderr = serve.BestEffortLog(1), serve.BestEffortLog(2)
@@ -67,7 +71,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         os.environ.pop("A2A_TMUX_SOCKET", None)
     served = request.Served(Repo(args.repo), args.tmux_socket,
-                            commands.command_paths(cli.build_parser()))
+                            commands.command_paths(cli.build_parser()),
+                            BrokerLimits.of(os.environ, complain=print_to_log))
     os.chdir(args.repo)
     print(f"a2a broker: serving {args.repo} (pid {os.getpid()})", file=sys.stderr, flush=True)
     return serve.Broker(served, args.control, args.parent).run()

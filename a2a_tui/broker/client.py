@@ -10,6 +10,7 @@ The wire (one Unix stream connection per command). Every message is a frame, a 4
 big-endian length and a JSON object; file descriptors travel as SCM_RIGHTS with a frame's bytes:
 
     client -> broker  {"v": 1, "argv": [...], "cwd": "...", "env": {"TERM": ...}}  + fds 0, 1, 2
+    broker -> client  {"started": true}         a child of the broker has taken the request
     broker -> client  {"need": ["PATH", ...]}   the command reads these files: the client opens
                                                 each (inside its sandbox, with its own rights)
     client -> broker  {"files": [null | "why not", ...]}  + one fd per file it could open
@@ -18,6 +19,12 @@ big-endian length and a JSON object; file descriptors travel as SCM_RIGHTS with 
     broker -> client  {"exit": N}               the command ended: the client exits with N
                       (with {"error": {"code", "message"}} when the broker refused the request
                       before the command had the client's stdout and stderr to say it on)
+
+A signal ends a client that is still waiting for a child (the broker serves a few requests of a
+session at once, the rest wait: `timeout a2a ...` must end it all the same). Once the command
+runs, the first signal is passed on and the command's end awaited for `SIGNAL_GRACE_S` at most
+(an interrupted `a2a verify` records why it ended); a second signal ends the client at once.
+The broker's child sees the client go as a hang-up.
 
 The command writes to the client's own stdout and stderr and reads its stdin (the descriptors
 themselves, not copies), so pipes, redirections and a terminal work as with a local command.
@@ -45,6 +52,7 @@ FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 # A new session's socket is made a moment after its folder (the orchestrator is woken by the
 # spool folder spawn makes): a missing socket is waited for this long, a refused one is not.
 CONNECT_WAIT_S = 2.0
+SIGNAL_GRACE_S = 3.0  # a command told of a signal has this long to end before the client does
 SUN_PATH_MAX = 100  # a longer path is reached through its folder (sun_path holds 104-108 bytes)
 _HEADER = struct.Struct(">I")
 _RECV_FLAGS = getattr(socket, "MSG_CMSG_CLOEXEC", 0)
@@ -192,6 +200,35 @@ def _files(sock: socket.socket, paths: object) -> None:
             os.close(fd)
 
 
+class Signals:
+    """What the client does with SIGINT, SIGTERM and SIGHUP (module docstring)."""
+
+    def __init__(self) -> None:
+        self.sock: socket.socket | None = None
+        self.started = False
+        self.got: list[int] = []
+        for sig in FORWARDED:
+            signal.signal(sig, self._on_signal)
+        signal.signal(signal.SIGALRM, lambda *_: self.die())
+
+    def _on_signal(self, signum: int, _frame: object) -> None:
+        self.got.append(signum)
+        if self.sock is None or not self.started or len(self.got) > 1:
+            self.die()
+        try:
+            send(self.sock, {"signal": signum})
+        except OSError:
+            self.die()
+        signal.setitimer(signal.ITIMER_REAL, SIGNAL_GRACE_S)
+
+    def die(self) -> None:
+        """End as the last signal would have ended a command run here."""
+        sig = self.got[-1] if self.got else signal.SIGTERM
+        signal.signal(sig, signal.SIG_DFL)
+        os.kill(os.getpid(), sig)
+        os._exit(128 + sig)   # unreachable unless the signal is blocked
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     as_json = "--json" in argv
@@ -199,23 +236,14 @@ def main(argv: list[str] | None = None) -> int:
     if not path:
         return fail("broker_unavailable", f"{ENV} is not set: this a2a talks to a session's"
                     " broker only", as_json)
+    signals = Signals()   # before connecting: a connect that waits is ended by a signal too
     try:
         sock = connect(path)
     except OSError as exc:
         return fail("broker_unavailable", f"a2a's orchestrator does not answer on {path}"
                     f" ({exc.strerror or exc}): the user starts it with `a2a up` or"
                     " `a2a serve`", as_json)
-    got: list[int] = []
-
-    def forward(signum: int, _frame: object) -> None:
-        got.append(signum)
-        try:
-            send(sock, {"signal": signum})
-        except OSError:
-            pass
-
-    for sig in FORWARDED:
-        signal.signal(sig, forward)
+    signals.sock = sock
     try:
         cwd = os.getcwd()
     except OSError:
@@ -228,7 +256,9 @@ def main(argv: list[str] | None = None) -> int:
             msg = reader.recv()
             if msg is None:
                 break
-            if "need" in msg:
+            if msg.get("started") is True:
+                signals.started = True
+            elif "need" in msg:
                 _files(sock, msg["need"])
             elif "exit" in msg:
                 err = msg.get("error")
@@ -238,9 +268,8 @@ def main(argv: list[str] | None = None) -> int:
                 return code if isinstance(code, int) and 0 <= code < 256 else 1
     except (OSError, ValueError) as exc:
         return fail("broker_unavailable", f"the broker's connection failed: {exc}", as_json)
-    if got:  # the command died of the signal we passed on: so do we, as it would have here
-        signal.signal(got[-1], signal.SIG_DFL)
-        os.kill(os.getpid(), got[-1])
+    if signals.got:  # the command died of the signal we passed on: so do we
+        signals.die()
     return fail("broker_unavailable", "the broker closed the connection before the command"
                 " ended", as_json)
 

@@ -3,9 +3,11 @@
 The child was forked for one connection on one session's socket (serve.py). In order:
 
 1. the request: argv, a few terminal variables, and the client's stdin, stdout and stderr as
-   descriptors (client.py has the wire). The client's working folder is not used: the command
-   runs in a private empty folder of the request, so no relative name resolves to anything
-   the agent chose;
+   descriptors (client.py has the wire); the client is told the request is taken. The
+   client's working folder is not used: the command runs in a private empty folder of the
+   request, so no relative name resolves to anything the agent chose. The command's stdin is
+   read for `BrokerLimits.stdin_s` at most (`broker_stdin_timeout`): a child waiting on a pipe that
+   never ends holds one of its session's few places (serve.py);
 2. who: the session of the socket, nothing the process says. Second check: the kernel's
    credentials of the process at the other end (SO_PEERCRED, its pid translated into a2a's PID
    namespace) must be a2a's uid and a process of that session's pane (identity.in_session); a
@@ -23,6 +25,7 @@ from __future__ import annotations
 import io
 import os
 import queue
+import select
 import shutil
 import signal
 import socket
@@ -41,6 +44,7 @@ from a2a_tui.broker.client import FORWARDED, TERMINAL_VARS, VERSION, Reader, sen
 from a2a_tui.cli.output import emit_error
 from a2a_tui.errors import A2AError
 from a2a_tui.repo import Repo
+from a2a_tui.resources import BrokerLimits
 
 REQUEST_TIMEOUT_S = 10     # a client that connects and says nothing
 FILE_TIMEOUT_S = 60        # a client asked for a file (opening a FIFO can wait for a writer)
@@ -57,6 +61,7 @@ class Served:
     repo: Repo
     tmux_socket: str | None
     paths: dict          # command function -> its words (commands.command_paths)
+    limits: BrokerLimits = BrokerLimits()   # requests per session, the stdin time limit
 
 
 def warm_up(served: Served) -> Path:
@@ -91,7 +96,11 @@ def handle(conn: socket.socket, session: str, served: Served, workdir: Path | No
             shutil.rmtree(workdir, ignore_errors=True)
         return _answer(conn, 2, {"code": "broker_bad_request", "message": why})
     conn.settimeout(None)
-    own = _take_stdio(fds)
+    try:
+        send(conn, {"started": True})   # from now on a signal is passed on, not the end
+    except OSError:
+        pass   # gone already: the channel sees it and hangs the command up
+    own = _take_stdio(fds, served.limits.stdin_s)
     for key in TERMINAL_VARS:
         os.environ.pop(key, None)
     os.environ.update(env)
@@ -153,9 +162,10 @@ def _request(msg: dict | None, fds: list[int]) -> tuple[list[str], dict[str, str
     return argv, env, None
 
 
-def _take_stdio(fds: list[int]) -> list[int]:
-    """The client's descriptors become this process's 0, 1, 2 and Python's streams on them;
-    returns copies of the broker's own 0, 1, 2 (its log), for `_give_back_stdio`."""
+def _take_stdio(fds: list[int], stdin_s: float) -> list[int]:
+    """The client's descriptors become this process's 0, 1, 2 and Python's streams on them
+    (stdin read for `stdin_s` at most); returns copies of the broker's own 0, 1, 2 (its log),
+    for `_give_back_stdio`."""
     own = [os.dup(n) for n in range(3)]
     streams = (sys.stdin, sys.stdout, sys.stderr)
     for n, fd in enumerate(fds):
@@ -163,14 +173,50 @@ def _take_stdio(fds: list[int]) -> list[int]:
         os.close(fd)
     new = []
     for n, old in enumerate(streams):
-        raw = io.open(n, "rb" if n == 0 else "wb", buffering=0, closefd=False)
         tty = os.isatty(n)
-        buffered = io.BufferedReader(raw) if n == 0 else io.BufferedWriter(raw)
+        buffered = (io.BufferedReader(TimedInput(n, stdin_s)) if n == 0 else
+                    io.BufferedWriter(io.open(n, "wb", buffering=0, closefd=False)))
         new.append(io.TextIOWrapper(buffered, encoding=old.encoding, errors=old.errors,
                                     line_buffering=tty or n == 2))
     sys.stdin, sys.stdout, sys.stderr = new
     sys.__stdin__, sys.__stdout__, sys.__stderr__ = new
     return own
+
+
+class TimedInput(io.RawIOBase):
+    """The command's stdin: reads that together wait at most `seconds`, counted from the
+    first (a command that never reads its stdin is not limited), then `broker_stdin_timeout`."""
+
+    def __init__(self, fd: int, seconds: float):
+        self.fd, self.seconds = fd, seconds
+        self.deadline: float | None = None
+
+    def readable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def isatty(self) -> bool:
+        return os.isatty(self.fd)
+
+    def readinto(self, buf) -> int:
+        if self.deadline is None:
+            self.deadline = time.monotonic() + self.seconds
+        poller = select.poll()
+        poller.register(self.fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+        while True:
+            left = self.deadline - time.monotonic()
+            if left <= 0 or not poller.poll(left * 1000):
+                raise A2AError("broker_stdin_timeout", f"the command's standard input did not"
+                               f" end within {self.seconds:g} s: a brokered command reads"
+                               " what is piped to it at once (write it to a file first)")
+            try:
+                data = os.read(self.fd, len(buf))
+            except BlockingIOError:   # a descriptor the caller made non-blocking
+                continue
+            buf[:len(data)] = data
+            return len(data)
 
 
 def _give_back_stdio(own: list[int]) -> None:
@@ -255,13 +301,14 @@ class Channel:
                 msg = None
             if msg is None:
                 if not self.done:   # the client is gone: a hang-up, as a terminal's
-                    os.kill(os.getpid(), signal.SIGHUP)
+                    signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGHUP)
                 self.replies.put(None)
                 return
             if "files" in msg:
                 self.replies.put((msg["files"], self.reader.take_fds()))
             elif msg.get("signal") in FORWARDED and not self.done:
-                os.kill(os.getpid(), msg["signal"])
+                # To the command's thread: a read or wait it is blocked in is interrupted.
+                signal.pthread_kill(threading.main_thread().ident or 0, msg["signal"])
 
     def files(self, paths: list[str]) -> tuple[list, list[int]]:
         """Ask the client to open `paths`: (its answer per path, the descriptors it sent)."""

@@ -9,6 +9,12 @@ and safe; the child runs the request (request.py) and exits. Between requests on
 forked ahead and warmed up (the spare, below): the next connection is handed to it. The session
 of a request is the socket it came in on: the child is told, it never asks.
 
+It is shared by every session, so none can take it from the others: each session has at most
+`BrokerLimits.per_session` requests served at once (its other connections wait in its own socket's
+backlog, never in another session's way), so the children number at most that many per live
+session, and the spare. A child reading its client's stdin does so for a limited time
+(request.py).
+
 It ends with the orchestrator: SIGTERM from the kernel when the thread that started it ends
 (PR_SET_PDEATHSIG, Linux), the end of file on its pipe, or its parent's pid changing. Its
 sockets stay behind when it ends, so an agent's client is refused at once (`broker_unavailable`)
@@ -28,6 +34,7 @@ import signal
 import socket
 import stat
 import sys
+from collections import Counter
 from pathlib import Path
 
 from a2a_tui import host
@@ -38,7 +45,6 @@ from a2a_tui.repo import BROKER_SOCKET
 
 PR_SET_PDEATHSIG = 1
 CHECK_PARENT_MS = 1000
-MAX_CHILDREN = 64          # requests served at once; more wait in the sockets' backlog
 BACKLOG = 64
 
 
@@ -74,7 +80,7 @@ class Broker:
         self.parent = parent
         self.listeners: dict[str, tuple[socket.socket, int]] = {}   # session -> (socket, inode)
         self.by_fd: dict[int, str] = {}
-        self.children: set[int] = set()
+        self.children: dict[int, str | None] = {}   # pid -> its session (None: the spare)
         self.spare: tuple[int, socket.socket] | None = None   # (pid, our end of its pair)
         self.spare_died = False   # one ended without a request: the next waits for a request
         self.stopping = False
@@ -110,8 +116,9 @@ class Broker:
         poller = select.poll()
         poller.register(wake_r, select.POLLIN)
         poller.register(self.control, select.POLLIN)
-        if len(self.children) < MAX_CHILDREN:
-            for fd in self.by_fd:
+        busy = Counter(self.children.values())
+        for fd, sid in self.by_fd.items():
+            if busy[sid] < self.served.limits.per_session:   # a session at its cap waits for itself
                 poller.register(fd, select.POLLIN)
         for fd, ev in poller.poll(CHECK_PARENT_MS):
             if fd == wake_r:
@@ -209,7 +216,7 @@ class Broker:
 
         pid = self._fork(serve, f"for {sid}")
         if pid is not None:
-            self.children.add(pid)
+            self.children[pid] = sid
 
     def _fork(self, work, what: str) -> int | None:
         """Fork a child that runs `work()` and exits with its code (never back into this loop);
@@ -240,7 +247,7 @@ class Broker:
     # forked once no request is being served (a fork beside a request slows it on a busy
     # machine); a connection that finds none gets a child forked for it, as before.
     def _make_spare(self) -> None:
-        if self.spare is not None or self.stopping or len(self.children) >= MAX_CHILDREN:
+        if self.spare is not None or self.stopping:
             return
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
 
@@ -253,7 +260,7 @@ class Broker:
         if pid is None:
             ours.close()
             return
-        self.children.add(pid)
+        self.children[pid] = None
         self.spare = (pid, ours)
 
     def _serve_as_spare(self, chan: socket.socket) -> int:
@@ -285,6 +292,7 @@ class Broker:
         self.spare = None
         try:
             send(chan, {"session": sid}, [conn.fileno()])
+            self.children[pid] = sid
             return True
         except OSError:   # it died meanwhile: this connection gets a child of its own
             return False
@@ -316,7 +324,7 @@ class Broker:
                 return
             if pid == 0:
                 return
-            self.children.discard(pid)
+            self.children.pop(pid, None)
             if self.spare is not None and self.spare[0] == pid:
                 # Ended before any request (killed, or its warm-up failed): not forked again
                 # until a request comes, so a spare that cannot start is not a fork loop.

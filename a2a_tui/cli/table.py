@@ -81,6 +81,9 @@ TABLE: tuple[Command, ...] = (
                 arg("topic", nargs="*", metavar="ROLE|COMMAND",
                     help="a role (ideation, executive, worker, reviewer) or a command, in one or"
                          " more words (review verdict)"),)),
+    Command("doctor", "which of a2a's protections are in force here (confinement, the"
+            " environment allow-list, the broker's and the spool's limits) and what sets each",
+            "doctor_cmds:cmd_doctor", group=START),
     # `a2a config` alone shows, as `a2a config show` does.
     Command("config", "the settings in force: defaults, your file, the repository's",
             "config_cmds:cmd_config_show", group=START,

@@ -102,7 +102,7 @@ OTHER_ROLES: dict[str, tuple[str, ...]] = {
     **{c: (EVERYONE,) for c in (
         "status", "events", "metrics", "recover", "card show", "card list", "log", "rules",
         "whoami", "sessions", "input list", "input show", "inbox list", "inbox show",
-        "board list", "board show", "target show", "config show", "gate-rules",
+        "board list", "board show", "target show", "config show", "gate-rules", "doctor",
         "review show", "comment list", "store verify", "demo-agent", "diff", "show",
         "attention")},
 }

@@ -18,6 +18,11 @@ pane's new state, in one transaction.
 - Bad input never stops ingestion: malformed, oversized or unattributable files are moved to
   `quarantine/` (`quarantine/<session>/<file>` for a session's) with the reason recorded as a
   `signal_quarantined` event.
+- A rate: a session's folder is its agent's to fill. Past `FLOOD_LIMIT` quarantines of one
+  session (or of the spool's top) within `FLOOD_WINDOW_S`, one `spool_flooded` is recorded and
+  every further file of that window that would be quarantined is deleted unread and
+  unrecorded: junk cannot flood the user's record, the quarantine folder or the disk. Counted
+  from the record itself, so a restarted orchestrator keeps the count.
 - Order: files are taken by (ts_ns, name) across every folder; the hook names them
   `<ts_ns>-<session>-<pid>.json`.
 """
@@ -26,6 +31,7 @@ from __future__ import annotations
 
 import os
 import stat
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -40,9 +46,13 @@ TRIM_CHARS = 4000
 TRIM_DEPTH = 32
 WAKE_SUFFIX = ".wake"
 OUTSIDE = "a signal outside its session's folder"
+FLOOD_LIMIT = 20           # quarantines recorded per session and window; then one spool_flooded
+FLOOD_WINDOW_S = 60
+DROPPED = "dropped"        # a file deleted unrecorded (the window's limit was reached)
 _OPEN = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
 _FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 Then = Callable[[Any, str], Any]   # (tx, session) -> anything, in the signal's transaction
+now_ns = time.time_ns   # the clock of the rate's window (a test moves it)
 
 
 def pending(spool_dir: Path, folders: set[Path] | None = None) -> list[Path]:
@@ -192,8 +202,8 @@ def record(store, sig: Signal, name: str, size: int | None = None,
         row = tx.one("SELECT * FROM sessions WHERE id = ?", (sig.session,))
         if row is None:
             reason = f"unknown session {sig.session!r}"
-            _record_quarantine(tx, name, reason, size, sig.session, sig.ts_ns)
-            return {"file": name, "outcome": "quarantined", "reason": reason}
+            outcome = _record_quarantine(tx, name, reason, size, sig.session, sig.ts_ns)
+            return {"file": name, "outcome": outcome, "reason": reason}
         result = _apply(tx, row, sig, name)
         if then is not None and (more := then(tx, sig.session)) is not None:
             result["then"] = more
@@ -280,18 +290,32 @@ def _quarantine(store, path: Path, reason: str, name: str, folder: str | None
     except OSError:
         size = None
     with store.write() as tx:
-        _record_quarantine(tx, name, reason, size, folder, None)
-    _finish(path, "quarantined", folder)
-    return {"file": name, "outcome": "quarantined", "reason": reason}
+        outcome = _record_quarantine(tx, name, reason, size, folder, None)
+    _finish(path, outcome, folder)
+    return {"file": name, "outcome": outcome, "reason": reason}
 
 
 def _record_quarantine(tx, name: str, reason: str, size: int | None, session: str | None,
-                       ts_ns: int | None) -> None:
+                       ts_ns: int | None) -> str:
+    """Record the file as quarantined ("quarantined"), or, past the window's limit for its
+    session, only the window's one `spool_flooded` ("dropped": the file is then deleted)."""
+    since = now_ns() - int(FLOOD_WINDOW_S * 1e9)
+    seen = tx.one("SELECT COUNT(*) FROM events WHERE kind = 'signal_quarantined' AND session IS ?"
+                  " AND ts_ns >= ?", (session, since))[0]
+    if seen >= FLOOD_LIMIT:
+        told = tx.one("SELECT 1 FROM events WHERE kind = 'spool_flooded' AND session IS ?"
+                      " AND ts_ns >= ?", (session, since))
+        if told is None:
+            tx.append("spool_flooded", actor="orchestrator", session=session,
+                      payload={"limit": FLOOD_LIMIT, "window_s": FLOOD_WINDOW_S,
+                               "first_dropped": name, "reason": reason})
+        return DROPPED
     seq = tx.append("signal_quarantined", actor="orchestrator", session=session,
                     payload={"file": name, "reason": reason, "bytes": size,
                              "moved_to": f"quarantine/{name}"})
     tx.execute("INSERT INTO spool_files(name, outcome, session, ts_ns, seq) VALUES (?,?,?,?,?)",
                (name, "quarantined", session, ts_ns, seq))
+    return "quarantined"
 
 
 def _finish(path: Path, outcome: str, folder: str | None) -> None:

@@ -158,11 +158,10 @@ class Profile:
         """Variables outside the family that this launch names (e.g. a provider's key)."""
         return ()
 
-    def pane_env(self, extra: tuple[str, ...], environ: Mapping[str, str]
-                 ) -> tuple[dict[str, str], str]:
-        """(the spawner's variables the pane gets, the sh line clearing the server's first)."""
+    def pane_env(self, extra: tuple[str, ...], environ: Mapping[str, str]) -> dict[str, str]:
+        """The spawner's variables of the CLI's family that the pane gets."""
         family, names = self.family(extra), self.env_names(extra, environ)
-        return family.travelling(environ, names), family.clear_line(names)
+        return family.travelling(environ, names)
 
     def version(self) -> str:
         """`<binary> --version`, first line; refuses a CLI that is not installed."""

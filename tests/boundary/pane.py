@@ -43,12 +43,15 @@ class Attacker:
     """One demo agent session to attack from."""
 
     def __init__(self, world: World, mode: str, *, role: str = "executive",
-                 attempt: str | None = None, extra: tuple[str, ...] = ()) -> None:
+                 attempt: str | None = None, extra: tuple[str, ...] = (),
+                 config: str = "") -> None:
         assert mode in MODES
         if mode == "confined":
             need_namespaces()
-        elif "enabled = false" not in _user_config(world):   # a test's own config says so
-            write_user_config(world, "[confinement]\nenabled = false\n")
+            if config:
+                write_user_config(world, config)
+        elif config or "enabled = false" not in _user_config(world):  # a test's own says so
+            write_user_config(world, "[confinement]\nenabled = false\n" + config)
         self.world = world
         self.mode = mode
         args = ("--attempt", attempt) if attempt else ()

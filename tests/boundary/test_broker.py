@@ -9,8 +9,10 @@ import time
 
 import pytest
 
+from a2a_tui.panes.spool import FLOOD_LIMIT
 from tests.boundary.pane import Attacker, identity_of
 from tests.support import holds_for, wait_until
+from tests.support.broker import broker_pid, settled_children
 
 pytestmark = pytest.mark.tmux
 
@@ -49,3 +51,37 @@ def test_a_forged_spool_file_moves_no_other_session(world, repo, serve):
     holds_for(lambda: world.session(victim.sid)["state"] == before, 2.0,
               what="the victim's state to stay as it was")
     assert not world.signals(victim.sid, "SessionEnd")
+
+
+def test_one_session_flooding_the_broker_leaves_every_other_session_answered(world, repo, serve):
+    # Issue 35, finding 4: ~70 `sleep 40 | a2a inject w1 -` from one session held every child
+    # the broker had (a child lives while it reads its client's stdin), and nobody else was
+    # answered until the sleeps ended.
+    serve()
+    victim = Attacker(world, "confined", role="worker")
+    a = Attacker(world, "confined")
+    code, _ = a.run(f"for i in $(seq 70); do (sleep 40 | a2a inject {victim.sid} -"
+                    " >/dev/null 2>&1 &); done")
+    assert code == 0
+    broker = broker_pid(repo)
+    settled_children(broker, least=2)   # the flood's requests: all taken that can be
+    t0 = time.monotonic()
+    code, out = victim.run("a2a whoami --json", timeout=20)
+    assert code == 0 and identity_of(out)["session"] == victim.sid, out
+    assert time.monotonic() - t0 < 15
+
+
+def test_junk_in_ones_own_spool_folder_is_recorded_at_a_rate(world, repo, serve):
+    # Issue 35, finding 6: 2,000 junk files in a session's own spool folder became 2,000
+    # `signal_quarantined` events within seconds.
+    serve()
+    a = Attacker(world, "confined")
+    folder = f"{repo}/.a2a/spool/{a.sid}"
+    code, out = a.run(f"for i in $(seq 300); do echo junk > {folder}/.j$i;"
+                      f" mv {folder}/.j$i {folder}/$i-junk.json; done")
+    assert code == 0, out
+    wait_until(lambda: not any(p.name.endswith("-junk.json") for p in
+                               (repo / ".a2a" / "spool" / a.sid).iterdir()),
+               timeout=60, what="the junk to be taken")
+    assert len(world.events("signal_quarantined", session=a.sid)) == FLOOD_LIMIT
+    assert len(world.events("spool_flooded", session=a.sid)) == 1

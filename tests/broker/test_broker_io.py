@@ -191,7 +191,9 @@ def test_the_clients_output_ends_when_the_answer_is_sent(repo):
                     [null, out_w, out_w])
         os.close(null)
         os.close(out_w)
-        answer = client.Reader(ours).recv()
+        reader = client.Reader(ours)
+        assert reader.recv() == {"started": True}
+        answer = reader.recv()
         assert answer == {"exit": 0}
         os.set_blocking(out_r, False)
         chunks = []

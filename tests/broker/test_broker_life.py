@@ -9,8 +9,6 @@ import signal
 import stat
 
 from a2a_tui.broker.client import connect
-from a2a_tui.panes.orchestrator import lock_holder
-from a2a_tui.repo import Repo
 from tests.gate.verify_support import alive
 from tests.support import (
     AgentProcess,
@@ -22,7 +20,7 @@ from tests.support import (
     wait_state,
     wait_until,
 )
-from tests.support.broker import socket_of
+from tests.support.broker import broker_pid, socket_of
 
 
 def listening(path) -> bool:
@@ -31,22 +29,6 @@ def listening(path) -> bool:
     except OSError:
         return False
     return True
-
-
-def broker_pid(repo) -> int:
-    """The broker process: the orchestrator's child running `-m a2a_tui.broker`."""
-    def find() -> int | None:
-        parent = lock_holder(Repo(repo))
-        for pid in os.listdir("/proc"):
-            try:
-                cmd = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")
-                ppid = int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-            if b"a2a_tui.broker" in cmd and ppid == parent:
-                return int(pid)
-        return None
-    return wait_until(find, timeout=20, what="the broker process")
 
 
 def test_a_spawned_session_gets_a_socket_of_its_own_that_goes_when_it_exits(

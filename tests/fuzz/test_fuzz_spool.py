@@ -11,6 +11,7 @@ from pathlib import Path
 import hypothesis.strategies as st
 from hypothesis import example, given
 
+from a2a_tui.panes import spool
 from a2a_tui.repo import Repo
 from tests.fuzz.budget import budget
 from tests.fuzz.inputs import json_bytes, json_values, text
@@ -59,8 +60,10 @@ def _sessions(root) -> Path:
     return folder
 
 
-def test_every_spool_file_is_ingested_or_quarantined_and_the_next_good_one_ingested(repo):
+def test_every_spool_file_is_ingested_or_quarantined_and_the_next_good_one_ingested(
+        repo, monkeypatch):
     spool_dir = _sessions(repo)
+    monkeypatch.setattr(spool, "FLOOD_LIMIT", 10**9)   # every file recorded: no rate here
 
     @budget(60)
     @given(st.lists(spool_files, min_size=1, max_size=4))
@@ -168,11 +171,12 @@ def test_a_file_that_cannot_be_read_is_quarantined(repo):
     assert (spool_dir.parent / "quarantine" / "w1" / "1-unreadable.json").is_symlink()
 
 
-def test_any_depth_of_nesting_is_ingested_or_quarantined(repo):
+def test_any_depth_of_nesting_is_ingested_or_quarantined(repo, monkeypatch):
     """JSON nests deeper than Python recurses: near the recursion limit a payload can be read
     and then not be recordable. Every depth up to past the limit is taken, one way or the
     other (the window where it is read but not recordable is a few levels wide: all are tried)."""
     spool_dir = _sessions(repo)
+    monkeypatch.setattr(spool, "FLOOD_LIMIT", 10**9)   # every file recorded: no rate here
     limit = sys.getrecursionlimit()
     with store(repo) as s:
         for depth in range(limit - 300, limit + 20):

@@ -84,3 +84,22 @@ def test_the_users_file_alone_outside_a_repository(world, tmp_path):
 def test_roles_and_clis_are_the_packages_own():
     assert settings.ROLE_NAMES == ROLES
     assert set(settings.DEFAULTS["stall"]) == set(CLIS)
+
+
+def test_env_names_what_passes_per_session_cli_and_role_in_the_users_file_only(world, repo):
+    user = write_user_config(world, '[env]\npass = ["GH_HOST", "AWS_*"]\n'
+                                    '[env.roles.worker]\npass = ["GITHUB_TOKEN"]\n'
+                                    '[env.clis.codex]\npass = ["OPENAI_ORG"]\n')
+    s = settings.load(Repo(repo).config_path)
+    assert s.env.names("codex", "worker") == ("GH_HOST", "AWS_*", "OPENAI_ORG", "GITHUB_TOKEN")
+    assert s.env.names("claude", "reviewer") == ("GH_HOST", "AWS_*")
+    r = a2a("config", "show", "--json", cwd=repo)
+    assert r.json["values"]["env"]["pass"] == ["GH_HOST", "AWS_*"]
+    assert r.json["sources"]["env.pass"] == str(user)
+    write_user_config(world, '[env]\npass = ["NOT A NAME"]\n')
+    with pytest.raises(A2AError, match="env.pass: 'NOT A NAME'"):
+        settings.load()
+    # The repository's file (an agent may propose it) never widens what reaches sessions.
+    write_user_config(world, "")
+    add_to_repo_config(repo, '[env]\npass = ["GITHUB_TOKEN"]\n', accept=False)
+    assert settings.load(Repo(repo).config_path).env.names("claude", "worker") == ()

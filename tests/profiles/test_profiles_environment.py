@@ -6,7 +6,7 @@ import subprocess
 
 from a2a_tui.profiles import get
 from a2a_tui.profiles.codex import provider_key_names
-from a2a_tui.profiles.environment import EnvFamily
+from a2a_tui.profiles.environment import EnvFamily, launch_env, named
 
 
 def test_a_family_takes_its_prefixes_names_and_the_common_ones_minus_what_the_cli_sets():
@@ -23,11 +23,11 @@ def test_a_family_takes_its_prefixes_names_and_the_common_ones_minus_what_the_cl
 def test_each_cli_hands_over_its_own_family():
     env = {"ANTHROPIC_API_KEY": "a", "OPENAI_API_KEY": "o", "GEMINI_API_KEY": "g",
            "CLAUDE_CODE_SESSION_ID": "set-by-claude-for-its-tools", "CODEX_THREAD_ID": "t"}
-    assert set(get("claude").pane_env((), env)[0]) == {"ANTHROPIC_API_KEY"}
-    assert set(get("codex").pane_env((), env)[0]) == {"OPENAI_API_KEY"}
-    assert set(get("gemini").pane_env((), env)[0]) == {"GEMINI_API_KEY"}
-    assert set(get("demo").pane_env(("--protocol", "codex"), env)[0]) == {"OPENAI_API_KEY"}
-    assert set(get("demo").pane_env((), env)[0]) == {"ANTHROPIC_API_KEY"}
+    assert set(get("claude").pane_env((), env)) == {"ANTHROPIC_API_KEY"}
+    assert set(get("codex").pane_env((), env)) == {"OPENAI_API_KEY"}
+    assert set(get("gemini").pane_env((), env)) == {"GEMINI_API_KEY"}
+    assert set(get("demo").pane_env(("--protocol", "codex"), env)) == {"OPENAI_API_KEY"}
+    assert set(get("demo").pane_env((), env)) == {"ANTHROPIC_API_KEY"}
 
 
 def test_codex_passes_the_variable_a_custom_provider_reads_its_key_from(tmp_path):
@@ -37,19 +37,26 @@ def test_codex_passes_the_variable_a_custom_provider_reads_its_key_from(tmp_path
     names = provider_key_names(extra, {"CODEX_HOME": str(tmp_path)})
     assert names == ("FAKE_KEY", "MY_KEY")
     env = {"CODEX_HOME": str(tmp_path), "FAKE_KEY": "1", "MY_KEY": "2", "OTHER": "3"}
-    assert set(get("codex").pane_env(extra, env)[0]) == {"CODEX_HOME", "FAKE_KEY", "MY_KEY"}
+    assert set(get("codex").pane_env(extra, env)) == {"CODEX_HOME", "FAKE_KEY", "MY_KEY"}
     # A config file that is not TOML names nothing and stops nothing.
     (tmp_path / "config.toml").write_text("[[[ not toml")
     assert provider_key_names((), {"CODEX_HOME": str(tmp_path)}) == ()
 
 
-def test_the_clear_line_unsets_only_the_family_inherited_from_the_server():
-    fam = EnvFamily(prefixes=("ANTHROPIC_",), names=("DISABLE_TELEMETRY",))
-    script = fam.clear_line() + "\nenv\n"
-    inherited = {"PATH": "/usr/bin:/bin", "ANTHROPIC_MODEL": "stale", "DISABLE_TELEMETRY": "1",
-                 "HTTP_PROXY": "p", "KEEP": "multi\nANTHROPIC_FAKE=line", "ANTHROPICX": "k"}
-    out = subprocess.run(["/bin/sh", "-c", script], env=inherited, capture_output=True,
-                         text=True, check=True).stdout
-    assert "ANTHROPIC_MODEL=" not in out and "DISABLE_TELEMETRY=" not in out
-    assert "HTTP_PROXY=" not in out
-    assert "KEEP=multi" in out and "ANTHROPICX=k" in out
+def test_the_launch_starts_from_nothing_but_the_allow_list():
+    inherited = {"PATH": "/usr/bin:/bin", "TERM": "tmux-256color", "LANG": "C.UTF-8",
+                 "HOME": "/h", "GITHUB_TOKEN": "ghp", "ANTHROPIC_MODEL": "stale of the server",
+                 "KEEP": "multi\nTERM_PROGRAM=forged", "CI": "true", "TZ": "UTC"}
+    words = launch_env({"ANTHROPIC_API_KEY": "k y", "PATH": "/bin:/usr/bin", "BAD-NAME": "x"},
+                       unset=("CI", "TZ"))
+    out = subprocess.run(["/bin/sh", "-c", "exec " + " ".join([*words, "/usr/bin/env"])],
+                         env=inherited, capture_output=True, text=True, check=True).stdout
+    assert dict(line.split("=", 1) for line in out.splitlines()) == {
+        "TERM": "tmux-256color", "LANG": "C.UTF-8", "HOME": "/h", "ANTHROPIC_API_KEY": "k y",
+        "PATH": "/bin:/usr/bin"}
+
+
+def test_the_users_settings_name_variables_or_prefixes():
+    env = {"GH_TOKEN": "1", "AWS_REGION": "2", "AWSX": "3", "OTHER": "4"}
+    assert named(env, ("GH_TOKEN", "AWS_*")) == {"AWS_REGION": "2", "GH_TOKEN": "1"}
+    assert named(env, ()) == {}

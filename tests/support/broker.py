@@ -12,9 +12,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from a2a_tui.panes.orchestrator import lock_holder
 from a2a_tui.repo import Repo
 from a2a_tui.resources import BROKER_ENV, broker_client
 from tests.support.cli import Run
@@ -81,3 +83,48 @@ def broker_as(repo: Path, sid: str, role: str, *args: str, input: str = "",
               wrap: Sequence[str] = ()) -> Run:
     """`a2a ARGS` through session `sid`'s broker socket, from a process of its pane."""
     return AgentProcess(repo, sid, role, *args, env=env, cwd=cwd, wrap=wrap).go(input)
+
+
+def broker_pid(repo) -> int:
+    """The broker process: the orchestrator's child running `-m a2a_tui.broker`."""
+    def find() -> int | None:
+        parent = lock_holder(Repo(repo))
+        for pid in os.listdir("/proc"):
+            try:
+                cmd = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")
+                ppid = int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            if b"a2a_tui.broker" in cmd and ppid == parent:
+                return int(pid)
+        return None
+    return wait_until(find, timeout=20, what="the broker process")
+
+
+def children_of(pid: int) -> list[int]:
+    """The live (not yet reaped-to-be) children of `pid`."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            fields = open(f"/proc/{entry}/stat").read().rsplit(")", 1)[1].split()
+        except (OSError, ValueError, IndexError):
+            continue
+        if fields[0] != "Z" and int(fields[1]) == pid:
+            found.append(int(entry))
+    return found
+
+
+def settled_children(pid: int, least: int, timeout: float = 30) -> int:
+    """Wait until `pid` has at least `least` children and their number has not changed for a
+    second (a flood of requests all taken that can be); that number."""
+    seen = [-1, time.monotonic()]
+
+    def steady() -> bool:
+        n = len(children_of(pid))
+        if n != seen[0]:
+            seen[:] = [n, time.monotonic()]
+            return False
+        return n >= least and time.monotonic() - seen[1] >= 1.0
+
+    wait_until(steady, timeout=timeout, interval=0.05, what=f"{least}+ children of {pid}")
+    return seen[0]
