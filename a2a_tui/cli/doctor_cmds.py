@@ -28,7 +28,8 @@ def cmd_doctor(ctx, args) -> Result:
     from a2a_tui import settings
 
     user = settings.load()
-    rows = [_confinement(user.confinement), _environment(user.env), _broker(), _spool()]
+    rows = [_confinement(user.confinement), *_room(user.confinement), _environment(user.env),
+            _broker(), _spool()]
     width = max(len(r.name) for r in rows)
     text = "\n".join(f"{r.name:<{width}}  {'in force' if r.in_force else 'NOT in force':<12}"
                      f"  {r.detail}" for r in rows)
@@ -48,6 +49,30 @@ def _confinement(conf) -> Protection:
                              if conf.allow_unconfined else "; sessions are refused"))
     return Protection("confinement", True, f"every session in {found.engine}"
                       f" ({found.version or 'version unknown'})")
+
+
+def _room(conf) -> list[Protection]:
+    """The gate's checks' room and the limits of every sandbox (confine/settings.py)."""
+    from a2a_tui.confine.settings import in_force  # lazy: with the command, as every import
+
+    p = in_force(conf)
+    box, x = p["confinement"], p["limits"]
+    confined = box["available"] and box["enabled"]
+    checks = Protection(
+        "checks confined", confined,
+        (f"every check, red step and base run in {box['engine']}: the checkout and its logs"
+         " writable, .a2a/ and tmux hidden, its own PID namespace, no terminal; network "
+         + ("on" if p["check_network"] else "off unless the card asks")) if confined else
+        ("checks run unconfined, as your settings allow" if conf.unconfined_checks or not
+         box["enabled"] else "verify refuses to run checks (set [confinement]"
+         " unconfined_checks = true to run them as you)"))
+    caps = Protection(
+        "limits", x["engine"] != "setrlimit" or not p["not_in_force"],
+        f"{x['engine']}: a check {x['check']['pids']} tasks and {x['check']['memory_mb']} MiB,"
+        f" a session {x['session']['pids']} tasks and {x['session']['memory_mb']} MiB, each"
+        f" private tmpfs {x['check']['tmpfs_mb']} MiB"
+        + "".join(f"; {n}" for n in p["not_in_force"] if "RLIMIT" in n or "cgroup" in n))
+    return [checks, caps]
 
 
 def _environment(env) -> Protection:

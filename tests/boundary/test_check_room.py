@@ -252,3 +252,13 @@ def test_status_says_which_protections_are_in_force(repo, isolated_env):
     r = a2a("status", cwd=repo)
     assert "not in force: confinement is turned off in your settings" in r.out, r.out
     assert "a check 99 tasks" in r.out and "checks' network on" in r.out
+
+
+def test_doctor_says_whether_the_checks_are_confined_and_limited(repo, isolated_env):
+    rows = {r["name"]: r for r in a2a("doctor", "--json", cwd=repo).json["protections"]}
+    assert rows["checks confined"]["in_force"] is probe().available
+    assert "a check 2048 tasks" in rows["limits"]["detail"]
+    write_user_config(isolated_env, "[confinement]\nenabled = false\n")
+    rows = {r["name"]: r for r in a2a("doctor", "--json", cwd=repo).json["protections"]}
+    assert rows["checks confined"]["in_force"] is False
+    assert "unconfined" in rows["checks confined"]["detail"]
