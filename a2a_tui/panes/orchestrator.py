@@ -35,6 +35,7 @@ from a2a_tui.panes.broker_host import BrokerHost
 from a2a_tui.panes.calls import Calls
 from a2a_tui.panes.exits import ExitWatcher
 from a2a_tui.panes.storeguard import FileWatch, StoreGuard
+from a2a_tui.store import pages
 from a2a_tui.tmux import Tmux
 
 log = logging.getLogger(__name__)
@@ -139,6 +140,7 @@ class Orchestrator:
         try:
             self.tmux = Tmux(self.tmux_socket)
             self.store = self.repo.store()
+            pages.check(self.store.conn, self.store.path)   # the writer's open: always looked at
             self.repo.spool_dir.mkdir(parents=True, exist_ok=True)
             self.repo.broker_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
             with self.store.write() as tx:
