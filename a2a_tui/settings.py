@@ -31,6 +31,10 @@ board_after_s = 2700
 [layout]
 events_rows = 0           # rows of the Events panel; 0: about a quarter of the screen
 
+[backup]                  # the user's file only: a2a's own copies of a store, in .a2a/backups/
+every_min = 60            # while an orchestrator runs, one this often (0: none on a schedule)
+keep = 5                  # how many are kept (the oldest go); one is also taken before a migration
+
 [confinement]             # the user's file only: a repository's config cannot widen it
 allow_unconfined = false  # where the machine cannot confine, start sessions unconfined anyway
 read = ["~/src/shared"]   # more paths every session may read (absolute, or from ~)
@@ -52,19 +56,17 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from a2a_tui.errors import A2AError
 from a2a_tui.profiles import CLIS
 from a2a_tui.profiles.permissions import weakening
+from a2a_tui.settings_models import ROLE_NAMES, confinement_model, section_models
 
-SECTIONS = ("roles", "clis", "notify", "stall", "layout", "confinement")
+SECTIONS = ("roles", "clis", "notify", "stall", "layout", "confinement", "backup")
 # Sections only the user's own file may set: a file an agent could write (the repository's
-# `.a2a/config.toml`) never widens what a session may reach.
-USER_ONLY = ("confinement",)
-# The roles of a2a_tui/collab/roles.py (a layer above this one; tests/test_settings.py keeps
-# the two equal).
-ROLE_NAMES = ("ideation", "executive", "worker", "reviewer")
+# `.a2a/config.toml`) never widens what a session may reach, nor turns the backups off.
+USER_ONLY = ("confinement", "backup")
 DEFAULT = "default"
 
 # A busy pane is silent while a tool runs: Claude Code and Gemini signal each tool call, Codex
@@ -77,6 +79,7 @@ DEFAULTS: dict[str, Any] = {
     "notify": {"bell": True, "status": True},
     "stall": {cli: {"hint_after_s": h, "board_after_s": b} for cli, (h, b) in _STALL.items()},
     "layout": {"events_rows": 0},
+    "backup": {"every_min": 60.0, "keep": 5},
     "confinement": {"enabled": True, "allow_unconfined": False, "any_command": True,
                     "read": [], "write": [], "roles": {}, "sessions": {}},
 }
@@ -143,6 +146,14 @@ class ConfinementSettings:
 
 
 @dataclass(frozen=True)
+class BackupSettings:
+    """`[backup]`: how often an orchestrator backs its store up, and how many copies stay."""
+
+    every_min: float = 60.0
+    keep: int = 5
+
+
+@dataclass(frozen=True)
 class Settings:
     """The merged settings, and for every value (dotted path) the file it came from."""
 
@@ -156,6 +167,7 @@ class Settings:
     sources: dict[str, str] = field(repr=False)
     files: dict[str, str] = field(repr=False)
     confinement: ConfinementSettings = ConfinementSettings()
+    backup: BackupSettings = BackupSettings()
 
     def stall_for(self, cli: str) -> StallTimes:
         return self.stall.get(cli) or self.stall["claude"]
@@ -268,8 +280,8 @@ def _models():
     from pydantic import ConfigDict, create_model
 
     strict = ConfigDict(extra="forbid")
-    Role, Cli, Stall, Notify, Layout = _section_models(strict)
-    Confinement = _confinement_model(strict)
+    Role, Cli, Stall, Notify, Layout, Backup = section_models(strict)
+    Confinement = confinement_model(strict)
     roles = create_model("Roles", __config__=strict,
                          **{r: (Role, Role()) for r in ROLE_NAMES})  # type: ignore[call-overload]
     stall = create_model("Stalls", __config__=strict,
@@ -278,89 +290,10 @@ def _models():
                         **{c: (Cli, Cli()) for c in CLIS})  # type: ignore[call-overload]
     whole = create_model("Settings", __config__=strict, roles=(roles, roles()),
                          clis=(clis, clis()), notify=(Notify, Notify()), stall=(stall, stall()),
-                         layout=(Layout, Layout()),
+                         layout=(Layout, Layout()), backup=(Backup, Backup()),
                          confinement=(Confinement, Confinement()))  # type: ignore[call-overload]
     _MODELS = whole
     return whole
-
-
-
-
-def _section_models(strict) -> tuple[type, ...]:
-    """The models of [roles.*], [clis.*], [stall.*], [notify] and [layout] (for `_models`)."""
-    from pydantic import BaseModel, Field, ValidationInfo, field_validator, model_validator
-
-    class Role(BaseModel):
-        model_config = strict
-        cli: Literal["", *CLIS] = Field(default="", description="the agent CLI")  # type: ignore
-        model: str = ""
-        effort: str = ""
-        options: list[str] = Field(default_factory=list)
-
-    class Cli(BaseModel):
-        model_config = strict
-        model: str = ""
-        effort: str = ""
-        options: list[str] = Field(default_factory=list)
-
-    class Stall(BaseModel):
-        model_config = strict
-        hint_after_s: float = Field(default=600.0, gt=0)
-        board_after_s: float = Field(default=1800.0, gt=0)
-
-        @model_validator(mode="after")
-        def _board_after_hint(self, info: ValidationInfo):
-            # One file may set one of the two: the rule holds for the merged values only.
-            if not (info.context or {}).get("partial") and self.board_after_s < self.hint_after_s:
-                raise ValueError("board_after_s must not be shorter than hint_after_s")
-            return self
-
-    class Notify(BaseModel):
-        model_config = strict
-        bell: bool = True
-        status: bool = True
-
-    class Layout(BaseModel):
-        model_config = strict
-        events_rows: int = Field(default=0, ge=0, le=60,
-                                 description="0: about a quarter of the screen, else 3 to 60")
-
-        @field_validator("events_rows")
-        @classmethod
-        def _enough(cls, v: int) -> int:
-            if 0 < v < 3:
-                raise ValueError("0 (about a quarter of the screen) or 3 to 60")
-            return v
-
-    return Role, Cli, Stall, Notify, Layout
-
-
-def _confinement_model(strict) -> type:
-    """The model of [confinement] (for `_models`): absolute paths only."""
-    from pydantic import BaseModel, Field, field_validator
-
-    def absolute(paths: list[str]) -> list[str]:
-        for p in paths:
-            if not os.path.isabs(os.path.expanduser(p)):
-                raise ValueError(f"{p!r}: a path must be absolute (or start with ~)")
-        return paths
-
-    class Paths(BaseModel):
-        model_config = strict
-        read: list[str] = Field(default_factory=list)
-        write: list[str] = Field(default_factory=list)
-
-        _abs = field_validator("read", "write")(lambda cls, v: absolute(v))
-
-    class Confinement(Paths):
-        enabled: bool = True
-        allow_unconfined: bool = False
-        any_command: bool = True
-        roles: dict[Literal[*ROLE_NAMES], Paths] = Field(  # type: ignore[valid-type]
-            default_factory=dict)
-        sessions: dict[str, Paths] = Field(default_factory=dict)
-
-    return Confinement
 
 
 _MODELS = None
@@ -396,7 +329,8 @@ def _build(values: dict[str, Any], sources: dict[str, str], files: dict[str, str
     return Settings(roles=roles, clis=clis, bell=m.notify.bell, status=m.notify.status,
                     stall=stall,
                     events_rows=m.layout.events_rows, values=m.model_dump(), sources=sources,
-                    files=files, confinement=confinement)
+                    files=files, confinement=confinement,
+                    backup=BackupSettings(m.backup.every_min, m.backup.keep))
 
 
 def _bad(exc, where: Callable[[str], str]) -> A2AError:

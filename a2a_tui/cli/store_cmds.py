@@ -94,7 +94,7 @@ def cmd_store_restore(ctx, args) -> Result:
     from a2a_tui.store import backup, owner
 
     repo = ctx.repo
-    info, conn = backup.inspect(Path(args.path))
+    info, conn = backup.inspect(_backup_to_restore(repo, args))
     try:
         who = _restorer(ctx, conn)
         if not who.is_user:
@@ -120,6 +120,19 @@ def cmd_store_restore(ctx, args) -> Result:
     kept = f"; the store it replaced is kept at {previous}" if previous else ""
     return Result(data, f"restored {info.events} events (up to #{info.last_seq}) from"
                         f" {info.path}, recorded as {uid}{kept}", rules="store")
+
+
+def _backup_to_restore(repo, args) -> Path:
+    """FILE (or --from FILE), else the newest of a2a's own backups that SQLite finds sound."""
+    if args.path and args.source and args.path != args.source:
+        raise A2AError("usage", "name the backup once: FILE or --from FILE", exit_code=2)
+    if args.path or args.source:
+        return Path(args.path or args.source)
+    good = pages.newest_good(repo.db_path)
+    if good is None:
+        raise A2AError("no_backup", f"no good backup in {pages.backups_dir(repo.db_path)}: name"
+                       " one with `a2a store restore --from FILE`")
+    return good.path
 
 
 def _restorer(ctx, backup_conn):
