@@ -442,7 +442,7 @@ TABLE: tuple[Command, ...] = (
     Command("store restore", "(user) put a backup of this repository's record in place of its"
             " store (kept aside in .a2a/replaced/): the newest good one of a2a's own backups, or"
             " FILE; no orchestrator may run", "store_cmds:cmd_store_restore",
-            example="a2a store restore", args=(
+            args=(
                 arg("path", metavar="FILE", nargs="?", help="the backup (as --from FILE)"),
                 arg("--from", dest="source", metavar="FILE",
                     help="the backup (default: the newest good one in .a2a/backups/)"))),
