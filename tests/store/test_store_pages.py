@@ -67,6 +67,7 @@ def test_a_damaged_page_is_refused_by_verify_status_card_add_and_serve(world, re
     refused(world.a2a("status"))
     refused(world.a2a("card", "add", str(card)))
     refused(world.a2a("serve", "--tmux-socket", world.sock, timeout=60))
+    refused(world.a2a("up", "--no-attach", "--tmux-socket", world.sock, timeout=60))
     line = refused(world.a2a("store", "verify"))
     assert "No good backup" in line and ".recover" in line   # the way out, with no backup
     v = world.a2a("store", "verify", "--json")

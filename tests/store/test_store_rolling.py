@@ -85,3 +85,17 @@ def test_a_migration_is_preceded_by_a_backup_of_the_store_as_it_was(tmp_path):
     finally:
         conn.close()
     assert chain(kept.path) == chain(db) and kept.last_seq == 1
+
+
+def test_a_page_damaged_while_the_orchestrator_runs_stops_it_at_the_next_backup(world, repo):
+    """The schedule is also the store's regular full check: the next backup's open (or its
+    check of the copy) finds the damage, and the orchestrator stops with `store_corrupt`."""
+    write_user_config(world, "[backup]\nevery_min = 0.01\nkeep = 2\n")
+    fill(repo)
+    served = world.serve()
+    backed_up(world)
+    damage(repo / ".a2a/a2a.db")
+    wait_until(lambda: served.proc.poll() is not None, timeout=60,
+               what="the orchestrator to stop on the damaged store")
+    assert served.proc.returncode != 0
+    assert "[store_corrupt]" in served.output(), served.output()
