@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support import a2a, commit_in, git, rows
+from tests.support import a2a, git, rows
 
 SCORES = ("--score", "boundary=3:in bounds", "--score", "taste=2:fine")
 
