@@ -31,6 +31,10 @@ board_after_s = 2700
 [layout]
 events_rows = 0           # rows of the Events panel; 0: about a quarter of the screen
 
+[backup]                  # the user's file only: a2a's own copies of a store, in .a2a/backups/
+every_min = 60            # while an orchestrator runs, one this often (0: none on a schedule)
+keep = 5                  # how many are kept (the oldest go); one is also taken before a migration
+
 [confinement]             # the user's file only: a repository's config cannot widen it
 allow_unconfined = false  # where the machine cannot confine, start sessions unconfined anyway
 read = ["~/src/shared"]   # more paths every session may read (absolute, or from ~)
@@ -57,7 +61,7 @@ from collections.abc import Callable
 from copy import deepcopy
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from a2a_tui.confine.settings import (
     CONFINEMENT_DEFAULTS,
@@ -69,14 +73,12 @@ from a2a_tui.errors import A2AError
 from a2a_tui.profiles import CLIS
 from a2a_tui.profiles.environment import EnvPass, pass_model
 from a2a_tui.profiles.permissions import weakening
+from a2a_tui.settings_models import ROLE_NAMES, section_models
 
-SECTIONS = ("roles", "clis", "notify", "stall", "layout", "confinement", "env")
+SECTIONS = ("roles", "clis", "notify", "stall", "layout", "confinement", "env", "backup")
 # Sections only the user's own file may set: a file an agent could write (the repository's
-# `.a2a/config.toml`) never widens what a session may reach.
-USER_ONLY = ("confinement", "env")
-# The roles of a2a_tui/collab/roles.py (a layer above this one; tests/test_settings.py keeps
-# the two equal).
-ROLE_NAMES = ("ideation", "executive", "worker", "reviewer")
+# `.a2a/config.toml`) never widens what a session may reach, nor turns the backups off.
+USER_ONLY = ("confinement", "env", "backup")
 DEFAULT = "default"
 
 # A busy pane is silent while a tool runs: Claude Code and Gemini signal each tool call, Codex
@@ -91,6 +93,7 @@ DEFAULTS: dict[str, Any] = {
     "layout": {"events_rows": 0},
     "confinement": CONFINEMENT_DEFAULTS,
     "env": {"pass": [], "clis": {}, "roles": {}},
+    "backup": {"every_min": 60.0, "keep": 5},
 }
 
 
@@ -122,6 +125,14 @@ class StallTimes:
 
 
 @dataclass(frozen=True)
+class BackupSettings:
+    """`[backup]`: how often an orchestrator backs its store up, and how many copies stay."""
+
+    every_min: float = 60.0
+    keep: int = 5
+
+
+@dataclass(frozen=True)
 class Settings:
     """The merged settings, and for every value (dotted path) the file it came from."""
 
@@ -136,6 +147,7 @@ class Settings:
     files: dict[str, str] = field(repr=False)
     confinement: ConfinementSettings = ConfinementSettings()
     env: EnvPass = EnvPass()
+    backup: BackupSettings = BackupSettings()
 
     def stall_for(self, cli: str) -> StallTimes:
         return self.stall.get(cli) or self.stall["claude"]
@@ -248,7 +260,7 @@ def _models():
     from pydantic import ConfigDict, create_model
 
     strict = ConfigDict(extra="forbid")
-    Role, Cli, Stall, Notify, Layout = _section_models(strict)
+    Role, Cli, Stall, Notify, Layout, Backup = section_models(strict)
     Confinement, Env = confinement_model(strict, ROLE_NAMES), pass_model(strict, CLIS, ROLE_NAMES)
     roles = create_model("Roles", __config__=strict,
                          **{r: (Role, Role()) for r in ROLE_NAMES})  # type: ignore[call-overload]
@@ -258,59 +270,11 @@ def _models():
                         **{c: (Cli, Cli()) for c in CLIS})  # type: ignore[call-overload]
     whole = create_model("Settings", __config__=strict, roles=(roles, roles()),
                          clis=(clis, clis()), notify=(Notify, Notify()), stall=(stall, stall()),
-                         layout=(Layout, Layout()), confinement=(Confinement, Confinement()),
+                         layout=(Layout, Layout()), backup=(Backup, Backup()),
+                         confinement=(Confinement, Confinement()),
                          env=(Env, Env()))  # type: ignore[call-overload]
     _MODELS = whole
     return whole
-
-
-def _section_models(strict) -> tuple[type, ...]:
-    """The models of [roles.*], [clis.*], [stall.*], [notify] and [layout] (for `_models`)."""
-    from pydantic import BaseModel, Field, ValidationInfo, field_validator, model_validator
-
-    class Role(BaseModel):
-        model_config = strict
-        cli: Literal["", *CLIS] = Field(default="", description="the agent CLI")  # type: ignore
-        model: str = ""
-        effort: str = ""
-        options: list[str] = Field(default_factory=list)
-
-    class Cli(BaseModel):
-        model_config = strict
-        model: str = ""
-        effort: str = ""
-        options: list[str] = Field(default_factory=list)
-
-    class Stall(BaseModel):
-        model_config = strict
-        hint_after_s: float = Field(default=600.0, gt=0)
-        board_after_s: float = Field(default=1800.0, gt=0)
-
-        @model_validator(mode="after")
-        def _board_after_hint(self, info: ValidationInfo):
-            # One file may set one of the two: the rule holds for the merged values only.
-            if not (info.context or {}).get("partial") and self.board_after_s < self.hint_after_s:
-                raise ValueError("board_after_s must not be shorter than hint_after_s")
-            return self
-
-    class Notify(BaseModel):
-        model_config = strict
-        bell: bool = True
-        status: bool = True
-
-    class Layout(BaseModel):
-        model_config = strict
-        events_rows: int = Field(default=0, ge=0, le=60,
-                                 description="0: about a quarter of the screen, else 3 to 60")
-
-        @field_validator("events_rows")
-        @classmethod
-        def _enough(cls, v: int) -> int:
-            if 0 < v < 3:
-                raise ValueError("0 (about a quarter of the screen) or 3 to 60")
-            return v
-
-    return Role, Cli, Stall, Notify, Layout
 
 
 _MODELS = None
@@ -343,7 +307,8 @@ def _build(values: dict[str, Any], sources: dict[str, str], files: dict[str, str
     return Settings(roles=roles, clis=clis, bell=m.notify.bell, status=m.notify.status,
                     stall=stall, events_rows=m.layout.events_rows,
                     values=m.model_dump(by_alias=True), sources=sources, files=files,
-                    confinement=confinement, env=env)
+                    confinement=confinement, env=env,
+                    backup=BackupSettings(m.backup.every_min, m.backup.keep))
 
 
 def _bad(exc, where: Callable[[str], str]) -> A2AError:

@@ -13,6 +13,7 @@ from a2a_tui.gate import ledger
 from a2a_tui.gate import views as gate_views
 from a2a_tui.panes.views import sessions as session_views
 from a2a_tui.repo import find_repo, init
+from a2a_tui.store import pages
 
 
 def cmd_init(ctx, args) -> Result:
@@ -44,6 +45,7 @@ def cmd_status(ctx, args) -> Result:
         "last_event": g.store.last_seq(),
         "frozen": ledger.frozen(g.store),
         "protections": in_force(settings.load().confinement),
+        "last_backup": last_backup(g.repo),
     }
     lines = [f"target {data['target_branch']} at {(data['target_head'] or '?')[:12]}"
              f" · {data['last_event']} events"]
@@ -58,6 +60,7 @@ def cmd_status(ctx, args) -> Result:
         lines += [f"  {s.id:<14} {s.role:<10} {s.cli:<7} {s.state}"
                   f"{' (paused)' if s.paused else ''} {s.pane_id or ''}" for s in sessions]
     lines += protection_lines(data["protections"])
+    lines.append(backup_line(data["last_backup"]))
     for r in ctx.recovered:
         lines.append(f"recovered: {json.dumps(r)}")
     if data["frozen"]:
@@ -78,6 +81,28 @@ def protection_lines(p: dict) -> list[str]:
            f" {'on' if p['check_network'] else 'off unless a card asks'}"]
     out += [f"  not in force: {why}" for why in p["not_in_force"]]
     return out
+
+
+def last_backup(repo) -> dict | None:
+    """The newest of a2a's own backups of the store (store/pages.py), or None."""
+    newest = next(iter(pages.kept(repo.db_path)), None)
+    return None if newest is None else {**newest.to_json(),
+                                        "age_s": round(time.time() - newest.taken_s)}
+
+
+def backup_line(last: dict | None) -> str:
+    if last is None:
+        return ("last backup: none yet (an orchestrator takes one as it starts, then on the"
+                " schedule of [backup] in your settings)")
+    return (f"last backup: {last['taken']} ({_ago(last['age_s'])} ago), events up to"
+            f" #{last['last_seq']}: {last['path']}")
+
+
+def _ago(seconds: float) -> str:
+    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            return f"{int(seconds // size)} {unit}"
+    return f"{int(seconds)} s"
 
 
 def cmd_events(ctx, args) -> Result:

@@ -9,19 +9,23 @@ from a2a_tui.cli.output import Result
 from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
-from a2a_tui.store import chain
+from a2a_tui.store import chain, pages
 
 
 def cmd_store_verify(ctx, args) -> Result:
+    # SQLite's full check of every page and index first, before the gate reads (or writes)
+    # anything: the open ran the quick one only if the file changed (store/pages.py).
+    pages.check(ctx.store.conn, ctx.store.path, full=True)
     g = ctx.gate
-    r = ledger.verify(g.store)
+    r = {**ledger.verify(g.store), "pages": "ok"}
     if not r["intact"]:
-        ledger.freeze(g, {k: r[k] for k in r if k != "intact"})
+        ledger.freeze(g, {k: r[k] for k in r if k not in ("intact", "pages")})
         return Result(r, f"TAMPERED: first bad seq #{r['seq']}: {r['why']}\nthe gate is frozen;"
                          " `a2a store rebuild` (gate tables) or, for the event chain, look at"
                          " the events and `a2a store reseal --reason`", rules="store",
                       exit_code=1)
-    text = (f"intact: {r['events']} events chained, every gate table agrees with the log")
+    text = (f"intact: every page sound (SQLite's integrity check), {r['events']} events"
+            " chained, every gate table agrees with the log")
     if r["frozen"]:
         text += (f"\nthe gate is still frozen (#{r['frozen']['seq']}: {r['frozen']['why']}):"
                  " `a2a store rebuild` lifts it")
@@ -90,7 +94,7 @@ def cmd_store_restore(ctx, args) -> Result:
     from a2a_tui.store import backup, owner
 
     repo = ctx.repo
-    info, conn = backup.inspect(Path(args.path))
+    info, conn = backup.inspect(_backup_to_restore(repo, args))
     try:
         who = _restorer(ctx, conn)
         if not who.is_user:
@@ -116,6 +120,19 @@ def cmd_store_restore(ctx, args) -> Result:
     kept = f"; the store it replaced is kept at {previous}" if previous else ""
     return Result(data, f"restored {info.events} events (up to #{info.last_seq}) from"
                         f" {info.path}, recorded as {uid}{kept}", rules="store")
+
+
+def _backup_to_restore(repo, args) -> Path:
+    """FILE (or --from FILE), else the newest of a2a's own backups that SQLite finds sound."""
+    if args.path and args.source and args.path != args.source:
+        raise A2AError("usage", "name the backup once: FILE or --from FILE", exit_code=2)
+    if args.path or args.source:
+        return Path(args.path or args.source)
+    good = pages.newest_good(repo.db_path)
+    if good is None:
+        raise A2AError("no_backup", f"no good backup in {pages.backups_dir(repo.db_path)}: name"
+                       " one with `a2a store restore --from FILE`")
+    return good.path
 
 
 def _restorer(ctx, backup_conn):

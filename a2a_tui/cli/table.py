@@ -443,6 +443,10 @@ TABLE: tuple[Command, ...] = (
             " online backup)", "store_cmds:cmd_store_backup",
             args=(arg("path", metavar="PATH", help="the new file"),)),
     Command("store restore", "(user) put a backup of this repository's record in place of its"
-            " store (kept aside in .a2a/replaced/); no orchestrator may run",
-            "store_cmds:cmd_store_restore", args=(arg("path", metavar="PATH", help="the backup"),)),
+            " store (kept aside in .a2a/replaced/): the newest good one of a2a's own backups, or"
+            " FILE; no orchestrator may run", "store_cmds:cmd_store_restore",
+            args=(
+                arg("path", metavar="FILE", nargs="?", help="the backup (as --from FILE)"),
+                arg("--from", dest="source", metavar="FILE",
+                    help="the backup (default: the newest good one in .a2a/backups/)"))),
 )

@@ -24,11 +24,13 @@ class WorktreeOps(RepositoryOps):
         out = self._run("ls-files", "--others", "--exclude-standard", "-z", cwd=cwd).stdout
         return [p for p in out.split("\0") if p]
 
-    def differs_from(self, commit: str, cwd: Path | None = None) -> bool:
-        """Whether the worktree at `cwd` differs from `commit` in tracked files. A failure to
-        compare counts as a difference: callers then leave the worktree alone."""
+    def differs_from(self, commit: str, cwd: Path | None = None, *,
+                     index: Path | None = None) -> bool:
+        """Whether the worktree at `cwd` differs from `commit` in tracked files (`index`: read
+        through that index file instead of the worktree's own). A failure to compare counts as
+        a difference: callers then leave the worktree alone."""
         return not self._run("diff", *NO_DRIVERS, "--quiet", commit, "--", cwd=cwd, check=False,
-                             files=True).ok
+                             files=True, env=_index_env(index)).ok
 
     def tracked_changes(self, cwd: Path, commit: str, index: Path) -> list[str]:
         """Tracked files of `commit` that the files at `cwd` no longer match (changed, deleted,
@@ -79,16 +81,19 @@ class WorktreeOps(RepositoryOps):
         return ([f"M {p}" for p in changed.split("\0") if p]
                 + [f"?? {p}" for p in others.split("\0") if p])
 
-    def write_tree(self, cwd: Path | None = None) -> str | None:
-        """The tree the index at `cwd` holds, or None when it cannot be written (a merge in
-        progress leaves unmerged entries)."""
-        res = self._run("write-tree", cwd=cwd, check=False)
+    def write_tree(self, cwd: Path | None = None, *, index: Path | None = None) -> str | None:
+        """The tree the index at `cwd` holds (`index`: that index file), or None when it cannot
+        be written (a merge in progress leaves unmerged entries)."""
+        res = self._run("write-tree", cwd=cwd, check=False, env=_index_env(index))
         return res.stdout.strip() if res.ok else None
 
-    def read_tree(self, old: str, new: str, cwd: Path | None = None) -> None:
-        """Bring the index and the files at `cwd` from tree `old` to tree `new` (a two-tree
-        merge, `read-tree -m -u`: refused when it would lose a local change)."""
-        self._run("read-tree", "-m", "-u", old, new, cwd=cwd, files=True)
+    def read_tree(self, old: str, new: str, cwd: Path | None = None, *,
+                  index: Path | None = None, files: bool = True) -> None:
+        """Bring the index (`index`: that index file) and the files at `cwd` from tree `old` to
+        tree `new` (a two-tree merge, `read-tree -m -u`: refused when it would lose a local
+        change); `files` False: the index alone."""
+        self._run("read-tree", "-m", *(["-u"] if files else []), old, new, cwd=cwd,
+                  files=True, env=_index_env(index))
 
     def init_private(self, git_dir: Path, objects_from: Path, commit: str) -> None:
         """Make `git_dir` a git directory of its own whose HEAD is `commit` (detached) and
@@ -100,3 +105,7 @@ class WorktreeOps(RepositoryOps):
         self._run("config", "--file", str(git_dir / "config"), "core.bare", "false")
         self._run("read-tree", commit, env={"GIT_DIR": str(git_dir),
                                             "GIT_INDEX_FILE": str(git_dir / "index")})
+
+
+def _index_env(index: Path | None) -> dict[str, str] | None:
+    return {"GIT_INDEX_FILE": str(index)} if index is not None else None

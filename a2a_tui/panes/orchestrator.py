@@ -35,6 +35,7 @@ from a2a_tui.panes.broker_host import BrokerHost
 from a2a_tui.panes.calls import Calls
 from a2a_tui.panes.exits import ExitWatcher
 from a2a_tui.panes.storeguard import FileWatch, StoreGuard
+from a2a_tui.store import pages, rolling
 from a2a_tui.tmux import Tmux
 
 log = logging.getLogger(__name__)
@@ -130,6 +131,7 @@ class Orchestrator:
         self.guard = StoreGuard(repo, tmux_socket, lambda: self.settings,
                                 repo.locks_dir / LOCK_NAME)
         self._file_watch: FileWatch | None = None
+        self.backups: rolling.Schedule | None = None
 
     # --- life cycle ---------------------------------------------------------------------
     def start(self) -> None:
@@ -139,6 +141,7 @@ class Orchestrator:
         try:
             self.tmux = Tmux(self.tmux_socket)
             self.store = self.repo.store()
+            pages.check(self.store.conn, self.store.path)   # the writer's open: always looked at
             self.repo.spool_dir.mkdir(parents=True, exist_ok=True)
             self.repo.broker_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
             with self.store.write() as tx:
@@ -156,6 +159,10 @@ class Orchestrator:
             self._cycle()
             self.calls = Calls(self.repo, self.tmux, lambda: self.settings)
             self.calls.start()
+            self.backups = rolling.Schedule(self.repo.db_path, self.repo.store,
+                                            lambda: self.settings.backup, self._backup_failed,
+                                            self._stop)
+            self.backups.start()
         except BaseException:
             self._stop.set()   # the store's file watch, if it started
             if self.exits is not None:
@@ -188,6 +195,12 @@ class Orchestrator:
             broker.stop()
         if self._file_watch is not None:
             self._file_watch.join()
+        if self.backups is not None:
+            self.backups.join()
+        corrupt = isinstance(self.error, A2AError) and self.error.code == "store_corrupt"
+        if getattr(self, "store", None) is not None and corrupt:   # nothing written to it
+            self.store.close()
+            self.store = None
         if getattr(self, "store", None) is not None:
             try:
                 if broker is not None:
@@ -222,6 +235,16 @@ class Orchestrator:
             raise self.error   # its store is gone or not its own: that code, not a failure's
         if self.error is not None:
             raise A2AError("orchestrator_failed", f"the orchestrator stopped: {self.error!r}")
+
+    def _backup_failed(self, exc: BaseException) -> None:
+        """A scheduled backup failed: a damaged store stops the orchestrator (nothing more is
+        written to it); anything else is tried again when the next one falls due."""
+        if isinstance(exc, A2AError) and exc.code == "store_corrupt":
+            self.error = exc
+            self._stop.set()
+            queue.wake(self.repo)
+        else:
+            log.warning("a2a: a scheduled backup of the store failed: %s", exc)
 
     def poke(self) -> None:
         """Ask for a cycle now (the TUI calls this after changing the queue in-process)."""

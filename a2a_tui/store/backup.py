@@ -24,7 +24,7 @@ from typing import Any
 from urllib.parse import quote
 
 from a2a_tui.errors import A2AError
-from a2a_tui.store import chain, trouble
+from a2a_tui.store import chain, pages, rolling, trouble
 from a2a_tui.store.db import Store
 from a2a_tui.store.owner import DB_SUFFIXES, Identity, identity_of, remove_files
 
@@ -55,30 +55,12 @@ def backup(store: Store, target: Path) -> BackupInfo:
     if any(Path(f"{target}{suffix}").exists() for suffix in DB_SUFFIXES):
         raise A2AError("backup_exists", f"{target} exists: a backup is written only to a new"
                        " file")
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    rolling.copy(store.conn, store.path, target, full=False)
+    conn = sqlite3.connect(f"file:{quote(str(target))}?mode=ro", uri=True)
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        remove_files(tmp)
-        dest = sqlite3.connect(tmp, isolation_level=None)
-        try:
-            store.conn.backup(dest)
-            dest.execute("PRAGMA journal_mode = DELETE")   # one file, whole on its own
-            info = _describe(dest, target)
-            _quick_check(dest, target)
-        finally:
-            dest.close()
-        _sync(tmp)
-        os.replace(tmp, target)
-        _sync(target.parent)
-        return info
-    except sqlite3.Error as exc:
-        raise (trouble.from_sqlite(exc, target)
-               or A2AError("backup_failed", f"cannot back up to {target}: {exc}")) from exc
-    except OSError as exc:
-        raise (trouble.from_os(exc, target)
-               or A2AError("backup_failed", f"cannot back up to {target}: {exc}")) from exc
+        return _describe(conn, target)
     finally:
-        remove_files(tmp)
+        conn.close()
 
 
 def inspect(source: Path) -> tuple[BackupInfo, sqlite3.Connection]:
@@ -121,7 +103,7 @@ def put_in_place(source: sqlite3.Connection, db_path: Path) -> Path | None:
             dest.execute("PRAGMA journal_mode = DELETE")
         finally:
             dest.close()
-        _sync(tmp)
+        rolling.sync(tmp)
         old = [Path(f"{db_path}{suffix}") for suffix in DB_SUFFIXES]
         aside = db_path.parent / REPLACED_DIR / time.strftime("%Y%m%dT%H%M%S")
         if any(p.exists() for p in old):
@@ -131,7 +113,7 @@ def put_in_place(source: sqlite3.Connection, db_path: Path) -> Path | None:
                 os.replace(p, aside / p.name)
                 moved.append((aside / p.name, p))
         os.replace(tmp, db_path)
-        _sync(db_path.parent)
+        rolling.sync(db_path.parent)
     except (OSError, sqlite3.Error) as exc:
         for there, back in reversed(moved):   # put the old store back as it was
             os.replace(there, back)
@@ -165,15 +147,6 @@ def _describe(conn: sqlite3.Connection, path: Path) -> BackupInfo:
 
 
 def _quick_check(conn: sqlite3.Connection, path: Path) -> None:
-    found = conn.execute("PRAGMA quick_check").fetchone()[0]
-    if found != "ok":
-        raise A2AError(trouble.StoreCode.CORRUPT, f"{path} is damaged: {found}")
-
-
-def _sync(path: Path) -> None:
-    """fsync a file, or a folder (its entries: a rename into it)."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    found = pages.damage(conn)
+    if found is not None:
+        raise A2AError(trouble.StoreCode.CORRUPT, f"{path} is damaged: {found}; not restored")

@@ -20,7 +20,7 @@ from urllib.parse import quote
 
 from a2a_tui import ids
 from a2a_tui.errors import A2AError
-from a2a_tui.store import chain, migrate, trouble
+from a2a_tui.store import chain, migrate, pages, trouble
 from a2a_tui.store.trouble import StoreCode
 
 BUSY_TIMEOUT_MS = 15_000
@@ -144,6 +144,8 @@ class Store:
         try:
             self._setup()
             self.file = _file_id(self.path)
+            # Before anything is written to it: a damaged page is refused here (store/pages.py).
+            pages.check_if_changed(self.conn, self.path)
             if admit is not None:
                 admit(self)
             migrate.upgrade(self)

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from a2a_tui.errors import A2AError
+from a2a_tui.store import rolling
 
 if TYPE_CHECKING:
     from a2a_tui.store.db import Store
@@ -108,6 +109,8 @@ def upgrade(store: Store, directory: Path | None = None) -> None:
     if found == newest:
         return
     _check(store.path, found, newest)
+    if found:   # a store that holds a record: a copy of it as it was, before its schema moves
+        rolling.take(store.conn, store.path)
     with store.write() as tx:
         # Re-check under the write lock: another process may have just migrated it.
         version = tx.one("PRAGMA user_version")[0]

@@ -18,12 +18,13 @@ from enum import StrEnum
 from pathlib import Path
 
 from a2a_tui.errors import A2AError
+from a2a_tui.store import pages
 
 
 class StoreCode(StrEnum):
     FULL = "store_full"            # no space for the write: nothing was recorded
     IO = "store_io"                # the disk failed a read or a write: nothing was recorded
-    CORRUPT = "store_corrupt"      # the file is damaged or no SQLite database
+    CORRUPT = "store_corrupt"      # the file is damaged or no SQLite database (pages.corrupt)
     MISSING = "store_missing"      # the repository's store is not where it should be
     REPLACED = "store_replaced"    # another file now sits where the open one was
     FOREIGN = "store_foreign"      # the store is another repository's
@@ -59,8 +60,10 @@ def from_sqlite(exc: BaseException, path: Path | str | None = None) -> A2AError 
     if primary == _IOERR:
         return io(path, said)
     if primary in (_CORRUPT, _NOTADB):
-        return A2AError(StoreCode.CORRUPT, f"the store{where} is damaged or not a database"
-                        f" ({said}); restore a backup with `a2a store restore FILE`")
+        if path is not None:
+            return pages.corrupt(Path(path), f"{said} (damaged, or not a database)")
+        return A2AError(StoreCode.CORRUPT, f"the store is damaged or not a database ({said});"
+                        " restore a backup with `a2a store restore`")
     if primary in (_BUSY, _LOCKED):
         return A2AError(StoreCode.BUSY, f"store is busy: {said}")
     if primary == _READONLY:

@@ -21,6 +21,7 @@ from a2a_tui.gate.attempts.locks import op_lock
 from a2a_tui.gate.attempts.ownership import score_facts
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.integration.mainworktree import (
+    IndexLock,
     blocking_changes,
     checked_out_here,
     dirty_error,
@@ -86,36 +87,61 @@ def integrate(g: GateContext, attempt_id: str, score: Score | None) -> Integrati
                               expected=exc.details["expected"], observed=exc.details["observed"])
                 raise
             _check_lineage(g, att, old, sha)
-            sync = None
-            root = checked_out_here(g, branch)
-            if root is not None:
-                dirty = blocking_changes(g, root, old, sha)
-                if dirty:
-                    _diagnose(g, att, "main_worktree_dirty", old, files=dirty[:20])
-                    raise dirty_error(branch, root, dirty, "integrate")
-                sync = str(root)
+            lock = _take_checkout(g, att, branch, old, sha)
             try:
-                g.git.check_ref_update(ref, sha, old)
-            except GitError as exc:
-                refusal = git_refusal(exc, branch)
-                _diagnose(g, att, refusal.code, old, git=exc.stderr, **exc.details)
-                raise refusal from exc
-            with g.store.write() as tx:
-                # Reviews and the user's approval decide here; the approval is used in this tx.
-                check_integrable(g, att, tx)
-                ledger.record(tx, GateEvent.INTEGRATION_INTENT, actor=g.caller.actor,
-                              task=att["card_id"], attempt=attempt_id, session=g.caller.session,
-                              payload={"ref": ref, "old": old, "new": sha,
-                                       "sync_worktree": sync, "score": score.to_json(),
-                                       "actor": g.caller.actor})
-            crashpoint("integrate:after_intent")
-            failure = None
-            try:
-                g.git.update_ref(ref, sha, old, message=f"a2a integrate {attempt_id}")
-            except GitError as exc:
-                failure = exc  # the read-back below decides what happened; git says why
-            crashpoint("integrate:after_update_ref")
-            return resolve_intent(g, attempt_id, actor=g.caller.actor, failure=failure)
+                return _move(g, att, ref, old, sha, score, lock)
+            finally:
+                if lock is not None:
+                    lock.release()
+
+
+def _take_checkout(g: GateContext, att, branch: str, old: str, sha: str) -> IndexLock | None:
+    """Where the target is checked out: its files must be clean, and its index is taken
+    before anything moves (mainworktree.py); None where it is not checked out."""
+    root = checked_out_here(g, branch)
+    if root is None:
+        return None
+    dirty = blocking_changes(g, root, old, sha)
+    if dirty:
+        _diagnose(g, att, "main_worktree_dirty", old, files=dirty[:20])
+        raise dirty_error(branch, root, dirty, "integrate")
+    lock = IndexLock(g, root)
+    try:
+        lock.take(branch, "integrate")
+    except A2AError as exc:
+        _diagnose(g, att, exc.code, old, **exc.details)
+        raise
+    return lock
+
+
+def _move(g: GateContext, att, ref: str, old: str, sha: str, score: Score,
+          lock: IndexLock | None) -> Integration:
+    """Ask git, record the intent, move the ref and resolve what happened."""
+    attempt_id, branch = att["id"], att["target_branch"]
+    sync = str(lock.root) if lock is not None else None
+    try:
+        g.git.check_ref_update(ref, sha, old)
+    except GitError as exc:
+        refusal = git_refusal(exc, branch)
+        _diagnose(g, att, refusal.code, old, git=exc.stderr, **exc.details)
+        raise refusal from exc
+    with g.store.write() as tx:
+        # Reviews and the user's approval decide here; the approval is used in this tx.
+        check_integrable(g, att, tx)
+        ledger.record(tx, GateEvent.INTEGRATION_INTENT, actor=g.caller.actor,
+                      task=att["card_id"], attempt=attempt_id, session=g.caller.session,
+                      payload={"ref": ref, "old": old, "new": sha,
+                               "sync_worktree": sync, "score": score.to_json(),
+                               "actor": g.caller.actor})
+    crashpoint("integrate:after_intent")
+    failure = None
+    try:
+        g.git.update_ref(ref, sha, old, message=f"a2a integrate {attempt_id}")
+    except GitError as exc:
+        failure = exc  # the read-back below decides what happened; git says why
+    crashpoint("integrate:after_update_ref")
+    return resolve_intent(g, attempt_id, actor=g.caller.actor, failure=failure,
+                          lock=lock)
 
 
 def _check_candidate(g: GateContext, att, facts: ledger.Ledger) -> str:
@@ -167,7 +193,8 @@ def _check_lineage(g: GateContext, att, old: str, sha: str) -> None:
 
 
 def resolve_intent(g: GateContext, attempt_id: str, *, actor: str, recovering: bool = False,
-                   failure: GitError | None = None) -> Integration:
+                   failure: GitError | None = None, lock: IndexLock | None = None
+                   ) -> Integration:
     """Read the ref back and record what it shows. Called with the attempt's lock held.
 
     `failure` is git's refusal of the move, if it refused: recorded with the outcome, and the
@@ -178,9 +205,11 @@ def resolve_intent(g: GateContext, attempt_id: str, *, actor: str, recovering: b
     score_json = json.loads(intent["payload"])["score"]
     observed = g.git.ref_value(it["ref"])
     synced = None
+    if recovering and it["sync_worktree"]:   # a crash may have left a2a's own index lock
+        IndexLock(g, Path(it["sync_worktree"])).clear_own_stale()
     if observed == it["new_sha"] and it["sync_worktree"]:
         synced = sync_worktree(g, Path(it["sync_worktree"]), it["old_sha"], it["new_sha"],
-                               att["target_branch"])
+                               att["target_branch"], lock)
     now = time.time_ns()
     with g.store.write() as tx:
         base = {"ref": it["ref"], "old": it["old_sha"], "new": it["new_sha"], "observed": observed,

@@ -96,3 +96,14 @@ def test_kill_9_in_the_middle_of_an_append_leaves_the_log_whole_and_dense(repo):
     assert "submitted" not in kinds(repo)
     assert state(repo, c["attempt"]) == "claimed"
     assert submit(repo, c, sha).code == 0
+
+
+@scenario("index_lock_first")
+def test_a_held_index_lock_refuses_integrate_before_main_moves(repo):
+    c, sha = verified(repo)
+    lock = repo / ".git/index.lock"
+    lock.write_text("")   # a git process that crashed holds the checkout's index
+    r = integrate(repo, c["attempt"])
+    assert error_code(r) == "index_locked", r.out
+    assert head(repo) == c["start_commit"] and lock.exists()
+    assert git(repo, "diff", "--cached", "--name-only") == ""   # no staged revert

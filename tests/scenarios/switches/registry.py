@@ -70,8 +70,20 @@ SWITCHES: dict[str, Switch] = {
               'elif observed == it["old_sha"]:', "elif True:"),)),
     "ref_update_precheck": Switch(
         "git is asked whether the move would apply before the intent is recorded",
-        (Edit("a2a_tui.gate.integration.advance", "integrate",
+        (Edit("a2a_tui.gate.integration.advance", "_move",
               "g.git.check_ref_update(ref, sha, old)", "pass"),)),
+    "index_lock_first": Switch(
+        "integrate takes the checkout's index (git's index.lock) before the target moves",
+        (Edit("a2a_tui.gate.integration.advance", "_take_checkout",
+              'lock.take(branch, "integrate")', "pass"),)),
+    "store_pages_checked": Switch(
+        "a store whose file changed is checked by SQLite before anything reads on or writes",
+        (Edit("a2a_tui.store.db", "Store.__init__",
+              "pages.check_if_changed(self.conn, self.path)", "pass"),)),
+    "rolling_backups": Switch(
+        "an orchestrator backs its store up on a schedule, before the backup is needed",
+        (Edit("a2a_tui.panes.orchestrator", "Orchestrator.start",
+              "self.backups.start()", "pass"),)),
     "reclaim_keeps_dirty": Switch(
         "reclaim keeps a worktree with uncommitted changes",
         (Edit("a2a_tui.gate.attempts.cleanup", "_kept_if_dirty", "if files:", "if False:"),)),
