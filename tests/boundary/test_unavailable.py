@@ -151,3 +151,25 @@ def test_a_boundary_test_skips_with_the_reason_where_the_machine_cannot_confine(
         env={k: v for k, v in os.environ.items() if k != "PYTEST_XDIST_WORKER"})
     assert r.returncode == 0, r.stdout[-2000:]
     assert "1 skipped" in r.stdout and "this machine cannot confine" in r.stdout, r.stdout[-2000:]
+
+
+@needs_unshare
+def test_checks_run_unconfined_only_by_the_users_setting_and_the_verdict_says_so(world, repo):
+    """The gate's checks run the candidate's code: where they cannot be confined, verify
+    refuses before anything is recorded, unless the user's `unconfined_checks` says otherwise;
+    then the verdict says UNCONFINED and its record keeps why."""
+    from tests.support import commit_in
+
+    c = world.a2a("claim", add_ready_card(repo), "--json").json
+    sha = commit_in(repo / ".a2a/worktrees" / c["attempt"], {"src/app.py": "v = 2\n"})
+    assert world.a2a("submit", c["attempt"], "--sha", sha, "--card-version", "1", "--fence",
+                     str(c["fence"])).code == 0
+    r = without_userns(world, "verify", c["attempt"], "--json")
+    assert r.returncode != 0 and '"confinement_unavailable"' in r.stdout, r.stdout
+    assert "unconfined_checks" in r.stdout and events(repo, "verify_started") == []
+    write_user_config(world, "[confinement]\nunconfined_checks = true\n")
+    r = without_userns(world, "verify", c["attempt"])
+    assert r.returncode == 0 and "UNCONFINED" in r.stdout, r.stdout + r.stderr
+    (done,) = events(repo, "verified")
+    assert done.payload["confinement"]["confined"] is False
+    assert "namespace" in done.payload["confinement"]["reason"]

@@ -48,7 +48,8 @@ def machine_config() -> str:
     # Imported here: only a World asks, and the probe runs bwrap once per process.
     from a2a_tui.confine import probe
 
-    return "" if probe().available else "[confinement]\nallow_unconfined = true\n"
+    return "" if probe().available else ("[confinement]\nallow_unconfined = true\n"
+                                         "unconfined_checks = true\n")
 
 
 class World:
