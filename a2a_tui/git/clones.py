@@ -14,12 +14,17 @@ from a2a_tui.git.clone_objects import DIR_FLAGS, FILE_FLAGS, copy_objects
 from a2a_tui.git.env import hardened_env
 from a2a_tui.git.refs import FULL_SHA
 from a2a_tui.git.repository import RepositoryOps
-from a2a_tui.git.runner import GitError, Runner, timed_out
+from a2a_tui.git.runner import GitError, Runner, error_line, timed_out
 
-# fsck's findings about paths in a tree are the gate's to judge and name (its boundary step:
-# `path_refused`, a rejection with its reason); every other finding refuses the import.
-PATH_CHECKS = ",".join(f"{m}=warn" for m in ("hasDot", "hasDotdot", "hasDotgit", "fullPathname",
-                                               "gitmodulesSymlink"))
+# git's own checks of the names in a tree, as errors (`--strict` makes every other finding one
+# too): a `.git` in any spelling, `.` or `..`, a symlinked `.gitmodules` never enters the
+# repository (`tree_refused`). Given on the command line and as command-line-scope config, so
+# no config file (the repository's, the user's) can turn them into warnings.
+PATH_IDS = ("hasDot", "hasDotdot", "hasDotgit", "fullPathname", "gitmodulesSymlink")
+PATH_CHECKS = ",".join(f"{m}=error" for m in PATH_IDS)
+PATH_CONFIG = tuple((f"{scope}.{m}", "error") for m in PATH_IDS
+                    for scope in ("fsck", "receive.fsck", "fetch.fsck")) + (
+    ("transfer.fsckObjects", "true"),)
 
 
 class CloneOps(RepositoryOps):
@@ -73,16 +78,25 @@ class CloneOps(RepositoryOps):
                 self._piped(["pack-objects", "--revs", "--stdout", "-q"], revs.encode(), out,
                             timeout_s, {"GIT_ALTERNATE_OBJECT_DIRECTORIES": str(copy)})
                 out.seek(0)
-                self._piped(["index-pack", "--stdin", f"--strict={PATH_CHECKS}"], out,
-                            subprocess.DEVNULL, timeout_s, None)
+                try:
+                    self._piped(["index-pack", "--stdin", f"--strict={PATH_CHECKS}"], out,
+                                subprocess.DEVNULL, timeout_s, None, PATH_CONFIG)
+                except GitError as exc:
+                    found = next((m for m in PATH_IDS if f"{m}:" in exc.stderr), None)
+                    if found is None:
+                        raise
+                    raise GitError("index-pack", exc.stderr, exc.returncode,
+                                   code="tree_refused",
+                                   message=f"the commit holds a name git reserves ({found}:"
+                                   f" {error_line(exc.stderr)}); nothing was imported") from exc
 
     def _piped(self, args: list[str], given, out, timeout_s: float,
-               env: dict[str, str] | None) -> None:
+               env: dict[str, str] | None, config: tuple[tuple[str, str], ...] = ()) -> None:
         """git `args` here, reading `given` (bytes or a file), writing to `out`, hardened and
         stopped at `timeout_s` seconds."""
         try:
             proc = subprocess.run(["git", *args], cwd=str(self.cwd), stdout=out,
-                                  stderr=subprocess.PIPE, env=hardened_env(env),
+                                  stderr=subprocess.PIPE, env=hardened_env(env, config),
                                   timeout=timeout_s,
                                   **({"input": given} if isinstance(given, bytes)
                                      else {"stdin": given}))

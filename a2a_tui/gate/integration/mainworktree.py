@@ -10,7 +10,9 @@ from pathlib import Path
 
 from a2a_tui.errors import A2AError
 from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.verification.structural import is_reserved
 from a2a_tui.git import GitError
+from a2a_tui.repo import A2A_DIR
 
 
 def checked_out_here(g: GateContext, branch: str) -> Path | None:
@@ -33,9 +35,15 @@ def dirty_error(branch: str, root: Path, dirty: list[str], what: str) -> A2AErro
 
 
 def sync_worktree(g: GateContext, root: Path, old: str, new: str, branch: str) -> bool | str:
-    """Bring the main worktree from `old` to `new` if it still shows `old` and is clean."""
+    """Bring the main worktree from `old` to `new` if it still shows `old` and is clean, and
+    `new` changes nothing in a2a's own folder (verify's boundary refuses that; this holds
+    whatever a record says)."""
     if g.git.current_branch(root) != branch:
         return "not checked out"
+    reserved = [p for p in g.git.changed_paths(old, new) if is_reserved(p)]
+    if reserved:
+        return (f"left alone: the new tree changes a2a's own folder ({A2A_DIR}/):"
+                f" {', '.join(reserved[:5])}")
     index_tree = g.git.write_tree(root)
     if index_tree == g.git.tree_of(new) and not g.git.differs_from(new, root):
         return True
