@@ -17,6 +17,7 @@ import subprocess
 
 import pytest
 
+from a2a_tui import quoting
 from a2a_tui.gate.context import Caller, GateContext
 from a2a_tui.gate.integration.mainworktree import sync_worktree
 from a2a_tui.repo import Repo
@@ -53,7 +54,7 @@ def test_a_change_under_a2as_folder_fails_the_boundary_whatever_the_rules(repo, 
     assert v.json["verdict"] == "rejected", v.out
     b = result(v, "boundary")
     assert b["code"] == "path_reserved" and b["blocking"], b
-    assert top in b["detail"], b
+    assert quoting.name(top) in b["detail"], b     # shown quoted: the ZWNJ as \u200c
 
 
 def test_a_symlink_named_or_into_a2as_folder_fails_the_boundary(repo):

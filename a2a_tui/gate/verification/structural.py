@@ -14,9 +14,12 @@ import unicodedata
 from collections import deque
 from dataclasses import dataclass
 
+from a2a_tui import quoting
+from a2a_tui.gate.cards.gate_rules import Limits
 from a2a_tui.gate.cards.schema import Card, path_matches
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.verification.results import CheckResult
+from a2a_tui.gate.verification.tree_limits import too_large
 from a2a_tui.git import Change, Git
 from a2a_tui.repo import A2A_DIR
 
@@ -51,10 +54,13 @@ def own_history(git: Git, start: str, sha: str, target_head: str | None) -> OwnH
 
 # --- boundary -------------------------------------------------------------------------------
 
-def boundary(git: Git, card: Card, sha: str, own: OwnHistory, blocking: bool) -> CheckResult:
+def boundary(git: Git, card: Card, sha: str, own: OwnHistory, blocking: bool,
+             limits: Limits) -> CheckResult:
     """Own changes inside allowed_paths; no path git would refuse; no symlink leaving the tree;
     nothing under a2a's own folder (`path_reserved`: blocking whatever the rules say of the
-    step, since integrate would write it into the user's `.a2a/`)."""
+    step, since integrate would write it into the user's `.a2a/`); a tree within `limits`
+    (`tree_too_large`: blocking too, since no checkout of it is written)."""
+    heavy = too_large(git, sha, limits)
     new = [c.path for c in own.changes if c.status != "D" and c.is_symlink]
     links = _links(git, sha) if new else {}
     landing = {p: lands_in(p, links) for p in new}
@@ -64,23 +70,31 @@ def boundary(git: Git, card: Card, sha: str, own: OwnHistory, blocking: bool) ->
     escapes = [p for p in new if landing[p] in ("outside", "git")]
     outside = [p for p in own.paths if not path_matches(p, card.allowed_paths)]
     problems, code = [], None
+    if heavy:
+        problems.append(f"the tree is too large: {heavy}")
+        code = "tree_too_large"
     if reserved:
         problems.append(f"changes under a2a's own folder ({A2A_DIR}/): "
-                        + ", ".join(reserved[:20]))
-        code = "path_reserved"
+                        + _names(reserved))
+        code = code or "path_reserved"
     if refused:
-        problems.append("paths git would refuse to check out: " + ", ".join(refused[:20]))
+        problems.append("paths git would refuse to check out: " + _names(refused))
         code = code or "path_refused"
     if escapes:
-        problems.append("symlinks leaving the repository: " + ", ".join(escapes[:20]))
+        problems.append("symlinks leaving the repository: " + _names(escapes))
         code = code or "symlink_escape"
     if outside:
-        problems.append("changed paths outside allowed_paths: " + ", ".join(outside[:20]))
+        problems.append("changed paths outside allowed_paths: " + _names(outside))
         code = code or "out_of_bounds"
     detail = "; ".join(problems) or (f"{len(own.changes)} changed path(s), all within"
                                      " allowed_paths")
-    return CheckResult("boundary", "boundary", blocking or bool(reserved), not problems,
+    return CheckResult("boundary", "boundary", blocking or bool(reserved or heavy), not problems,
                        detail=detail, code=code)
+
+
+def _names(paths: list[str]) -> str:
+    """The first paths, each quoted as the one-line name it is (a name is the agent's)."""
+    return ", ".join(quoting.name(p) for p in paths[:20])
 
 
 def is_reserved(path: str) -> bool:
