@@ -9,10 +9,12 @@ callers drop a wake file (`wake`) so a running orchestrator notices at once.
 from __future__ import annotations
 
 import os
+import re
 import time
 from pathlib import Path
 
 from a2a_tui.errors import A2AError
+from a2a_tui.quoting import LOOKALIKE
 
 MAX_TEXT = 100_000
 MARKERS = {"gate": "门禁"}  # every other source is the controller's: 主控
@@ -39,8 +41,14 @@ def marker(source: str, n: int, actor: str = "user") -> str:
 
 def escape_markers(text: str) -> str:
     """A marker written inside a dispatch's text never reads as one: each `⟦` gets a backslash
-    (`\\⟦`), which the marker's pattern (panes/signals.py) does not take."""
-    return text.replace("⟦", "\\⟦")
+    (`\\⟦`), which the marker's pattern (panes/signals.py) does not take, and so does any
+    bracket that looks like it (`〚【［[`, quoting.LOOKALIKE) before the marker's words. Text
+    an agent wrote is quoted whole where it is composed (quoting.py); this holds for all."""
+    return _IMITATION.sub(lambda m: "\\" + m.group(), text.replace("⟦", "\\⟦"))
+
+
+_IMITATION = re.compile(r"(?<!\\)[\[{re}](?=[\s\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]*"
+                        r"(?:主控|门禁))".replace("{re}", re.escape(LOOKALIKE)))
 
 
 def check_text(text: str) -> str:

@@ -158,7 +158,8 @@ COMMAND_RULES: dict[str, list[str]] = {
     "inject": [
         "Delivered only to an idle, unpaused pane, one at a time, in order; the text starts with"
         " its marker ⟦主控 #n · WHO⟧, WHO naming who queued it (用户: the user, or a session's"
-        " id); a marker inside the text is escaped (\\⟦).",
+        " id); a marker inside the text is escaped (\\⟦), and so is a look-alike bracket"
+        " (〚【［[) before the marker's words.",
         "Into another session's pane: the user or the executive controller only.",
         "The next item waits for a Stop signal later than the Enter that delivered this one.",
     ],

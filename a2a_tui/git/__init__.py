@@ -32,7 +32,7 @@ from a2a_tui.git.env import (
 from a2a_tui.git.refs import FULL_SHA, ZERO_SHA, RefOps
 from a2a_tui.git.repository import RepositoryOps
 from a2a_tui.git.runner import GitError, Result, Runner, error_line
-from a2a_tui.git.trees import EMPTY_TREE, Change, TreeEntry, TreeOps
+from a2a_tui.git.trees import CHUNK, EMPTY_TREE, Change, TreeEntry, TreeOps
 from a2a_tui.git.worktrees import WorktreeOps
 
 
@@ -42,7 +42,7 @@ class Git(CloneOps, WorktreeOps, TreeOps, RefOps, RepositoryOps):
 
 
 __all__ = [
-    "EMPTY_TREE", "FILTER_KEYS", "FIXED_ENV", "FULL_SHA", "HARDENED_CONFIG", "NO_DRIVERS",
+    "CHUNK", "EMPTY_TREE", "FILTER_KEYS", "FIXED_ENV", "FULL_SHA", "HARDENED_CONFIG", "NO_DRIVERS",
     "PASSED_ENV", "PATH_CHECKS", "ZERO_SHA", "Change", "CloneOps", "Git", "GitError",
     "RefOps", "RepositoryOps", "Result", "Runner", "TreeEntry", "TreeOps", "WorktreeOps",
     "clone_head", "error_line", "filter_overrides", "hardened_env", "reading_env",

@@ -7,17 +7,24 @@ from __future__ import annotations
 import os
 import stat
 import subprocess
+import tempfile
 from pathlib import Path
 
+from a2a_tui.git.clone_objects import DIR_FLAGS, FILE_FLAGS, copy_objects
 from a2a_tui.git.env import hardened_env
 from a2a_tui.git.refs import FULL_SHA
 from a2a_tui.git.repository import RepositoryOps
-from a2a_tui.git.runner import GitError, Runner
+from a2a_tui.git.runner import GitError, Runner, error_line, timed_out
 
-# fsck's findings about paths in a tree are the gate's to judge and name (its boundary step:
-# `path_refused`, a rejection with its reason); every other finding refuses the import.
-PATH_CHECKS = ",".join(f"{m}=warn" for m in ("hasDot", "hasDotdot", "hasDotgit", "fullPathname",
-                                               "gitmodulesSymlink"))
+# git's own checks of the names in a tree, as errors (`--strict` makes every other finding one
+# too): a `.git` in any spelling, `.` or `..`, a symlinked `.gitmodules` never enters the
+# repository (`tree_refused`). Given on the command line and as command-line-scope config, so
+# no config file (the repository's, the user's) can turn them into warnings.
+PATH_IDS = ("hasDot", "hasDotdot", "hasDotgit", "fullPathname", "gitmodulesSymlink")
+PATH_CHECKS = ",".join(f"{m}=error" for m in PATH_IDS)
+PATH_CONFIG = tuple((f"{scope}.{m}", "error") for m in PATH_IDS
+                    for scope in ("fsck", "receive.fsck", "fetch.fsck")) + (
+    ("transfer.fsckObjects", "true"),)
 
 
 class CloneOps(RepositoryOps):
@@ -49,29 +56,54 @@ class CloneOps(RepositoryOps):
                   env={"GIT_DIR": str(self.common_dir()), "GIT_WORK_TREE": str(path),
                        "GIT_INDEX_FILE": str(path / ".git" / "index")})
 
-    def import_commit(self, objects: Path, sha: str, have: list[str]) -> None:
+    def import_commit(self, objects: Path, sha: str, have: list[str], *, limit: int,
+                      timeout_s: float) -> None:
         """Copy object `sha` (the caller checks that it is a commit) and what it reaches, but
         what `have` reaches, from the object folder `objects` into this repository, verified.
 
-        `objects` (an attempt clone's `.git/objects`) is read as data through
-        GIT_ALTERNATE_OBJECT_DIRECTORIES by a `pack-objects` run here: no config, hook or
-        attribute of the clone is read. `index-pack --strict` then hashes and checks every
-        object and that the pack's links resolve here (path findings are warnings: the gate's
-        boundary step rejects them by name); nothing is written on a failure."""
+        git never reads `objects` (an attempt clone's `.git/objects`, its agent's): its regular
+        files are first copied to a private folder (clone_objects.py: no pipe, device or
+        symlink is opened, its alternates are not followed; `clone_unsafe` names what is
+        refused), which a `pack-objects` run here reads through GIT_ALTERNATE_OBJECT_DIRECTORIES
+        (no config, hook or attribute of the clone is read). `index-pack --strict` then hashes
+        and checks every object and that the pack's links resolve here (path findings are
+        warnings: the gate's boundary step rejects them by name); nothing is written on a
+        failure. The copy and each git process have `timeout_s` seconds (`git_timeout`)."""
         revs = "".join(f"{r}\n" for r in (sha, "--not", *have))
-        pack = subprocess.run(["git", "pack-objects", "--revs", "--stdout", "-q"],
-                              cwd=str(self.cwd), input=revs.encode(), capture_output=True,
-                              env=hardened_env({"GIT_ALTERNATE_OBJECT_DIRECTORIES":
-                                                str(objects)}))
-        if pack.returncode != 0:
-            raise GitError("pack-objects", pack.stderr.decode(errors="replace"),
-                           pack.returncode)
-        index = subprocess.run(["git", "index-pack", "--stdin", f"--strict={PATH_CHECKS}"],
-                               cwd=str(self.cwd), input=pack.stdout, capture_output=True,
-                               env=hardened_env())
-        if index.returncode != 0:
-            raise GitError("index-pack", index.stderr.decode(errors="replace"),
-                           index.returncode)
+        with tempfile.TemporaryDirectory(prefix="a2a-import-") as tmp:
+            copy, pack = Path(tmp) / "objects", Path(tmp) / "import.pack"
+            copy.mkdir()
+            copy_objects(objects, copy, limit=limit, timeout_s=timeout_s)
+            with open(pack, "w+b") as out:
+                self._piped(["pack-objects", "--revs", "--stdout", "-q"], revs.encode(), out,
+                            timeout_s, {"GIT_ALTERNATE_OBJECT_DIRECTORIES": str(copy)})
+                out.seek(0)
+                try:
+                    self._piped(["index-pack", "--stdin", f"--strict={PATH_CHECKS}"], out,
+                                subprocess.DEVNULL, timeout_s, None, PATH_CONFIG)
+                except GitError as exc:
+                    found = next((m for m in PATH_IDS if f"{m}:" in exc.stderr), None)
+                    if found is None:
+                        raise
+                    raise GitError("index-pack", exc.stderr, exc.returncode,
+                                   code="tree_refused",
+                                   message=f"the commit holds a name git reserves ({found}:"
+                                   f" {error_line(exc.stderr)}); nothing was imported") from exc
+
+    def _piped(self, args: list[str], given, out, timeout_s: float,
+               env: dict[str, str] | None, config: tuple[tuple[str, str], ...] = ()) -> None:
+        """git `args` here, reading `given` (bytes or a file), writing to `out`, hardened and
+        stopped at `timeout_s` seconds."""
+        try:
+            proc = subprocess.run(["git", *args], cwd=str(self.cwd), stdout=out,
+                                  stderr=subprocess.PIPE, env=hardened_env(env, config),
+                                  timeout=timeout_s,
+                                  **({"input": given} if isinstance(given, bytes)
+                                     else {"stdin": given}))
+        except subprocess.TimeoutExpired as exc:
+            raise timed_out(args[0], timeout_s) from exc
+        if proc.returncode != 0:
+            raise GitError(args[0], proc.stderr.decode(errors="replace"), proc.returncode)
 
 
 def clone_head(path: Path) -> str | None:
@@ -82,7 +114,7 @@ def clone_head(path: Path) -> str | None:
     git = path / ".git"
     if git.is_symlink() or not git.is_dir():
         return None
-    head = _small_file(git / "HEAD")
+    head = _small_file(git, "HEAD")
     if head is None:
         return None
     if FULL_SHA.match(head):
@@ -92,10 +124,10 @@ def clone_head(path: Path) -> str | None:
     ref = head[len("ref: "):]
     if ".." in ref or "//" in ref:
         return None
-    loose = _small_file(git / ref)
+    loose = _small_file(git, ref)
     if loose is not None:
         return loose if FULL_SHA.match(loose) else None
-    packed = _small_file(git / "packed-refs", limit=1 << 22) or ""
+    packed = _small_file(git, "packed-refs", limit=1 << 22) or ""
     for line in packed.splitlines():
         sha, _, name = line.partition(" ")
         if name == ref and FULL_SHA.match(sha):
@@ -103,12 +135,24 @@ def clone_head(path: Path) -> str | None:
     return None
 
 
-def _small_file(path: Path, limit: int = 4096) -> str | None:
-    """The stripped text of a regular file (never through a symlink), or None."""
+def _small_file(git: Path, rel: str, limit: int = 4096) -> str | None:
+    """The stripped text of the regular file `rel` inside the folder `git`, or None: no
+    component is followed through a symlink, and a pipe or a device is never waited on."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+        folder = os.open(git, DIR_FLAGS)
     except OSError:
         return None
+    try:
+        *parents, name = rel.split("/")
+        for part in parents:
+            inner = os.open(part, DIR_FLAGS, dir_fd=folder)
+            os.close(folder)
+            folder = inner
+        fd = os.open(name, FILE_FLAGS, dir_fd=folder)
+    except OSError:
+        return None
+    finally:
+        os.close(folder)
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return None

@@ -36,6 +36,13 @@ class GitError(A2AError):
         self.returncode = returncode
 
 
+def timed_out(operation: str, seconds: float) -> GitError:
+    """The failure of a git process stopped at its time limit."""
+    return GitError(operation, "", code="git_timeout",
+                    message=f"git {operation} did not finish within {seconds:g} s (a file it"
+                    " reads may be a named pipe or a device); it was stopped")
+
+
 @dataclass
 class Result:
     """What one git process gave back: its exit status and its output, decoded."""
@@ -58,11 +65,14 @@ class Runner:
 
     def _run(self, *args: str, check: bool = True, input: str | None = None,
              env: dict[str, str] | None = None, cwd: Path | None = None,
-             files: bool = False, also: Path | None = None, reading: bool = False) -> Result:
+             files: bool = False, also: Path | None = None, reading: bool = False,
+             timeout: float | None = None) -> Result:
         """Run git hardened (env.py). `files`: the command reads or writes a
         worktree's files (implied for the commands in FILES_COMMANDS), so filter drivers are
         emptied, the ones the config at `cwd` (and at `also`, a worktree it acts on) defines.
-        `reading`: a config read as the user's git does it (`reading_env`)."""
+        `reading`: a config read as the user's git does it (`reading_env`). `timeout`: git is
+        stopped after so many seconds (`git_timeout`): for a git reading an agent's files,
+        where a named pipe would make it wait for ever."""
         where = cwd or self.cwd
         if reading:
             full_env = {**reading_env(), **(env or {})}
@@ -81,8 +91,10 @@ class Runner:
             proc = subprocess.run(
                 ["git", *args], cwd=str(where), input=input, capture_output=True,
                 text=True, errors="replace", env=full_env, stdin=None if input is not None
-                else subprocess.DEVNULL,
+                else subprocess.DEVNULL, timeout=timeout,
             )
+        except subprocess.TimeoutExpired as exc:
+            raise timed_out(args[0], timeout or 0) from exc
         except FileNotFoundError as exc:
             raise GitError(args[0], "", code="git_missing",
                            message="git is not installed or not on PATH") from exc

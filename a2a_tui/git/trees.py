@@ -14,6 +14,7 @@ from a2a_tui.git.refs import ZERO_SHA
 from a2a_tui.git.runner import GitError, Runner
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"   # git's tree with nothing in it
+CHUNK = 1 << 20     # the most of a file read at once
 
 
 @dataclass(frozen=True)
@@ -153,13 +154,16 @@ class TreeOps(Runner):
         res = self._run("rev-parse", "--show-object-format", check=False)
         return res.stdout.strip() if res.ok and res.stdout.strip() else "sha1"
 
-    def blobs(self, oids: list[str]) -> Iterator[bytes]:
+    def blobs(self, oids: list[str]) -> Iterator[Iterator[bytes]]:
         """The contents of each blob in `oids`, in order, streamed from one `git cat-file
-        --batch` (a whole tree's files without holding them all in memory)."""
+        --batch`: each blob is an iterator of chunks (at most CHUNK bytes each), so no file is
+        ever held whole in memory. A blob's chunks are read before the next blob is given
+        (what a caller leaves unread is skipped)."""
         proc = subprocess.Popen(["git", "cat-file", "--batch"], cwd=str(self.cwd),
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL, env=hardened_env())
         assert proc.stdin is not None and proc.stdout is not None
+        out = proc.stdout
 
         def feed() -> None:
             try:
@@ -169,25 +173,56 @@ class TreeOps(Runner):
             except (BrokenPipeError, ValueError):
                 pass  # cat-file stopped (the reader below says why)
 
+        def chunks(oid: str, left: list[int]) -> Iterator[bytes]:
+            while left[0]:
+                data = out.read(min(CHUNK, left[0]))
+                if not data:
+                    raise GitError("cat-file", f"{oid}: cut short")
+                left[0] -= len(data)
+                yield data
+
         feeder = threading.Thread(target=feed, daemon=True)
         feeder.start()
         try:
             for oid in oids:
-                header = proc.stdout.readline().split()
+                header = out.readline(200).split()
                 if len(header) != 3 or header[1] != b"blob":
                     raise GitError("cat-file", f"{oid}: not a blob here"
                                    f" ({b' '.join(header).decode(errors='replace')})")
-                size = int(header[2])
-                data = proc.stdout.read(size)
-                proc.stdout.read(1)                     # the newline after the contents
-                if len(data) != size:
-                    raise GitError("cat-file", f"{oid}: cut short")
-                yield data
+                left = [int(header[2])]
+                yield chunks(oid, left)
+                for _ in chunks(oid, left):      # what the caller did not read
+                    pass
+                out.read(1)                      # the newline after the contents
         finally:
-            proc.stdout.close()
+            out.close()
             proc.kill()
             proc.wait()
             feeder.join()
+
+    def sized_entries(self, commit: str) -> Iterator[tuple[str, int, str]]:
+        """Every entry of `commit`'s tree, folders too, recursively, as (kind, size, path)
+        (size 0 but for a blob), read from `git ls-tree -r -t -l` as it comes: a caller that
+        stops early (a limit passed) never holds the whole listing."""
+        proc = subprocess.Popen(["git", "ls-tree", "-r", "-t", "-l", "-z", "--full-tree",
+                                 commit], cwd=str(self.cwd), stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                env=hardened_env())
+        assert proc.stdout is not None
+        try:
+            rest = b""
+            while block := proc.stdout.read(CHUNK):
+                *records, rest = (rest + block).split(b"\0")
+                for raw in records:
+                    meta, _, path = raw.partition(b"\t")
+                    _mode, kind, _oid, size = meta.decode("ascii").split()
+                    yield kind, int(size) if size.isdigit() else 0, os.fsdecode(path)
+        finally:
+            proc.stdout.close()
+            proc.kill()
+            err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+            if proc.wait() not in (0, -9) and err:
+                raise GitError("ls-tree", err, proc.returncode)
 
     def files(self, commit: str) -> list[str]:
         """Every file path in `commit`'s tree."""

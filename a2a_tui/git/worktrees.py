@@ -65,19 +65,21 @@ class WorktreeOps(RepositoryOps):
         """Forget worktrees whose folders are gone (best effort: a failure changes nothing)."""
         self._run("worktree", "prune", check=False)
 
-    def work_tree_status(self, work_tree: Path, commit: str, index: Path) -> list[str]:
+    def work_tree_status(self, work_tree: Path, commit: str, index: Path,
+                         timeout_s: float | None = None) -> list[str]:
         """What the files at `work_tree` hold beyond `commit`: its tracked files that changed
         (`M path`, deleted ones too) and untracked files that are not ignored (`?? path`),
         judged by this repository's git with a fresh index (`index`, a scratch file) read from
         `commit`. The work tree's own `.git` (an attempt's clone) is never read: its config,
-        hooks and index are its agent's."""
+        hooks and index are its agent's. Its files are too (a `.gitignore` or a
+        `.gitattributes` may be a named pipe): each git stops at `timeout_s` (`git_timeout`)."""
         env = {"GIT_DIR": str(self.common_dir()), "GIT_WORK_TREE": str(work_tree),
                "GIT_INDEX_FILE": str(index)}
-        self._run("read-tree", commit, cwd=work_tree, env=env)
+        self._run("read-tree", commit, cwd=work_tree, env=env, timeout=timeout_s)
         changed = self._run("diff", *NO_DRIVERS, "--name-only", "--no-renames", "-z",
-                            cwd=work_tree, env=env, files=True).stdout
+                            cwd=work_tree, env=env, files=True, timeout=timeout_s).stdout
         others = self._run("ls-files", "--others", "--exclude-standard", "-z", cwd=work_tree,
-                           env=env).stdout
+                           env=env, timeout=timeout_s).stdout
         return ([f"M {p}" for p in changed.split("\0") if p]
                 + [f"?? {p}" for p in others.split("\0") if p])
 

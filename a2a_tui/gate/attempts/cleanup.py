@@ -114,7 +114,8 @@ def _kept_if_dirty(g: GateContext, att, result: dict[str, Any],
         files = read()
     except GitError as exc:
         return _record(g, att, "unknown", result | {
-            "reason": f"cannot read the worktree's status: {exc.stderr.strip()[:200]}"})
+            "reason": f"cannot read the worktree's status:"
+                      f" {exc.stderr.strip()[:200] or exc.message} ({exc.code})"})
     if files:
         return _record(g, att, "kept_dirty", result | {
             "reason": f"{len(files)} uncommitted path(s); kept", "files": files[:50]})

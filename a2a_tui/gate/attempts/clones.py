@@ -7,9 +7,11 @@ borrowing the main repository's objects through alternates. Its agent writes onl
 
 The gate never runs git inside the clone: its config, hooks and attributes are its agent's. A
 commit reaches the main repository when the gate imports it: a `pack-objects` run in the main
-repository reads the clone's object folder as data, `index-pack --strict` verifies every object
+repository reads a copy of the regular files of the clone's object folder (git/clone_objects.py:
+no pipe or symlink, no alternates of the clone), `index-pack --strict` verifies every object
 into the main repository, and the commit is pinned under
 `refs/a2a/imported/<attempt>/<sha>` so it stays reachable (and every earlier candidate with it).
+Each git process reading the clone stops at gate.toml's `limits.clone_s` (`git_timeout`).
 The clone's head (before a submission: the diff view, reclaim) is read from its files as data
 (`git.clone_head`).
 """
@@ -19,6 +21,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+from a2a_tui.gate.cards import gate_rules
 from a2a_tui.gate.context import GateContext
 from a2a_tui.git import ZERO_SHA, GitError, clone_head
 from a2a_tui.repo import Repo
@@ -58,8 +61,10 @@ def import_head(repo: Repo, attempt_id: str, clone: Path, sha: str, start: str) 
         objects = objects_of(clone)
         if objects is None:
             return False
+        limits = gate_rules.in_force(repo).limits
         try:
-            git.import_commit(objects, sha, [start])
+            git.import_commit(objects, sha, [start], limit=limits.tree_bytes,
+                              timeout_s=limits.clone_s)
         except GitError as exc:
             if any(w in exc.stderr for w in ("bad object", "bad revision", "not a valid",
                                              "unknown revision")):
@@ -83,4 +88,5 @@ def dirty_files(g: GateContext, path: Path, head: str) -> list[str]:
     """What in the clone's files differs from `head` (changed, deleted, untracked), judged by
     the main repository's git with the clone as its work tree and a scratch index."""
     with tempfile.TemporaryDirectory(prefix="a2a-index-") as tmp:
-        return g.git.work_tree_status(path, head, Path(tmp) / "index")
+        return g.git.work_tree_status(path, head, Path(tmp) / "index",
+                                      timeout_s=gate_rules.in_force(g.repo).limits.clone_s)

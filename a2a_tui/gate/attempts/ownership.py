@@ -232,6 +232,9 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
                      tuple(open_items))
 
 
+IMPORT_REFUSALS = ("tree_refused", "clone_unsafe", "git_timeout")
+
+
 def _candidate_refusal(g: GateContext, att, sha: str, sha_in: str
                        ) -> tuple[str, str, A2AError | None] | None:
     """Why `sha` cannot be the attempt's candidate (code, message, the error behind it), read
@@ -243,8 +246,12 @@ def _candidate_refusal(g: GateContext, att, sha: str, sha_in: str
         # (gate/attempts/clones.py).
         present = clones.bring_in(g, att, sha)
     except A2AError as exc:
-        return ("import_failed", f"{sha} could not be brought in from the attempt's clone:"
-                f" {exc.message}", exc)
+        # What the clone holds was refused by name (its objects, a name git reserves, a time
+        # limit): that code; any other failure of git is `import_failed`.
+        why = f"{sha} could not be brought in from the attempt's clone: {exc.message}"
+        if exc.code in IMPORT_REFUSALS:
+            return exc.code, why, exc
+        return ("import_failed", why, exc)
     if not present or not g.git.object_is_commit(sha):
         return "bad_sha", f"{sha} is not a commit in the attempt's clone or the repository", None
     if sha == att["start_commit"]:

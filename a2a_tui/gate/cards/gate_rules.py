@@ -35,6 +35,7 @@ from a2a_tui.repo import (
     CONFIG_TOML,
     GATE_TOML,
     RULE_FILES,
+    Repo,
     record_acceptance,
     validate_config_text,
 )
@@ -66,6 +67,25 @@ class Timeouts(BaseModel):
         if self.default_s > self.max_s:
             raise ValueError(f"default_s ({self.default_s}) is above max_s ({self.max_s})")
         return self
+
+
+class Limits(BaseModel):
+    """What a candidate may weigh, and how long a2a waits on what an agent wrote. A larger
+    value is a change of gate.toml like any other: in force once the user accepted it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tree_bytes: int = Field(default=1 << 30, ge=1, description="the total size of a candidate's"
+                            " files, in bytes (`tree_too_large`)")
+    blob_bytes: int = Field(default=100 << 20, ge=1, description="the largest file of a"
+                            " candidate, in bytes (`tree_too_large`)")
+    entries: int = Field(default=200_000, ge=1, description="the number of files and folders"
+                         " of a candidate (`tree_too_large`)")
+    depth: int = Field(default=128, ge=1, le=4096, description="how deep a candidate's folders"
+                       " nest (`tree_too_large`)")
+    clone_s: int = Field(default=60, ge=1, le=3600, description="how long a2a waits on each git"
+                         " process reading an attempt's clone (import, status: `diff`, `show`,"
+                         " `reclaim`, the diff view) before it stops it (`git_timeout`)")
 
 
 class Steps(BaseModel):
@@ -128,6 +148,7 @@ class GateRules(BaseModel):
     steps: Steps = Field(default_factory=Steps)
     commands: Commands = Field(default_factory=Commands)
     env: EnvRules = Field(default_factory=EnvRules)
+    limits: Limits = Field(default_factory=Limits)
 
     @field_validator("steps", mode="before")
     @classmethod
@@ -207,6 +228,12 @@ def load(g: GateContext) -> LoadedRules:
     rules, warnings = parse(rule.text, rule.path, g.config.feedback_limit)
     pending = tuple(r.label for r in (rule, g.repo.rule_file(CONFIG_TOML)) if r.pending)
     return LoadedRules(rules, rules.digest(), rule.path, warnings, pending)
+
+
+def in_force(repo: Repo) -> GateRules:
+    """The rules in force, for a reader that has only the repository (a diff, an import)."""
+    rule = repo.rule_file(GATE_TOML)
+    return parse(rule.text, rule.path)[0]
 
 
 def current(g: GateContext) -> LoadedRules:

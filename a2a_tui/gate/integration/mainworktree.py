@@ -24,7 +24,9 @@ from pathlib import Path
 
 from a2a_tui.errors import A2AError
 from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.verification.structural import is_reserved
 from a2a_tui.git import GitError
+from a2a_tui.repo import A2A_DIR
 
 NOTE = "a2a-index-lock.json"
 GIT_ADVICE = ("Another git process seems to be running in this repository, e.g. an editor opened"
@@ -118,11 +120,16 @@ class IndexLock:
 
 def sync_worktree(g: GateContext, root: Path, old: str, new: str, branch: str,
                   lock: IndexLock | None = None) -> bool | str:
-    """Bring the main worktree from `old` to `new` if it still shows `old` and is clean, under
-    the index lock (`lock`: held already, since before the move). True, or why not, and the
-    command that brings it along."""
+    """Bring the main worktree from `old` to `new` if it still shows `old` and is clean, and
+    `new` changes nothing in a2a's own folder (verify's boundary refuses that; this holds
+    whatever a record says), under the index lock (`lock`: held already, since before the
+    move). True, or why not, and the command that brings it along."""
     if g.git.current_branch(root) != branch:
         return "not checked out"
+    reserved = [p for p in g.git.changed_paths(old, new) if is_reserved(p)]
+    if reserved:
+        return (f"left alone: the new tree changes a2a's own folder ({A2A_DIR}/):"
+                f" {', '.join(reserved[:5])}")
     own = lock is None
     if lock is None:
         lock = IndexLock(g, root)

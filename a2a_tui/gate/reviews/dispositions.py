@@ -17,6 +17,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from a2a_tui import quoting
 from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
@@ -108,10 +109,10 @@ def _send_accepted(tx, att, issue, reason: str, who: str) -> dict[str, Any]:
     if not writer.startswith("session:"):
         return {"sent": False, "why": "the writer is not a managed session"}
     text = "\n".join([
-        f"Review issue {issue['issue']} of {att['id']} at {att['submitted_sha'][:12]} was"
-        f" accepted by {who}: {issue['title']}",
-        f"Evidence: {', '.join(json.loads(issue['evidence']))}",
-        *([f"Reason: {reason}"] if reason else []),
+        f"Review issue {quoting.name(issue['issue'])} of {att['id']} at"
+        f" {att['submitted_sha'][:12]} was accepted by {who}: {quoting.name(issue['title'])}",
+        f"Evidence: {', '.join(quoting.name(e) for e in json.loads(issue['evidence']))}",
+        *([f"Reason: {quoting.body(reason)}"] if reason else []),
         f"Fix it, commit, and submit again: a2a submit {att['id']} --sha <full sha>"
         f" --card-version <n> --fence {att['fence']}"])
     n = enqueue_in_tx(tx, writer.split(":", 1)[1], text, source="gate", actor="gate",

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from a2a_tui import quoting
 from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
 from a2a_tui.gate.attempts.locks import op_lock
@@ -230,7 +231,7 @@ def first_prompt(tx, g: GateContext, p: Planned, report: Path) -> str:
     row = tx.one("SELECT body, version FROM cards WHERE id = ?", (p.card,))
     card, version = json.loads(row["body"]), row["version"]
     changed = g.git.changed_paths(p.start_commit, p.sha)
-    listed = ", ".join(changed[:MAX_FILES_LISTED]) + (
+    listed = ", ".join(quoting.name(f) for f in changed[:MAX_FILES_LISTED]) + (
         f" and {len(changed) - MAX_FILES_LISTED} more" if len(changed) > MAX_FILES_LISTED else "")
     which = ("This is the first review of this attempt." if p.round == 0 else
              f"This is follow-up round {p.round} (at most {p.limit}).")
@@ -240,7 +241,7 @@ def first_prompt(tx, g: GateContext, p: Planned, report: Path) -> str:
         f"Your folder {p.checkout} is a read-only checkout of exactly that commit: read the"
         " files there; change nothing.",
         "",
-        f"The card ({p.card} v{version}): {card['title']}",
+        f"The card ({p.card} v{version}): {quoting.name(card['title'])}",
         *contract_lines(card),
         "",
         f"The change: git diff {p.start_commit}..{p.sha} ({len(changed)} file"
@@ -280,8 +281,13 @@ def _follow_up(tx, g: GateContext, p: Planned) -> list[str]:
            + (f"; its report is {where}." if where else ".")]
     if issues:
         out.append("Its blocking issues:")
-        out += [f"- {i['issue']}: {i['title']} ({', '.join(json.loads(i['evidence']))})"
-                for i in issues]
+        out += [f"- {_issue_line(i)}" for i in issues]
     out.append("Re-read the files at this commit and check each point against the code as it"
                " is now: do not trust the earlier report, and do not review the old commit.")
     return out
+
+
+def _issue_line(issue) -> str:
+    """One review issue as another agent reads it: each part the reviewer wrote quoted."""
+    evidence = ", ".join(quoting.name(e) for e in json.loads(issue["evidence"]))
+    return f"{quoting.name(issue['issue'])}: {quoting.name(issue['title'])} ({evidence})"

@@ -28,6 +28,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from a2a_tui import quoting
 from a2a_tui.errors import A2AError
 from a2a_tui.gate.cards.schema import _nonblank, locate
 
@@ -36,6 +37,15 @@ ISSUE_ID = r"^[A-Za-z][A-Za-z0-9_.-]{0,31}$"
 EVIDENCE = re.compile(r"^(?P<path>[^\s:][^:]*):(?P<line>[1-9][0-9]*)(?:-(?P<end>[1-9][0-9]*))?$")
 _OPEN = re.compile(r"^ {0,3}```\s*verdict\s*$")
 _CLOSE = re.compile(r"^ {0,3}```\s*$")
+
+
+def _one_line(v: str) -> str:
+    """A title or a risk is one line of visible text: another agent reads it inside a2a's own
+    prompt, where a line of its own could pass for a2a's marker."""
+    if quoting.name(v) != quoting.neutralise(v):
+        raise ValueError("must be one line of visible text (no line break, control or format"
+                         " character)")
+    return v
 
 
 class BlockingIssue(BaseModel):
@@ -47,7 +57,10 @@ class BlockingIssue(BaseModel):
     title: str
     evidence: list[str] = Field(min_length=1)
 
-    _title = field_validator("title")(_nonblank)
+    @field_validator("title")
+    @classmethod
+    def _title(cls, v: str) -> str:
+        return _one_line(_nonblank(v))
 
     @field_validator("evidence")
     @classmethod
@@ -85,7 +98,7 @@ class VerdictBlock(BaseModel):
     @classmethod
     def _risks(cls, v: list[str]) -> list[str]:
         for item in v:
-            _nonblank(item)
+            _one_line(_nonblank(item))
         return v
 
     @model_validator(mode="after")

@@ -119,7 +119,7 @@ def run_chain(c: Chain) -> Iterator[CheckResult]:
                                  git.ref_value(f"refs/heads/{c.att['target_branch']}"))
     v.changed_lines = dict(zip(("added", "removed"), git.numstat(own.base, v.sha), strict=True))
     steps = {"boundary": lambda: structural.boundary(git, card, v.sha, own,
-                                                     rules.blocks("boundary")),
+                                                     rules.blocks("boundary"), rules.limits),
              "drift": lambda: structural.drift(card, own, rules.blocks("drift")),
              "provenance": lambda: structural.provenance(c.g, c.att, card, own,
                                                          rules.blocks("provenance"))}

@@ -7,12 +7,14 @@ no process can list it or watch it (inotify needs read permission), so a watcher
 checkouts finds nothing. Nothing is registered in `.git/worktrees`.
 
 What: the commit's tree, written by a2a itself from `git ls-tree` and `git cat-file --batch`
-(the hardened git of a2a_tui/git/). No `git checkout` runs, so no hook, filter, attribute or
-fsmonitor of the repository takes part: the files are the commit's bytes. A path git itself would
-refuse (`..`, `.git`, a path through a symlink) stops the checkout. A private `.git` of its own
-(HEAD at the commit, the repository's objects borrowed read-only through its alternates, an
-index) lets a check run `git rev-parse HEAD`, `git log` or `git diff` as in a clone; it cannot
-reach the repository's config, hooks or refs.
+(the hardened git of a2a_tui/git/), each file streamed chunk by chunk, once the tree is known to
+be within gate.toml's `[limits]` (tree_limits.py: `tree_too_large`, nothing written). No
+`git checkout` runs, so no hook, filter, attribute or fsmonitor of the repository takes part:
+the files are the commit's bytes. A path git itself would refuse (`..`, `.git`, a path through
+a symlink) stops the checkout. A private `.git` of its own (HEAD at the commit, the
+repository's objects borrowed read-only through its alternates, an index) lets a check run
+`git rev-parse HEAD`, `git log` or `git diff` as in a clone; it cannot reach the repository's
+config, hooks or refs.
 
 Compared: `unexpected()` says what differs, file by file (untracked and ignored files, the private
 `.git` and modes included), from the state a2a last saw: each entry as a2a wrote it (a file that
@@ -26,21 +28,25 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import os
 import secrets
 import shutil
 import stat
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from a2a_tui import host
 from a2a_tui.errors import A2AError
+from a2a_tui.gate.cards import gate_rules
 from a2a_tui.gate.context import GateContext
-from a2a_tui.git import Change, GitError, TreeEntry
+from a2a_tui.gate.verification.tree_limits import refuse_too_large
+from a2a_tui.git import CHUNK, Change, GitError, TreeEntry
 
 # Per-entry facts compared: type and mode, size, inode, mtime and ctime (a directory: its mode
 # and inode; what it holds is compared entry by entry).
 Facts = tuple[int, int, int, int, int, str]
+LINK_BYTES = 4096   # the longest symlink target a file system takes (PATH_MAX)
 
 
 def checkouts_dir() -> Path:
@@ -122,6 +128,7 @@ class Checkout:
     # --- filling ----------------------------------------------------------------------------
     def _fill(self) -> None:
         git = self.g.git
+        refuse_too_large(git, self.sha, gate_rules.in_force(self.g.repo).limits)
         entries = {e.path: e for e in git.tree_entries(self.sha)}
         for path, entry in self.overlay.items():
             entries.pop(path, None)
@@ -138,8 +145,11 @@ class Checkout:
         written: dict[str, Facts] = {}
         try:
             for e in ordered:
-                written[e.path] = _write(self.path, e, None if e.kind == "commit"
-                                         else next(contents), made)
+                try:
+                    written[e.path] = _write(self.path, e, None if e.kind == "commit"
+                                             else next(contents), made)
+                except OSError as exc:      # a name or a path the file system refuses
+                    raise _Refused(e.path, exc.strerror or str(exc)) from exc
         finally:
             contents.close()
         self.tracked = entries
@@ -305,9 +315,11 @@ def _check_path(path: str, links: set[str]) -> None:
             raise _Refused(path, "beyond a symbolic link in the tree")
 
 
-def _write(root: Path, e: TreeEntry, data: bytes | None, made: dict[str, Facts]) -> Facts:
-    """Write one entry of the tree (never through a symlink, never over something there);
-    its facts as written. `made`: the folders made so far, with theirs."""
+def _write(root: Path, e: TreeEntry, data: Iterator[bytes] | None,
+           made: dict[str, Facts]) -> Facts:
+    """Write one entry of the tree (never through a symlink, never over something there),
+    its contents streamed chunk by chunk; its facts as written. `made`: the folders made so
+    far, with theirs."""
     target = os.path.join(root, e.path)
     _make_parents(root, e.path, made)
     if data is None:                     # a submodule: git leaves an empty folder
@@ -315,14 +327,18 @@ def _write(root: Path, e: TreeEntry, data: bytes | None, made: dict[str, Facts])
         made[e.path] = _facts(os.lstat(target), target)
         return made[e.path]
     if e.is_symlink:
-        os.symlink(os.fsdecode(data), target)
+        link = b"".join(itertools.islice(data, 1 + LINK_BYTES // CHUNK))
+        if len(link) > LINK_BYTES:
+            raise _Refused(e.path, f"a symlink's target longer than {LINK_BYTES} bytes")
+        os.symlink(os.fsdecode(link), target)
         return _facts(os.lstat(target), target)
     fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
                  0o755 if e.executable else 0o644)
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
+        for chunk in data:
+            view = memoryview(chunk)
+            while view:
+                view = view[os.write(fd, view):]
         return _facts(os.fstat(fd), target)
     finally:
         os.close(fd)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from a2a_tui import quoting
 from a2a_tui.errors import A2AError
 from a2a_tui.queue import enqueue_in_tx
 
@@ -64,7 +65,8 @@ def rejection_text(att, v, *, last: bool = False) -> str:
         budget -= len(ln) + 3
     if len(shown) > 1:
         lines += ["Context:", *shown]
-    return plain("\n".join(lines + tail))[:MAX_CHARS]
+    # The check's output is the candidate's code's: its lines kept, nothing in it a marker.
+    return quoting.body(plain("\n".join(lines + tail)))[:MAX_CHARS]
 
 
 def queue_rejection_feedback(tx, att, v, rejections: int, max_rounds: int) -> dict[str, Any]:

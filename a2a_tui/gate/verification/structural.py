@@ -14,10 +14,14 @@ import unicodedata
 from collections import deque
 from dataclasses import dataclass
 
+from a2a_tui import quoting
+from a2a_tui.gate.cards.gate_rules import Limits
 from a2a_tui.gate.cards.schema import Card, path_matches
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.verification.results import CheckResult
+from a2a_tui.gate.verification.tree_limits import too_large
 from a2a_tui.git import Change, Git
+from a2a_tui.repo import A2A_DIR
 
 TRAILER_PREFIX = "a2a-"
 SYMLINK_HOPS = 40
@@ -50,24 +54,53 @@ def own_history(git: Git, start: str, sha: str, target_head: str | None) -> OwnH
 
 # --- boundary -------------------------------------------------------------------------------
 
-def boundary(git: Git, card: Card, sha: str, own: OwnHistory, blocking: bool) -> CheckResult:
-    """Own changes inside allowed_paths; no path git would refuse; no symlink leaving the tree."""
+def boundary(git: Git, card: Card, sha: str, own: OwnHistory, blocking: bool,
+             limits: Limits) -> CheckResult:
+    """Own changes inside allowed_paths; no path git would refuse; no symlink leaving the tree;
+    nothing under a2a's own folder (`path_reserved`: blocking whatever the rules say of the
+    step, since integrate would write it into the user's `.a2a/`); a tree within `limits`
+    (`tree_too_large`: blocking too, since no checkout of it is written)."""
+    heavy = too_large(git, sha, limits)
+    new = [c.path for c in own.changes if c.status != "D" and c.is_symlink]
+    links = _links(git, sha) if new else {}
+    landing = {p: lands_in(p, links) for p in new}
+    reserved = [c.path for c in own.changes if is_reserved(c.path)]
+    reserved += [p for p in new if p not in reserved and landing[p] == "reserved"]
     refused = [c.path for c in own.changes if c.status != "D" and refusal(c)]
-    escapes = _escaping_symlinks(git, sha, own)
+    escapes = [p for p in new if landing[p] in ("outside", "git")]
     outside = [p for p in own.paths if not path_matches(p, card.allowed_paths)]
     problems, code = [], None
+    if heavy:
+        problems.append(f"the tree is too large: {heavy}")
+        code = "tree_too_large"
+    if reserved:
+        problems.append(f"changes under a2a's own folder ({A2A_DIR}/): "
+                        + _names(reserved))
+        code = code or "path_reserved"
     if refused:
-        problems.append("paths git would refuse to check out: " + ", ".join(refused[:20]))
-        code = "path_refused"
+        problems.append("paths git would refuse to check out: " + _names(refused))
+        code = code or "path_refused"
     if escapes:
-        problems.append("symlinks leaving the repository: " + ", ".join(escapes[:20]))
+        problems.append("symlinks leaving the repository: " + _names(escapes))
         code = code or "symlink_escape"
     if outside:
-        problems.append("changed paths outside allowed_paths: " + ", ".join(outside[:20]))
+        problems.append("changed paths outside allowed_paths: " + _names(outside))
         code = code or "out_of_bounds"
     detail = "; ".join(problems) or (f"{len(own.changes)} changed path(s), all within"
                                      " allowed_paths")
-    return CheckResult("boundary", "boundary", blocking, not problems, detail=detail, code=code)
+    return CheckResult("boundary", "boundary", blocking or bool(reserved or heavy), not problems,
+                       detail=detail, code=code)
+
+
+def _names(paths: list[str]) -> str:
+    """The first paths, each quoted as the one-line name it is (a name is the agent's)."""
+    return ", ".join(quoting.name(p) for p in paths[:20])
+
+
+def is_reserved(path: str) -> bool:
+    """Whether `path` is in a2a's own folder (`.a2a/`, or a name a file system folds to it:
+    case, NTFS's trailing dots and spaces, the code points HFS+ ignores)."""
+    return _folded(path.split("/", 1)[0]).rstrip(". ") == A2A_DIR
 
 
 def refusal(change: Change) -> str | None:
@@ -86,28 +119,30 @@ def refusal(change: Change) -> str | None:
     return None
 
 
+def _folded(part: str) -> str:
+    return unicodedata.normalize("NFC", "".join(ch for ch in part
+                                                if ord(ch) not in HFS_IGNORED)).lower()
+
+
 def _is_dotgit(part: str) -> bool:
-    folded = unicodedata.normalize("NFC", "".join(ch for ch in part
-                                                   if ord(ch) not in HFS_IGNORED)).lower()
+    folded = _folded(part)
     # NTFS ignores trailing dots and spaces and knows the 8.3 name git~1.
     return folded.rstrip(". ") == ".git" or folded.startswith(".git:") or folded == "git~1"
 
 
-def _escaping_symlinks(git: Git, sha: str, own: OwnHistory) -> list[str]:
-    new_links = [c.path for c in own.changes if c.status != "D" and c.is_symlink]
-    if not new_links:
-        return []
-    links = {p: t.decode("utf-8", errors="surrogateescape") for p, t in git.symlinks(sha).items()}
-    return [p for p in new_links if escapes(p, links)]
+def _links(git: Git, sha: str) -> dict[str, str]:
+    """The symlinks of the tree of `sha`: {path: target}."""
+    return {p: t.decode("utf-8", errors="surrogateescape") for p, t in git.symlinks(sha).items()}
 
 
-def escapes(path: str, links: dict[str, str]) -> bool:
-    """Whether the symlink at `path`, followed through every symlink of the tree the way the
-    kernel would, ends outside the repository or inside its `.git`."""
+def lands_in(path: str, links: dict[str, str]) -> str | None:
+    """Where the symlink at `path`, followed through every symlink of the tree the way the
+    kernel would, ends when that is not plainly inside the repository: "outside" it (or too
+    many hops), inside its "git" folder, or inside a2a's folder ("reserved"); else None."""
     stack = path.split("/")[:-1]
     todo = deque(links[path].split("/"))
     if links[path].startswith("/"):
-        return True
+        return "outside"
     hops = 0
     while todo:
         part = todo.popleft()
@@ -115,21 +150,23 @@ def escapes(path: str, links: dict[str, str]) -> bool:
             continue
         if part == "..":
             if not stack:
-                return True
+                return "outside"
             stack.pop()
             continue
         stack.append(part)
         if _is_dotgit(stack[0]):
-            return True
+            return "git"
+        if is_reserved(stack[0]):
+            return "reserved"
         here = "/".join(stack)
         if here in links:
             hops += 1
             target = links[here]
             if hops > SYMLINK_HOPS or target.startswith("/"):
-                return True
+                return "outside"
             stack.pop()
             todo.extendleft(reversed(target.split("/")))
-    return False
+    return None
 
 
 # --- drift ----------------------------------------------------------------------------------
