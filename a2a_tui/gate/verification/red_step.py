@@ -8,9 +8,14 @@ as a check's `report`), each with the card's `red_timeout_s` (or the gate's defa
 3. when the runs report their tests (any adapter, reports/), the base's own tests too (from the
    log, else run on the bare base: baseline.py). Then, test by test: the red tests — those that
    fail in 1 and did not fail on the bare base — exist, and each passes in 2 (not skipped,
-   xfail/todo or missing); every base test that passed still passes and no test the candidate
-   adds or changes ends skipped or xfail/todo (comparison.py), unless `droppable_tests` allows
-   it; the candidate's report agrees with its run's summary and exit code.
+   xfail/todo or missing). A test that fails on the bare base (the user wrote the failing test
+   first) and passes in 2 is a red test when its base version passes on the candidate's
+   code: as 2 when the candidate changed no test file, else a run of the base's test files over
+   the candidate (4); a test changed to pass instead is `test_masked`. Every base test that
+   passed still passes and no test the candidate adds or changes ends skipped or xfail/todo
+   (comparison.py), unless `droppable_tests` allows it; the candidate's report agrees with its
+   run's summary and exit code;
+4. when 3 needs it: the base's test files (`red_paths`, conftest.py) over the candidate.
 """
 
 from __future__ import annotations
@@ -21,9 +26,16 @@ from typing import TYPE_CHECKING
 
 from a2a_tui.gate.cards.schema import path_matches
 from a2a_tui.gate.verification import baseline
-from a2a_tui.gate.verification.checkout import Checkout, Tampered, Workspace, new_side
+from a2a_tui.gate.verification.checkout import (
+    Checkout,
+    Tampered,
+    Workspace,
+    new_side,
+    old_side,
+)
 from a2a_tui.gate.verification.comparison import HOW, Comparison, Finding, compare
 from a2a_tui.gate.verification.isolated import RunResult
+from a2a_tui.gate.verification.per_test import OVERLAY_EXTRA
 from a2a_tui.gate.verification.reports import FAILING, MASKED, Outcome, summary
 from a2a_tui.gate.verification.results import CheckResult, from_run
 from a2a_tui.gate.verification.structural import OwnHistory, droppable
@@ -49,6 +61,7 @@ class RedRuns:
     on_base: RunResult             # the candidate's tests laid over the base
     on_candidate: RunResult
     bare: baseline.Base | None     # the base's own tests, when the runs report tests
+    authored: RunResult | None = None  # the base's test files over the candidate (see 3.)
 
 
 def red(plan: RedPlan, ws: Workspace, logs: Path) -> CheckResult:
@@ -68,22 +81,49 @@ def red(plan: RedPlan, ws: Workspace, logs: Path) -> CheckResult:
                                card.red_report, commit=plan.base)
         on_candidate = c.run_in(command, ws, logs / "red-candidate.log", card.red_timeout_s,
                                 card.red_report)
-        bare = None
+        bare, authored = None, None
         if on_base.report or on_candidate.report or card.red_report:
             bare = baseline.base_tests(c, plan.base, "red", command, card.red_report,
                                        card.red_timeout_s)
             baseline.record(c, "red", baseline.fingerprint(command, card.red_report, card.env),
                             c.v.sha, "candidate", on_candidate.report)
+            authored = _authored(plan, RedRuns(on_base, on_candidate, bare), logs)
     except Tampered as exc:
         return CheckResult("red", "red", True, False, code="tree_modified",
                            detail=f"a checkout of the red step changed outside a2a before its"
                                   f" run: {exc}; it did not run there")
-    return _judge(plan, len(tests), RedRuns(on_base, on_candidate, bare))
+    return _judge(plan, len(tests), RedRuns(on_base, on_candidate, bare, authored))
+
+
+def _anyway(runs: RedRuns) -> list[str]:
+    """Tests that fail on the bare base and pass on the candidate: the user's own failing
+    test, when the candidate did not change it."""
+    bare, cand = runs.bare, runs.on_candidate.report
+    if cand is None or bare is None or bare.report is None:
+        return []
+    return [t for t in bare.report.failed() if cand.outcome(t) is Outcome.PASSED]
+
+
+def _authored(plan: RedPlan, runs: RedRuns, logs: Path) -> RunResult | None:
+    """The base's test files run over the candidate's code, when the candidate changed one and
+    a test of the base that failed there passes on the candidate; else None (the candidate's
+    own run is that run when it changed no test file)."""
+    c, card = plan.ctx, plan.ctx.card
+    paths = [ch for ch in plan.own.changes
+             if path_matches(ch.path, [*card.red_paths, *OVERLAY_EXTRA])]
+    if not paths or not _anyway(runs):
+        return None
+    assert card.red_command
+    overlay = Checkout(c.g, c.v.sha, f"{c.v.attempt}-r{c.v.run}-red-authored",
+                       overlay=old_side(paths))
+    with overlay:
+        return c.run_in(card.red_command, overlay, logs / "red-authored.log",
+                        card.red_timeout_s, card.red_report)
 
 
 def _judge(plan: RedPlan, n_tests: int, runs: RedRuns) -> CheckResult:
     on_base, on_candidate = runs.on_base, runs.on_candidate
-    dur = sum(r.duration_s for r in (on_base, on_candidate,
+    dur = sum(r.duration_s for r in (on_base, on_candidate, runs.authored,
                                      runs.bare.run if runs.bare else None) if r is not None)
     base = ("the start commit" if plan.base == plan.ctx.att["start_commit"]
             else f"its base {plan.base[:12]} (the target merged in)")
@@ -152,6 +192,14 @@ def _per_test(plan: RedPlan, runs: RedRuns
         return None, found, cmp
     red_tests = [t for t in on_base.failed()
                  if (bare.outcome(t) if bare else None) not in FAILING]
+    for t in _anyway(runs):
+        theirs = runs.authored.report if runs.authored else cand
+        if theirs is not None and theirs.outcome(t) is Outcome.PASSED:
+            red_tests.append(t)
+        elif not droppable(plan.ctx.card, t):
+            found.append(Finding(t, "test_masked", "failing on the base, passing on the"
+                                 " candidate, but its base version still fails on the"
+                                 " candidate's code: the test was changed, not the code"))
     seen = {f.test for f in found}
     for t in red_tests:
         now = cand.outcome(t)
