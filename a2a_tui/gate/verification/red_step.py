@@ -35,7 +35,7 @@ from a2a_tui.gate.verification.checkout import (
 )
 from a2a_tui.gate.verification.comparison import HOW, Comparison, Finding, compare
 from a2a_tui.gate.verification.isolated import RunResult
-from a2a_tui.gate.verification.per_test import OVERLAY_EXTRA
+from a2a_tui.gate.verification.per_test import CODES, OVERLAY_EXTRA, witnessed
 from a2a_tui.gate.verification.reports import FAILING, MASKED, Outcome, summary
 from a2a_tui.gate.verification.results import CheckResult, from_run
 from a2a_tui.gate.verification.structural import OwnHistory, droppable
@@ -146,8 +146,7 @@ def _judge(plan: RedPlan, n_tests: int, runs: RedRuns) -> CheckResult:
         counts = {"run": len(cand.ran()) if cand else 0,
                   "passed": len(cand.passed()) if cand else 0,
                   "masked": cmp.masked if cmp else 0, "dropped": cmp.dropped if cmp else 0}
-    for code in ("test_dropped", "test_masked", "test_failed", "report_mismatch", "no_report",
-                 "no_tests", "test_count"):
+    for code in CODES:
         mine = [f for f in findings if f.code == code]
         if mine:
             more = f" and {len(mine) - SHOWN} more" if len(mine) > SHOWN else ""
@@ -188,6 +187,7 @@ def _per_test(plan: RedPlan, runs: RedRuns
     found += [Finding("(the report)", "report_mismatch", why) for why in summary.disagreements(
         cand, f"{runs.on_candidate.stdout_tail}\n{runs.on_candidate.stderr_tail}",
         runs.on_candidate.code)]
+    found += witnessed(cand)
     if on_base is None:
         return None, found, cmp
     red_tests = [t for t in on_base.failed()

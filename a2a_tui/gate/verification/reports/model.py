@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 
@@ -32,6 +32,26 @@ def worst(a: Outcome | None, b: Outcome) -> Outcome:
     return b if a is None or _ORDER.index(b) > _ORDER.index(a) else a
 
 
+@dataclass
+class Witness:
+    """What a2a's reporters wrote on a run's channel (channel.py): per runner process, its
+    start and its end-of-run record."""
+
+    started: dict[str, str] = field(default_factory=dict)    # id -> runner
+    ended: dict[str, dict] = field(default_factory=dict)     # id -> end record
+
+    def unfinished(self) -> list[str]:
+        return [f"{runner} started and never wrote its end-of-run record (the process ended"
+                " before its run did: a test exited it?)"
+                for rid, runner in self.started.items() if rid not in self.ended]
+
+    def count(self, outcome: str) -> int:
+        return sum(int(e.get("counts", {}).get(outcome, 0)) for e in self.ended.values())
+
+    def no_assertions(self) -> list[str]:
+        return [t for e in self.ended.values() for t in e.get("no_assertions", [])]
+
+
 @dataclass(frozen=True)
 class TestCase:
     """One test. `file` is where it lives (a file, or the runner's container for it: a Go
@@ -58,6 +78,8 @@ class TestReport:
 
     runner: str
     cases: dict[str, TestCase] = field(default_factory=dict)
+    # What a2a's own reporters wrote on the run's channel (channel.py), when they did.
+    witness: Witness | None = field(default=None, compare=False)
 
     def outcome(self, test_id: str) -> Outcome | None:
         case = self.cases.get(test_id)
@@ -94,7 +116,8 @@ class TestReport:
     def merged(self, other: TestReport) -> TestReport:
         """Both reports' tests (a test in both: the worse outcome)."""
         runner = self.runner if self.runner == other.runner else f"{self.runner}+{other.runner}"
-        return build(runner, [*self.cases.values(), *other.cases.values()])
+        both = build(runner, [*self.cases.values(), *other.cases.values()])
+        return replace(both, witness=self.witness or other.witness)
 
 
 def build(runner: str, found: list[TestCase]) -> TestReport:
