@@ -80,3 +80,25 @@ def test_the_users_test_edited_to_match_a_wrong_fix_is_refused(tmp_path):
     assert v.json["verdict"] == "rejected", v.out
     red = result(v, "red")
     assert red["code"] in ("not_red", "test_masked"), red
+
+
+def test_an_assertion_free_decoy_is_not_a_red_test(tmp_path):
+    """Issue 36, finding 6: a new test that asserts nothing (it only fails on the start commit
+    because the function it calls is new) does not make a red→green; add stays broken."""
+    repo = _init(make_repo(tmp_path / "repo", dict(PY_FILES)))
+    c, _ = py_claim(repo, extra=RED)
+    decoy = "def test_double():\n    from calc import double\n    double(2)\n"
+    v = verify_files(repo, c, {"src/calc.py": CALC + "\n\ndef double(a):\n    return 2 * a\n",
+                               "tests/test_double.py": decoy})
+    refused(v, "no_assertions", "tests/test_double.py::test_double", step="red")
+
+
+def test_a_red_test_checking_with_pytest_raises_counts(tmp_path):
+    repo = _init(make_repo(tmp_path / "repo", dict(PY_FILES)))
+    c, _ = py_claim(repo, extra=RED)
+    raises = ("import pytest\n\n\ndef test_div_refuses_zero():\n    from calc import div\n"
+              "    with pytest.raises(ValueError):\n        div(1, 0)\n")
+    div = ("\n\ndef div(a, b):\n    if b == 0:\n        raise ValueError('b is 0')\n"
+           "    return a / b\n")
+    v = verify_files(repo, c, {"src/calc.py": CALC + div, "tests/test_div.py": raises})
+    assert v.json["verdict"] == "passed", result(v, "red")

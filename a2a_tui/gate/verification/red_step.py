@@ -14,7 +14,8 @@ as a check's `report`), each with the card's `red_timeout_s` (or the gate's defa
    the candidate (4); a test changed to pass instead is `test_masked`. Every base test that
    passed still passes and no test the candidate adds or changes ends skipped or xfail/todo
    (comparison.py), unless `droppable_tests` allows it; the candidate's report agrees with its
-   run's summary and exit code;
+   run's summary and exit code. A red test that passes on the candidate without running an
+   assertion (a2a's reporter counts them: pytest, jest) is not one (`no_assertions`);
 4. when 3 needs it: the base's test files (`red_paths`, conftest.py) over the candidate.
 """
 
@@ -137,7 +138,8 @@ def _judge(plan: RedPlan, n_tests: int, runs: RedRuns) -> CheckResult:
         problems.append(("not_green", f"the red command fails on the candidate ({why})",
                          on_candidate))
     red_tests, findings, cmp = _per_test(plan, runs)
-    if red_tests is not None and not red_tests and not on_base.passed:
+    empty = any(f.code == "no_assertions" for f in findings)  # says why there is none
+    if red_tests is not None and not red_tests and not on_base.passed and not empty:
         problems.append(("not_red", f"on {base} only tests that fail there anyway fail: the new"
                          " tests do not test the problem", on_base))
     counts = None
@@ -146,7 +148,7 @@ def _judge(plan: RedPlan, n_tests: int, runs: RedRuns) -> CheckResult:
         counts = {"run": len(cand.ran()) if cand else 0,
                   "passed": len(cand.passed()) if cand else 0,
                   "masked": cmp.masked if cmp else 0, "dropped": cmp.dropped if cmp else 0}
-    for code in CODES:
+    for code in (*CODES, "no_assertions"):
         mine = [f for f in findings if f.code == code]
         if mine:
             more = f" and {len(mine) - SHOWN} more" if len(mine) > SHOWN else ""
@@ -200,6 +202,11 @@ def _per_test(plan: RedPlan, runs: RedRuns
             found.append(Finding(t, "test_masked", "failing on the base, passing on the"
                                  " candidate, but its base version still fails on the"
                                  " candidate's code: the test was changed, not the code"))
+    empty = set(cand.witness.no_assertions()) if cand.witness else set()
+    found += [Finding(t, "no_assertions", "it fails on the base and passes on the candidate"
+                      " without running an assertion: not a red test")
+              for t in red_tests if t in empty]
+    red_tests = [t for t in red_tests if t not in empty]
     seen = {f.test for f in found}
     for t in red_tests:
         now = cand.outcome(t)
