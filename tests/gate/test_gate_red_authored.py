@@ -102,3 +102,25 @@ def test_a_red_test_checking_with_pytest_raises_counts(tmp_path):
            "    return a / b\n")
     v = verify_files(repo, c, {"src/calc.py": CALC + div, "tests/test_div.py": raises})
     assert v.json["verdict"] == "passed", result(v, "red")
+
+
+def test_the_users_test_skipped_beside_a_red_decoy_is_refused(tmp_path):
+    """Issue 36, finding 2 in pytest's words: the start commit's failing test masked (skip;
+    libtest's #[ignore] leaves it out of the report altogether) beside a decoy red test."""
+    repo = _repo(tmp_path)
+    c, _ = py_claim(repo, extra=RED)
+    masked = ("import pytest\nfrom calc import add\n\n\n@pytest.mark.skip(reason='later')\n"
+              + TEST_ADD + "\n\ndef test_double():\n    from calc import double\n"
+              "    assert double(2) == 4\n")
+    v = verify_files(repo, c, {"src/calc.py": CALC + "\n\ndef double(a):\n    return 2 * a\n",
+                               "tests/test_add.py": masked})
+    refused(v, "test_masked", "tests/test_add.py::test_add", step="red")
+
+
+def test_the_users_test_deleted_beside_a_red_decoy_is_refused(tmp_path):
+    repo = _repo(tmp_path)
+    c, _ = py_claim(repo, extra=RED)
+    decoy = "def test_double():\n    from calc import double\n    assert double(2) == 4\n"
+    v = verify_files(repo, c, {"src/calc.py": CALC + "\n\ndef double(a):\n    return 2 * a\n",
+                               "tests/test_add.py": decoy})
+    refused(v, "test_dropped", "tests/test_add.py::test_add", step="red")

@@ -15,7 +15,8 @@ as a check's `report`), each with the card's `red_timeout_s` (or the gate's defa
    passed still passes and no test the candidate adds or changes ends skipped or xfail/todo
    (comparison.py), unless `droppable_tests` allows it; the candidate's report agrees with its
    run's summary and exit code. A red test that passes on the candidate without running an
-   assertion (a2a's reporter counts them: pytest, jest) is not one (`no_assertions`);
+   assertion (a2a's reporter counts them: pytest, jest) is not one (`no_assertions`); a test
+   failing on the bare base that is gone or masked on the candidate is dropped or masked;
 4. when 3 needs it: the base's test files (`red_paths`, conftest.py) over the candidate.
 """
 
@@ -37,7 +38,13 @@ from a2a_tui.gate.verification.checkout import (
 from a2a_tui.gate.verification.comparison import HOW, Comparison, Finding, compare
 from a2a_tui.gate.verification.isolated import RunResult
 from a2a_tui.gate.verification.per_test import CODES, OVERLAY_EXTRA, witnessed
-from a2a_tui.gate.verification.reports import FAILING, MASKED, Outcome, summary
+from a2a_tui.gate.verification.reports import (
+    FAILING,
+    MASKED,
+    Outcome,
+    TestReport,
+    summary,
+)
 from a2a_tui.gate.verification.results import CheckResult, from_run
 from a2a_tui.gate.verification.structural import OwnHistory, droppable
 
@@ -202,6 +209,7 @@ def _per_test(plan: RedPlan, runs: RedRuns
             found.append(Finding(t, "test_masked", "failing on the base, passing on the"
                                  " candidate, but its base version still fails on the"
                                  " candidate's code: the test was changed, not the code"))
+    found += _failing_hidden(plan, bare, cand, {f.test for f in found})
     empty = set(cand.witness.no_assertions()) if cand.witness else set()
     found += [Finding(t, "no_assertions", "it fails on the base and passes on the candidate"
                       " without running an assertion: not a red test")
@@ -216,3 +224,16 @@ def _per_test(plan: RedPlan, runs: RedRuns
                 else "test_failed")
         found.append(Finding(t, code, f"red on the base, {HOW[now]} on the candidate"))
     return red_tests, found, cmp
+
+
+def _failing_hidden(plan: RedPlan, bare: TestReport | None, cand: TestReport,
+                    seen: set[str]) -> list[Finding]:
+    """A test failing on the bare base (the user's own failing test) must pass on the
+    candidate: gone or masked (skipped, ignored, xfail/todo) there it is dropped or masked."""
+    out = []
+    for t in bare.failed() if bare else []:
+        now = cand.outcome(t)
+        if (now is None or now in MASKED) and t not in seen and not droppable(plan.ctx.card, t):
+            code = "test_dropped" if now is None else "test_masked"
+            out.append(Finding(t, code, f"failing on the base, {HOW[now]} on the candidate"))
+    return out

@@ -80,6 +80,8 @@ class TestReport:
     cases: dict[str, TestCase] = field(default_factory=dict)
     # What a2a's own reporters wrote on the run's channel (channel.py), when they did.
     witness: Witness | None = field(default=None, compare=False)
+    # Skipped tests its suites count but do not list (libtest leaves an ignored test out).
+    unlisted_skipped: int = 0
 
     def outcome(self, test_id: str) -> Outcome | None:
         case = self.cases.get(test_id)
@@ -117,7 +119,8 @@ class TestReport:
         """Both reports' tests (a test in both: the worse outcome)."""
         runner = self.runner if self.runner == other.runner else f"{self.runner}+{other.runner}"
         both = build(runner, [*self.cases.values(), *other.cases.values()])
-        return replace(both, witness=self.witness or other.witness)
+        return replace(both, witness=self.witness or other.witness,
+                       unlisted_skipped=self.unlisted_skipped + other.unlisted_skipped)
 
 
 def build(runner: str, found: list[TestCase]) -> TestReport:
