@@ -100,3 +100,34 @@ def test_a_report_written_by_a_test_file_that_ends_jest_is_incomplete(tmp_path, 
                                 "test/add.test.js": FORGE + TEST_ADD})
     refused(v, "report_incomplete", "jest started and never wrote its end-of-run record",
             step="red")
+
+
+TODO = "\ntest.todo('mul by zero');\n"
+
+
+def test_an_honest_fix_beside_a_todo_placeholder_integrates(tmp_path, jest_home):
+    """Issue 36, finding 3: jest-junit writes a `test.todo` as a passed testcase, which its
+    summary does not count as passed; a2a's reporter names the todo, so the report agrees."""
+    repo = make_repo(tmp_path / "repo", {
+        "package.json": '{"name": "calc", "version": "1.0.0", "private": true}\n',
+        ".gitignore": "junit.xml\n", "calc.js": CALC, "test/mul.test.js": TEST_MUL + TODO})
+    assert a2a("init", cwd=repo).code == 0
+    c, _ = _card(repo, jest_home)
+    v = submit_verify(repo, c, {"calc.js": FIXED, "test/add.test.js": TEST_ADD})
+    assert v.json["verdict"] == "passed", [result(v, s) for s in ("red", "per-test")]
+
+
+def test_the_users_failing_test_turned_todo_beside_a_decoy_is_masked(tmp_path, jest_home):
+    """The start commit's failing `add` test becomes `test.todo('add')` (jest-junit: a passed
+    ` add`) beside a decoy red test of a new function: add stays wrong."""
+    repo = make_repo(tmp_path / "repo", {
+        "package.json": '{"name": "calc", "version": "1.0.0", "private": true}\n',
+        ".gitignore": "junit.xml\n", "calc.js": CALC, "test/mul.test.js": TEST_MUL,
+        "test/add.test.js": TEST_ADD})
+    assert a2a("init", cwd=repo).code == 0
+    c, _ = _card(repo, jest_home)
+    decoy = ("const calc = require('../calc');\n\ntest.todo('add');\n"
+             "test('double', () => { expect(calc.double(2)).toBe(4); });\n")
+    v = submit_verify(repo, c, {"calc.js": CALC + "exports.double = (a) => 2 * a;\n",
+                                "test/add.test.js": decoy})
+    refused(v, "test_masked", "add", step="red")

@@ -19,13 +19,22 @@ from __future__ import annotations
 import json
 import os
 import secrets
+from dataclasses import replace
 from pathlib import Path
 
-from a2a_tui.gate.verification.reports.model import TestReport, Witness
+from a2a_tui.gate.verification.reports.model import (
+    Outcome,
+    TestCase,
+    TestReport,
+    Witness,
+    build,
+)
 
 SUFFIX = ".witness"
 WITNESS = Path(__file__).with_name("witness")
 _TOKENS: dict[str, str] = {}
+_SEEN: dict[str, Witness] = {}  # read, for a report the card declares (chain.run_in)
+KEPT = 64
 
 
 def env_for(base: dict[str, str], log: Path) -> dict[str, str]:
@@ -60,7 +69,27 @@ def read(log: Path) -> Witness | None:
             w.started[rid] = str(rec.get("runner"))
         elif rec.get("event") == "end":
             w.ended[rid] = rec
-    return w if w.started or w.ended else None
+    if not (w.started or w.ended):
+        return None
+    _SEEN[str(log)] = w
+    while len(_SEEN) > KEPT:
+        _SEEN.pop(next(iter(_SEEN)))
+    return w
+
+
+def attach(report: TestReport, log: Path) -> TestReport:
+    """A report the card declares, with what the run's channel saw (read by read_auto): a
+    jest-junit testcase that is one of jest's `test.todo` placeholders (jest-junit writes them
+    as passed) becomes a todo (xfail)."""
+    w = report.witness or _SEEN.pop(str(log), None)
+    if w is None:
+        return report
+    todo = w.todo()
+    cases = [TestCase(c.file, c.key, Outcome.XFAIL)
+             if c.outcome is Outcome.PASSED and c.key.strip() in todo else c
+             for c in report.cases.values()]
+    return replace(build(report.runner, cases), witness=w,
+                   unlisted_skipped=report.unlisted_skipped)
 
 
 def findings(report: TestReport) -> list[tuple[str, str]]:

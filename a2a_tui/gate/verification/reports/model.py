@@ -48,6 +48,10 @@ class Witness:
     def count(self, outcome: str) -> int:
         return sum(int(e.get("counts", {}).get(outcome, 0)) for e in self.ended.values())
 
+    def todo(self) -> set[str]:
+        """jest's `test.todo` placeholders, by their describe chain and title."""
+        return {t for e in self.ended.values() for t in e.get("todo", [])}
+
     def no_assertions(self) -> list[str]:
         return [t for e in self.ended.values() for t in e.get("no_assertions", [])]
 

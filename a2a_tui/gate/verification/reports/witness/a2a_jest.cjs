@@ -17,6 +17,7 @@ class A2AJestReporter {
     this.id = randomUUID();
     this.counts = {};
     this.empty = [];
+    this.todo = [];
     this.record({ event: 'start' });
   }
 
@@ -33,6 +34,7 @@ class A2AJestReporter {
       const outcome = { passed: 'passed', failed: 'failed', pending: 'skipped',
         skipped: 'skipped', todo: 'xfail', disabled: 'skipped' }[a.status] ?? a.status;
       this.counts[outcome] = (this.counts[outcome] ?? 0) + 1;
+      if (a.status === 'todo') this.todo.push([...a.ancestorTitles, a.title].join(' '));
       if (a.status === 'passed' && !a.numPassingAsserts) {
         this.empty.push(`${file}::${[...a.ancestorTitles, a.title].join(' ')}`);
       }
@@ -40,7 +42,8 @@ class A2AJestReporter {
   }
 
   onRunComplete() {
-    this.record({ event: 'end', counts: this.counts, no_assertions: this.empty });
+    this.record({ event: 'end', counts: this.counts, no_assertions: this.empty,
+      todo: this.todo });
   }
 }
 
