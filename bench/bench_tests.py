@@ -11,13 +11,20 @@ tests`, 10 files of 50 tests), the candidate changing `src/` only unless said:
   cache hit);
 - a test file edited: base from the log, and the base's test files run against the candidate's
   code (a third run).
+And what a2a's own reporter costs beside the runner alone (issue 36): the same suite run by
+pytest with only its JUnit report (what a2a asked before), and with a2a's plugin and the run's
+channel as well (`reports.env_for`: the start and end-of-run records, the outcome and
+assertion counts, `enable_assertion_pass_hook`). Aim: within 5 %.
 `python bench/bench_tests.py [--tests 500] [--cards 3]`
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -26,6 +33,7 @@ from benchlib import row
 # isort: split
 from a2a_tui.gate import GateContext, add_card, claim, ready_card, submit, verify
 from a2a_tui.gate.verification import chain as chain_module
+from a2a_tui.gate.verification import reports
 from a2a_tui.gate.verification.results import CheckResult
 from a2a_tui.repo import Repo
 from tests.support import World, commit_in, write_card
@@ -98,11 +106,41 @@ def measure(tests: int, cards: int) -> dict[str, list[float]]:
     return out
 
 
+def reporter_cost(tests: int, runs: int) -> dict[str, list[float]]:
+    """Seconds pytest takes on the suite: with its JUnit report only, and with a2a's plugin and
+    channel too (alternating, so both see the same machine)."""
+    out: dict[str, list[float]] = {"junit only": [], "a2a's reporter": []}
+    with tempfile.TemporaryDirectory(prefix="a2a-bench-reporter-") as tmp:
+        root = Path(tmp)
+        for rel, text in suite(tests).items():
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_text(text)
+        log = root / "logs" / "run.log"
+        log.parent.mkdir()
+        base = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG")}
+        for _ in range(runs + 1):  # the first of each is a warm-up
+            for kind in out:
+                env = dict(base, PYTHONSAFEPATH="1", **reports.env_for(base, log))
+                if kind == "junit only":
+                    env["PYTEST_ADDOPTS"] = f'--junitxml="{log.with_suffix(".pytest.xml")}"'
+                t0 = time.perf_counter()
+                subprocess.run([sys.executable, "-m", "pytest", "-q", "tests"], cwd=root,
+                               env=env, stdout=subprocess.DEVNULL, check=True)
+                out[kind].append(time.perf_counter() - t0)
+                reports.read_auto(log)  # the channel's token is taken back
+    return {k: v[1:] for k, v in out.items()}
+
+
 def rows(quick: bool) -> list[dict]:
     tests, cards = (50, 1) if quick else (500, 3)
     t = measure(tests, cards)
     without = [("verify without the base comparison (the check's run alone)", t["without"])]
+    cost = reporter_cost(tests, 3 if quick else 7)
     return [
+        row(f"pytest, {tests} tests, with a2a's reporter and channel", "s",
+            cost["a2a's reporter"], limits=[("pytest with its JUnit report alone",
+                                             cost["junit only"])], aim=1.05,
+            note="the plugin's start and end-of-run records, outcome and assertion counts"),
         row(f"verify, {tests} tests, base from the log (target not moved)", "s",
             t["from the log"], limits=without,
             note="the cache hit: the base's tests read from the log, compared test by test"),
@@ -120,7 +158,7 @@ def main() -> None:
     ap.add_argument("--tests", type=int, default=500)
     ap.add_argument("--cards", type=int, default=3)
     args = ap.parse_args()
-    for k, v in measure(args.tests, args.cards).items():
+    for k, v in {**reporter_cost(args.tests, 5), **measure(args.tests, args.cards)}.items():
         print(f"{k:<18} " + "  ".join(f"{x:.2f}s" for x in v))
 
 

@@ -132,3 +132,38 @@ def test_a_report_rewritten_after_the_run_disagrees_with_the_runners_summary(tmp
     c, _ = py_claim(repo)
     v = verify_files(repo, c, {"src/calc.py": BROKEN_MUL + LAUNDER})
     refused(v, "report_mismatch", "the report has 2 passing test(s), the runner's summary 1")
+
+
+FORGE = r"""
+
+import os, re, sys
+
+
+def _forge():
+    found = re.search(r'--junitxml="([^"]+)"', os.environ.get('PYTEST_ADDOPTS', ''))
+    if not found:
+        return
+    cases = ''.join(f'<testcase classname="tests.test_calc" file="tests/test_calc.py"'
+                    f' name="{n}" time="0"/>' for n in ('test_mul', 'test_sub'))
+    open(found[1], 'w').write('<?xml version="1.0"?><testsuites><testsuite name="pytest"'
+                              f' tests="2" failures="0" errors="0" skipped="0">{cases}'
+                              '</testsuite></testsuites>')
+    print('..')
+    print('2 passed in 0.01s')
+    sys.stdout.flush()
+    os._exit(0)
+
+
+_forge()
+"""
+
+
+def test_a_report_written_by_the_code_under_test_before_any_test_ran_is_incomplete(tmp_path):
+    """Issue 36, finding 1: the candidate's code, imported while pytest collects, writes a green
+    report where pytest would, prints pytest's closing summary and exits 0 before any test runs
+    (the base's test files run over it do the same). a2a's own plugin never wrote its
+    end-of-run record: report_incomplete, whatever the exit code."""
+    repo = py_repo(tmp_path)
+    c, _ = py_claim(repo)
+    v = verify_files(repo, c, {"src/calc.py": BROKEN_MUL + FORGE})
+    refused(v, "report_incomplete", "end-of-run record")

@@ -23,6 +23,7 @@ from a2a_tui.gate.verification.checkout import Checkout, Tampered, Workspace
 from a2a_tui.gate.verification.interrupt import Cancel, VerifyInterrupted
 from a2a_tui.gate.verification.isolated import RunResult, run
 from a2a_tui.gate.verification.red_step import RedPlan, red
+from a2a_tui.gate.verification.reports import channel
 from a2a_tui.gate.verification.results import CheckResult, Verification, from_run, skipped
 from a2a_tui.git import GitError
 
@@ -65,6 +66,7 @@ class Chain:
             self.tracked_files[commit] = set(self.g.git.files(commit))
         found = declared.collect(cwd, self.tracked_files[commit], log.with_suffix(".report"))
         both = found if r.report is None or found is None else r.report.merged(found)
+        both = channel.attach(both, log) if both is not None else None
         return dataclasses.replace(r, report=both, notes=(*r.notes, *declared.notes))
 
     def add(self, res: CheckResult) -> CheckResult:

@@ -106,7 +106,11 @@ def compare(base: TestReport | None, cand: TestReport,
             continue
         code = ("test_dropped" if now is None else
                 "test_masked" if now in MASKED else "test_failed")
-        found.add(Finding(tid, code, HOW[now]), allowed(tid) or bool(cid and allowed(cid)))
+        how = HOW[now]
+        if now is None and cand.unlisted_skipped > base.unlisted_skipped:
+            code, how = "test_masked", (f"missing, and the report counts {cand.unlisted_skipped}"
+                                        " skipped test(s) it does not list (an ignored test?)")
+        found.add(Finding(tid, code, how), allowed(tid) or bool(cid and allowed(cid)))
     before = {cid: base.cases[tid].outcome for tid, cid in matched.items() if cid}
     for cid, c in sorted(cand.cases.items()):
         if c.outcome not in MASKED or before.get(cid) in (c.outcome, Outcome.PASSED):

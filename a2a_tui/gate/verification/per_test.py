@@ -6,7 +6,9 @@ any other named on the card), or whose command runs a known test runner:
 1. the base's tests of that check: from the log, else run on the base (baseline.py);
 2. the candidate's run against them (comparison.py): dropped, masked, failed, count gaming;
 3. the run's own closing summary and exit code against its report (reports/summary.py):
-   `report_mismatch` where the report says better than the runner did;
+   `report_mismatch` where the report says better than the runner did; the run's own channel
+   (reports/channel.py): `report_incomplete` where a2a's reporter started and never wrote its
+   end-of-run record, `report_mismatch` where the report says better than it counted;
 4. the base's test files as they were at the base — every file of `red_paths` and every
    `conftest.py` the candidate changed, deleted or added put back as the base had it — run
    against the candidate's code: a base test that passed at the base must pass there too, so a
@@ -28,7 +30,7 @@ from a2a_tui.gate.verification import baseline
 from a2a_tui.gate.verification.checkout import Checkout, old_side
 from a2a_tui.gate.verification.comparison import HOW, Comparison, Finding, compare
 from a2a_tui.gate.verification.isolated import RunResult
-from a2a_tui.gate.verification.reports import summary
+from a2a_tui.gate.verification.reports import channel, summary
 from a2a_tui.gate.verification.reports.model import Outcome, TestReport
 from a2a_tui.gate.verification.results import CheckResult
 from a2a_tui.gate.verification.structural import OwnHistory, droppable
@@ -42,8 +44,8 @@ OVERLAY_EXTRA = ["**/conftest.py"]
 TEST_RUNNER = re.compile(r"\b(pytest|py\.test|--test|(npm|yarn|pnpm)( run)? test|jest|vitest"
                          r"|go test|gotestsum|cargo (test|nextest)|mvn|gradle|ctest|tox|nox"
                          r"|make test)\b")
-CODES = ("test_dropped", "test_masked", "test_failed", "report_mismatch", "no_report",
-         "no_tests", "test_count")
+CODES = ("report_incomplete", "test_dropped", "test_masked", "test_failed", "report_mismatch",
+         "no_report", "no_tests", "test_count")
 SHOWN = 20
 STEP = "per-test"  # no check can take it (cards.STEP_NAMES)
 
@@ -136,9 +138,15 @@ def _judge(c: Chain, own: OwnHistory, check: Check, run: RunResult) -> Judged | 
     output = f"{run.stdout_tail}\n{run.stderr_tail}"
     j.problems += [Finding("(the report)", "report_mismatch", why)
                    for why in summary.disagreements(cand, output, run.code)]
+    j.problems += witnessed(cand)
     if base.report is not None:
         _overlay(c, own, check, j)
     return j
+
+
+def witnessed(report: TestReport) -> list[Finding]:
+    """What the run's own channel holds against its report (reports/channel.py)."""
+    return [Finding("(the run)", code, why) for code, why in channel.findings(report)]
 
 
 def _overlay(c: Chain, own: OwnHistory, check: Check, j: Judged) -> None:

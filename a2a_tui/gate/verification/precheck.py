@@ -8,9 +8,12 @@ For each check and the red command:
   command line: the first word of each simple command (after `env`, `exec`, `timeout` ... too);
   shell keywords and builtins need no lookup; a program chosen at run time (`$TOOL`, inside
   `sh -c '...'`) is not seen;
-- each file it names (a word with a `/` or a file extension, e.g. `tests/test_x.py::test_y`)
-  exists in that commit, or is declared in the card's `artifacts` (the worker writes it); a
-  check that names only such files is refused: it would test nothing the card fixed;
+- each file it names (a word with a `/` or a file extension, e.g. `tests/test_x.py::test_y`;
+  not a URL or a Go package pattern `./...`) exists in that commit, or is declared in the
+  card's `artifacts` (the worker writes it); a check that names only such files is refused: it
+  would test nothing the card fixed. What the runner writes is not read: the check's `report`,
+  a redirection's target and the value of a report option (`--junitfile X`, `--output-junit X`,
+  `--test-reporter-destination=X` ...: OUTPUT_OPTIONS). A finding names the word it read;
 - its timeout is within the gate's maximum.
 """
 
@@ -41,6 +44,11 @@ WRAPPERS = {"exec", "command", "env", "nice", "nohup", "timeout", "xargs", "time
 # Their arguments are not files the command needs: a test of existence, or text to print.
 NOT_FILES = {"test", "[", "[[", "echo", "printf"}
 VALUE_OPTIONS = {"-c", "-m", "-k", "-e", "-o"}  # their value is code or a name, not a file
+# Their value is a file the runner writes (its report), not one the command reads.
+OUTPUT_OPTIONS = {"--junitfile", "--jsonfile", "--junitxml", "--junit-xml", "--output-junit",
+                  "--test-reporter-destination", "--outputFile", "--output-file",
+                  "--resultlog", "--log-junit"}
+URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 FILE_EXTENSIONS = {
     "py", "pyi", "sh", "bash", "js", "mjs", "cjs", "ts", "tsx", "jsx", "rb", "go", "rs", "c",
@@ -58,6 +66,13 @@ PARAMETER = re.compile(r"\$\{[^}]*\}")
 class Parsed:
     programs: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
+    outputs: list[str] = field(default_factory=list)
+    words: dict[str, str] = field(default_factory=dict)  # a file: the word it was read from
+
+    def read(self, word: str) -> None:
+        path = _strip_node(word)
+        self.files.append(path)
+        self.words.setdefault(path, word)
 
 
 def parse(command: str) -> Parsed:
@@ -99,10 +114,18 @@ class _Scan:
         elif self.expect_program:
             self._program(word)
         else:
-            if self.after not in VALUE_OPTIONS and self.program not in NOT_FILES \
-                    and _file_like(word):
-                self.found.files.append(_strip_node(word))
-            self.after = word
+            self._argument(word)
+
+    def _argument(self, word: str) -> None:
+        option, eq, value = word.partition("=")
+        if self.after in OUTPUT_OPTIONS:
+            self.found.outputs.append(word)
+        elif eq and option in OUTPUT_OPTIONS:
+            self.found.outputs.append(value)
+        elif self.after not in VALUE_OPTIONS and self.program not in NOT_FILES \
+                and _file_like(word):
+            self.found.read(word)
+        self.after = word
 
     def _operator(self, word: str) -> None:
         self.skip = self.skip and word not in (";", "\n")
@@ -113,7 +136,7 @@ class _Scan:
     def _redirected(self, word: str) -> None:
         """The target of a redirection: written, or read."""
         if self.after.startswith("<") and _file_like(word):
-            self.found.files.append(_strip_node(word))
+            self.found.read(word)
         self.after = ""
         self.expect_program = False
 
@@ -132,7 +155,7 @@ class _Scan:
             return
         self.expect_program, self.wrapped = False, ""
         if "/" in word and not word.startswith("/"):  # a script of the repository
-            self.found.files.append(word.removeprefix("./"))
+            self.found.read(word)
 
     def _wrapper_argument(self, word: str) -> bool:
         """An option of the wrapper before its program, or `timeout`'s duration."""
@@ -148,7 +171,8 @@ def _strip_node(word: str) -> str:
 
 def _file_like(word: str) -> bool:
     path = _strip_node(word)
-    if word.startswith("-") or path.startswith("/") or not PLAIN_WORD.match(path):
+    if word.startswith("-") or path.startswith("/") or not PLAIN_WORD.match(path) \
+            or URL.match(word) or path == "..." or path.endswith("/..."):
         return False
     if "/" in path:
         return True
@@ -169,15 +193,17 @@ def problems(card: Card, rules: GateRules, runner: Runner) -> list[str]:
     """Everything wrong with the card's contract, one line each (empty: the contract holds)."""
     found: list[str] = []
     commands = [(f"check {c.name}", c.command, c.timeout_s, True) for c in card.checks]
+    reports = {f"check {c.name}": c.report for c in card.checks}
     if card.red_command:
         commands.append(("red_command", card.red_command, card.red_timeout_s, False))
+        reports["red_command"] = card.red_report
     parsed: dict[str, Parsed] = {}
     for what, command, timeout, _ in commands:
         if timeout is not None and timeout > rules.timeouts.max_s:
             found.append(f"{what}: timeout {timeout}s is above the gate's maximum"
                          f" {rules.timeouts.max_s}s (gate.toml [timeouts] max_s)")
         try:
-            parsed[what] = parse(command)
+            parsed[what] = _without_report(parse(command), reports.get(what))
         except ValueError as exc:
             found.append(f"{what}: not valid shell: {exc}")
     named = sorted({f for p in parsed.values() for f in p.files})
@@ -199,15 +225,25 @@ def problems(card: Card, rules: GateRules, runner: Runner) -> list[str]:
             elif path_matches(f, card.artifacts):
                 written.append(f)
             else:
-                found.append(f"{what}: names {f}, which is not in the start commit"
-                             f" {runner.commit[:12]} (a file the worker writes belongs in"
-                             " artifacts)")
+                found.append(f"{what}: takes the word {p.words.get(f, f)!r} for a path: {f}"
+                             f" is not in the start commit {runner.commit[:12]} (a file the"
+                             " worker writes belongs in artifacts; the runner's report is the"
+                             " check's `report`)")
         if is_check and written and len(written) == len(
                 [f for f in dict.fromkeys(p.files) if _inside(f)]):
             found.append(f"{what}: runs only files the worker writes ({', '.join(written)}):"
                          " it would pass on whatever the worker puts there; run them beside"
                          " tests of the start commit, or through the red command")
     return found
+
+
+def _without_report(p: Parsed, report: str | None) -> Parsed:
+    """The check's `report` is what the runner writes: an output, not a file it reads."""
+    if report:
+        kept = [f for f in p.files if not path_matches(f, [report])]
+        p.outputs += [f for f in p.files if f not in kept]
+        p.files = kept
+    return p
 
 
 def _inside(path: str) -> bool:

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import shutil
@@ -22,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from a2a_tui.gate.cards.schema import glob_to_regex
-from a2a_tui.gate.verification.reports import junit, tap
+from a2a_tui.gate.verification.reports import channel, junit, tap
 from a2a_tui.gate.verification.reports.model import TestReport
 
 NODE_REPORTER = Path(__file__).with_name("node_reporter.mjs")
@@ -48,8 +49,10 @@ def env_for(base: dict[str, str], log: Path) -> dict[str, str]:
     pytest_xml, node_xml = (log.with_suffix(s) for s in SUFFIXES)
     for p in (pytest_xml, node_xml):
         p.unlink(missing_ok=True)
-    env = {"PYTEST_ADDOPTS": _join(base.get("PYTEST_ADDOPTS"), "--junitxml=" + _q(pytest_xml),
-                                   "-o junit_family=xunit1")}
+    env = channel.env_for(base, log)
+    env["PYTEST_ADDOPTS"] = _join(base.get("PYTEST_ADDOPTS"), "--junitxml=" + _q(pytest_xml),
+                                  "-o junit_family=xunit1", "-p a2a_pytest_witness",
+                                  "-o enable_assertion_pass_hook=true")
     if node_takes_reporters(base.get("PATH", os.defpath)):
         env["NODE_OPTIONS"] = _join(
             base.get("NODE_OPTIONS"), f"--test-reporter={_q(NODE_REPORTER)}",
@@ -59,9 +62,21 @@ def env_for(base: dict[str, str], log: Path) -> dict[str, str]:
 
 
 def read_auto(log: Path) -> TestReport | None:
-    """What pytest and node wrote beside `log` (None: neither ran)."""
+    """What pytest and node wrote beside `log` (None: neither ran), with what the run's own
+    channel says of it (channel.py)."""
     found = [r for r in (read(log.with_suffix(s)) for s in SUFFIXES) if r is not None]
-    return _merge(found)
+    return witnessed(_merge(found), channel.read(log))
+
+
+def witnessed(report: TestReport | None, w: channel.Witness | None) -> TestReport | None:
+    """The report with the channel's records on it; an empty report when the channel shows a
+    runner that never finished and no report was written."""
+    if w is None:
+        return report
+    if report is None:
+        runners = "+".join(dict.fromkeys(w.started.values()))
+        return TestReport(runners, witness=w) if w.unfinished() else None
+    return dataclasses.replace(report, witness=w)
 
 
 def _join(*parts: str | None) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 
@@ -32,6 +32,30 @@ def worst(a: Outcome | None, b: Outcome) -> Outcome:
     return b if a is None or _ORDER.index(b) > _ORDER.index(a) else a
 
 
+@dataclass
+class Witness:
+    """What a2a's reporters wrote on a run's channel (channel.py): per runner process, its
+    start and its end-of-run record."""
+
+    started: dict[str, str] = field(default_factory=dict)    # id -> runner
+    ended: dict[str, dict] = field(default_factory=dict)     # id -> end record
+
+    def unfinished(self) -> list[str]:
+        return [f"{runner} started and never wrote its end-of-run record (the process ended"
+                " before its run did: a test exited it?)"
+                for rid, runner in self.started.items() if rid not in self.ended]
+
+    def count(self, outcome: str) -> int:
+        return sum(int(e.get("counts", {}).get(outcome, 0)) for e in self.ended.values())
+
+    def todo(self) -> set[str]:
+        """jest's `test.todo` placeholders, by their describe chain and title."""
+        return {t for e in self.ended.values() for t in e.get("todo", [])}
+
+    def no_assertions(self) -> list[str]:
+        return [t for e in self.ended.values() for t in e.get("no_assertions", [])]
+
+
 @dataclass(frozen=True)
 class TestCase:
     """One test. `file` is where it lives (a file, or the runner's container for it: a Go
@@ -58,6 +82,10 @@ class TestReport:
 
     runner: str
     cases: dict[str, TestCase] = field(default_factory=dict)
+    # What a2a's own reporters wrote on the run's channel (channel.py), when they did.
+    witness: Witness | None = field(default=None, compare=False)
+    # Skipped tests its suites count but do not list (libtest leaves an ignored test out).
+    unlisted_skipped: int = 0
 
     def outcome(self, test_id: str) -> Outcome | None:
         case = self.cases.get(test_id)
@@ -94,7 +122,9 @@ class TestReport:
     def merged(self, other: TestReport) -> TestReport:
         """Both reports' tests (a test in both: the worse outcome)."""
         runner = self.runner if self.runner == other.runner else f"{self.runner}+{other.runner}"
-        return build(runner, [*self.cases.values(), *other.cases.values()])
+        both = build(runner, [*self.cases.values(), *other.cases.values()])
+        return replace(both, witness=self.witness or other.witness,
+                       unlisted_skipped=self.unlisted_skipped + other.unlisted_skipped)
 
 
 def build(runner: str, found: list[TestCase]) -> TestReport:

@@ -2,7 +2,23 @@
 // `spec` reporter (reports/auto.py). It writes JUnit XML as Node's `junit` reporter does, plus
 // each test's file (relative to the working directory), which Node 20's leaves out: without
 // it, two files' tests of one name are one test.
+// It also writes the run's start and end-of-run records on a2a's channel (reports/channel.py).
+import { appendFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { relative } from 'node:path';
+
+const CHANNEL = process.env.A2A_REPORT_CHANNEL;
+const TOKEN = process.env.A2A_REPORT_TOKEN;
+delete process.env.A2A_REPORT_CHANNEL;
+delete process.env.A2A_REPORT_TOKEN;
+const ID = randomUUID();
+const record = (rec) => {
+  if (CHANNEL && TOKEN) {
+    appendFileSync(CHANNEL, JSON.stringify({ token: TOKEN, runner: 'node', id: ID,
+      pid: process.pid, ...rec }) + '\n', { mode: 0o600 });
+  }
+};
+record({ event: 'start' });
 
 const XML = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 // Characters XML 1.0 cannot carry are dropped; the others escaped.
@@ -33,6 +49,7 @@ function testcase(data, chain, failed) {
 export default async function* a2aJunit(source) {
   const running = new Map(); // file -> the names of the tests being run, by nesting
   const cases = [];
+  const counts = {};
   for await (const { type, data } of source) {
     if (type === 'test:start') {
       const stack = running.get(data.file) ?? [];
@@ -42,8 +59,13 @@ export default async function* a2aJunit(source) {
     } else if ((type === 'test:pass' || type === 'test:fail') && data.details?.type !== 'suite') {
       const chain = (running.get(data.file) ?? []).slice(0, data.nesting);
       cases.push(testcase(data, chain, type === 'test:fail'));
+      const masked = (data.todo !== undefined && data.todo !== false) ? 'xfail'
+        : (data.skip !== undefined && data.skip !== false) ? 'skipped' : null;
+      const outcome = masked ?? (type === 'test:fail' ? 'failed' : 'passed');
+      counts[outcome] = (counts[outcome] ?? 0) + 1;
     }
   }
   yield `<?xml version="1.0" encoding="utf-8"?>\n<testsuites name="a2a node --test"` +
     ` tests="${cases.length}">\n${cases.join('\n')}\n</testsuites>\n`;
+  record({ event: 'end', counts, no_assertions: [] });
 }
