@@ -247,6 +247,12 @@ class TreeOps(Runner):
             return None
         return self._bytes("cat-file", "blob", f"{rev}:{path}")
 
+    def size_at(self, rev: str, path: str) -> int | None:
+        """The size in bytes of file `path` at commit `rev`, read from the object's header
+        (nothing of it read); None when `rev` has no such file."""
+        res = self._run("cat-file", "-s", f"{rev}:{path}", check=False)
+        return int(res.stdout) if res.ok and res.stdout.strip().isdigit() else None
+
     def commit_text(self, sha: str) -> str:
         """A commit as a person reads it: its SHA, author, date and message."""
         return self._run("log", "-1", "--no-color", "--format=commit %H%nAuthor: %an <%ae>%n"

@@ -19,7 +19,7 @@ from a2a_tui.git import GitError
 from a2a_tui.repo import Repo
 from a2a_tui.store import Store
 from tests.gate.verify_support import claim, gate_toml, result, submit, submit_verify
-from tests.support import git
+from tests.support import a2a, git
 
 
 def _commit(wt, files: dict[str, bytes]) -> str:
@@ -101,3 +101,16 @@ def test_a_checkout_streams_each_file_and_refuses_past_the_limits(repo):
         assert got.value.code == "tree_too_large", got.value
         assert "src/zeros.bin" in got.value.message
         assert not co.path.exists()
+
+
+def test_show_never_reads_a_file_past_the_largest_allowed(repo):
+    # `a2a show ATTEMPT:PATH` prints one file of a candidate: a reviewer's command, and the
+    # file is the writer's. One past limits.blob_bytes is refused, not read whole.
+    gate_toml(repo, "[limits]\nblob_bytes = 4096\n")
+    c, wt = claim(repo)
+    sha = _commit(wt, {"src/zeros.bin": bytes(1 << 20)})
+    assert submit(repo, c, sha).code == 0
+    r = a2a("show", f"{c['attempt']}:src/zeros.bin", "--json", cwd=repo)
+    assert r.code != 0, r.out[:200]
+    assert r.json["error"]["code"] == "tree_too_large", r.out[:300]
+    assert "src/zeros.bin" in r.json["error"]["message"]
