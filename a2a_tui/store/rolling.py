@@ -28,6 +28,8 @@ from a2a_tui.errors import A2AError
 from a2a_tui.store import pages, trouble
 from a2a_tui.store.pages import Kept
 
+BACKUP_NICE = 10   # the schedule's thread runs at this nice value (bench/bench_store_pages.py)
+
 
 def copy(conn: sqlite3.Connection, source: Path, target: Path, *, full: bool = True) -> None:
     """Copy the database open on `conn` (the store at `source`) to the new file `target`, as it
@@ -118,6 +120,10 @@ class Schedule:
             self._thread.join(timeout=30)
 
     def _run(self) -> None:
+        try:   # Linux: this thread alone yields the CPU to the orchestrator's (its signals)
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BACKUP_NICE)
+        except OSError:
+            pass
         while not self._stop.is_set():
             every_s = self._settings().every_min * 60
             wait = due(self.db, every_s) if every_s > 0 else 60.0   # off: look again later

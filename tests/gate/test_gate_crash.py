@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support import a2a, git, rows
+from tests.support import a2a, commit_in, git, rows
 
 SCORES = ("--score", "boundary=3:in bounds", "--score", "taste=2:fine")
 
@@ -48,14 +48,8 @@ def test_crash_then_ref_moved_elsewhere_is_unknown(repo, verified):
     attempt, claim, sha = verified
     r = a2a("integrate", attempt, *SCORES, cwd=repo, env={"A2A_CRASH_AT": "integrate:after_intent"})
     assert r.code == -9
-    # Someone moves the target to a third commit before anyone looks: by a ref update, since
-    # the crashed integrate still holds the checkout's index (git's index.lock, taken before
-    # the move: a user's `git commit` here gets git's own advice, until a2a looks again and
-    # takes its stale lock away; test_gate_index_lock.py).
-    assert (repo / ".git/index.lock").exists()
-    other = git(repo, "commit-tree", f"{sha}^{{tree}}", "-p", claim["start_commit"], "-m",
-                "by hand")
-    git(repo, "update-ref", "refs/heads/main", other)
+    # Someone moves the target to a third commit before anyone looks.
+    other = commit_in(repo, {"README.md": "changed by hand\n"}, "hand edit")
     rec = a2a("recover", "--json", cwd=repo).json
     assert rec["resolved"][0]["state"] == "unknown"
     assert rec["unknown"][0]["id"] == attempt

@@ -4,9 +4,9 @@ Before: with a stale `.git/index.lock` in the user's checkout, integrate moved m
 update the checkout (git could not take the index) and said "left alone: the worktree changed",
 which was not what happened; `git status` then showed the integration as a staged revert, which
 a `git commit` would have made real. Now the lock is found before main moves (`index_locked`,
-with git's own advice), a2a holds the index from before the move to after the update, and an
-update that still fails names its cause, leaves the index at main (never a staged revert) and
-gives the one command that brings the files along.
+with git's own advice: a2a takes the index as git does, once before the move), and an update
+that still fails names its cause, leaves the index at main wherever a2a can take it (never a
+staged revert) and gives the one command that brings the files along.
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ def test_a_crash_between_the_move_and_the_update_leaves_no_lock_and_recovery_upd
     r = a2a("integrate", attempt, *SCORES, cwd=repo,
             env={"A2A_CRASH_AT": "integrate:after_update_ref"})
     assert r.code == -9 and head(repo) == sha
-    assert (repo / ".git/index.lock").exists()   # a2a's own, left by the crash
+    assert not (repo / ".git/index.lock").exists()   # the user's git is free meanwhile
     rec = a2a("recover", "--json", cwd=repo).json
     assert rec["resolved"][0]["state"] == "integrated"
     assert rec["resolved"][0]["worktree_synced"] is True
@@ -97,10 +97,31 @@ def test_another_processs_lock_at_recovery_is_named_with_the_command(repo, verif
             env={"A2A_CRASH_AT": "integrate:after_update_ref"})
     assert r.code == -9
     lock = repo / ".git/index.lock"
-    lock.unlink()
     lock.write_text("")   # the user's git took the index since: not a2a's to remove
     rec = a2a("recover", "--json", cwd=repo).json
     said = rec["resolved"][0]["worktree_synced"]
     assert said.startswith("not updated:") and "lock:" in said and str(lock) in said, said
     assert "Another git process" in said and "restore --source=main" in said
     assert lock.exists()
+
+
+def test_a_lock_a2a_itself_left_when_it_died_is_taken_away_and_only_that_one(repo, verified):
+    """Its note (`.git/a2a-index-lock.json`) names the process that made it and the lock's
+    inode: a dead a2a's own lock goes; the same note beside another file leaves that file."""
+    import json
+    import os
+    import subprocess
+
+    attempt, claim, sha = verified
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    lock, note = repo / ".git/index.lock", repo / ".git/a2a-index-lock.json"
+    lock.write_text("")
+    st = os.stat(lock)
+    note.write_text(json.dumps({"pid": dead.pid, "lock": [st.st_dev, st.st_ino + 1]}))
+    r = a2a("integrate", attempt, *SCORES, "--json", cwd=repo)
+    assert r.json["error"]["code"] == "index_locked" and lock.exists()   # not its file
+    note.write_text(json.dumps({"pid": dead.pid, "lock": [st.st_dev, st.st_ino]}))
+    ok = a2a("integrate", attempt, *SCORES, "--json", cwd=repo)
+    assert ok.code == 0 and ok.json["worktree_synced"] is True, ok.out
+    assert not lock.exists() and not note.exists() and staged(repo) == ""

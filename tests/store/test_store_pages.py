@@ -1,7 +1,7 @@
 """A damaged page in the store (a real SQLite file with 4 KiB overwritten in the middle, nothing
 running) is found by SQLite's own check before anything reads on or writes: `a2a store verify`,
-`a2a status`, `a2a card add` and `a2a serve` refuse it in one line (`store_corrupt`) with the
-way out, and the file is left byte for byte as it was. (issue 40)"""
+`a2a status`, `a2a card add`, `a2a serve`, `a2a up` and the workbench refuse it in one line
+(`store_corrupt`) with the way out, and the file is left byte for byte as it was. (issue 40)"""
 
 from __future__ import annotations
 
@@ -68,6 +68,7 @@ def test_a_damaged_page_is_refused_by_verify_status_card_add_and_serve(world, re
     refused(world.a2a("card", "add", str(card)))
     refused(world.a2a("serve", "--tmux-socket", world.sock, timeout=60))
     refused(world.a2a("up", "--no-attach", "--tmux-socket", world.sock, timeout=60))
+    refused(world.a2a("workbench", "--no-orchestrator", timeout=60))   # before its first frame
     line = refused(world.a2a("store", "verify"))
     assert "No good backup" in line and ".recover" in line   # the way out, with no backup
     v = world.a2a("store", "verify", "--json")

@@ -87,17 +87,13 @@ def integrate(g: GateContext, attempt_id: str, score: Score | None) -> Integrati
                               expected=exc.details["expected"], observed=exc.details["observed"])
                 raise
             _check_lineage(g, att, old, sha)
-            lock = _take_checkout(g, att, branch, old, sha)
-            try:
-                return _move(g, att, ref, old, sha, score, lock)
-            finally:
-                if lock is not None:
-                    lock.release()
+            root = _check_checkout(g, att, branch, old, sha)
+            return _move(g, att, ref, old, sha, score, root)
 
 
-def _take_checkout(g: GateContext, att, branch: str, old: str, sha: str) -> IndexLock | None:
-    """Where the target is checked out: its files must be clean, and its index is taken
-    before anything moves (mainworktree.py); None where it is not checked out."""
+def _check_checkout(g: GateContext, att, branch: str, old: str, sha: str) -> Path | None:
+    """Where the target is checked out: its files must be clean, and git must be able to take
+    its index, before anything moves (mainworktree.py); None where it is not checked out."""
     root = checked_out_here(g, branch)
     if root is None:
         return None
@@ -105,20 +101,19 @@ def _take_checkout(g: GateContext, att, branch: str, old: str, sha: str) -> Inde
     if dirty:
         _diagnose(g, att, "main_worktree_dirty", old, files=dirty[:20])
         raise dirty_error(branch, root, dirty, "integrate")
-    lock = IndexLock(g, root)
     try:
-        lock.take(branch, "integrate")
+        IndexLock(g, root).probe(branch, "integrate")
     except A2AError as exc:
         _diagnose(g, att, exc.code, old, **exc.details)
         raise
-    return lock
+    return root
 
 
 def _move(g: GateContext, att, ref: str, old: str, sha: str, score: Score,
-          lock: IndexLock | None) -> Integration:
+          root: Path | None) -> Integration:
     """Ask git, record the intent, move the ref and resolve what happened."""
     attempt_id, branch = att["id"], att["target_branch"]
-    sync = str(lock.root) if lock is not None else None
+    sync = str(root) if root is not None else None
     try:
         g.git.check_ref_update(ref, sha, old)
     except GitError as exc:
@@ -140,8 +135,7 @@ def _move(g: GateContext, att, ref: str, old: str, sha: str, score: Score,
     except GitError as exc:
         failure = exc  # the read-back below decides what happened; git says why
     crashpoint("integrate:after_update_ref")
-    return resolve_intent(g, attempt_id, actor=g.caller.actor, failure=failure,
-                          lock=lock)
+    return resolve_intent(g, attempt_id, actor=g.caller.actor, failure=failure)
 
 
 def _check_candidate(g: GateContext, att, facts: ledger.Ledger) -> str:
@@ -193,8 +187,7 @@ def _check_lineage(g: GateContext, att, old: str, sha: str) -> None:
 
 
 def resolve_intent(g: GateContext, attempt_id: str, *, actor: str, recovering: bool = False,
-                   failure: GitError | None = None, lock: IndexLock | None = None
-                   ) -> Integration:
+                   failure: GitError | None = None) -> Integration:
     """Read the ref back and record what it shows. Called with the attempt's lock held.
 
     `failure` is git's refusal of the move, if it refused: recorded with the outcome, and the
@@ -209,7 +202,7 @@ def resolve_intent(g: GateContext, attempt_id: str, *, actor: str, recovering: b
         IndexLock(g, Path(it["sync_worktree"])).clear_own_stale()
     if observed == it["new_sha"] and it["sync_worktree"]:
         synced = sync_worktree(g, Path(it["sync_worktree"]), it["old_sha"], it["new_sha"],
-                               att["target_branch"], lock)
+                               att["target_branch"])
     now = time.time_ns()
     with g.store.write() as tx:
         base = {"ref": it["ref"], "old": it["old_sha"], "new": it["new_sha"], "observed": observed,

@@ -3,16 +3,18 @@ must bring its files along when they are clean, and must never touch them when t
 
 Used by integrate (the gate's advance) and by `a2a target restore` (the user's move back).
 
-The checkout's index is taken the way git takes it, `index.lock` created exclusively, before the
-branch moves, and held until the checkout is updated (`IndexLock`): a lock another git process
-holds is found before anything moves (`index_locked`, with git's own advice), and no git process
-can take the index between the move and the update. The update is written into the lock file
-and renamed over the index, as git commits a lock. Should the files still not be updated (a file
-git may not write, an edit of the user's made in between), the index alone is brought to the
-branch, so that it never shows a staged revert of what moved, and the answer says why, naming
-the cause, and the one command that brings the files along. A lock a2a left when it crashed is
-known by the note it keeps beside it (`.git/a2a-index-lock.json`: its process and the lock's
-inode) and taken away by the next a2a command that looks at the checkout.
+The checkout's index is taken the way git takes it, `index.lock` created exclusively
+(`IndexLock`). Before the branch moves, once (`probe`): a lock another git process holds (past
+a second: a live git process holds it for milliseconds) is found before anything moves
+(`index_locked`, with git's own advice). After the move, for the update: written into the lock
+file and renamed over the index, as git commits a lock. The lock is not held across the move,
+so that an a2a killed in between leaves the user's git free (its recovery brings the checkout
+along). Should the checkout still not be updated (a lock taken in between, a file git may not
+write, files of the user's in the way), the answer says so, names the cause and gives the one
+command that brings the files along; where a2a could take the index, the index alone is brought
+to the branch, so that it never shows a staged revert of what moved. A lock a2a left when it
+died holding it is known by the note it keeps beside it (`.git/a2a-index-lock.json`: its process
+and the lock's inode) and taken away by the next a2a command that looks at the checkout.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 from pathlib import Path
 
 from a2a_tui.errors import A2AError
@@ -29,6 +32,7 @@ from a2a_tui.git import GitError
 from a2a_tui.repo import A2A_DIR
 
 NOTE = "a2a-index-lock.json"
+WAIT_S = 1.0   # how long a held index lock is waited for before it is taken for a stale one
 GIT_ADVICE = ("Another git process seems to be running in this repository, e.g. an editor opened"
               " by 'git commit'. Please make sure all processes are terminated then try again."
               " If it still fails, a git process may have crashed in this repository earlier:"
@@ -70,7 +74,7 @@ class IndexLock:
         while another process holds it, `index_unwritable` when it cannot be made."""
         self.clear_own_stale()
         try:
-            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            fd = self._create()
         except FileExistsError:
             raise A2AError("index_locked", f"{branch} is checked out in {self.root}, and git's"
                            f" index lock {self.path} exists: git cannot update that checkout,"
@@ -90,6 +94,26 @@ class IndexLock:
         except OSError as exc:
             self.release()
             raise _unwritable(branch, self.path, exc) from exc
+
+    def _create(self) -> int:
+        """The lock file, made exclusively; a lock that goes within WAIT_S (a git process of
+        the user's editor refreshing the index holds it for milliseconds) is waited for."""
+        deadline = time.monotonic() + WAIT_S
+        while True:
+            try:
+                return os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            except FileExistsError:
+                if time.monotonic() >= deadline:
+                    raise
+                time.sleep(0.02)
+
+    def probe(self, branch: str, what: str) -> None:
+        """Take the lock and give it back at once: refused (as `take`) when git could not take
+        the index now. Before a move, so that nothing moves that the update would then find
+        locked; not held across the move, so that a crash in between leaves the user's git
+        free."""
+        self.take(branch, what)
+        self.release()
 
     def commit(self) -> None:
         """The lock's content becomes the index (git's commit of a lock file)."""
@@ -118,30 +142,26 @@ class IndexLock:
         self.note.unlink(missing_ok=True)
 
 
-def sync_worktree(g: GateContext, root: Path, old: str, new: str, branch: str,
-                  lock: IndexLock | None = None) -> bool | str:
+def sync_worktree(g: GateContext, root: Path, old: str, new: str, branch: str) -> bool | str:
     """Bring the main worktree from `old` to `new` if it still shows `old` and is clean, and
     `new` changes nothing in a2a's own folder (verify's boundary refuses that; this holds
-    whatever a record says), under the index lock (`lock`: held already, since before the
-    move). True, or why not, and the command that brings it along."""
+    whatever a record says), under git's index lock. True, or why not, and the command that
+    brings it along."""
     if g.git.current_branch(root) != branch:
         return "not checked out"
     reserved = [p for p in g.git.changed_paths(old, new) if is_reserved(p)]
     if reserved:
         return (f"left alone: the new tree changes a2a's own folder ({A2A_DIR}/):"
                 f" {', '.join(reserved[:5])}")
-    own = lock is None
-    if lock is None:
-        lock = IndexLock(g, root)
-        try:
-            lock.take(branch, "bring it along")
-        except A2AError as exc:
-            return _not_updated(root, old, new, branch, f"lock: {exc.message}", g)
+    lock = IndexLock(g, root)
+    try:
+        lock.take(branch, "bring it along")
+    except A2AError as exc:
+        return _not_updated(root, old, new, branch, f"lock: {exc.message}", g)
     try:
         return _update(g, lock, root, old, new, branch)
     finally:
-        if own:
-            lock.release()
+        lock.release()
 
 
 def _update(g: GateContext, lock: IndexLock, root: Path, old: str, new: str,

@@ -296,23 +296,12 @@ def _move_back(g: GateContext, branch: str, head: str, t: TargetView, said: str
         raise A2AError("baseline_missing", f"the gate's baseline {t.baseline[:12]} is"
                        " no longer a commit here: adopt the current head instead")
     root = checked_out_here(g, branch)
-    lock = None
+    synced = None
     if root is not None:
         dirty = blocking_changes(g, root, head, t.baseline)
         if dirty:
             raise dirty_error(branch, root, dirty, "restore")
-        lock = IndexLock(g, root)
-        lock.take(branch, "restore")   # before anything moves (mainworktree.py)
-    try:
-        return _move_back_held(g, branch, head, t, said, ref, lock)
-    finally:
-        if lock is not None:
-            lock.release()
-
-
-def _move_back_held(g: GateContext, branch: str, head: str, t: TargetView, said: str, ref: str,
-                    lock: IndexLock | None) -> tuple[int, int, Any]:
-    synced = None
+        IndexLock(g, root).probe(branch, "restore")   # before anything moves (mainworktree.py)
     try:
         g.git.check_ref_update(ref, t.baseline, head)
     except GitError as exc:
@@ -341,6 +330,6 @@ def _move_back_held(g: GateContext, branch: str, head: str, t: TargetView, said:
         raise A2AError("outcome_unknown", f"{branch} is at {(observed or '?')[:12]}"
                        f" right after it was moved to {t.baseline[:12]}: someone else"
                        " moves it too; look, then decide again")
-    if lock is not None:
-        synced = sync_worktree(g, lock.root, head, t.baseline, branch, lock)
+    if root is not None:
+        synced = sync_worktree(g, root, head, t.baseline, branch)
     return uid, intent, synced

@@ -73,9 +73,9 @@ SWITCHES: dict[str, Switch] = {
         (Edit("a2a_tui.gate.integration.advance", "_move",
               "g.git.check_ref_update(ref, sha, old)", "pass"),)),
     "index_lock_first": Switch(
-        "integrate takes the checkout's index (git's index.lock) before the target moves",
-        (Edit("a2a_tui.gate.integration.advance", "_take_checkout",
-              'lock.take(branch, "integrate")', "pass"),)),
+        "integrate makes sure git can take the checkout's index before the target moves",
+        (Edit("a2a_tui.gate.integration.advance", "_check_checkout",
+              'IndexLock(g, root).probe(branch, "integrate")', "pass"),)),
     "store_pages_checked": Switch(
         "a store whose file changed is checked by SQLite before anything reads on or writes",
         (Edit("a2a_tui.store.db", "Store.__init__",
