@@ -73,6 +73,11 @@ class ScoreScreen(BoxScreen[Scored | None]):
         return self.query_one(f"#{field}", Input).value.strip()
 
     def action_send(self) -> None:
+        self.after_fields(self._judge)     # on what the fields show, their last keys taken
+
+    def _judge(self) -> None:
+        if self.app.screen is not self:     # sent already (a second Ctrl-S), or cancelled
+            return
         fields = ["boundary", "boundary-reason", "taste", "taste-reason"]
         if self.ask_reason:
             fields.append("reason")

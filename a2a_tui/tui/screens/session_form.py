@@ -112,6 +112,11 @@ class NewSessionScreen(BoxScreen[SessionSpec | None]):
         self.query_one("#options", Input).value = shlex.join(d.options)
 
     def action_start(self) -> None:
+        self.after_fields(self._start)     # on what the fields show, their last keys taken
+
+    def _start(self) -> None:
+        if self.app.screen is not self:
+            return
         cli = self.query_one("#cli", Select).value
         if cli is Select.NULL:
             self.notify("choose a CLI first", severity="warning")
