@@ -77,3 +77,20 @@ def test_the_prompt_editors_ctrl_s_right_behind_typed_text_sends_all_of_it():
         return app.answers
 
     assert run(scenario()) == [Draft("run the tests")]
+
+
+def test_tabbing_back_into_a_filled_field_keeps_its_text_and_a_refused_digit_is_said():
+    # Shift-Tab back into the boundary reason and one more key: it is added, never put in place
+    # of the reason (no select-all on focus). A 7 in a score field is refused aloud.
+    async def scenario():
+        app = FormApp(ScoreScreen("Integrate T-1-a1", "both scores"))
+        async with app.run_test() as pilot:
+            form = await until(pilot, lambda: isinstance(app.screen, ScoreScreen)
+                               and app.screen, what="the form")
+            await pilot.press("3", "tab", *"in scope", "tab", "7")
+            problem = str(form.query_one(".problem").render())
+            assert "0, 1, 2 or 3" in problem and "7" in problem, problem
+            await pilot.press("2", "tab", "shift+tab", "shift+tab", "!")
+            return form.value("boundary-reason"), form.value("taste")
+
+    assert run(scenario()) == ("in scope!", "2")
