@@ -23,6 +23,9 @@ SOCKET_ENV = "A2A_TMUX_SOCKET"
 # a2a's own tmux server (`tmux -L a2a`): its panes never go to the user's default server, where
 # their own sessions, hooks and key bindings live.
 DEFAULT_SOCKET = "a2a"
+# How long a2a's server waits after an Esc for the rest of a sequence: tmux's default 500 ms
+# made Esc late and an Esc followed quickly by Tab Alt-Tab (vim/neovim advise <= 10-50 ms).
+ESCAPE_TIME_MS = 10
 _PANE_FMT = "#{pane_id}\t#{pane_pid}\t#{pane_tty}\t#{pane_dead}\t#{pane_dead_status}"
 
 
@@ -127,6 +130,7 @@ class Tmux:
             try:
                 out = self._cmd("new-session", "-d", "-s", session, "-x", "200", "-y", "50",
                                 "-c", cwd, *fmt, *command)
+                self._own_server()
                 return _facts(out[0])
             except TmuxError as exc:
                 if "duplicate session" not in exc.message:
@@ -145,7 +149,14 @@ class Tmux:
         else:
             out = self._cmd("new-session", "-d", "-s", session, "-x", "200", "-y", "50",
                             "-c", cwd, "-n", name, *fmt)
+            self._own_server()
         return out[0]
+
+    def _own_server(self) -> None:
+        """What a2a's own server is set to once a session made it start (never the user's
+        default server, and never through a config file): a short escape-time."""
+        if self.socket:
+            self._cmd("set-option", "-s", "escape-time", str(ESCAPE_TIME_MS))
 
     def set_pane_option(self, pane_id: str, name: str, value: str) -> None:
         self._cmd("set-option", "-p", "-t", pane_id, name, value)

@@ -10,7 +10,7 @@ naming a hyphenated tmux subcommand (`kill-session`, `attach-session`, ...) or g
 adapters took every call (main at 7fad071) it lists 21 lines in 8 files: the 17 raw git call
 sites, a message naming read-tree, and the tmux commands built in tui/up.py and demo/start.py.
 
-Three files write shell text that *others* run, never a2a itself; they are named in `SHELL_TEXT`
+Four files write shell text that *others* run, never a2a itself; they are named in `SHELL_TEXT`
 with the reason, and the test checks that each is still needed.
 """
 
@@ -46,6 +46,8 @@ RUNNERS = {"run", "_run", "out", "_out", "cmd", "_cmd"}
 SHELL_TEXT = {
     ("demo/director.py", "git"): "the demo agents' prompts: `!git ...` lines the agent runs in its"
                                  " own pane, as the user of a real CLI would",
+    ("demo_agent/signals.py", "git"): "the demo agent's delivery: the shell line its Bash tool"
+                                      " runs in its own pane, as a model would type it",
     ("panes/githooks.py", "git"): "the generated prepare-commit-msg hook: a script git runs"
                                   " inside the agent's own commit",
     ("profiles/permissions.py", "git"): "the git commands an agent CLI lets its session run"

@@ -17,10 +17,12 @@ Behaviour that consumers rely on (REAL_CLIS.md, PROTOCOLS.md A):
   (tests/real_cli/FINDINGS.md); Enter on an empty box does nothing, as in the real CLIs.
 - Ctrl-D on an empty box, `/exit`, or Ctrl-C twice on an empty box exit with SessionEnd
   `prompt_input_exit`; SIGHUP/SIGTERM/SIGINT or a closed terminal exit with `other`.
+- A worker's task is remembered (`Task`): a turn of `!` commands then delivers it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import signal
@@ -36,7 +38,7 @@ from a2a_tui.demo_agent.hooks import HookConfig, HookRunner
 from a2a_tui.demo_agent.keys import ESC_TIMEOUT, Key, KeyDecoder
 from a2a_tui.demo_agent.options import Options
 from a2a_tui.demo_agent.screen import BOLD, CYAN, DIM, RED, YELLOW, RawTerminal, Screen
-from a2a_tui.demo_agent.signals import Signals, Turn
+from a2a_tui.demo_agent.signals import Signals, Task, Turn
 from a2a_tui.demo_agent.tools import BashRun
 from a2a_tui.demo_agent.transcript import Transcript, transcript_path
 from a2a_tui.demo_agent.turn import AskPermission, RunTool, Sleep, new_turn, run_turn, show_outcome
@@ -63,6 +65,7 @@ class DemoAgent:
         self.signals: Signals = (CodexSignals(opts) if opts.protocol == "codex"
                                  else ClaudeSignals(self.runner, opts, str(path)))
         self.turn: Turn | None = None
+        self.task = Task()
         self.gen = None
         self.waiting: Sleep | AskPermission | RunTool | None = None
         self.wake_at: float | None = None
@@ -178,17 +181,13 @@ class DemoAgent:
         return max(min(deadlines) - time.monotonic(), 0.0)
 
     def _drain_wake(self) -> None:
-        try:
+        with contextlib.suppress(BlockingIOError):
             while os.read(self._wake_r, 512):
                 pass
-        except BlockingIOError:
-            pass
 
     def _wake(self) -> None:
-        try:
+        with contextlib.suppress(BlockingIOError):   # the pipe is full: a wake-up is pending
             os.write(self._wake_w, b"t")
-        except BlockingIOError:
-            pass  # the pipe is full: a wake-up is pending anyway
 
     def _handle_signals(self) -> None:
         while self._pending_signals:
@@ -313,7 +312,7 @@ class DemoAgent:
     def _start_turn(self, prompt: str) -> None:
         self.idle_at = None
         self.screen.log(prompt, CYAN, prefix="> ")
-        self.turn = new_turn(prompt, self.opts)
+        self.turn = new_turn(prompt, self.opts, self.task)
         self.last_prompt_id = self.turn.prompt_id
         self.gen = run_turn(self.turn, self.signals, self.screen, self.transcript, self.opts)
         self._advance(None)

@@ -49,6 +49,24 @@ class Turn:
     ran: int = 0
     declined: int = 0
     blocked: int = 0
+    failed: int = 0
+    # The task's delivery, run after the commands when none failed (turn.py Task).
+    deliver: str | None = None
+    in_task: bool = False     # the agent holds a task (a worker's assignment)
+
+
+@dataclass
+class Task:
+    """What the agent remembers of its task across turns: the command that delivers it."""
+
+    delivery: str | None = None
+
+    def deliver(self, commands: list[str]) -> str | None:
+        """After `commands`, the delivery with the commit's SHA put in (a model does as its task
+        says: commit, then deliver); None when there is nothing to deliver or they deliver."""
+        if not self.delivery or not commands or any("a2a submit" in c for c in commands):
+            return None
+        return self.delivery.replace("<SHA>", "$(git rev-parse HEAD)")
 
 
 class Signals:

@@ -28,7 +28,7 @@ from typing import Any
 from a2a_tui.demo_agent.hooks import Outcome
 from a2a_tui.demo_agent.options import Options
 from a2a_tui.demo_agent.screen import BOLD, DIM, RED, YELLOW, Screen
-from a2a_tui.demo_agent.signals import Signals, ToolCall, ToolResult, Turn
+from a2a_tui.demo_agent.signals import Signals, Task, ToolCall, ToolResult, Turn
 from a2a_tui.demo_agent.transcript import Transcript
 
 DIRECTIVE = re.compile(r"(?<!\S)#(delay=(\d+(?:\.\d+)?)|fail|ask)(?!\S)")
@@ -77,8 +77,13 @@ def commands_in(prompt: str) -> list[str]:
     return out
 
 
-def new_turn(prompt: str, opts: Options) -> Turn:
-    """A turn for `prompt`, with the prompt's directives applied over the agent's flags."""
+# The delivery a worker's task ends with (gate/cards/commands.py assignment, its SHA_PLACEHOLDER).
+DELIVERY = re.compile(r"^a2a submit \S+ --sha <SHA>[^\n]*$", re.MULTILINE)
+
+
+def new_turn(prompt: str, opts: Options, task: Task | None = None) -> Turn:
+    """A turn for `prompt`, with the prompt's directives applied over the agent's flags; a
+    worker's task (`task`) is remembered, and the turn delivers after its `!` commands."""
     delay, fail, ask = opts.delay, opts.fail, opts.ask_permission
     for m in DIRECTIVE.finditer(prompt):
         if m.group(2) is not None:
@@ -88,8 +93,15 @@ def new_turn(prompt: str, opts: Options) -> Turn:
         elif m.group(1) == "ask":
             ask = True
     scripted = next((run for when, run in opts.replies if when in prompt), [])
+    commands = commands_in(prompt)
+    if task is not None:
+        found = DELIVERY.findall(prompt)
+        task.delivery = found[-1] if found else task.delivery
+    # Scripted replies (--replies) do the whole task themselves, delivery included.
+    deliver = task.deliver(commands) if task is not None and not scripted else None
     return Turn(prompt=prompt, prompt_id=str(uuid.uuid4()), turn_id=str(uuid.uuid4()),
-                delay=delay, fail=fail, ask=ask, commands=commands_in(prompt) + list(scripted))
+                delay=delay, fail=fail, ask=ask, commands=commands + list(scripted),
+                deliver=deliver, in_task=task is not None and task.delivery is not None)
 
 
 def reply_text(turn: Turn) -> str:
@@ -101,6 +113,9 @@ def reply_text(turn: Turn) -> str:
         text += f", {turn.declined} declined"
     if turn.blocked:
         text += f", {turn.blocked} blocked by hooks"
+    if turn.in_task and not turn.commands:
+        text += (". I am the demo agent: I run only lines that start with `!` (a card's"
+                 " `hints`, or a prompt: i on my row), then deliver with the task's last line")
     return text
 
 
@@ -125,6 +140,8 @@ def run_turn(turn: Turn, signals: Signals, screen: Screen, transcript: Transcrip
     yield Sleep(turn.delay)
     for command in turn.commands:
         yield from _tool_call(turn, command, signals, screen, transcript, opts)
+    if turn.deliver and not turn.failed and not turn.declined and not turn.blocked:
+        yield from _tool_call(turn, turn.deliver, signals, screen, transcript, opts)
     if turn.fail:
         screen.log(f"{RATE_LIMIT_MESSAGE} · {RATE_LIMIT_DETAILS}", RED, prefix="  ⎿  ")
         transcript.assistant([{"type": "text", "text": RATE_LIMIT_MESSAGE}])
@@ -185,6 +202,7 @@ def _tool_call(turn: Turn, command: str, signals: Signals, screen: Screen,
     _show_result(screen, result)
     _tool_result(transcript, call, result.stdout + result.stderr, not result.ok)
     turn.ran += 1
+    turn.failed += not result.ok
     show_outcome(screen, signals.post_tool(turn, call, result))
 
 

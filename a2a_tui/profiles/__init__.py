@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import shlex
+import shutil
 import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -169,7 +170,7 @@ class Profile:
             proc = subprocess.run([self.binary, "--version"], capture_output=True, text=True,
                                   timeout=20)
         except FileNotFoundError as exc:
-            raise A2AError("cli_missing", f"{self.binary} is not installed or not on PATH") from exc
+            raise A2AError("cli_missing", not_installed(self.name)) from exc
         except subprocess.TimeoutExpired:
             return "unknown"
         lines = (proc.stdout or proc.stderr).strip().splitlines()
@@ -224,3 +225,15 @@ def get(cli: str) -> Profile:
 
 
 CLIS = ("claude", "codex", "gemini", "demo")
+
+
+def installed(cli: str) -> bool:
+    """Whether `cli` can start here: its program is on PATH (the demo agent is a2a's own)."""
+    return shutil.which(get(cli).binary) is not None
+
+
+def not_installed(cli: str) -> str:
+    """What to do when `cli` is not installed: the demo agent, or the real CLIs' how-to."""
+    return (f"{cli} is not installed here (no `{get(cli).binary}` on PATH): pick demo, a2a's"
+            " stand-in agent that needs no model or key, or install it:"
+            " docs/how-to/real-clis.md")

@@ -134,22 +134,39 @@ class CardFlows(_Base):
         self.push_screen(ConfirmScreen(f"Ready {card} v{detail.card.version}?", text,
                                        yes="y: ready"), then)
 
-    def claim_card(self, card: str) -> None:
-        """`C`: claim the card; once the attempt is there, the form starts its session."""
+    def claim_card(self, card: str, attempt: str | None = None) -> None:
+        """`C`: claim the card; once the attempt is there, the form starts its session. With
+        `attempt` (the card claimed already, no session on it), the form for that attempt."""
+        if attempt is not None:
+            self.offer_worker(card, attempt)
+            return
         self.post_message(ActionRequested(f"claim {card}", lambda w: w.gate.claim(card),
                                           CardClaimed))
 
     def on_card_claimed(self, message: UserActed) -> None:
+        self.offer_worker(message.data["card"], message.data["attempt"])
+
+    @work(thread=True, exit_on_error=False, group="cards", name="worker form")
+    def offer_worker(self, card: str, attempt: str) -> None:
+        """The form that starts a worker on `attempt`: the user's settings, the card's executor
+        (its CLI first when installed) and which CLIs are installed, read off the UI thread."""
+        from a2a_tui.profiles import CLIS, installed
+
+        try:
+            settings = self.services.settings()
+            executor = self.services.reads.card_detail(card).body.get("executor") or {}
+        except A2AError as err:
+            self.call_from_thread(self.notify, f"{err.message} [{err.code}]",
+                                  title="new session", severity="error")
+            return
+        here = frozenset(c for c in CLIS if installed(c))
+        self.call_from_thread(self._worker_form, attempt, settings, executor.get("cli", ""),
+                              here)
+
+    def _worker_form(self, attempt: str, settings, preferred: str, here: frozenset) -> None:
         from a2a_tui.profiles import CLIS
         from a2a_tui.tui.messages import SessionStarted
         from a2a_tui.tui.screens.session_form import NewSessionScreen, SessionSpec
-
-        attempt = message.data["attempt"]
-        try:
-            settings = self.services.settings()
-        except A2AError as err:
-            self.notify(f"{err.message} [{err.code}]", title="new session", severity="error")
-            return
 
         def start(spec: SessionSpec | None) -> None:
             if spec is not None:
@@ -159,8 +176,8 @@ class CardFlows(_Base):
 
         self.push_screen(NewSessionScreen(settings.launch, list(settings.roles), CLIS,
                                           [attempt], role="worker", attempt=attempt,
-                                          title=f"Start a session on {attempt}", assign=True),
-                         start)
+                                          title=f"Start a session on {attempt}", assign=True,
+                                          preferred=preferred, here=here), start)
 
     def post_message_refused(self, what: str, err: A2AError) -> None:
         from a2a_tui.tui.messages import UserActionRefused

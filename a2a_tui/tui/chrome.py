@@ -3,12 +3,15 @@ the grid shares the height between the panels and the Events tail (80x24 up to 2
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid
 from textual.screen import ModalScreen, ScreenResultType
+from textual.widget import Widget
 from textual.widgets import Footer, Static
 from textual.widgets._footer import FooterKey, FooterLabel
 
@@ -116,3 +119,18 @@ class BoxScreen(ModalScreen[ScreenResultType]):
         border: round $accent; background: $surface; padding: 0 1;
     }
     """
+
+    def after_fields(self, then: Callable[[], object]) -> None:
+        """Run `then` once every field of the box has handled the keys sent to it so far.
+
+        A priority key (a form's Ctrl-S) is taken by the app as it arrives, while the keys
+        typed just before it may still wait in their field's own queue (a burst in one read, a
+        busy machine): a form judged at once reads fields without their last keys."""
+        self._after(list(self.query("Input, Select, TextArea, RadioSet")), then)
+
+    def _after(self, fields: list[Widget], then: Callable[[], object]) -> None:
+        if fields:    # each field's queue in turn: its keys, then this (a closed one skipped)
+            if not fields[0].call_later(self._after, fields[1:], then):
+                self._after(fields[1:], then)
+        else:
+            self.call_later(then)

@@ -51,8 +51,10 @@ def test_m_sends_an_approval_to_the_ideation_controller(repo):
     async def scenario():
         async with workbench(repo) as (app, pilot, seen):
             await pilot.press("m")
+            # The editor with its kinds drawn (on a busy machine the screen is there first).
             editor = await until(pilot, lambda: isinstance(app.screen, EditorScreen)
-                                 and app.screen, what="the editor")
+                                 and app.screen.query("#kind-approval") and app.screen,
+                                 what="the editor")
             editor.query_one("#kind-approval", RadioButton).value = True
             editor.query_one(TextArea).insert("Yes, go ahead with T-1")
             await pilot.press("ctrl+s")

@@ -35,9 +35,10 @@ def test_n_starts_a_session_from_the_form_with_the_configs_defaults(world, repo,
             await pilot.press("n")
             form = await until(pilot, lambda: isinstance(app.screen, NewSessionScreen)
                                and app.screen, what="the form")
-            # The worker role has no CLI in the config: the form says so, and starts nothing.
-            await pilot.press("ctrl+s")
-            assert isinstance(app.screen, NewSessionScreen)
+            # The worker role has no CLI in the config and none is installed: the demo agent
+            # (issue 37: never an empty CLI field).
+            await until(pilot, lambda: form.query_one("#cli", Select).value == "demo",
+                        what="the worker's form on the demo agent")
             form.query_one("#role", Select).value = "reviewer"
             await until(pilot, lambda: form.query_one("#model", Input).value == "m-1",
                         what="the reviewer's defaults filled in")

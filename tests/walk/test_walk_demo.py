@@ -195,13 +195,17 @@ def walk(world, repo: Path, terminal: Terminal, tmux_socket: str, capsys) -> Non
 
     keys.press("I")          # integrate, with both scores and reasons
     wait_until(lambda: "Integrate T-1-a1" in terminal.screen(), what="the score form")
-    keys.type("3")
-    keys.press("Tab")
-    keys.type("ok")
-    keys.press("Tab")
-    keys.type("3")
-    keys.press("Tab")
-    keys.type("ok")
+    for dim in ("boundary", "taste"):   # each key once the form shows the one before it
+        keys.type("3")
+        row = rf"{dim} +3 +why"
+        wait_until(lambda row=row: shows(terminal, row), what=f"{dim} 3 in the form")
+        keys.press("Tab")
+        for typed in ("o", "ok"):
+            keys.type(typed[-1])
+            row = rf"{dim} +3 +{typed} *│"
+            wait_until(lambda row=row: shows(terminal, row), what=f"{dim}'s reason in the form")
+        if dim == "boundary":
+            keys.press("Tab")
     keys.press("C-s")
     wait_until(lambda: attempt_state(repo) == "integrated", timeout=60,
                what="T-1-a1 integrated")

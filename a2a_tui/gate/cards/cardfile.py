@@ -45,6 +45,9 @@ _FIELDS: tuple[tuple[str, str, Any], ...] = (
     ("artifacts", "Optional: files the candidate must contain (a file a check runs that does"
      " not exist yet goes here).", None),
     ("acceptance_files", "Optional: files the candidate may not change.", None),
+    ("hints", "Optional: hints for the worker, quoted in its task as written. The demo agent"
+     " (cli demo, no model or key) does a task only this way: it runs each hint that starts"
+     " with `!` in its clone, then delivers.", None),
     ("review", "Optional: \"required\": no integration without an accepted review.", None),
     ("integrate_approval", "Optional: \"user\": no integration without your approval.", None),
 )
@@ -71,7 +74,7 @@ def render(card: dict[str, Any]) -> str:
     for name, comment, default in _FIELDS:
         value = card.get(name, default)
         unset = value is None or (name in ("review", "integrate_approval") and value == "none") \
-            or (name in ("artifacts", "acceptance_files") and not value)
+            or (name in ("artifacts", "acceptance_files", "hints") and not value)
         line = f"# {name} = {_example(name)}\n" if unset else _assign(name, value)
         out.append("\n" + _comment(comment) + line)
     for name in ("red_paths", "red_timeout_s", "droppable_tests", "needs_user_authorization"):
@@ -113,7 +116,9 @@ def _assign(name: str, value: Any) -> str:
 def _example(name: str) -> str:
     return {"id": '"T-1"', "red_command": '"python -m pytest -q tests/test_names.py"',
             "artifacts": '["tests/test_names.py"]', "acceptance_files": '["tests/test_api.py"]',
-            "review": '"required"', "integrate_approval": '"user"'}.get(name, '""')
+            "review": '"required"', "integrate_approval": '"user"',
+            "hints": """["!echo hello > hello.txt", "!git add hello.txt && git commit -qm hello"]"""
+            }.get(name, '""')
 
 
 def editor_argv(path: str, env: dict[str, str] | None = None) -> list[str]:

@@ -294,6 +294,7 @@ def assignment(g: GateContext, attempt_id: str) -> str:
         "",
         f"Card {att['card_id']}: {b['title']} (change nothing outside its allowed paths)",
         *contract_lines(b),
+        *(["Hints (from the card):", *b["hints"]] if b.get("hints") else []),
         f"The gate's checks on your commit: {checks}",
         "",
         "When it is done, commit in that folder, then deliver the commit, its full 40-hex SHA"

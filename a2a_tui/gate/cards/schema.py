@@ -105,6 +105,9 @@ class Card(BaseModel):
     # Paths the candidate must contain (checked after its checks ran); a file a check names
     # that the start commit lacks must be declared here.
     artifacts: list[str] = Field(default_factory=list)
+    # Hints for the worker, quoted in its task as written, one a line (not part of the
+    # contract); the demo agent runs each that starts with `!` (its only way to do a task).
+    hints: list[str] = Field(default_factory=list)
     # Variables every check of this card gets, beside the gate's allow-listed ones.
     env: dict[str, str] = Field(default_factory=dict)
     # Whether the checks need the network (a registry, a service); None: the user's default
@@ -138,7 +141,7 @@ class Card(BaseModel):
         return v
 
     @field_validator("non_goals", "allowed_paths", "acceptance", "acceptance_files", "red_paths",
-                     "artifacts", "droppable_tests")
+                     "artifacts", "droppable_tests", "hints")
     @classmethod
     def _items(cls, v: list[str]) -> list[str]:
         for item in v:
@@ -210,11 +213,14 @@ class Card(BaseModel):
 
     def body(self) -> dict[str, Any]:
         body = self.model_dump(mode="json")
-        # A card that names no report keeps the body (and digests) it had before cards could.
+        # A card that names no report (no hints) keeps the body and digests it had before
+        # cards could.
         for part in (body, *body["checks"]):
             for name in ("report", "red_report"):
                 if name in part and part[name] is None:
                     del part[name]
+        if not body["hints"]:
+            del body["hints"]
         return body
 
     def digest(self) -> str:

@@ -109,8 +109,12 @@ class GatePanel(Panel[GateRow]):
         if action == "claim":
             if g.card_state != "ready":
                 return f"{g.card} is a {g.card_state}: r makes it ready first"
+            if g.attempt_state == AttemptState.CLAIMED and not self.worked_on(g.attempt):
+                return None     # claimed with no session on it: C offers one
             if g.attempt_state in ACTIVE:
-                return f"{g.card} has an active attempt, {g.attempt} ({g.attempt_state})"
+                on = self.worked_on(g.attempt)
+                return (f"{g.card} has an active attempt, {g.attempt} ({g.attempt_state})"
+                        + (f", {on} on it" if on else ""))
             return None
         if g.attempt is None:
             return f"{g.card} has no attempt yet (claim it first)"
@@ -162,8 +166,19 @@ class GatePanel(Panel[GateRow]):
     def action_ready(self) -> None:
         self.app.ready_card(self.selected.card)  # type: ignore[attr-defined,union-attr]
 
+    def worked_on(self, attempt: str | None) -> str | None:
+        """The live session working on `attempt`, from the Sessions panel's rows."""
+        from a2a_tui.tui.panels.sessions import SessionsPanel
+
+        found = self.app.query(SessionsPanel)
+        rows = found.first().rows.values() if found else ()
+        return next((r.id for r in rows if r.attempt == attempt and r.state != "exited"), None)
+
     def action_claim(self) -> None:
-        self.app.claim_card(self.selected.card)  # type: ignore[attr-defined,union-attr]
+        g = self.selected
+        assert g is not None
+        claimed = g.attempt if g.attempt_state == AttemptState.CLAIMED else None
+        self.app.claim_card(g.card, claimed)  # type: ignore[attr-defined]
 
     def action_diff(self) -> None:
         from a2a_tui.tui.screens.diff import DiffScreen

@@ -58,6 +58,11 @@ class EditorScreen(BoxScreen[Draft | None]):
         self.query_one("#text", TextArea).focus()
 
     def action_send(self) -> None:
+        self.after_fields(self._send)     # the text as shown, its last keys taken
+
+    def _send(self) -> None:
+        if self.app.screen is not self:
+            return
         text = self.query_one("#text", TextArea).text
         if not text.strip():
             self.notify("nothing to send: the text is empty", severity="warning")

@@ -55,14 +55,17 @@ class ScoreScreen(BoxScreen[Scored | None]):
                 for dim, what in (("boundary", "stayed inside the card's scope"),
                                   ("taste", "engineering taste")):
                     yield Label(dim)
-                    yield Input(placeholder="0-3", restrict="[0-3]", max_length=1,
-                                id=f"{dim}", compact=True)
+                    # No select-all on focus: tabbing back into a filled field and typing
+                    # adds to it, never replaces it.
+                    yield Input(placeholder="0-3", max_length=1, id=f"{dim}", compact=True,
+                                select_on_focus=False)
                     yield Input(placeholder=f"why ({what})", id=f"{dim}-reason",
-                                compact=True)
+                                compact=True, select_on_focus=False)
                 if self.ask_reason:
                     yield Label("reason")
                     yield Static("")
-                    yield Input(placeholder="why end this attempt", id="reason", compact=True)
+                    yield Input(placeholder="why end this attempt", id="reason", compact=True,
+                                select_on_focus=False)
             yield Static("", classes="problem")
         yield WorkbenchFooter(compact=True)
 
@@ -73,6 +76,11 @@ class ScoreScreen(BoxScreen[Scored | None]):
         return self.query_one(f"#{field}", Input).value.strip()
 
     def action_send(self) -> None:
+        self.after_fields(self._judge)     # on what the fields show, their last keys taken
+
+    def _judge(self) -> None:
+        if self.app.screen is not self:     # sent already (a second Ctrl-S), or cancelled
+            return
         fields = ["boundary", "boundary-reason", "taste", "taste-reason"]
         if self.ask_reason:
             fields.append("reason")
@@ -85,6 +93,14 @@ class ScoreScreen(BoxScreen[Scored | None]):
         self.dismiss(Scored(int(self.value("boundary")), self.value("boundary-reason"),
                             int(self.value("taste")), self.value("taste-reason"),
                             self.value("reason") if self.ask_reason else ""))
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        # A score field takes 0-3: anything else is taken out again, and said (not dropped
+        # without a word).
+        if event.input.id in ("boundary", "taste") and event.value not in ("", *"0123"):
+            event.input.value = ""
+            self.query_one(".problem", Static).update(
+                Text(f"{event.input.id}: a score is 0, 1, 2 or 3 (not {event.value})"))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         # Enter moves on, like Tab; on the last field it sends.

@@ -271,6 +271,11 @@ class StartReviewScreen(BoxScreen[tuple[str, str, str] | None]):
         yield WorkbenchFooter(compact=True)
 
     def action_send(self) -> None:
+        self.after_fields(self._send)     # on what the fields show, their last keys taken
+
+    def _send(self) -> None:
+        if self.app.screen is not self:
+            return
         pressed = self.query_one(RadioSet).pressed_button
         cli = str(pressed.label) if pressed is not None else CLIS[0]
         self.dismiss((cli, self.query_one("#model", Input).value.strip(),

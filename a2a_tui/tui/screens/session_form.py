@@ -1,19 +1,22 @@
 """The new-session form: role, CLI, model and effort, options, and optionally the attempt whose
-worktree the session works in. The fields start from the user's config for the role on the CLI
-chosen (`[clis.<cli>]`, and `[roles.<role>]` where written for that CLI: settings.launch), and
-follow a change of role or CLI; Ctrl-S starts it, Esc cancels."""
+worktree the session works in. The CLI starts on one installed here: the card's executor or the
+role's CLI when installed, else the first real CLI on PATH, else the demo agent (a CLI not
+installed is marked so, and refused with the way on). The other fields start from the user's
+config for the role on that CLI (`[clis.<cli>]`, and `[roles.<role>]` where written for that
+CLI: settings.launch), and follow a change of role or CLI; Ctrl-S starts it, Esc cancels."""
 
 from __future__ import annotations
 
 import shlex
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Vertical
-from textual.widgets import Input, Label, Select
+from textual.widgets import Input, Label, Select, Static
 
+from a2a_tui.profiles import installed, not_installed
 from a2a_tui.settings import RoleDefaults
 from a2a_tui.tui.chrome import FORM_KEYS, BoxScreen, WorkbenchFooter
 
@@ -42,13 +45,18 @@ class NewSessionScreen(BoxScreen[SessionSpec | None]):
     NewSessionScreen Grid { grid-size: 2; grid-columns: 12 1fr; grid-rows: 3; height: auto; }
     NewSessionScreen Label { padding: 1 0 0 0; }
     NewSessionScreen .hint { color: $text-muted; padding: 0; }
+    NewSessionScreen .problem { color: $error; height: auto; }
     """
 
     def __init__(self, defaults: Callable[[str, str | None], RoleDefaults],
                  roles: Sequence[str], clis: Sequence[str], attempts: Sequence[str],
                  role: str = "worker", attempt: str | None = None,
-                 title: str = "New session", assign: bool = False) -> None:
+                 title: str = "New session", assign: bool = False, preferred: str = "",
+                 here: Collection[str] | None = None) -> None:
         super().__init__()
+        # The CLIs installed here (None: looked up on PATH), and the card's executor's CLI.
+        self.here = frozenset(c for c in clis if installed(c)) if here is None else here
+        self.preferred = preferred
         self.defaults = defaults
         self.roles = roles
         self.clis = clis
@@ -59,8 +67,14 @@ class NewSessionScreen(BoxScreen[SessionSpec | None]):
         self.assign = assign      # a session on an attempt is given its task as it starts
         self.cli: str | None = None
 
+    def start_cli(self, role_cli: str) -> str:
+        """The CLI the form starts on: the card's, then the role's, then the first of the list,
+        that is installed here; the demo agent when none is."""
+        return next((c for c in (self.preferred, role_cli, *self.clis) if c and c in self.here),
+                    "demo")
+
     def compose(self) -> ComposeResult:
-        d = self.defaults(self.role, None)
+        d = self.defaults(self.role, self.start_cli(self.defaults(self.role, None).cli))
         self.cli = d.cli or None
         with Vertical() as box:
             box.border_title = self.title_text
@@ -70,7 +84,8 @@ class NewSessionScreen(BoxScreen[SessionSpec | None]):
                 yield Select([(r, r) for r in self.roles], value=self.role,
                              allow_blank=False, id="role")
                 yield Label("CLI")
-                yield Select([(c, c) for c in self.clis], value=d.cli or Select.NULL,
+                yield Select([(c if c in self.here else f"{c} (not installed)", c)
+                              for c in self.clis], value=d.cli or Select.NULL,
                              prompt="choose a CLI", id="cli")
                 yield Label("Model")
                 yield Input(d.model, placeholder="the CLI's default", id="model")
@@ -86,6 +101,7 @@ class NewSessionScreen(BoxScreen[SessionSpec | None]):
             yield Label("recorded as your input; the session opens in a new tmux window"
                         + ("; its first prompt is the attempt's task: the card, the checks and"
                            " how to deliver" if self.assign else ""), classes="hint")
+            yield Static("", classes="problem")
         yield WorkbenchFooter(compact=True)
 
     def on_mount(self) -> None:
@@ -96,7 +112,9 @@ class NewSessionScreen(BoxScreen[SessionSpec | None]):
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "role" and event.value != self.role:
             self.role = str(event.value)
-            self._fill(self.defaults(self.role, None), cli=True)
+            self._fill(self.defaults(self.role,
+                                     self.start_cli(self.defaults(self.role, None).cli)),
+                       cli=True)
         elif event.select.id == "cli" and event.value is not Select.NULL \
                 and event.value != self.cli:
             self.cli = str(event.value)
@@ -112,14 +130,23 @@ class NewSessionScreen(BoxScreen[SessionSpec | None]):
         self.query_one("#options", Input).value = shlex.join(d.options)
 
     def action_start(self) -> None:
+        self.after_fields(self._start)     # on what the fields show, their last keys taken
+
+    def _start(self) -> None:
+        if self.app.screen is not self:
+            return
         cli = self.query_one("#cli", Select).value
+        problem = self.query_one(".problem", Static)
         if cli is Select.NULL:
-            self.notify("choose a CLI first", severity="warning")
+            problem.update("choose a CLI first")
+            return
+        if cli not in self.here:
+            problem.update(not_installed(str(cli)))
             return
         try:
             options = tuple(shlex.split(self.query_one("#options", Input).value))
         except ValueError as exc:
-            self.notify(f"options: {exc}", severity="warning")
+            problem.update(f"options: {exc}")
             return
         attempt = self.query_one("#attempt", Select).value
         self.dismiss(SessionSpec(
