@@ -33,6 +33,10 @@ TMUX_SHORT = arg("--tmux-socket", metavar="NAME", help="tmux server (-L NAME)")
 MODEL = arg("--model", default="", help="the model, passed to the CLI")
 EFFORT = arg("--effort", default="", help="the reasoning effort, passed to the CLI")
 CARD = arg("card", help="the card's id, e.g. T-1")
+# abandon, claim --supersede, reclaim: take an attempt from a writer not done with it
+# (gate/attempts/handback.py).
+FORCE = arg("--force", action="store_true", help="(the user) even though its writer is busy or"
+            " its work unsubmitted (recorded)")
 ATTEMPT = arg("attempt", help="the attempt's id, e.g. T-1-a1")
 IN_WORKTREE = arg("--attempt", metavar="A", help="work in the attempt's worktree, as its writer")
 SESSION_ID = arg("--session", metavar="ID", help="the session id (default: from the role)")
@@ -126,7 +130,8 @@ TABLE: tuple[Command, ...] = (
                 arg("--writer", metavar="SESSION",
                     help="the session that will write (default: the caller)"),
                 arg("--supersede", action="store_true",
-                    help="take over from the card's active attempt (fences it out)"))),
+                    help="take over from the card's active attempt (fences it out)"),
+                FORCE)),
     Command("submit", "submit a commit as the attempt's candidate", "gate_cmds:cmd_submit",
             group=GATE, example="a2a submit T-1-a1 --sha <sha> --card-version 1 --fence 1",
             args=(
@@ -202,7 +207,13 @@ TABLE: tuple[Command, ...] = (
                 arg("--all", action="store_true", help="list: sent and removed ones too"))),
     Command("approve", "(the user) approve integrating the verified candidate as it is now",
             "review_cmds:cmd_approve", group=GATE,
-            args=(arg("attempt", help="the verified attempt to approve (T-1-a1)"),)),
+            args=(arg("attempt", help="the verified attempt to approve (T-1-a1)"),
+                  arg("--valid-for", metavar="DURATION",
+                      help="how long it may be used (90s, 30m, 12h, 7d; default: gate.toml's"
+                      " approval_valid_s)"),
+                  arg("--revoke", action="store_true",
+                      help="take back the attempt's approval not used yet"),
+                  arg("--reason", default="", help="why it is revoked (kept in the record)"))),
     Command("integrate", "advance the target branch to the verified SHA (compare-and-swap)",
             "gate_cmds:cmd_integrate", group=GATE,
             example='a2a integrate T-1-a1 --score boundary=3:"in scope" --score taste=2:"clear"',
@@ -213,10 +224,17 @@ TABLE: tuple[Command, ...] = (
                 arg("attempt", help="the attempt's id"),
                 arg("--score", action="append", metavar='DIM=N:"REASON"',
                     help=SCORE_HELP + " (not for an attempt that never submitted)"),
-                arg("--reason", default="", help="why it is abandoned (kept in the record)"))),
+                arg("--reason", default="", help="why it is abandoned (kept in the record)"),
+                FORCE)),
     Command("reclaim", "remove clean worktrees of ended attempts, keeping their commits",
             "gate_cmds:cmd_reclaim", group=GATE, args=(
-                arg("attempt", nargs="?", help="only this attempt (default: every ended one)"),)),
+                arg("attempt", nargs="?", help="only this attempt (default: every ended one)"),
+                FORCE)),
+    Command("lease", "an attempt's lease: its writer's last report, when it expires; --renew"
+            " takes an isolated attempt back", "gate_cmds:cmd_lease", group=GATE, args=(
+                ATTEMPT, arg("--renew", action="store_true",
+                             help="after looking at its writer: let it go on (lease_renewed)"),
+                arg("--reason", default="", help="why (kept in the record)"))),
     Command("feedback", "automatic rejection feedback", group=GATE, subs=Subs("feedback_cmd")),
     Command("feedback more", "(user) grant an attempt more rounds of automatic feedback",
             "contract_cmds:cmd_feedback_more", args=(

@@ -14,7 +14,15 @@ from typing import Any, Protocol
 
 from a2a_tui.kinds import EventKind, GateEvent
 from a2a_tui.metrics.kinds import CHECK_STEP, RESOLUTIONS, STEPS
-from a2a_tui.metrics.records import Attempt, Attention, History, Rejection, Row, Session
+from a2a_tui.metrics.records import (
+    Attempt,
+    Attention,
+    History,
+    Rejection,
+    Row,
+    Session,
+    model_label,
+)
 
 
 class Launches(Protocol):
@@ -273,6 +281,13 @@ def _exited(f: Folding, r: Row) -> None:
         f.session(r.session).exited_ns = r.ts_ns
 
 
+def _stopped_early(f: Folding, r: Row) -> None:
+    a = f.attempt(r)
+    if a is not None:
+        p = r.payload
+        a.stopped_early.append(model_label(p.get("cli"), p.get("model"), p.get("effort")))
+
+
 def _retro_saved(f: Folding, r: Row) -> None:
     f.h.retros.append({"seq": r.seq, "ts_ns": r.ts_ns, "session": r.session,
                        **{k: r.payload.get(k) for k in ("id", "since_ns", "text")}})
@@ -305,6 +320,7 @@ HANDLERS: dict[str, Handler] = {
     EventKind.PANE_EXITED: _exited,
     EventKind.PANE_RELEASED: _released,
     EventKind.PANE_STALLED: _stalled,
+    EventKind.MODEL_STOPPED_EARLY: _stopped_early,
     EventKind.HUMAN_INTERVENTION: _intervention,
     EventKind.BOARD_ITEM_POSTED: _posted,
     EventKind.BOARD_ITEM_ANSWERED: _answered,

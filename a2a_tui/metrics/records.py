@@ -52,6 +52,9 @@ class Attempt:
     # masked and dropped over all its runs (None: no run reported tests).
     tests: dict[str, int] | None = None
     served: dict[str, list[str]] = field(default_factory=dict)   # session -> what it did
+    # Turns its writer ended with the work still owed, no question, no error: the model's
+    # behaviour, apart from the coordination's defects (gate/attempts/behaviour.py).
+    stopped_early: list[str] = field(default_factory=list)   # the label of the model, each
 
     @property
     def concluded(self) -> bool:

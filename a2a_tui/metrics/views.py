@@ -113,7 +113,18 @@ def _pass_row(attempts: list[Attempt]) -> dict[str, Any]:
     return {"attempts": len(attempts), "concluded": len(concluded),
             "integrated": sum(1 for a in concluded if a.outcome == "integrated"),
             "first_pass": first, "rate": _rate(first, len(concluded)),
-            "rejections": sum(len(a.rejections) for a in attempts)}
+            "rejections": sum(len(a.rejections) for a in attempts),
+            # the model's behaviour, beside (never among) the rejections (seed 003 四)
+            "stopped_early": sum(len(a.stopped_early) for a in attempts)}
+
+
+def model_behaviour(attempts: Iterable[Attempt]) -> dict[str, Any]:
+    """Turns a writer ended with its work owed (no question, no error): the model's behaviour,
+    counted per CLI/model/effort apart from the coordination's defects (seed 003 四)."""
+    per = Counter(label for a in attempts for label in a.stopped_early)
+    return {"stopped_early": sum(per.values()),
+            "attempts": sum(1 for a in attempts if a.stopped_early),
+            "by_model": [{"model": m, "stopped_early": n} for m, n in sorted(per.items())]}
 
 
 def _grouped(attempts: Iterable[Attempt], key: Callable[[Attempt], tuple[str, ...]],
@@ -145,6 +156,7 @@ def first_pass(h: History) -> dict[str, Any]:
         "verify_runs": sum(a.verify_runs for a in attempts),
         "flaky": sum(a.flaky for a in attempts),
         "contract_invalid": sum(a.contract_invalid for a in attempts),
+        "model_behaviour": model_behaviour(attempts),
         "by_step": [{"step": s, "code": c, "count": n}
                     for (s, c), n in sorted(steps.items(), key=lambda kv: (-kv[1], kv[0]))],
         "by_model": _grouped(attempts, lambda a: (writer_label(h, a),), ("model",), _pass_row),
