@@ -93,6 +93,9 @@ class EventKind(StrEnum):
     BOARD_ITEM_POSTED = "board_item_posted"    # payload.kind question | finding
     BOARD_ITEM_ANSWERED = "board_item_answered"
     BOARD_ITEM_CLOSED = "board_item_closed"
+    # spot checks (gate/integration/spotchecks.py): the user asked to re-check an integration
+    SPOT_CHECK_REQUESTED = "spot_check_requested"
+    SPOT_CHECK_DONE = "spot_check_done"        # payload.verdict ok | flagged
     # retrospectives (written by the metrics)
     RETRO_STARTED = "retro_started"
     RETRO_SAVED = "retro_saved"

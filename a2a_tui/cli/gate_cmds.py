@@ -37,8 +37,11 @@ def cmd_claim(ctx, args) -> Result:
 
 
 def cmd_submit(ctx, args) -> Result:
+    from a2a_tui.gate.attempts.selfcheck import self_check
+
+    told = self_check(args.self_check, args.self_check_saw, args.self_check_note)
     r = gate.submit(ctx.gate, args.attempt, args.sha, args.card_version, args.fence,
-                    unresolved=args.unresolved)
+                    unresolved=args.unresolved, self_check=told)
     return Result(r.to_json(), f"submitted {r.sha} as candidate {r.submission} of {r.attempt}"
                   + "".join(f"\n  open: {item}" for item in r.unresolved), rules="submit")
 
@@ -163,3 +166,10 @@ def cmd_lease(ctx, args) -> Result:
              f"expires {at(lease.expires_ns)}" if lease.expires_ns else "not running")
     return Result(lease.to_json(), f"{lease.attempt}: last report from {lease.writer} at"
                   f" {at(lease.last_report_ns)}; {state}")
+
+
+def cmd_spot_check(ctx, args) -> Result:
+    from a2a_tui.gate.integration.spotchecks import answer
+
+    r = answer(ctx.gate, args.attempt, flag=args.verdict == "flagged", reason=args.reason)
+    return Result(r.to_json(), f"spot check of {r.attempt}: {r.verdict} ({r.user_input})")

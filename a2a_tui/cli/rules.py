@@ -41,6 +41,8 @@ COMMAND_RULES: dict[str, list[str]] = {
         "A refused submit is kept as a diagnostic record and changes nothing.",
         "Say what you left open with --unresolved \"...\" (repeatable): it is shown to the"
         " integrator.",
+        "Say what you checked yourself with --self-check \"COMMAND\" --self-check-saw"
+        " passed|failed: kept, never trusted; the verify runs the checks on the exact commit.",
     ],
     "verify": [
         "Checks run on a clean checkout of exactly the submitted SHA, never the live worktree.",

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from a2a_tui.cli.seed_args import APPROVE_ARGS, FORCE, LEASE, SELF_CHECK, SPOT_CHECK
 from a2a_tui.cli.spec import Command, OneOf, Ref, Subs, arg
 
 START = "start and look around"
@@ -33,10 +34,6 @@ TMUX_SHORT = arg("--tmux-socket", metavar="NAME", help="tmux server (-L NAME)")
 MODEL = arg("--model", default="", help="the model, passed to the CLI")
 EFFORT = arg("--effort", default="", help="the reasoning effort, passed to the CLI")
 CARD = arg("card", help="the card's id, e.g. T-1")
-# abandon, claim --supersede, reclaim: take an attempt from a writer not done with it
-# (gate/attempts/handback.py).
-FORCE = arg("--force", action="store_true", help="(the user) even though its writer is busy or"
-            " its work unsubmitted (recorded)")
 ATTEMPT = arg("attempt", help="the attempt's id, e.g. T-1-a1")
 IN_WORKTREE = arg("--attempt", metavar="A", help="work in the attempt's worktree, as its writer")
 SESSION_ID = arg("--session", metavar="ID", help="the session id (default: from the role)")
@@ -129,8 +126,8 @@ TABLE: tuple[Command, ...] = (
                 arg("card", help="the ready card's id"),
                 arg("--writer", metavar="SESSION",
                     help="the session that will write (default: the caller)"),
-                arg("--supersede", action="store_true",
-                    help="take over from the card's active attempt (fences it out)"),
+                arg("--supersede", action="store_true", help="take over from the card's active"
+                    " attempt (fences it out)"),
                 FORCE)),
     Command("submit", "submit a commit as the attempt's candidate", "gate_cmds:cmd_submit",
             group=GATE, example="a2a submit T-1-a1 --sha <sha> --card-version 1 --fence 1",
@@ -141,7 +138,8 @@ TABLE: tuple[Command, ...] = (
                 arg("--fence", type=int, required=True,
                     help="the attempt's fence from `a2a claim` (superseded: refused)"),
                 arg("--unresolved", action="append", metavar="TEXT",
-                    help="something left open, kept with the candidate (repeatable)"))),
+                    help="something left open, kept with the candidate (repeatable)"),
+                *SELF_CHECK)),
     Command("verify", "run the check chain on the submitted SHA", "gate_cmds:cmd_verify",
             group=GATE, example="a2a verify T-1-a1", args=(ATTEMPT,)),
     Command("log", "print the full log of a check of an attempt's verify", "gate_cmds:cmd_log",
@@ -206,14 +204,7 @@ TABLE: tuple[Command, ...] = (
                 arg("--text", metavar="TEXT", help="the comment (- reads it from stdin)"),
                 arg("--all", action="store_true", help="list: sent and removed ones too"))),
     Command("approve", "(the user) approve integrating the verified candidate as it is now",
-            "review_cmds:cmd_approve", group=GATE,
-            args=(arg("attempt", help="the verified attempt to approve (T-1-a1)"),
-                  arg("--valid-for", metavar="DURATION",
-                      help="how long it may be used (90s, 30m, 12h, 7d; default: gate.toml's"
-                      " approval_valid_s)"),
-                  arg("--revoke", action="store_true",
-                      help="take back the attempt's approval not used yet"),
-                  arg("--reason", default="", help="why it is revoked (kept in the record)"))),
+            "review_cmds:cmd_approve", group=GATE, args=APPROVE_ARGS),
     Command("integrate", "advance the target branch to the verified SHA (compare-and-swap)",
             "gate_cmds:cmd_integrate", group=GATE,
             example='a2a integrate T-1-a1 --score boundary=3:"in scope" --score taste=2:"clear"',
@@ -228,13 +219,9 @@ TABLE: tuple[Command, ...] = (
                 FORCE)),
     Command("reclaim", "remove clean worktrees of ended attempts, keeping their commits",
             "gate_cmds:cmd_reclaim", group=GATE, args=(
-                arg("attempt", nargs="?", help="only this attempt (default: every ended one)"),
-                FORCE)),
-    Command("lease", "an attempt's lease: its writer's last report, when it expires; --renew"
-            " takes an isolated attempt back", "gate_cmds:cmd_lease", group=GATE, args=(
-                ATTEMPT, arg("--renew", action="store_true",
-                             help="after looking at its writer: let it go on (lease_renewed)"),
-                arg("--reason", default="", help="why (kept in the record)"))),
+                arg("attempt", nargs="?", help="only this attempt (default: every ended"
+                    " one)"), FORCE)),
+    LEASE, SPOT_CHECK,
     Command("feedback", "automatic rejection feedback", group=GATE, subs=Subs("feedback_cmd")),
     Command("feedback more", "(user) grant an attempt more rounds of automatic feedback",
             "contract_cmds:cmd_feedback_more", args=(

@@ -43,6 +43,8 @@ GATE_ROLES: dict[str, tuple[str, ...]] = {
     "force": (USER,),
     # An attempt's lease (gate/attempts/leases.py): read it, or take an isolated one back.
     "lease": (USER, "executive"),
+    # A spot check of an integration (gate/integration/spotchecks.py) is the user's judgement.
+    "spot-check": (USER,),
     # Decisions only the user can make: what an unknown outcome was, and what a moved target is.
     "resolve": (USER,),
     "target adopt": (USER,),

@@ -145,6 +145,39 @@ def test_counts(attempts: Iterable[Attempt]) -> dict[str, int] | None:
     return {k: sum(t[k] for t in found) for k in ("run", "passed", "masked", "dropped")}
 
 
+def _agreement(pairs: list[tuple[str, str]]) -> dict[str, Any]:
+    agreed = sum(1 for said, gate in pairs if said == gate)
+    return {"reported": len(pairs), "agreed": agreed, "rate": _rate(agreed, len(pairs)),
+            "said_passed_gate_failed": sum(1 for said, gate in pairs
+                                           if said == "passed" and gate == "failed")}
+
+
+def self_checks(h: History, attempts: list[Attempt]) -> dict[str, Any]:
+    """How often a writer's own check (`submit --self-check`) agreed with the gate's first
+    verdict on that submission, overall and per CLI/model (seed 004 4.2: kept, never trusted)."""
+    per: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for a in attempts:
+        per[writer_label(h, a)] += a.self_checks
+    return {**_agreement([p for a in attempts for p in a.self_checks]),
+            "by_model": [{"model": m, **_agreement(v)} for m, v in sorted(per.items()) if v]}
+
+
+def _spot_row(attempts: list[Attempt]) -> dict[str, Any]:
+    asked = [a for a in attempts if a.spot_check]
+    flagged = sum(1 for a in asked if a.spot_check == "flagged")
+    answered = sum(1 for a in asked if a.spot_check != "asked")
+    return {"asked": len(asked), "answered": answered, "flagged": flagged,
+            "rate": _rate(flagged, answered)}
+
+
+def spot_checks(h: History, attempts: list[Attempt]) -> dict[str, Any]:
+    """Integrations the user was asked to re-check (every Nth, seed 004 5.4), answered, and
+    flagged: the gate let something through a person would not have; per CLI/model."""
+    asked = [a for a in attempts if a.spot_check]
+    return {**_spot_row(asked),
+            "by_model": _grouped(asked, lambda a: (writer_label(h, a),), ("model",), _spot_row)}
+
+
 def first_pass(h: History) -> dict[str, Any]:
     """Share of concluded attempts integrated with no rejection; rejections by step and code;
     the tests their verifies ran, passed, masked and dropped."""
@@ -157,6 +190,8 @@ def first_pass(h: History) -> dict[str, Any]:
         "flaky": sum(a.flaky for a in attempts),
         "contract_invalid": sum(a.contract_invalid for a in attempts),
         "model_behaviour": model_behaviour(attempts),
+        "self_check": self_checks(h, attempts),
+        "spot_checks": spot_checks(h, attempts),
         "by_step": [{"step": s, "code": c, "count": n}
                     for (s, c), n in sorted(steps.items(), key=lambda kv: (-kv[1], kv[0]))],
         "by_model": _grouped(attempts, lambda a: (writer_label(h, a),), ("model",), _pass_row),

@@ -201,10 +201,13 @@ def _check_authorization(tx, card_id: str) -> None:
 
 
 def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
-           fence: int, unresolved: list[str] | None = None) -> Submitted:
+           fence: int, unresolved: list[str] | None = None,
+           self_check: dict[str, str] | None = None) -> Submitted:
     """Accept a candidate only from the current owner: full SHA, current fence and card version.
 
     A refusal against a real attempt is kept as a diagnostic event and changes no state.
+    `self_check`: the worker's own check (what it ran, what it saw: gate/attempts/selfcheck.py),
+    kept with the submission and never read by the gate's decisions.
     """
     att = g.attempt(attempt_id)
     ledger.require_intact(g, att["card_id"])
@@ -244,7 +247,8 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
             ledger.record(tx, GateEvent.SUBMITTED, actor=g.caller.actor, task=att["card_id"],
                           attempt=attempt_id, session=g.caller.session,
                           payload={"n": n, "sha": sha, "card_version": card_version,
-                                   "fence": fence, "unresolved": open_items})
+                                   "fence": fence, "unresolved": open_items,
+                                   **({"self_check": self_check} if self_check else {})})
             told = tell_dispatcher(tx, attempt_id, f"{attempt_id} submitted {sha} (card"
                                    f" {att['card_id']} v{card_version}, submission {n}):"
                                    f" `a2a verify {attempt_id}` checks it.")

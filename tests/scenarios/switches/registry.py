@@ -222,6 +222,14 @@ SWITCHES: dict[str, Switch] = {
         "a writer's turn ended with its work owed, unasked and unfailed, is model behaviour",
         (Edit("a2a_tui.gate.attempts.behaviour", "on_signal",
               'if _asked(tx, sid, began, ev["seq"]):', "if True:"),)),
+    "self_check_kept": Switch(
+        "a worker's own check is kept with its submission and weighed against the gate's verdict",
+        (Edit("a2a_tui.gate.attempts.ownership", "submit",
+              '**({"self_check": self_check} if self_check else {})', "**{}"),)),
+    "spot_checks": Switch(
+        "every Nth integration, the board asks the user to re-check one of the last N",
+        (Edit("a2a_tui.gate.integration.spotchecks", "after_integrated",
+              "if n % every != 0 or not done:", "if True:"),)),
     "unknown_calls_user": Switch(
         "a dispatch whose delivery is unknown calls the user, once, naming the pane",
         (Edit("a2a_tui.panes.calls", "waiting", "d.state = 'unknown' ORDER BY d.n",
