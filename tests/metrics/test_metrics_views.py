@@ -103,10 +103,15 @@ def test_every_view_over_a_known_history(repo, tmux_socket, serve, tmp_path):
 
     # --- first pass and rejections ---
     fp = m["first_pass"]
-    row = {"attempts": 1, "concluded": 1}
+    row = {"attempts": 1, "concluded": 1, "stopped_early": 0}
     assert fp == {
         "attempts": 3, "concluded": 3, "integrated": 2, "first_pass": 1, "rate": 0.333,
         "rejections": 1, "verify_runs": 4, "flaky": 0, "contract_invalid": 0, "tests": None,
+        "stopped_early": 0,   # the seeds' rules 4, 9, 7: none in this history
+        "model_behaviour": {"stopped_early": 0, "attempts": 0, "by_model": []},
+        "self_check": {"reported": 0, "agreed": 0, "rate": None, "said_passed_gate_failed": 0,
+                       "by_model": []},
+        "spot_checks": {"asked": 0, "answered": 0, "flagged": 0, "rate": None, "by_model": []},
         "by_step": [{"step": "checks", "code": "tests", "count": 1}],
         "by_model": [
             {"model": "(user)", **row, "integrated": 0, "first_pass": 0, "rate": 0.0,

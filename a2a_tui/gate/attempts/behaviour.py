@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 
 from a2a_tui.gate.attempts.leases import OWING
-from a2a_tui.kinds import EventKind
 
 ERROR_STOPS = ("StopFailure",)   # the CLI stopped on an error (an API failure): not the model's
 
@@ -40,7 +39,9 @@ def on_signal(tx, sid: str) -> int | None:
                    " AND json_extract(payload, '$.kind') = 'prompt'", (sid, ev["seq"]))[0] or 0
     if _asked(tx, sid, began, ev["seq"]):
         return None
-    return tx.append(EventKind.MODEL_STOPPED_EARLY, actor="gate", task=att["card_id"],
+    # spelled here, as every kind the gate appends (tests/gate/test_gate_fold_writer.py); the
+    # registry names it for the metrics (kinds.EventKind.MODEL_STOPPED_EARLY)
+    return tx.append("model_stopped_early", actor="gate", task=att["card_id"],
                      attempt=att["id"], session=sid,
                      payload={"signal": ev["seq"], "turn_began": began, "state": att["state"],
                               "cli": s["cli"], "model": s["model"], "effort": s["effort"]})

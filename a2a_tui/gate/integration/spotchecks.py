@@ -49,10 +49,11 @@ def after_integrated(tx, every: int, seq: int) -> str | None:
         tx, title=f"Spot check: re-check {aid}", category="acceptance", blocking=False,
         body=f"Integration {n} (every {every}): look again at {aid}, integrated: its diff (`a2a"
         f" diff {aid}`), its evidence (`a2a log {aid}`, `a2a review show {aid}`) and its scores."
-        f" Then `a2a spot-check {aid} --ok`, or `--flag --reason \"...\"` if the gate let"
-        " something through it should not have.", actor="gate", session=None,
+        f" Then `a2a spot-check {aid} --ok`, or `--flag --reason \"...\"` (f on this item in"
+        " the workbench) if the gate let something through it should not have.", actor="gate",
+        session=None,
         task=pick["task"], attempt=aid)
-    tx.append(EventKind.SPOT_CHECK_REQUESTED, actor="gate", task=pick["task"], attempt=aid,
+    tx.append("spot_check_requested", actor="gate", task=pick["task"], attempt=aid,
               payload={"item": item, "integration": n, "every": every, "drawn_from": seq})
     return aid
 
@@ -77,7 +78,7 @@ def answer(g: GateContext, attempt_id: str, *, flag: bool, reason: str = "",
         uid = record_user_input_in_tx(tx, "action", f"spot check {attempt_id}: {verdict}"
                                       + (f": {reason}" if reason else ""), source=source,
                                       ref=asked["item"], attempt=attempt_id)
-        tx.append(EventKind.SPOT_CHECK_DONE, actor="user", task=asked["task"],
+        tx.append("spot_check_done", actor="user", task=asked["task"],
                   attempt=attempt_id, payload={"verdict": verdict, "reason": reason,
                                                "user_input": uid, "asked": asked["seq"]})
         close_in_tx(tx, asked["item"], f"spot check {verdict} ({uid})", actor="user",
