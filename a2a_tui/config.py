@@ -116,6 +116,14 @@ def is_duration(value: str) -> bool:
                          and value[-1] in "smhdw")
 
 
+def duration_s(value: str) -> int | None:
+    """`value` (`90s`, `30m`, `12h`, `7d`, `2w`) in seconds; None when it is no duration."""
+    value = value.strip()
+    if not value or not is_duration(value):
+        return None
+    return int(value[:-1]) * {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}[value[-1]]
+
+
 def _string(value: str) -> str | None:
     # A basic or literal string without escapes: printable characters between the quotes.
     if len(value) < 2 or value[0] not in "\"'" or value[-1] != value[0]:

@@ -28,6 +28,8 @@ class GateEvent(StrEnum):
     WRITER_BOUND = "writer_bound"
     SUBMITTED = "submitted"
     ABANDONED = "abandoned"
+    LEASE_EXPIRED = "lease_expired"
+    LEASE_RENEWED = "lease_renewed"
     # verify
     VERIFY_STARTED = "verify_started"
     CHECK_RESULT = "check_result"
@@ -56,6 +58,7 @@ class GateEvent(StrEnum):
     REVIEW_OVERRIDDEN = "review_overridden"
     INTEGRATION_APPROVED = "integration_approved"
     APPROVAL_CONSUMED = "approval_consumed"
+    APPROVAL_REVOKED = "approval_revoked"
     REVIEW_COMMENT_ADDED = "review_comment_added"
     REVIEW_COMMENT_EDITED = "review_comment_edited"
     REVIEW_COMMENT_REMOVED = "review_comment_removed"
@@ -80,6 +83,7 @@ class EventKind(StrEnum):
     PANE_EXITED = "pane_exited"
     PANE_RELEASED = "pane_released"            # the user declared a pane idle
     PANE_STALLED = "pane_stalled"              # a busy, silent pane escalated to the board
+    MODEL_STOPPED_EARLY = "model_stopped_early"  # a writer's turn ended with its work owed
     HUMAN_INTERVENTION = "human_intervention"  # typed into a pane, or the user's own commit
     SIGNAL = "signal"                          # payload.kind: stop (a turn ends), waiting ...
     DISPATCH_QUEUED = "dispatch_queued"
@@ -89,6 +93,9 @@ class EventKind(StrEnum):
     BOARD_ITEM_POSTED = "board_item_posted"    # payload.kind question | finding
     BOARD_ITEM_ANSWERED = "board_item_answered"
     BOARD_ITEM_CLOSED = "board_item_closed"
+    # spot checks (gate/integration/spotchecks.py): the user asked to re-check an integration
+    SPOT_CHECK_REQUESTED = "spot_check_requested"
+    SPOT_CHECK_DONE = "spot_check_done"        # payload.verdict ok | flagged
     # retrospectives (written by the metrics)
     RETRO_STARTED = "retro_started"
     RETRO_SAVED = "retro_saved"

@@ -26,7 +26,8 @@ def _writer(ctx, value: str | None) -> str | None:
 
 
 def cmd_claim(ctx, args) -> Result:
-    r = gate.claim(ctx.gate, args.card, writer=_writer(ctx, args.writer), supersede=args.supersede)
+    r = gate.claim(ctx.gate, args.card, writer=_writer(ctx, args.writer),
+                   supersede=args.supersede, force=args.force)
     text = (f"claimed {r.card} as {r.attempt} (fence {r.fence}, card v{r.card_version})\n"
             f"  worktree {r.worktree}\n  branch   {r.branch} from {r.start_commit[:12]}\n"
             f"  writer   {r.writer}")
@@ -36,8 +37,11 @@ def cmd_claim(ctx, args) -> Result:
 
 
 def cmd_submit(ctx, args) -> Result:
+    from a2a_tui.gate.attempts.selfcheck import self_check
+
+    told = self_check(args.self_check, args.self_check_saw, args.self_check_note)
     r = gate.submit(ctx.gate, args.attempt, args.sha, args.card_version, args.fence,
-                    unresolved=args.unresolved)
+                    unresolved=args.unresolved, self_check=told)
     return Result(r.to_json(), f"submitted {r.sha} as candidate {r.submission} of {r.attempt}"
                   + "".join(f"\n  open: {item}" for item in r.unresolved), rules="submit")
 
@@ -129,12 +133,12 @@ def cmd_integrate(ctx, args) -> Result:
 
 def cmd_abandon(ctx, args) -> Result:
     score = parse_scores(args.score) if args.score else None   # none: an untouched attempt
-    r = gate.abandon(ctx.gate, args.attempt, score, args.reason)
+    r = gate.abandon(ctx.gate, args.attempt, score, args.reason, force=args.force)
     return Result(r.to_json(), f"abandoned {r.attempt}", rules="abandon")
 
 
 def cmd_reclaim(ctx, args) -> Result:
-    rows = gate.reclaim(ctx.gate, args.attempt)
+    rows = gate.reclaim(ctx.gate, args.attempt, force=args.force)
     lines = []
     for r in rows:
         line = f"{r['attempt']}: worktree {r['worktree_state']}"
@@ -144,3 +148,32 @@ def cmd_reclaim(ctx, args) -> Result:
             line += f" ({r['reason']})"
         lines.append(line)
     return Result({"reclaimed": rows}, "\n".join(lines) or "nothing to reclaim", rules="reclaim")
+
+
+def cmd_lease(ctx, args) -> Result:
+    import time
+
+    from a2a_tui.gate.attempts import leases
+    from a2a_tui.gate.cards.gate_rules import load
+
+    if args.renew:
+        lease = leases.renew(ctx.gate, args.attempt, args.reason)
+    else:
+        require_role(ctx.gate, "lease", attempt=ctx.gate.attempt(args.attempt))
+        lease = leases.lease_of(ctx.store, ctx.gate.attempt(args.attempt),
+                                load(ctx.gate).rules.lease_s)
+
+    def at(ns: int) -> str:
+        return time.strftime("%H:%M:%S", time.localtime(ns / 1e9))
+
+    state = (f"isolated since event #{lease.isolated_seq}" if lease.isolated_seq else
+             f"expires {at(lease.expires_ns)}" if lease.expires_ns else "not running")
+    return Result(lease.to_json(), f"{lease.attempt}: last report from {lease.writer} at"
+                  f" {at(lease.last_report_ns)}; {state}")
+
+
+def cmd_spot_check(ctx, args) -> Result:
+    from a2a_tui.gate.integration.spotchecks import answer
+
+    r = answer(ctx.gate, args.attempt, flag=args.verdict == "flagged", reason=args.reason)
+    return Result(r.to_json(), f"spot check of {r.attempt}: {r.verdict} ({r.user_input})")

@@ -18,12 +18,15 @@ from a2a_tui.queue import wake
 
 def cmd_serve(ctx, args) -> Result:
     # lazy: each command imports only what it runs (a2a's start-up cost is paid per call)
+    from a2a_tui.gate.attempts.behaviour import on_signal
+    from a2a_tui.gate.attempts.leases import sweeper
     from a2a_tui.metrics.retro import propose_if_due
     from a2a_tui.panes.orchestrator import Orchestrator
     from a2a_tui.tmux import socket_args, socket_from_env
 
     socket = socket_from_env(args.tmux_socket)
-    orch = Orchestrator(ctx.repo, socket)
+    orch = Orchestrator(ctx.repo, socket, sweeps=(sweeper(ctx.repo),),
+                        observers=(on_signal,))
 
     def serving() -> None:   # once it holds the lock: a refused serve never says it serves
         propose_if_due(ctx.repo, ctx.store)   # a board question once per retro_every, if set

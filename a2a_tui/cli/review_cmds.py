@@ -90,13 +90,31 @@ def cmd_show(ctx, args) -> Result:
 
 
 def cmd_approve(ctx, args) -> Result:
-    from a2a_tui.gate.reviews.approvals import approve
+    import time
 
-    r = approve(ctx.gate, args.attempt)
+    from a2a_tui.config import duration_s
+    from a2a_tui.errors import A2AError
+    from a2a_tui.gate.reviews.approvals import approve, revoke
+
+    if args.revoke:
+        if args.valid_for is not None:
+            raise A2AError("usage", "--valid-for is for an approval, not a revocation",
+                           exit_code=2)
+        v = revoke(ctx.gate, args.attempt, args.reason)
+        return Result(v.to_json(), f"revoked approval {v.revoked} of {v.attempt} ({v.user_input})",
+                      rules="approve")
+    valid = None
+    if args.valid_for is not None:
+        valid = duration_s(args.valid_for)
+        if not valid:
+            raise A2AError("usage", f"--valid-for {args.valid_for!r}: give a duration (90s,"
+                           " 30m, 12h, 7d)", exit_code=2)
+    r = approve(ctx.gate, args.attempt, valid_for_s=valid)
     note = "" if r.required else " (the card does not ask for it)"
+    until = time.strftime("%Y-%m-%d %H:%M", time.localtime(r.expires_ns / 1e9))
     return Result(r.to_json(), f"approval {r.approval} ({r.user_input}): integrate {r.attempt}"
-                  f" at {r.sha[:12]}, card v{r.card_version}, evidence {r.evidence[:19]}{note}",
-                  rules="approve")
+                  f" at {r.sha[:12]} into {r.target_branch}, card v{r.card_version}, evidence"
+                  f" {r.evidence[:19]}, valid until {until}{note}", rules="approve")
 
 
 def show_lines(st) -> list[str]:

@@ -32,6 +32,8 @@ COMMAND_RULES: dict[str, list[str]] = {
         "Each claim gets a new fence; submissions must quote it.",
         "The worktree starts at the target branch head; work and commit only there.",
         "Only the recorded writer may submit.",
+        "--supersede waits until the old writer is idle (or exited) and its commits are"
+        " submitted; --force is the user's alone and is recorded.",
     ],
     "submit": [
         "'Done' is a submit, not a message: a full 40-hex commit SHA that descends from the"
@@ -39,6 +41,8 @@ COMMAND_RULES: dict[str, list[str]] = {
         "A refused submit is kept as a diagnostic record and changes nothing.",
         "Say what you left open with --unresolved \"...\" (repeatable): it is shown to the"
         " integrator.",
+        "Say what you checked yourself with --self-check \"COMMAND\" --self-check-saw"
+        " passed|failed: kept, never trusted; the verify runs the checks on the exact commit.",
     ],
     "verify": [
         "Checks run on a clean checkout of exactly the submitted SHA, never the live worktree.",
@@ -68,7 +72,9 @@ COMMAND_RULES: dict[str, list[str]] = {
         "A dirty checked-out target worktree is never touched. No push, no force, no tags.",
     ],
     "abandon": ["An abandoned attempt keeps its evidence; a retry is a new attempt.",
-                "Both scores are required."],
+                "Both scores are required.",
+                "Only once the writer is idle (or exited) and its commits are submitted;"
+                " --force is the user's alone and is recorded."],
     "review start": [
         "A review is of the current submission: a fresh reviewer session in a read-only checkout"
         " of exactly its SHA, told the card, the diff range and the evidence.",
@@ -110,6 +116,8 @@ COMMAND_RULES: dict[str, list[str]] = {
         "Only ended attempts are reclaimed; only clean worktrees are removed.",
         "The attempt's commit stays reachable under refs/a2a/attempts/<attempt>.",
         "A dirty or unknown worktree is kept and reported on the board.",
+        "A clone whose writer is still busy is held (its writer's pane must be idle or"
+        " exited); --force is the user's alone.",
     ],
     "store": [
         "The event log decides: every gate decision is taken from it, and the gate's tables are"

@@ -7,16 +7,16 @@ in the order a person meets them; git's `git help` is the model), its function i
 `cli/*_cmds.py` module, and a row in the role table (gate/roles.py) and the broker's lists
 (broker/commands.py); tests/test_cli_table.py, tests/gate/test_gate_roles_every_command.py and
 tests/broker/test_broker_commands.py fail until each is there. A subcommand comes right after
-its parent, whose `subs` names the attribute that holds it.
-
-Values another module owns (the CLIs, a help text computed from a view list) are `Ref`s into
-the command's own module: read when its parser is built, never when the table is imported.
-"""
+its parent, whose `subs` names the attribute that holds it. Values another module owns (the
+CLIs, a help text computed from a view list) are `Ref`s into the command's own module: read
+when its parser is built, never when the table is imported. The seeds' rules' options and
+commands: cli/seed_args.py."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from a2a_tui.cli.seed_args import APPROVE_ARGS, FORCE, LEASE, SELF_CHECK, SPOT_CHECK
 from a2a_tui.cli.spec import Command, OneOf, Ref, Subs, arg
 
 START = "start and look around"
@@ -81,8 +81,7 @@ TABLE: tuple[Command, ...] = (
                 arg("topic", nargs="*", metavar="ROLE|COMMAND",
                     help="a role (ideation, executive, worker, reviewer) or a command, in one or"
                          " more words (review verdict)"),)),
-    Command("doctor", "which of a2a's protections are in force here (confinement, the"
-            " environment allow-list, the broker's and the spool's limits) and what sets each",
+    Command("doctor", "which of a2a's protections are in force here, and what sets each",
             "doctor_cmds:cmd_doctor", group=START),
     # `a2a config` alone shows, as `a2a config show` does.
     Command("config", "the settings in force: defaults, your file, the repository's",
@@ -126,10 +125,9 @@ TABLE: tuple[Command, ...] = (
     Command("claim", "claim a ready card: attempt, fence, worktree", "gate_cmds:cmd_claim",
             group=GATE, example="a2a claim T-1", args=(
                 arg("card", help="the ready card's id"),
-                arg("--writer", metavar="SESSION",
-                    help="the session that will write (default: the caller)"),
-                arg("--supersede", action="store_true",
-                    help="take over from the card's active attempt (fences it out)"))),
+                arg("--writer", metavar="SESSION", help="who will write (default: the caller)"),
+                arg("--supersede", action="store_true", help="take over from the card's active"
+                    " attempt (fences it out)"), FORCE)),
     Command("submit", "submit a commit as the attempt's candidate", "gate_cmds:cmd_submit",
             group=GATE, example="a2a submit T-1-a1 --sha <sha> --card-version 1 --fence 1",
             args=(
@@ -139,7 +137,8 @@ TABLE: tuple[Command, ...] = (
                 arg("--fence", type=int, required=True,
                     help="the attempt's fence from `a2a claim` (superseded: refused)"),
                 arg("--unresolved", action="append", metavar="TEXT",
-                    help="something left open, kept with the candidate (repeatable)"))),
+                    help="something left open, kept with the candidate (repeatable)"),
+                *SELF_CHECK)),
     Command("verify", "run the check chain on the submitted SHA", "gate_cmds:cmd_verify",
             group=GATE, example="a2a verify T-1-a1", args=(ATTEMPT,)),
     Command("log", "print the full log of a check of an attempt's verify", "gate_cmds:cmd_log",
@@ -204,8 +203,7 @@ TABLE: tuple[Command, ...] = (
                 arg("--text", metavar="TEXT", help="the comment (- reads it from stdin)"),
                 arg("--all", action="store_true", help="list: sent and removed ones too"))),
     Command("approve", "(the user) approve integrating the verified candidate as it is now",
-            "review_cmds:cmd_approve", group=GATE,
-            args=(arg("attempt", help="the verified attempt to approve (T-1-a1)"),)),
+            "review_cmds:cmd_approve", group=GATE, args=APPROVE_ARGS),
     Command("integrate", "advance the target branch to the verified SHA (compare-and-swap)",
             "gate_cmds:cmd_integrate", group=GATE,
             example='a2a integrate T-1-a1 --score boundary=3:"in scope" --score taste=2:"clear"',
@@ -216,15 +214,16 @@ TABLE: tuple[Command, ...] = (
                 arg("attempt", help="the attempt's id"),
                 arg("--score", action="append", metavar='DIM=N:"REASON"',
                     help=SCORE_HELP + " (not for an attempt that never submitted)"),
-                arg("--reason", default="", help="why it is abandoned (kept in the record)"))),
+                arg("--reason", default="", help="why it is abandoned (kept in the record)"),
+                FORCE)),
     Command("reclaim", "remove clean worktrees of ended attempts, keeping their commits",
             "gate_cmds:cmd_reclaim", group=GATE, args=(
-                arg("attempt", nargs="?", help="only this attempt (default: every ended one)"),)),
+                arg("attempt", nargs="?", help="only this attempt (default: all ended)"), FORCE)),
+    LEASE, SPOT_CHECK,
     Command("feedback", "automatic rejection feedback", group=GATE, subs=Subs("feedback_cmd")),
     Command("feedback more", "(user) grant an attempt more rounds of automatic feedback",
             "contract_cmds:cmd_feedback_more", args=(
-                arg("attempt",
-                    help="the attempt whose automatic feedback stopped (e.g. T-1-a1)"),
+                arg("attempt", help="the attempt whose automatic feedback stopped (T-1-a1)"),
                 arg("--rounds", type=int, required=True, metavar="N",
                     help="how many more rejections get automatic feedback (1 to 100)"))),
     Command("gate-rules", "the gate rules in force (.a2a/gate.toml, as you accepted it) and their"

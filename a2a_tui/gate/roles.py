@@ -38,6 +38,13 @@ GATE_ROLES: dict[str, tuple[str, ...]] = {
     "integrate": (USER, "executive"),
     "abandon": (USER, "executive"),
     "reclaim": (USER, "executive"),
+    # Taking an attempt from a writer that is not done with it (busy, or its work unsubmitted:
+    # gate/attempts/handback.py): `abandon`, `claim --supersede`, `reclaim` with --force.
+    "force": (USER,),
+    # An attempt's lease (gate/attempts/leases.py): read it, or take an isolated one back.
+    "lease": (USER, "executive"),
+    # A spot check of an integration (gate/integration/spotchecks.py) is the user's judgement.
+    "spot-check": (USER,),
     # Decisions only the user can make: what an unknown outcome was, and what a moved target is.
     "resolve": (USER,),
     "target adopt": (USER,),
@@ -116,7 +123,8 @@ ENFORCED_AT_ENTRY = frozenset({
     "store backup", "store restore"})
 ROLE_TABLE: dict[str, tuple[str, ...]] = {**GATE_ROLES, **OTHER_ROLES}
 # Rows that qualify a command rather than name one.
-QUALIFIERS = frozenset({"spawn permission options", "inject own", "comment list"})
+QUALIFIERS = frozenset({"spawn permission options", "inject own", "comment list",
+                        "force"})
 # a2a's own processes: never started for a session, whatever their rows say (the broker refuses
 # them, a2a_tui/broker/commands.py).
 A2A_PROCESSES = frozenset({"serve", "up", "down", "workbench", "demo", "demo-director",

@@ -14,7 +14,15 @@ from typing import Any, Protocol
 
 from a2a_tui.kinds import EventKind, GateEvent
 from a2a_tui.metrics.kinds import CHECK_STEP, RESOLUTIONS, STEPS
-from a2a_tui.metrics.records import Attempt, Attention, History, Rejection, Row, Session
+from a2a_tui.metrics.records import (
+    Attempt,
+    Attention,
+    History,
+    Rejection,
+    Row,
+    Session,
+    model_label,
+)
 
 
 class Launches(Protocol):
@@ -93,6 +101,8 @@ def _writer_bound(f: Folding, r: Row) -> None:
 def _submitted(f: Folding, r: Row) -> None:
     if (a := f.attempt(r)) is not None:
         a.rounds += 1
+        told = r.payload.get("self_check")
+        a.self_check = told.get("saw") if isinstance(told, dict) else None
         if r.session != a.writer:
             a.serve(r.session, "submit")
         f.end_stop(a.id, r)
@@ -116,8 +126,16 @@ def _tests(a: Attempt, p: dict[str, Any]) -> None:
                "dropped": before["dropped"] + int(t.get("dropped", 0))}
 
 
+def _judged(a: Attempt, gate: str) -> None:
+    """The first verdict of a submission that carried a self-check: the pair is kept."""
+    if a.self_check is not None:
+        a.self_checks.append((a.self_check, gate))
+        a.self_check = None
+
+
 def _verified(f: Folding, r: Row) -> None:
     if (a := f.attempt(r)) is not None:
+        _judged(a, "passed")
         a.verify_runs += 1
         a.verified_ns = r.ts_ns
         _tests(a, r.payload)
@@ -127,6 +145,7 @@ def _rejected(f: Folding, r: Row) -> None:
     if (a := f.attempt(r)) is None:
         return
     a.verify_runs += 1
+    _judged(a, "failed")
     p = r.payload
     _tests(a, p)
     first = p.get("first_failure") or "unknown"
@@ -273,6 +292,18 @@ def _exited(f: Folding, r: Row) -> None:
         f.session(r.session).exited_ns = r.ts_ns
 
 
+def _stopped_early(f: Folding, r: Row) -> None:
+    a = f.attempt(r)
+    if a is not None:
+        p = r.payload
+        a.stopped_early.append(model_label(p.get("cli"), p.get("model"), p.get("effort")))
+
+
+def _spot_check(f: Folding, r: Row) -> None:
+    if (a := f.attempt(r)) is not None:
+        a.spot_check = r.payload.get("verdict") or "asked"
+
+
 def _retro_saved(f: Folding, r: Row) -> None:
     f.h.retros.append({"seq": r.seq, "ts_ns": r.ts_ns, "session": r.session,
                        **{k: r.payload.get(k) for k in ("id", "since_ns", "text")}})
@@ -305,6 +336,9 @@ HANDLERS: dict[str, Handler] = {
     EventKind.PANE_EXITED: _exited,
     EventKind.PANE_RELEASED: _released,
     EventKind.PANE_STALLED: _stalled,
+    EventKind.MODEL_STOPPED_EARLY: _stopped_early,
+    EventKind.SPOT_CHECK_REQUESTED: _spot_check,
+    EventKind.SPOT_CHECK_DONE: _spot_check,
     EventKind.HUMAN_INTERVENTION: _intervention,
     EventKind.BOARD_ITEM_POSTED: _posted,
     EventKind.BOARD_ITEM_ANSWERED: _answered,

@@ -52,6 +52,15 @@ class Attempt:
     # masked and dropped over all its runs (None: no run reported tests).
     tests: dict[str, int] | None = None
     served: dict[str, list[str]] = field(default_factory=dict)   # session -> what it did
+    # Turns its writer ended with the work still owed, no question, no error: the model's
+    # behaviour, apart from the coordination's defects (gate/attempts/behaviour.py).
+    stopped_early: list[str] = field(default_factory=list)   # the label of the model, each
+    # The writer's own checks (gate/attempts/selfcheck.py): what the last submission's said, until
+    # its first verdict; then each (said, the gate's verdict), "passed" or "failed".
+    # A spot check of it once integrated (gate/integration/spotchecks.py): asked | ok | flagged.
+    spot_check: str | None = None
+    self_check: str | None = None
+    self_checks: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def concluded(self) -> bool:

@@ -116,6 +116,22 @@ def first_pass(v: dict[str, Any]) -> list[str]:
     if v["by_step"]:
         lines.append("rejections by step and code:")
         lines += table(STEP_HEAD, step_rows(v))
+    sc = v.get("self_check") or {}
+    if sc.get("reported"):
+        lines.append(f"self-check (the worker's own, never trusted): agreed with the gate"
+                     f" {sc['agreed']} of {sc['reported']} ({fmt_rate(sc['rate'])});"
+                     f" said passed where the gate failed: {sc['said_passed_gate_failed']}")
+    sp = v.get("spot_checks") or {}
+    if sp.get("asked"):
+        lines.append(f"spot checks: {sp['asked']} asked, {sp['answered']} answered,"
+                     f" {sp['flagged']} flagged by you")
+    mb = v.get("model_behaviour") or {}
+    if mb.get("stopped_early"):
+        lines.append(f"model behaviour (not a rejection, not a coordination defect):"
+                     f" {mb['stopped_early']} turn(s) ended with the work owed, in"
+                     f" {mb['attempts']} attempt(s):")
+        lines += table(["model", "stopped early"],
+                       [[g["model"], g["stopped_early"]] for g in mb["by_model"]])
     if v["by_model"]:
         lines.append("by CLI / model:")
         lines += table(["model"] + _PASS_HEAD, [[g["model"]] + _pass_cells(g)

@@ -113,7 +113,18 @@ def _pass_row(attempts: list[Attempt]) -> dict[str, Any]:
     return {"attempts": len(attempts), "concluded": len(concluded),
             "integrated": sum(1 for a in concluded if a.outcome == "integrated"),
             "first_pass": first, "rate": _rate(first, len(concluded)),
-            "rejections": sum(len(a.rejections) for a in attempts)}
+            "rejections": sum(len(a.rejections) for a in attempts),
+            # the model's behaviour, beside (never among) the rejections (seed 003 四)
+            "stopped_early": sum(len(a.stopped_early) for a in attempts)}
+
+
+def model_behaviour(attempts: Iterable[Attempt]) -> dict[str, Any]:
+    """Turns a writer ended with its work owed (no question, no error): the model's behaviour,
+    counted per CLI/model/effort apart from the coordination's defects (seed 003 四)."""
+    per = Counter(label for a in attempts for label in a.stopped_early)
+    return {"stopped_early": sum(per.values()),
+            "attempts": sum(1 for a in attempts if a.stopped_early),
+            "by_model": [{"model": m, "stopped_early": n} for m, n in sorted(per.items())]}
 
 
 def _grouped(attempts: Iterable[Attempt], key: Callable[[Attempt], tuple[str, ...]],
@@ -134,6 +145,39 @@ def test_counts(attempts: Iterable[Attempt]) -> dict[str, int] | None:
     return {k: sum(t[k] for t in found) for k in ("run", "passed", "masked", "dropped")}
 
 
+def _agreement(pairs: list[tuple[str, str]]) -> dict[str, Any]:
+    agreed = sum(1 for said, gate in pairs if said == gate)
+    return {"reported": len(pairs), "agreed": agreed, "rate": _rate(agreed, len(pairs)),
+            "said_passed_gate_failed": sum(1 for said, gate in pairs
+                                           if said == "passed" and gate == "failed")}
+
+
+def self_checks(h: History, attempts: list[Attempt]) -> dict[str, Any]:
+    """How often a writer's own check (`submit --self-check`) agreed with the gate's first
+    verdict on that submission, overall and per CLI/model (seed 004 4.2: kept, never trusted)."""
+    per: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for a in attempts:
+        per[writer_label(h, a)] += a.self_checks
+    return {**_agreement([p for a in attempts for p in a.self_checks]),
+            "by_model": [{"model": m, **_agreement(v)} for m, v in sorted(per.items()) if v]}
+
+
+def _spot_row(attempts: list[Attempt]) -> dict[str, Any]:
+    asked = [a for a in attempts if a.spot_check]
+    flagged = sum(1 for a in asked if a.spot_check == "flagged")
+    answered = sum(1 for a in asked if a.spot_check != "asked")
+    return {"asked": len(asked), "answered": answered, "flagged": flagged,
+            "rate": _rate(flagged, answered)}
+
+
+def spot_checks(h: History, attempts: list[Attempt]) -> dict[str, Any]:
+    """Integrations the user was asked to re-check (every Nth, seed 004 5.4), answered, and
+    flagged: the gate let something through a person would not have; per CLI/model."""
+    asked = [a for a in attempts if a.spot_check]
+    return {**_spot_row(asked),
+            "by_model": _grouped(asked, lambda a: (writer_label(h, a),), ("model",), _spot_row)}
+
+
 def first_pass(h: History) -> dict[str, Any]:
     """Share of concluded attempts integrated with no rejection; rejections by step and code;
     the tests their verifies ran, passed, masked and dropped."""
@@ -145,6 +189,9 @@ def first_pass(h: History) -> dict[str, Any]:
         "verify_runs": sum(a.verify_runs for a in attempts),
         "flaky": sum(a.flaky for a in attempts),
         "contract_invalid": sum(a.contract_invalid for a in attempts),
+        "model_behaviour": model_behaviour(attempts),
+        "self_check": self_checks(h, attempts),
+        "spot_checks": spot_checks(h, attempts),
         "by_step": [{"step": s, "code": c, "count": n}
                     for (s, c), n in sorted(steps.items(), key=lambda kv: (-kv[1], kv[0]))],
         "by_model": _grouped(attempts, lambda a: (writer_label(h, a),), ("model",), _pass_row),

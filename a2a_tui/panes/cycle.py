@@ -16,15 +16,30 @@ from a2a_tui.panes import delivery, spool
 
 
 def ingest_and_deliver(store, io: delivery.PaneIO, tmux_socket: str | None, top: Path,
-                       folders: set[Path] | None, sleep=time.sleep) -> delivery.Delivered:
+                       folders: set[Path] | None, sleep=time.sleep,
+                       observers: tuple[spool.Then, ...] = ()) -> delivery.Delivered:
     """Ingest the files waiting in `folders` (every folder when None), then deliver one
-    dispatch to each ready pane."""
+    dispatch to each ready pane. `observers` see every signal in its transaction (the gate's
+    record of model behaviour, handed in by whoever starts the orchestrator)."""
     files = spool.pending(top, folders)
     last = {path.parent: i for i, path in enumerate(files)}
     begin = partial(delivery.begin_now, tmux_socket=tmux_socket)
     begun = []
     for i, path in enumerate(files):
-        got = spool.ingest(store, path, begin if last[path.parent] == i else None)
+        got = spool.ingest(store, path, _then(observers, begin if last[path.parent] == i
+                                              else None))
         if got is not None and got.get("then") is not None:
             begun.append(got.pop("then"))
     return delivery.deliver_ready(store, io, tmux_socket, sleep=sleep, begun=begun)
+
+
+def _then(observers: tuple[spool.Then, ...], begin: spool.Then | None) -> spool.Then | None:
+    """One `then` for a signal's transaction: every observer, then the dispatch begun."""
+    if not observers:
+        return begin
+
+    def then(tx, session: str):
+        for observe in observers:
+            observe(tx, session)
+        return begin(tx, session) if begin is not None else None
+    return then

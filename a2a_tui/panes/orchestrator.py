@@ -22,6 +22,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from watchfiles import watch
 
@@ -114,9 +115,17 @@ def take_lock(repo, then: str):
 class Orchestrator:
     """Ingestion and delivery for one repository and one tmux server."""
 
-    def __init__(self, repo, tmux_socket: str | None = None):
+    def __init__(self, repo, tmux_socket: str | None = None,
+                 sweeps: tuple[Callable[[Any, int], int | None], ...] = (),
+                 observers: tuple[Callable[[Any, str], Any], ...] = ()):
         self.repo = repo
         self.tmux_socket = tmux_socket
+        # Looks of other areas taken each cycle (store, now) -> when to look again (ns): the
+        # gate's leases (gate/attempts/leases.py), handed in by whoever starts the orchestrator.
+        self.sweeps = sweeps
+        # What sees each signal in its transaction (tx, session): the gate's record of model
+        # behaviour (gate/attempts/behaviour.py).
+        self.observers = observers
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._lock_file = None
@@ -338,7 +347,7 @@ class Orchestrator:
             self.broker.record(self.store)   # on a full disk: waited out with the rest
         while True:
             result = cycle.ingest_and_deliver(self.store, self.tmux, self.tmux_socket, top,
-                                              folders)
+                                              folders, observers=self.observers)
             if result.failed:
                 recovery.reconcile_panes(self.store, self.tmux.panes(), self.tmux_socket)
             # Deliveries and the files that landed meanwhile may make more work: loop until quiet.
@@ -359,7 +368,8 @@ class Orchestrator:
         dues = [d for d in (delivery_due, hints.silent_starts(self.store, self.tmux_socket, now),
                             confirm.unconfirmed(self.store, self.tmux, self.tmux_socket, now),
                             stalls.silent_panes(self.store, self.tmux_socket, now,
-                                                self.settings.stall_for))
+                                                self.settings.stall_for),
+                            *(look(self.store, now) for look in self.sweeps))
                 if d is not None]
         self._look_again_at(min(dues) if dues else None)
         rows = self.store.all(

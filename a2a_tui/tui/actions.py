@@ -133,6 +133,9 @@ ACTIONS: tuple[Action, ...] = (
            "Answer in your own words."),
     Action("board.send", "board", "s", "send", "Send batch",
            "Send the held answers now, one prompt per asking session."),
+    Action("board.flag", "board", "f", "flag_spot_check", "Flag",
+           "A spot check: flag the integrated attempt it asks about, saying why (the gate let"
+           " something through); `a2a spot-check ATTEMPT --ok` says it holds up.", show=False),
     # --- inbox, events ---
     Action("inbox.open", "inbox", "enter", "open", "Open", "Read the whole entry.",
            priority=True),

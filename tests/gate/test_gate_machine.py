@@ -49,6 +49,7 @@ from hypothesis.stateful import (
 
 from a2a_tui.errors import A2AError
 from a2a_tui.faults import CRASH_ENV
+from a2a_tui.gate.attempts.handback import clone_head
 from a2a_tui.gate.attempts.ownership import abandon, claim, submit
 from a2a_tui.gate.cards.commands import add_card, ready_card
 from a2a_tui.gate.context import GateContext
@@ -202,12 +203,18 @@ class GateMachine(RuleBasedStateMachine):
 
     def claim_card(self, card: str, supersede: bool) -> None:
         r, e = self.call(EXEC, claim, card, writer="session:w1", supersede=supersede,
-                         allowed=("already_claimed", "attempt_unresolved", "target_diverged"))
+                         allowed=("already_claimed", "attempt_unresolved", "target_diverged",
+                                  "delivery_unsubmitted", "retry_budget_spent"))
         if r is not None:
             assert r.start_commit == self.head() and not self.off_record()
             assert Path(r.worktree).is_dir()
         else:
             assert e.code != "already_claimed" or not supersede
+            # rule 2: a superseded writer's commits are submitted first (handback.py)
+            assert e.code != "delivery_unsubmitted" or any(
+                self.unsubmitted(a) for a in self.attempts() if a["card_id"] == card)
+            assert e.code != "retry_budget_spent" or self.store.one(
+                "SELECT COUNT(*) FROM attempts WHERE card_id = ?", (card,))[0] >= 5
 
     def deliver(self, att, good: bool = True, stale: str | None = None):
         """The worker commits in its worktree (a flagged tree fails verify) and submits."""
@@ -283,8 +290,15 @@ class GateMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def abandon(self, data):
         att = self.draw_attempt(data, OPEN)
-        r, _ = self.call(EXEC, abandon, att["id"], SCORE, "machine")
-        assert r.state == "abandoned"
+        r, e = self.call(EXEC, abandon, att["id"], SCORE, "machine",
+                         allowed=("delivery_unsubmitted",))
+        # rule 2: the writer's commits past its last submission hold the attempt (handback.py)
+        assert (r is None) == self.unsubmitted(att)
+        assert r is None or r.state == "abandoned"
+
+    def unsubmitted(self, att) -> bool:
+        head = clone_head(att)
+        return head is not None and head not in (att["start_commit"], att["submitted_sha"])
 
     # --- the user ----------------------------------------------------------------------------
     @precondition(lambda self: self.attempts(("integrating",)))

@@ -103,23 +103,31 @@ def test_every_view_over_a_known_history(repo, tmux_socket, serve, tmp_path):
 
     # --- first pass and rejections ---
     fp = m["first_pass"]
-    row = {"attempts": 1, "concluded": 1}
+    row = {"attempts": 1, "concluded": 1, "stopped_early": 0}
     assert fp == {
         "attempts": 3, "concluded": 3, "integrated": 2, "first_pass": 1, "rate": 0.333,
         "rejections": 1, "verify_runs": 4, "flaky": 0, "contract_invalid": 0, "tests": None,
+        # Rule 4: w2's turns after its rejection (the gate's feedback, then the user's words)
+        # ended with T-2-a1 still owed, unasked and unfailed: the model's, twice.
+        "stopped_early": 2,
+        "model_behaviour": {"stopped_early": 2, "attempts": 1,
+                            "by_model": [{"model": "demo deep high", "stopped_early": 2}]},
+        "self_check": {"reported": 0, "agreed": 0, "rate": None, "said_passed_gate_failed": 0,
+                       "by_model": []},
+        "spot_checks": {"asked": 0, "answered": 0, "flagged": 0, "rate": None, "by_model": []},
         "by_step": [{"step": "checks", "code": "tests", "count": 1}],
         "by_model": [
             {"model": "(user)", **row, "integrated": 0, "first_pass": 0, "rate": 0.0,
              "rejections": 0},
             {"model": "demo deep high", **row, "integrated": 1, "first_pass": 0, "rate": 0.0,
-             "rejections": 1},
+             "rejections": 1, "stopped_early": 2},
             {"model": "demo fast low", **row, "integrated": 1, "first_pass": 1, "rate": 1.0,
              "rejections": 0}],
         "by_type": [
             {"task_type": "bugfix", "complexity": "S", **row, "integrated": 1, "first_pass": 1,
              "rate": 1.0, "rejections": 0},
             {"task_type": "feature", "complexity": "M", **row, "integrated": 1,
-             "first_pass": 0, "rate": 0.0, "rejections": 1},
+             "first_pass": 0, "rate": 0.0, "rejections": 1, "stopped_early": 2},
             {"task_type": "refactor", "complexity": "S", **row, "integrated": 0,
              "first_pass": 0, "rate": 0.0, "rejections": 0}]}
     assert ("first-pass rate 33%: 1 of 3 concluded attempt(s) integrated with no rejection"

@@ -15,13 +15,13 @@ import textwrap
 
 import pytest
 
-from tests.scenarios import delivery, orchestration, recovery
+from tests.scenarios import delivery, orchestration, recovery, rules
 from tests.scenarios.switches import ROOT
 from tests.scenarios.switches.edits import Replace
 from tests.scenarios.switches.registry import SWITCHES, switch_off
 
 SUITES = {"delivery": (delivery, 8), "recovery": (recovery, 9),
-          "orchestration": (orchestration, 21)}
+          "orchestration": (orchestration, 21), "rules": (rules, 7)}
 
 
 def scenarios(package) -> dict[str, str]:

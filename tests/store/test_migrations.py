@@ -315,3 +315,28 @@ def test_migration_13_adds_test_reports_beside_older_verify_results(tmp_path):
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
         s.conn.execute("UPDATE test_reports SET source = 'candidate'")
     s.close()
+
+
+def test_migration_14_gives_old_approvals_no_expiry_and_may_run_again(tmp_path):
+    """A store from before the seeds' rules: its approvals keep their values with no expiry nor
+    target (NULL: they do not expire), its attempts follow none, the revocations table
+    (append-only) is added, and running the migration again changes nothing."""
+    path = tmp_path / "a2a.db"
+    conn = at_version(path, 13)
+    conn.execute("INSERT INTO approvals(id, attempt_id, submission_n, sha, card_version,"
+                 " evidence, user_input, seq) VALUES ('A-1', 'T-1-a1', 1, ?, 1, 'sha256:e',"
+                 " 'U-1', 9)", ("a" * 40,))
+    conn.execute("COMMIT")
+    conn.close()
+    s = Store(path)
+    assert s.schema_version >= 14
+    old = dict(s.one("SELECT * FROM approvals"))
+    assert (old["evidence"], old["expires_ns"], old["target_branch"]) == ("sha256:e", None, None)
+    assert "table approval_revocations" in migrate.schema_objects(s.conn)
+    with s.write() as tx:
+        migrate.migrations()[13].apply(tx)
+    assert dict(s.one("SELECT * FROM approvals")) == old
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        s.conn.execute("INSERT INTO approval_revocations VALUES ('A-1', 'T-1-a1', '', 'U-2', 10)")
+        s.conn.execute("DELETE FROM approval_revocations")
+    s.close()

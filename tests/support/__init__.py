@@ -37,6 +37,7 @@ from tests.support.serve import (
 )
 from tests.support.sessions import (
     collab_as,
+    hooked,
     proc_start,
     process_alive,
     register_session,
@@ -54,7 +55,8 @@ __all__ = [
     "a2a", "A2A", "a2a_as", "add_ready_card", "AgentProcess", "broker_as", "serving",
     "as_session", "at_terminal", "barrier",
     "CARD_TOML", "collab_as", "commit_in", "dispatch", "enqueue", "error_code", "events", "git",
-    "give_verdict", "holds_for", "inject", "make_repo", "proc_start", "process_alive", "prompts",
+    "give_verdict", "holds_for", "hooked", "inject", "make_repo", "proc_start", "process_alive",
+    "prompts",
     "register_session", "repoint_session", "review_report", "rows", "Run", "Served", "session",
     "sessions_json", "session_out", "set_session", "signals", "spawn", "start_review", "store",
     "tmux", "wait_state", "wait_until", "World", "write_card", "Terminal", "attach_command",

@@ -121,3 +121,28 @@ def collab_as(repo: Path, session: str | None = None, role: str | None = None) -
     breadth; how a real process is attributed is tested with real panes. Close its store."""
     r = Repo(repo)
     return Collab(r, r.store(), Caller(session=session, role=role))
+
+
+def hooked(repo: Path, sid: str, *hook_events: str, then=None) -> str:
+    """The session's CLI signalling `hook_events` (Claude Code's names: UserPromptSubmit, Stop,
+    Notification...) through the real hook script into its spool folder, each file then
+    ingested as the orchestrator ingests it (the pane state machine moves the projection).
+    `then`: what the orchestrator runs in each signal's transaction (its observers). Returns the
+    pane's state after them."""
+    import json
+    import subprocess
+
+    from a2a_tui.panes import spool
+    from a2a_tui.resources import hooks_dir
+
+    folder = repo / ".a2a/spool" / sid
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in hook_events:
+        subprocess.run([str(hooks_dir() / "a2a-hook"), "--spool", str(folder), "--session", sid,
+                        "claude"], input=json.dumps({"hook_event_name": name, "session_id": "x",
+                                                     "prompt": "go on", "message": "allow?"}),
+                       text=True, check=True)
+    with store(repo) as s:
+        for path in spool.pending(repo / ".a2a/spool"):
+            spool.ingest(s, path, then)
+        return session_row(s, sid)["state"]

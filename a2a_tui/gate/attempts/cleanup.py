@@ -17,6 +17,7 @@ from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
 from a2a_tui.gate.attempts import clones
 from a2a_tui.gate.attempts.findings import report_kept_worktree
+from a2a_tui.gate.attempts.handback import holdups, permit_force, settle
 from a2a_tui.gate.attempts.locks import op_lock
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.ledger import GateEvent
@@ -30,8 +31,11 @@ def hidden_ref(attempt_id: str) -> str:
     return f"refs/a2a/attempts/{attempt_id}"
 
 
-def reclaim(g: GateContext, attempt_id: str | None = None) -> list[dict[str, Any]]:
-    """Remove the clean worktrees of ended attempts (or of one), keeping their commits."""
+def reclaim(g: GateContext, attempt_id: str | None = None, force: bool = False
+            ) -> list[dict[str, Any]]:
+    """Remove the clean worktrees of ended attempts (or of one), keeping their commits; a
+    clone whose writer's pane is not idle or exited is left alone (gate/attempts/handback.py:
+    one named attempt is refused, unless the user forces it; the others are listed as held)."""
     require_role(g, "reclaim")
     ledger.require_intact(g)
     if attempt_id is not None:
@@ -42,24 +46,38 @@ def reclaim(g: GateContext, attempt_id: str | None = None) -> list[dict[str, Any
             raise A2AError("attempt_active", f"attempt {attempt_id} is {att['state']}: only ended"
                            " attempts (integrated, abandoned, superseded, failed) are reclaimed"
                            + hint)
-        rows = [att]
+        if force:
+            permit_force(g, att, "reclaim")
+        forced = settle(g.store, att, None, what="reclaim", force=force, delivery=False)
+        out = [_reclaim_one(g, att, forced)]
     else:
         rows = g.store.all(
             f"SELECT * FROM attempts WHERE state IN ({','.join('?' * len(ENDED))})"
             " AND worktree_state NOT IN ('removed') ORDER BY claimed_ns", ENDED)
-    out = [_reclaim_one(g, r) for r in rows]
+        out = [_held(att, found) if (found := holdups(g.store, att, None, delivery=False))
+               else _reclaim_one(g, att) for att in rows]
     for r in out:   # and the read-only checkouts its reviews were given
         r["review_checkouts"] = reclaim_checkouts(g, r["attempt"])
     return out
 
 
-def _reclaim_one(g: GateContext, att) -> dict[str, Any]:
+def _held(att, found) -> dict[str, Any]:
+    """What a reclaim of every ended attempt says of one whose writer still holds its clone."""
+    return {"attempt": att["id"], "worktree": att["worktree"], "worktree_state": "held",
+            "changed": False, "reason": "; ".join(h.reason for h in found)
+            + f" (`a2a reclaim {att['id']}` says what to do)"}
+
+
+def _reclaim_one(g: GateContext, att, forced: list[dict[str, str]] | None = None
+                 ) -> dict[str, Any]:
     aid = att["id"]
     ledger.require_intact(g, att["card_id"])
     with op_lock(g.repo.locks_dir, aid, what=f"an operation on {aid}"):
         att = g.attempt(aid)
         path = Path(att["worktree"])
         result: dict[str, Any] = {"attempt": aid, "worktree": str(path)}
+        if forced:
+            result["forced"] = forced
         head = clones.head_of(att) if path.is_dir() else None
         try:
             if head is not None and not clones.bring_in(g, att, head):

@@ -13,8 +13,11 @@ from a2a_tui.faults import crashpoint
 from a2a_tui.gate import ledger
 from a2a_tui.gate.attempts import clones
 from a2a_tui.gate.attempts.facts import objective_facts
+from a2a_tui.gate.attempts.handback import clone_head, permit_force, settle
+from a2a_tui.gate.attempts.leases import budget_refusal, enforce, previous
 from a2a_tui.gate.attempts.locks import op_lock
 from a2a_tui.gate.attempts.openitems import clean as clean_open_items
+from a2a_tui.gate.cards import gate_rules
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.escalate import tell_dispatcher
 from a2a_tui.gate.integration.targets import observe, target_lock
@@ -86,25 +89,36 @@ def submitted_ref(attempt_id: str, n: int) -> str:
 
 
 def claim(g: GateContext, card_id: str, *, writer: str | None = None,
-          supersede: bool = False) -> Claimed:
+          supersede: bool = False, force: bool = False) -> Claimed:
     """Atomically allocate attempt n, a new fence, and a clone of the repository on a new
     branch at the target head (gate/attempts/clones.py: the agent writes only the clone's `.git`).
 
     The target must be where the gate last left it (targets.observe). The store transaction
-    decides the winner; git runs only after it commits.
+    decides the winner; git runs only after it commits. A superseded attempt is taken from its
+    writer only once it is done with it (gate/attempts/handback.py; `force`: the user's alone).
     """
     require_role(g, "claim")
     cfg = g.config
     g.card(card_id)  # unknown card: a clear error before anything else
     ledger.require_intact(g, card_id)
+    budget = gate_rules.load(g).rules.retry_budget
     writer = writer or g.caller.actor
     with op_lock(g.repo.locks_dir, f"card-{card_id}", what=f"a claim of {card_id}"):
         with g.store.snapshot() as tx:  # what needs no git is refused before the target is read
-            _claim_refusal(tx, card_id, supersede)
+            _, active = _claim_refusal(tx, card_id, supersede, budget)
+        olds = [g.attempt(old["id"]) for old in active]
+        for old in olds if force else ():
+            permit_force(g, old, "claim --supersede")
+        heads = {old["id"]: clone_head(old) for old in olds}   # git, before the transaction
         with target_lock(g, cfg.target_branch):
             start = observe(g, cfg.target_branch, task=card_id)
         with g.store.write() as tx:
-            card, active = _claim_refusal(tx, card_id, supersede)
+            card, active = _claim_refusal(tx, card_id, supersede, budget)
+            follows = previous(tx, card_id)
+            forced = {old["id"]: settle(tx, tx.one("SELECT * FROM attempts WHERE id=?",
+                                                   (old["id"],)), heads.get(old["id"]),
+                                        what="claim --supersede of", force=force)
+                      for old in active}
             n = 1 + (tx.one("SELECT COALESCE(MAX(n), 0) FROM attempts WHERE card_id=?",
                             (card_id,))[0])
             fence = card["fence"] + 1
@@ -112,15 +126,18 @@ def claim(g: GateContext, card_id: str, *, writer: str | None = None,
             branch = f"a2a/{attempt_id}"
             worktree = g.repo.worktrees_dir / attempt_id
             for old in active:
+                overridden = forced[old["id"]]
                 ledger.record(tx, GateEvent.ATTEMPT_SUPERSEDED, actor=g.caller.actor, task=card_id,
                               attempt=old["id"], session=g.caller.session,
-                              payload={"by": attempt_id, "fence": fence, "was": old["state"]})
+                              payload={"by": attempt_id, "fence": fence, "was": old["state"],
+                                       **({"forced": overridden} if overridden else {})})
             ledger.record(
                 tx, GateEvent.CLAIMED, actor=g.caller.actor, task=card_id, attempt=attempt_id,
                 session=g.caller.session,
                 payload={"fence": fence, "branch": branch, "worktree": str(worktree),
                          "start_commit": start, "card_version": card["version"],
-                         "writer": writer, "target_branch": cfg.target_branch})
+                         "writer": writer, "target_branch": cfg.target_branch,
+                         "follows": follows, "budget": [n, budget]})
         crashpoint("claim:after_record")
         # Outside the transaction: git.
         try:
@@ -146,7 +163,7 @@ def claim(g: GateContext, card_id: str, *, writer: str | None = None,
                    writer, tuple(a["id"] for a in active))
 
 
-def _claim_refusal(tx, card_id: str, supersede: bool):
+def _claim_refusal(tx, card_id: str, supersede: bool, budget: int):
     """The card and its active attempts, if `card_id` may be claimed now; else the refusal."""
     card = tx.one("SELECT * FROM cards WHERE id = ?", (card_id,))
     if card["state"] != CardState.READY:
@@ -166,6 +183,9 @@ def _claim_refusal(tx, card_id: str, supersede: bool):
         if old["state"] in UNRESOLVED:
             raise A2AError("attempt_unresolved", f"attempt {old['id']} is {old['state']}:"
                            f" {way_out(old['id'], old['state'])}")
+    spent = budget_refusal(tx, card_id, budget)
+    if spent is not None:
+        raise spent
     return card, active
 
 
@@ -181,10 +201,13 @@ def _check_authorization(tx, card_id: str) -> None:
 
 
 def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
-           fence: int, unresolved: list[str] | None = None) -> Submitted:
+           fence: int, unresolved: list[str] | None = None,
+           self_check: dict[str, str] | None = None) -> Submitted:
     """Accept a candidate only from the current owner: full SHA, current fence and card version.
 
     A refusal against a real attempt is kept as a diagnostic event and changes no state.
+    `self_check`: the worker's own check (what it ran, what it saw: gate/attempts/selfcheck.py),
+    kept with the submission and never read by the gate's decisions.
     """
     att = g.attempt(attempt_id)
     ledger.require_intact(g, att["card_id"])
@@ -211,16 +234,21 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
         _pin(g, pin, sha, f"a2a: {attempt_id} submission {pinned_n}")
     except GitError as exc:
         raise refuse(exc.code, f"could not keep {sha[:12]} under {pin}: {exc.message}") from exc
+    lease_s = gate_rules.load(g).rules.lease_s
     with g.store.write() as tx:
         att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
         card = tx.one("SELECT * FROM cards WHERE id = ?", (att["card_id"],))
         problem = _record_refusal(g, att, card, fence, card_version, pinned_n)
-        if problem is None:
+        isolated = enforce(g, tx, att, lease_s, time.time_ns()) if problem is None else None
+        if isolated is not None:
+            problem = (isolated.code, isolated.message)
+        elif problem is None:
             n = att["submission_n"] + 1
             ledger.record(tx, GateEvent.SUBMITTED, actor=g.caller.actor, task=att["card_id"],
                           attempt=attempt_id, session=g.caller.session,
                           payload={"n": n, "sha": sha, "card_version": card_version,
-                                   "fence": fence, "unresolved": open_items})
+                                   "fence": fence, "unresolved": open_items,
+                                   **({"self_check": self_check} if self_check else {})})
             told = tell_dispatcher(tx, attempt_id, f"{attempt_id} submitted {sha} (card"
                                    f" {att['card_id']} v{card_version}, submission {n}):"
                                    f" `a2a verify {attempt_id}` checks it.")
@@ -297,17 +325,21 @@ def _pin(g: GateContext, ref: str, sha: str, message: str) -> None:
         g.git.update_ref(ref, sha, g.git.ref_value(ref) or ZERO_SHA, message=message)
 
 
-def abandon(g: GateContext, attempt_id: str, score: Score | None, reason: str = ""
-            ) -> Abandoned:
+def abandon(g: GateContext, attempt_id: str, score: Score | None, reason: str = "",
+            force: bool = False) -> Abandoned:
     """End an attempt without integrating it, with a score; its evidence stays. An untouched
     attempt (nothing submitted, no commit on its branch) has nothing to score: its score may be
-    left out (None)."""
+    left out (None). Only once its writer is done with it (gate/attempts/handback.py;
+    `force`: the user's alone, recorded)."""
     require_role(g, "abandon")
     att = g.attempt(attempt_id)
     ledger.require_intact(g, att["card_id"])
+    if force:
+        permit_force(g, att, "abandon")
     # Read before the write transaction (no git inside it); a commit made meanwhile is only
     # a commit nobody submitted.
-    committed = has_commits(att)
+    head = clone_head(att)
+    committed = head != att["start_commit"]
     with op_lock(g.repo.locks_dir, attempt_id, what=f"an operation on {attempt_id}"):
         with g.store.write() as tx:
             att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
@@ -317,6 +349,7 @@ def abandon(g: GateContext, attempt_id: str, score: Score | None, reason: str = 
             if att["state"] not in ACTIVE:
                 raise A2AError("attempt_not_open", f"attempt {attempt_id} is {att['state']}:"
                                " it has ended")
+            forced = settle(tx, att, head, what="abandon", force=force)
             if score is None and (att["submission_n"] or committed):
                 score = parse_scores([])   # there is work to judge: it is scored
             now = time.time_ns()
@@ -324,7 +357,8 @@ def abandon(g: GateContext, attempt_id: str, score: Score | None, reason: str = 
             scored = score.to_json() if score is not None else None
             ledger.record(tx, GateEvent.ABANDONED, actor=g.caller.actor, task=att["card_id"],
                           attempt=attempt_id, session=g.caller.session, ts_ns=now,
-                          payload={"reason": reason, "score": scored, **facts})
+                          payload={"reason": reason, "score": scored, **facts,
+                                   **({"forced": forced} if forced else {})})
     return Abandoned(attempt_id, AttemptState.ABANDONED, score, **facts)
 
 

@@ -144,6 +144,18 @@ class GateRules(BaseModel):
     review_follow_up_rounds: int = Field(default=2, ge=0, le=100,
                                          description="reviews of later submissions after the"
                                          " first review of an attempt")
+    retry_budget: int = Field(default=5, ge=1, le=100,
+                              description="attempts a card may have, all told (a claim past"
+                              " them is refused; the count is never reset)")
+    lease_s: int = Field(default=3600, ge=0, le=7 * 86_400,
+                         description="an attempt owing work is isolated after this long"
+                         " without a report from its writer (0: no leases)")
+    spot_check_every: int = Field(default=10, ge=0, le=10_000,
+                                  description="every Nth integration, the board asks you to"
+                                  " re-check one of the last N (0: never)")
+    approval_valid_s: int = Field(default=86_400, ge=1, le=30 * 86_400,
+                                  description="an approval to integrate expires after this"
+                                  " (a2a approve --valid-for says otherwise for one)")
     timeouts: Timeouts = Field(default_factory=Timeouts)
     steps: Steps = Field(default_factory=Steps)
     commands: Commands = Field(default_factory=Commands)

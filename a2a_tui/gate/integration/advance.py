@@ -19,7 +19,9 @@ from a2a_tui.faults import crashpoint
 from a2a_tui.gate import ledger
 from a2a_tui.gate.attempts.locks import op_lock
 from a2a_tui.gate.attempts.ownership import score_facts
+from a2a_tui.gate.cards import gate_rules
 from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.integration import spotchecks
 from a2a_tui.gate.integration.mainworktree import (
     IndexLock,
     blocking_changes,
@@ -203,6 +205,7 @@ def resolve_intent(g: GateContext, attempt_id: str, *, actor: str, recovering: b
     if observed == it["new_sha"] and it["sync_worktree"]:
         synced = sync_worktree(g, Path(it["sync_worktree"]), it["old_sha"], it["new_sha"],
                                att["target_branch"])
+    every = gate_rules.load(g).rules.spot_check_every
     now = time.time_ns()
     with g.store.write() as tx:
         base = {"ref": it["ref"], "old": it["old_sha"], "new": it["new_sha"], "observed": observed,
@@ -213,11 +216,12 @@ def resolve_intent(g: GateContext, attempt_id: str, *, actor: str, recovering: b
         # target's baseline: the fold writes them (gate/ledger/).
         if observed == it["new_sha"]:
             state = IntegrationState.INTEGRATED
-            ledger.record(tx, GateEvent.INTEGRATED,
-                          actor=actor, task=att["card_id"], attempt=attempt_id,
-                          ts_ns=now, payload={**base, "score": score_json,
-                                              "worktree_synced": synced,
-                                              **score_facts(tx, att, now)})
+            ev = ledger.record(tx, GateEvent.INTEGRATED,
+                               actor=actor, task=att["card_id"], attempt=attempt_id,
+                               ts_ns=now, payload={**base, "score": score_json,
+                                                   "worktree_synced": synced,
+                                                   **score_facts(tx, att, now)})
+            spotchecks.after_integrated(tx, every, ev.seq)
         elif observed == it["old_sha"]:
             # Not moved: the CAS did not apply, the candidate stays verified.
             state = IntegrationState.NOT_APPLIED

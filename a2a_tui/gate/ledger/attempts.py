@@ -61,6 +61,8 @@ def _claimed(rows: Rows, ev: Event) -> None:
         "start_commit": p["start_commit"],
         "target_branch": p["target_branch"], "card_version": p["card_version"],
         "writer": p["writer"], "submission_n": 0, "submitted_sha": None, "rejections": 0,
+        "follows": p.get("follows"),   # the attempt before (since migration 14)
+        "isolated_seq": None,
         "claimed_ns": ev.ts_ns, "ended_ns": None, "updated_seq": ev.seq})
 
 
@@ -206,6 +208,10 @@ def _resolved(rows: Rows, ev: Event) -> None:
         _ended(AttemptState.ABANDONED)(rows, ev)
 
 
+def _lease_expired(rows: Rows, ev: Event) -> None:
+    rows.set("attempts", (ev.attempt,), isolated_seq=ev.seq, updated_seq=ev.seq)
+
+
 HANDLERS: dict[GateEvent, Handler] = {
     GateEvent.CARD_ADDED: _card_added,
     GateEvent.CARD_VERSIONED: _card_added,      # a new version: as a new card, keeping the fence
@@ -236,4 +242,7 @@ HANDLERS: dict[GateEvent, Handler] = {
     GateEvent.WORKTREE_KEPT: _attempt(worktree_state=WorktreeState.KEPT_DIRTY),
     GateEvent.WORKTREE_UNKNOWN: _attempt(worktree_state=WorktreeState.UNKNOWN),
     GateEvent.ATTEMPT_RESOLVED: _resolved,
+    # leases (gate/attempts/leases.py): an expiry isolates the attempt, a renewal takes it back
+    GateEvent.LEASE_EXPIRED: _lease_expired,
+    GateEvent.LEASE_RENEWED: _attempt(isolated_seq=None),
 }

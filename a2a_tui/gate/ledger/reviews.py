@@ -65,7 +65,17 @@ def _integration_approved(rows: Rows, ev: Event) -> None:
     rows.add("approvals", {"id": p["approval"], "attempt_id": ev.attempt,
                            "submission_n": p["submission"], "sha": p["sha"],
                            "card_version": p["card_version"], "evidence": p["evidence"],
-                           "user_input": p["user_input"], "seq": ev.seq})
+                           "user_input": p["user_input"], "seq": ev.seq,
+                           # named by approvals since migration 14 (None before: no expiry)
+                           "expires_ns": p.get("expires_ns"),
+                           "target_branch": p.get("target_branch")})
+
+
+def _approval_revoked(rows: Rows, ev: Event) -> None:
+    p = ev.payload
+    rows.add("approval_revocations", {"approval_id": p["approval"], "attempt_id": ev.attempt,
+                                      "reason": p["reason"], "user_input": p["user_input"],
+                                      "seq": ev.seq})
 
 
 def _approval_consumed(rows: Rows, ev: Event) -> None:
@@ -105,6 +115,7 @@ HANDLERS: dict[GateEvent, Handler] = {
     GateEvent.REVIEW_OVERRIDDEN: _review_overridden,
     GateEvent.INTEGRATION_APPROVED: _integration_approved,
     GateEvent.APPROVAL_CONSUMED: _approval_consumed,
+    GateEvent.APPROVAL_REVOKED: _approval_revoked,
     GateEvent.REVIEW_COMMENT_ADDED: _comment_added,
     GateEvent.REVIEW_COMMENT_EDITED: _comment_edited,
     GateEvent.REVIEW_COMMENT_REMOVED: _comment_removed,

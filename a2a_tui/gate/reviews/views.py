@@ -6,6 +6,7 @@ read this; it takes a Store or an open transaction."""
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -47,9 +48,11 @@ class ApprovalView:
     id: str
     sha: str
     card_version: int
-    state: str                     # fits | stale | used | replaced (by a later one)
-    why: str | None                # for a stale one
+    state: str                     # fits | stale | expired | revoked | used | replaced
+    why: str | None                # for a stale, expired or revoked one
     user_input: str
+    expires_ns: int | None = None  # None: an approval from before expiries
+    revoked: int | None = None     # the approval_revoked event
 
 
 @dataclass(frozen=True)
@@ -130,15 +133,28 @@ def _issues(db, attempt_id: str, sha: str) -> list[IssueView]:
 
 def _approvals(db, att) -> list[ApprovalView]:
     out = []
-    rows = db.all("SELECT a.*, u.seq AS used FROM approvals a LEFT JOIN approval_uses u"
-                  " ON u.approval_id = a.id WHERE a.attempt_id = ? ORDER BY a.seq", (att["id"],))
+    rows = db.all("SELECT a.*, u.seq AS used, r.seq AS revoked, r.reason AS revoke_reason"
+                  " FROM approvals a LEFT JOIN approval_uses u ON u.approval_id = a.id"
+                  " LEFT JOIN approval_revocations r ON r.approval_id = a.id"
+                  " WHERE a.attempt_id = ? ORDER BY a.seq", (att["id"],))
+    now = time.time_ns()
     for k, a in enumerate(rows):
         last = k == len(rows) - 1     # a new approval replaces those before it
-        why = approvals.problem(db, att, a) if last and not a["used"] else None
-        state = "used" if a["used"] else "replaced" if not last else "stale" if why else "fits"
+        state, why = ("used", None) if a["used"] else ("replaced", None) if not last else \
+            _fit(db, att, a, now)
         out.append(ApprovalView(id=a["id"], sha=a["sha"], card_version=a["card_version"],
-                                state=state, why=why, user_input=a["user_input"]))
+                                state=state, why=why, user_input=a["user_input"],
+                                expires_ns=a["expires_ns"], revoked=a["revoked"]))
     return out
+
+
+def _fit(db, att, a, now_ns: int) -> tuple[str, str | None]:
+    """The state of the attempt's latest unused approval, and why it cannot be used."""
+    lapsed = approvals.lapse(a, now_ns)
+    if lapsed is not None:
+        return lapsed.code.removeprefix("approval_"), lapsed.message
+    why = approvals.problem(db, att, a)
+    return ("stale", why) if why else ("fits", None)
 
 
 def _blocked(db, att, body, views: tuple[ApprovalView, ...]) -> tuple[str, str] | None:

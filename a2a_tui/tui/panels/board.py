@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from rich.text import Text
@@ -10,6 +11,9 @@ from a2a_tui.tui.messages import ActionRequested, BoardAnswersSent, BoardItemAns
 from a2a_tui.tui.panels.base import Cell, Panel
 from a2a_tui.tui.queries import BoardItem
 from a2a_tui.tui.screens.detail import QuestionScreen
+
+# The title gate/integration/spotchecks.py gives a spot check's board item.
+_SPOT = re.compile(r"^Spot check: re-check (?P<attempt>\S+)$")
 
 
 def question_text(q: BoardItem) -> Text:
@@ -78,6 +82,8 @@ class BoardPanel(Panel[BoardItem]):
             return self.nothing_selected()
         if action == "open":
             return None
+        if action == "flag_spot_check" and spot_checked(b) is None:
+            return f"{b.id} is not a spot check (the gate asks one every Nth integration)"
         if b.status == "answered":
             return f"{b.id} is already answered" + (" (held: s sends it)" if b.held else "")
         if action in ("pick", "adopt"):
@@ -127,6 +133,22 @@ class BoardPanel(Panel[BoardItem]):
         self.app.push_screen(EditorScreen(f"Answer {b.id}: {b.title}",
                                           "your words go to the asker as an answer"), then)
 
+    def action_flag_spot_check(self) -> None:
+        from a2a_tui.tui.screens.editor import Draft, EditorScreen  # lazy: as write_answer
+
+        b = self.selected
+        assert b is not None
+        att = spot_checked(b)
+
+        def then(draft: Draft | None) -> None:
+            if draft and att:
+                self.post_message(ActionRequested(
+                    f"flag {att}", lambda w: w.gate.spot_check(att, True, draft.text),
+                    BoardItemAnswered))
+
+        self.app.push_screen(EditorScreen(f"Flag {att}: what did the gate let through?",
+                                          "kept as your input with the flag"), then)
+
     def _answer(self, b: BoardItem, what: str, **how) -> None:
         self.post_message(ActionRequested(what, lambda w: w.board.answer(b.id, **how),
                                           BoardItemAnswered))
@@ -134,3 +156,10 @@ class BoardPanel(Panel[BoardItem]):
     def action_send(self) -> None:
         self.post_message(ActionRequested("send the held answers", lambda w: w.board.send_answers(),
                                           BoardAnswersSent))
+
+
+def spot_checked(b: BoardItem) -> str | None:
+    """The attempt a spot check item asks about (gate/integration/spotchecks.py posts it, as the
+    gate: an item a session posted is none; the gate checks again that one was asked)."""
+    m = _SPOT.match(b.title)
+    return m["attempt"] if m and b.asked_by is None and b.kind == "finding" else None

@@ -171,7 +171,11 @@ class MetricsScreen(Screen[None]):
         t.append("metrics ", style="bold")
         t.append(us["name"] or "-", style="bold cyan")
         t.append(f" · first pass {tables.fmt_rate(fp['rate'])} ({fp['first_pass']}/"
-                 f"{fp['concluded']}) · {fp['rejections']} rejection(s) · needed you"
+                 f"{fp['concluded']}) · {fp['rejections']} rejection(s) · model stopped early"
+                 f" {fp['model_behaviour']['stopped_early']}× · self-check agreed"
+                 f" {fp['self_check']['agreed']}/{fp['self_check']['reported']} · spot checks"
+                 f" flagged {fp['spot_checks']['flagged']}/{fp['spot_checks']['answered']}"
+                 " · needed you"
                  f" {at['count']}× ({tables.fmt_s(at['waited_s'])} waited, {at['open']} open)"
                  f" · {us['attempts']} attempt(s) · to event #{self.shown_seq}", style="dim")
         self.query_one("#headline", Static).update(t)

@@ -47,10 +47,13 @@ class OrchestratorHost:
     def start(self) -> int:
         """Take the repository's orchestrator lock and start ingesting and delivering; returns
         our pid. Raises A2AError `orchestrator_running` when another process serves it."""
+        from a2a_tui.gate.attempts.behaviour import on_signal
+        from a2a_tui.gate.attempts.leases import sweeper
         from a2a_tui.metrics.retro import propose_if_due
         from a2a_tui.panes.orchestrator import Orchestrator
 
-        orch = Orchestrator(self.repo, self.tmux_socket)
+        orch = Orchestrator(self.repo, self.tmux_socket, sweeps=(sweeper(self.repo),),
+                            observers=(on_signal,))
         orch.start()
         self.orch = orch
         propose_if_due(self.repo, orch.store)   # a board question once per retro_every, if set

@@ -195,6 +195,14 @@ class Gate(Part):
         return Done(f"the review of {attempt} at {r.sha[:12]} is overridden"
                     f" · {r.user_input}", r.to_json())
 
+    def spot_check(self, attempt: str, flag: bool, reason: str = "") -> Done:
+        """Your answer to a spot check of an integrated attempt: ok, or flagged with why."""
+        from a2a_tui.gate.integration.spotchecks import answer
+
+        with self.store() as s:
+            r = answer(self._gate(s), attempt, flag=flag, reason=reason, source=SOURCE)
+        return Done(f"spot check of {attempt}: {r.verdict} · {r.user_input}", r.to_json())
+
     def approve(self, attempt: str) -> Done:
         """Your approval to integrate the verified candidate as it is now."""
         from a2a_tui.gate.reviews.approvals import approve

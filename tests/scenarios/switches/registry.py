@@ -211,6 +211,37 @@ SWITCHES: dict[str, Switch] = {
         (Edit("a2a_tui.panes.confirm", "_decide",
               "_unknown(tx, row, f, why, unconfirmed_hint(f.n, len(f.enters), prof.prompt_wait_s))",
               "pass"),)),
+    "handback_waits_for_writer": Switch(
+        "abandon, claim --supersede and reclaim wait for an idle writer whose work is submitted",
+        (Edit("a2a_tui.gate.attempts.handback", "holdups",
+              "found = [pane_holdup(db, att), delivery_holdup(att, head) if delivery else None]",
+              "found = []"),)),
+    "approval_lapses": Switch(
+        "an approval revoked by the user or past its period is refused where it is consumed",
+        (Edit("a2a_tui.gate.reviews.approvals", "consume", "if lapsed is not None:",
+              "if False:"),)),
+    "lease_isolates": Switch(
+        "an attempt whose writer sent no report for a lease's length is isolated, not re-sent",
+        (Edit("a2a_tui.gate.attempts.leases", "_running", "if lease.expired(now_ns):",
+              "if False:"),
+         Edit("a2a_tui.gate.attempts.leases", "enforce", "if not lease.expired(now_ns):",
+              "if True:"))),
+    "retry_budget": Switch(
+        "a card is claimed at most retry_budget times, the count never reset",
+        (Edit("a2a_tui.gate.attempts.leases", "budget_refusal", "if len(used) < budget:",
+              "if True:"),)),
+    "model_behaviour_apart": Switch(
+        "a writer's turn ended with its work owed, unasked and unfailed, is model behaviour",
+        (Edit("a2a_tui.gate.attempts.behaviour", "on_signal",
+              'if _asked(tx, sid, began, ev["seq"]):', "if True:"),)),
+    "self_check_kept": Switch(
+        "a worker's own check is kept with its submission and weighed against the gate's verdict",
+        (Edit("a2a_tui.gate.attempts.ownership", "submit",
+              '**({"self_check": self_check} if self_check else {})', "**{}"),)),
+    "spot_checks": Switch(
+        "every Nth integration, the board asks the user to re-check one of the last N",
+        (Edit("a2a_tui.gate.integration.spotchecks", "after_integrated",
+              "if n % every != 0 or not done:", "if True:"),)),
     "unknown_calls_user": Switch(
         "a dispatch whose delivery is unknown calls the user, once, naming the pane",
         (Edit("a2a_tui.panes.calls", "waiting", "d.state = 'unknown' ORDER BY d.n",
