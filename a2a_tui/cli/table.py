@@ -123,8 +123,7 @@ TABLE: tuple[Command, ...] = (
             args=(CARD,)),
     Command("card list", "list cards", "card_cmds:cmd_card_list"),
     Command("claim", "claim a ready card: attempt, fence, worktree", "gate_cmds:cmd_claim",
-            group=GATE, example="a2a claim T-1", args=(
-                arg("card", help="the ready card's id"),
+            group=GATE, example="a2a claim T-1", args=(arg("card", help="the ready card's id"),
                 arg("--writer", metavar="SESSION", help="who will write (default: the caller)"),
                 arg("--supersede", action="store_true", help="take over from the card's active"
                     " attempt (fences it out)"), FORCE)),
