@@ -9,6 +9,7 @@ end-of-run record, so the run is `report_incomplete`. An honest fix integrates."
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -19,6 +20,7 @@ import pytest
 from tests.gate.runners_support import integrate, refused
 from tests.gate.verify_support import claim, gate_toml, result, submit_verify
 from tests.support import a2a, make_repo
+from tests.support.userconfig import write_user_config
 
 SHARED = Path(os.environ.get("A2A_TEST_JEST", "/tmp/a2a-test-jest-29-junit-16"))
 PACKAGES = ("jest@29.7.0", "jest-junit@16.0.0")
@@ -39,8 +41,16 @@ def _jest_home() -> Path:
 
 
 @pytest.fixture(scope="module")
-def jest_home() -> Path:
+def shared_jest() -> Path:
     return _jest_home()
+
+
+@pytest.fixture
+def jest_home(shared_jest, world) -> Path:
+    """The shared install, which the checks read: the user's `[confinement] read` (a check
+    sees nothing of /tmp but its own)."""
+    write_user_config(world, f"[confinement]\nread = [{json.dumps(str(shared_jest))}]\n")
+    return shared_jest
 
 
 CALC = "exports.add = (a, b) => a - b;\nexports.mul = (a, b) => a * b;\n"
