@@ -94,3 +94,12 @@ def test_tabbing_back_into_a_filled_field_keeps_its_text_and_a_refused_digit_is_
             return form.value("boundary-reason"), form.value("taste")
 
     assert run(scenario()) == ("in scope!", "2")
+
+
+def test_a_check_without_its_own_timeout_says_the_gates_default_not_nones():
+    from a2a_tui.tui.screens.gate import _check_line
+
+    line = _check_line({"name": "hello", "command": "true", "blocking": True, "timeout_s": None})
+    assert line == "hello: true (blocking, the gate's default timeout)"
+    assert _check_line({"name": "t", "command": "x", "blocking": False, "timeout_s": 60}) == \
+        "t: x (advisory, 60s)"

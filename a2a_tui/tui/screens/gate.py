@@ -66,7 +66,9 @@ def card_text(d: CardDetail) -> Text:
 
 def _check_line(ch: dict[str, Any]) -> str:
     kind = "blocking" if ch.get("blocking", True) else "advisory"
-    return f"{ch['name']}: {ch['command']} ({kind}, {ch.get('timeout_s', '?')}s)"
+    # No timeout_s of its own (None): the gate's (gate.toml [timeouts]).
+    timeout = f"{ch['timeout_s']}s" if ch.get("timeout_s") else "the gate's default timeout"
+    return f"{ch['name']}: {ch['command']} ({kind}, {timeout})"
 
 
 class CardScreen(DetailScreen):
