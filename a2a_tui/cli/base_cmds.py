@@ -6,9 +6,7 @@ import json
 import time
 from datetime import datetime
 
-from a2a_tui import settings
 from a2a_tui.cli.output import Result
-from a2a_tui.confine.settings import in_force
 from a2a_tui.gate import ledger
 from a2a_tui.gate import views as gate_views
 from a2a_tui.panes.views import sessions as session_views
@@ -44,7 +42,6 @@ def cmd_status(ctx, args) -> Result:
         "recovered": ctx.recovered,
         "last_event": g.store.last_seq(),
         "frozen": ledger.frozen(g.store),
-        "protections": in_force(settings.load().confinement),
         "last_backup": last_backup(g.repo),
     }
     lines = [f"target {data['target_branch']} at {(data['target_head'] or '?')[:12]}"
@@ -59,7 +56,6 @@ def cmd_status(ctx, args) -> Result:
         lines.append(f"sessions ({len(sessions)}):")
         lines += [f"  {s.id:<14} {s.role:<10} {s.cli:<7} {s.state}"
                   f"{' (paused)' if s.paused else ''} {s.pane_id or ''}" for s in sessions]
-    lines += protection_lines(data["protections"])
     lines.append(backup_line(data["last_backup"]))
     for r in ctx.recovered:
         lines.append(f"recovered: {json.dumps(r)}")
@@ -67,20 +63,6 @@ def cmd_status(ctx, args) -> Result:
         lines.append(f"GATE FROZEN: the store was changed outside a2a (first bad seq"
                      f" #{data['frozen']['seq']}: {data['frozen']['why']}); `a2a store verify`")
     return Result(data, "\n".join(lines))
-
-
-def protection_lines(p: dict) -> list[str]:
-    """What confines and limits the agents and the checks here, and what does not."""
-    c, x = p["confinement"], p["limits"]
-    box = (f"{c['engine']} {c['version'] or ''}".strip() if c["available"] and c["enabled"]
-           else "none")
-    out = [f"protections: confinement {box}; limits {x['engine']} (a check"
-           f" {x['check']['pids']} tasks, {x['check']['memory_mb']} MiB; a session"
-           f" {x['session']['pids']} tasks, {x['session']['memory_mb']} MiB; tmpfs"
-           f" {x['check']['tmpfs_mb']} MiB); checks' network"
-           f" {'on' if p['check_network'] else 'off unless a card asks'}"]
-    out += [f"  not in force: {why}" for why in p["not_in_force"]]
-    return out
 
 
 def last_backup(repo) -> dict | None:

@@ -243,17 +243,6 @@ def test_a_fork_bomb_and_a_memory_hog_in_a_check_stop_at_the_limits(repo, isolat
     assert v.json["confinement"]["limits"]["pids"] == 64
 
 
-def test_status_says_which_protections_are_in_force(repo, isolated_env):
-    p = a2a("status", "--json", cwd=repo).json["protections"]
-    assert p["limits"]["engine"] in ("cgroup2", "cgroup1", "setrlimit")
-    assert p["check_network"] is False and p["limits"]["check"]["pids"] == 2048
-    write_user_config(isolated_env, "[confinement]\nenabled = false\ncheck_network = true\n"
-                      "[confinement.limits]\ncheck_pids = 99\n")
-    r = a2a("status", cwd=repo)
-    assert "not in force: confinement is turned off in your settings" in r.out, r.out
-    assert "a check 99 tasks" in r.out and "checks' network on" in r.out
-
-
 def test_doctor_says_whether_the_checks_are_confined_and_limited(repo, isolated_env):
     rows = {r["name"]: r for r in a2a("doctor", "--json", cwd=repo).json["protections"]}
     assert rows["checks confined"]["in_force"] is probe().available

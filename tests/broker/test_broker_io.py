@@ -9,7 +9,7 @@ import signal
 import subprocess
 import time
 
-from tests.gate.verify_support import alive, claim, submit_verify
+from tests.gate.verify_support import PY, carrying, checks_may_write, claim, submit_verify
 from tests.support import (
     AgentProcess,
     broker_as,
@@ -69,43 +69,44 @@ def test_stdin_given_to_the_client_is_what_the_command_reads(repo, serve):
     assert d["text"].endswith("typed in")
 
 
-def _hanging_verify(repo, tmp_path) -> tuple[AgentProcess, list[int]]:
+def _hanging_verify(repo, tmp_path, world) -> tuple[AgentProcess, str]:
     """The executive's `a2a verify` through its broker, running a check that hangs (the attempt
-    verified once before, passed): the client's process, and the check's processes."""
-    flag, pids = tmp_path / "hang", tmp_path / "pids"
-    check = f"if [ -e {flag} ]; then sleep 120 & echo $! >> {pids}; sleep 120; fi"
+    verified once before, passed): the client's process, and the word on the command line of
+    the check's processes (their pids mean nothing outside the check's namespace)."""
+    checks_may_write(world, tmp_path)      # the check and the test leave each other word there
+    flag, pids, token = tmp_path / "hang", tmp_path / "pids", f"a2a-hang-{tmp_path.name}"
+    check = (f"if [ -e {flag} ]; then {PY} -c 'import time; time.sleep(120)' {token} &"
+             f" echo $! >> {pids}; sleep 120; fi")
     c, _ = claim(repo, check)
     assert submit_verify(repo, c).json["verdict"] == "passed"
     flag.touch()
     p = AgentProcess(repo, "exec1", "executive", "verify", c["attempt"])
     p.start()
-    started = wait_until(lambda: pids.exists() and [int(x) for x in pids.read_text().split()],
-                         timeout=30, what="the check's process")
-    return p, started
+    wait_until(lambda: pids.exists() and pids.read_text().split(), timeout=30,
+               what="the check's process")
+    return p, token
 
 
-def test_interrupting_the_client_interrupts_a_long_verify(repo, serve, tmp_path):
+def test_interrupting_the_client_interrupts_a_long_verify(repo, serve, tmp_path, world):
     serve()
-    p, started = _hanging_verify(repo, tmp_path)
+    p, token = _hanging_verify(repo, tmp_path, world)
     p.proc.send_signal(signal.SIGINT)        # Ctrl-C in the agent's shell reaches the client
     r = p.finish(timeout=30)
     assert r.code == 128 + signal.SIGINT, r.err
     (ev,) = wait_until(lambda: events(repo, "verify_interrupted"), what="verify_interrupted")
     assert ev.payload["why"] == "SIGINT"
-    wait_until(lambda: not any(alive(pid) for pid in started), timeout=10,
-               what="the check's processes to end")
+    wait_until(lambda: not carrying(token), timeout=10, what="the check's processes to end")
 
 
-def test_a_client_that_dies_hangs_the_command_up(repo, serve, tmp_path):
+def test_a_client_that_dies_hangs_the_command_up(repo, serve, tmp_path, world):
     serve()
-    p, started = _hanging_verify(repo, tmp_path)
+    p, token = _hanging_verify(repo, tmp_path, world)
     p.proc.kill()
     p.proc.wait(timeout=10)
     (ev,) = wait_until(lambda: events(repo, "verify_interrupted"), timeout=30,
                        what="verify_interrupted")
     assert ev.payload["why"] == "SIGHUP"
-    wait_until(lambda: not any(alive(pid) for pid in started), timeout=10,
-               what="the check's processes to end")
+    wait_until(lambda: not carrying(token), timeout=10, what="the check's processes to end")
 
 
 def test_with_the_orchestrator_down_the_client_answers_one_line_at_once(repo, serve):

@@ -53,11 +53,15 @@ def gate_codes() -> set[str]:
             if isinstance(node, ast.Call):
                 f = node.func
                 name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
-                if (name in ("A2AError", "GitError", "refuse") and node.args
+                code = next((k.value for k in node.keywords if k.arg == "code"), None)
+                if name == "GitError" and isinstance(code, ast.Constant):
+                    codes.add(code.value)   # GitError(operation, stderr, code=...)
+                elif (name in ("A2AError", "GitError", "refuse") and node.args
                         and isinstance(node.args[0], ast.Constant)):
                     codes.add(node.args[0].value)
             elif (isinstance(node, ast.Assign) and isinstance(node.value, ast.Tuple)
-                  and any(getattr(t, "id", "") == "problem" for t in node.targets)):
+                  and any(getattr(t, "id", "") == "problem" for t in node.targets)
+                  and isinstance(node.value.elts[0], ast.Constant)):
                 codes.add(node.value.elts[0].value)
     return codes
 

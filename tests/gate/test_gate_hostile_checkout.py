@@ -21,7 +21,16 @@ from a2a_tui.identity import Caller
 from a2a_tui.repo import Repo
 from a2a_tui.store import Store
 from tests.gate.hostile import PASS_EVERYTHING
-from tests.gate.verify_support import PY, PYTEST, claim, pytest_repo, result, submit, verify
+from tests.gate.verify_support import (
+    PY,
+    PYTEST,
+    checks_may_write,
+    claim,
+    pytest_repo,
+    result,
+    submit,
+    verify,
+)
 from tests.support import commit_in, git
 
 FAILING = {"tests/test_names.py": "def test_a_failure():\n    assert False, 'it fails'\n"}
@@ -93,8 +102,9 @@ def test_a_racing_watcher_never_makes_a_failing_commit_pass(tmp_path):
     assert hits == "", f"the watcher reached a checkout: {hits}"
 
 
-def test_the_checkout_is_private_outside_the_repository_and_gone_afterwards(tmp_path):
+def test_the_checkout_is_private_outside_the_repository_and_gone_afterwards(tmp_path, world):
     repo = pytest_repo(tmp_path)
+    checks_may_write(world, tmp_path)      # the check says where it ran there
     probe = tmp_path / "probe.txt"
     check = (f"{PY} -c \"import os, stat, sys; p = os.getcwd();"
              f" print(p, oct(os.stat(p).st_mode & 0o777),"
@@ -106,17 +116,20 @@ def test_the_checkout_is_private_outside_the_repository_and_gone_afterwards(tmp_
     v = verify(repo, c["attempt"])
     assert v.json["verdict"] == "passed", v.out
     assert result(v, "tests")["stdout_tail"].strip() == sha     # git sees exactly the SHA
-    where, mode, parent_mode = probe.read_text().split()
+    where, mode, _inside = probe.read_text().split()
     assert not Path(where).is_relative_to(repo) and not Path(where).exists()
     assert mode == "0o700"
-    assert int(parent_mode, 8) & stat.S_IRUSR == 0, "anyone of this user could list it"
+    # The folder of the checkouts, as the machine has it (the check's sandbox makes its own).
+    parent_mode = os.stat(Path(where).parent).st_mode
+    assert parent_mode & stat.S_IRUSR == 0, "anyone of this user could list it"
     assert git(repo, "worktree", "list", "--porcelain").count("worktree ") == 1  # main alone
     assert not (repo / ".a2a" / "verify").exists() or not any((repo / ".a2a/verify").iterdir())
 
 
-def test_a_file_nobody_expected_in_the_checkout_is_tree_modified(tmp_path):
+def test_a_file_nobody_expected_in_the_checkout_is_tree_modified(tmp_path, world):
     # A second check finds a file that appeared after the first one ended (not its output).
     repo = pytest_repo(tmp_path)
+    checks_may_write(world, tmp_path)      # the first check says where it ran there
     cwd_file = tmp_path / "cwd.txt"
     c, wt = claim(repo, {"name": "first", "command": f"pwd > {cwd_file}"},
                   {"name": "second", "command": PYTEST})

@@ -4,7 +4,14 @@ says which digest it ran under."""
 
 from __future__ import annotations
 
-from tests.gate.verify_support import claim, events, gate_toml, result, submit_verify
+from tests.gate.verify_support import (
+    checks_may_write,
+    claim,
+    events,
+    gate_toml,
+    result,
+    submit_verify,
+)
 from tests.support import a2a, write_card
 
 
@@ -55,7 +62,8 @@ def test_which_steps_block_is_the_projects_choice(repo):
     assert v.json["verdict"] == "passed", v.out
 
 
-def test_stop_at_the_first_blocking_failure_by_default(repo, tmp_path):
+def test_stop_at_the_first_blocking_failure_by_default(repo, tmp_path, world):
+    checks_may_write(world, tmp_path)      # the second check leaves its mark there
     ran = tmp_path / "second-ran"
     c, _ = claim(repo, "exit 1", {"name": "second", "command": f"touch {ran}"})
     v = submit_verify(repo, c)

@@ -114,3 +114,11 @@ def test_show_never_reads_a_file_past_the_largest_allowed(repo):
     assert r.code != 0, r.out[:200]
     assert r.json["error"]["code"] == "tree_too_large", r.out[:300]
     assert "src/zeros.bin" in r.json["error"]["message"]
+
+
+def test_the_clones_light_defaults_are_the_rules_defaults():
+    from a2a_tui.gate.attempts import clones
+    from a2a_tui.gate.cards.gate_rules import Limits
+
+    assert (clones.TREE_BYTES_DEFAULT, clones.CLONE_S_DEFAULT) == (Limits().tree_bytes,
+                                                                   Limits().clone_s)

@@ -10,6 +10,7 @@ from textual.widgets import DataTable
 
 from a2a_tui.tui.panels.gate import GatePanel
 from a2a_tui.tui.screens.gate import ChecksScreen
+from tests.gate.verify_support import checks_may_write
 from tests.support import a2a, commit_in, rows, write_card
 from tests.tui.tui_support import of_type, run, until, workbench
 
@@ -116,7 +117,8 @@ def test_a_disabled_gate_action_says_why_and_changes_nothing(repo):
     run(scenario())
 
 
-def test_v_verifies_in_a_worker_and_the_app_answers_keys_meanwhile(repo, tmp_path):
+def test_v_verifies_in_a_worker_and_the_app_answers_keys_meanwhile(repo, tmp_path, world):
+    checks_may_write(world, tmp_path)      # the check reads the test's word there
     gate_file = tmp_path / "open-the-gate"
     # The check waits until the test lets it finish: the verify is surely running meanwhile.
     ready_card(repo, "T-1", check=f"while [ ! -e {gate_file} ]; do sleep 0.02; done")

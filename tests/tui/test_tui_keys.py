@@ -18,7 +18,7 @@ ISSUE_KEYS = {
     "app": {"question_mark", "tab", "shift+tab", "m", "M", "q", "Q", "exclamation_mark", "N"},
     "panel": {"j", "k", "home", "end", "slash", "escape"},
     "sessions": {"enter", "p", "r", "i", "P", "n", "R", "x", "v", "f"},
-    "board": {"enter", "a", "t", "s", *map(str, range(1, 10))},
+    "board": {"enter", "a", "t", "s", "f", *map(str, range(1, 10))},   # f: a spot check's flag
     "gate": {"enter", "c", "e", "r", "C", "d", "l", "v", "I", "A", "w", "R"},
 }
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from a2a_tui.gate.cards import gate_rules
 from a2a_tui.gate.context import GateContext
 from a2a_tui.git import ZERO_SHA, GitError, clone_head
 from a2a_tui.repo import Repo
@@ -61,10 +60,9 @@ def import_head(repo: Repo, attempt_id: str, clone: Path, sha: str, start: str) 
         objects = objects_of(clone)
         if objects is None:
             return False
-        limits = gate_rules.in_force(repo).limits
+        tree_bytes, clone_s = clone_limits(repo)
         try:
-            git.import_commit(objects, sha, [start], limit=limits.tree_bytes,
-                              timeout_s=limits.clone_s)
+            git.import_commit(objects, sha, [start], limit=tree_bytes, timeout_s=clone_s)
         except GitError as exc:
             if any(w in exc.stderr for w in ("bad object", "bad revision", "not a valid",
                                              "unknown revision")):
@@ -89,4 +87,24 @@ def dirty_files(g: GateContext, path: Path, head: str) -> list[str]:
     the main repository's git with the clone as its work tree and a scratch index."""
     with tempfile.TemporaryDirectory(prefix="a2a-index-") as tmp:
         return g.git.work_tree_status(path, head, Path(tmp) / "index",
-                                      timeout_s=gate_rules.in_force(g.repo).limits.clone_s)
+                                      timeout_s=clone_limits(g.repo)[1])
+
+
+# gate.toml's [limits] defaults (gate_rules.Limits; tests/gate/test_gate_tree_limits.py keeps
+# the two equal): a gate.toml that sets no limit has them without loading the rules.
+TREE_BYTES_DEFAULT, CLONE_S_DEFAULT = 1 << 30, 60
+
+
+def clone_limits(repo: Repo) -> tuple[int, int]:
+    """(tree_bytes, clone_s) in force; read without pydantic where gate.toml sets no limit
+    (`submit`, an agent's most frequent command, stays light)."""
+    try:
+        text = repo.rule_path("gate.toml").read_text(encoding="utf-8")
+    except OSError:
+        text = ""
+    if "limits" not in text:
+        return TREE_BYTES_DEFAULT, CLONE_S_DEFAULT
+    from a2a_tui.gate.cards import gate_rules  # pydantic: only when gate.toml sets limits
+
+    limits = gate_rules.in_force(repo).limits
+    return limits.tree_bytes, limits.clone_s

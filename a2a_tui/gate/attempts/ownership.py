@@ -17,7 +17,6 @@ from a2a_tui.gate.attempts.handback import clone_head, permit_force, settle
 from a2a_tui.gate.attempts.leases import budget_refusal, enforce, previous
 from a2a_tui.gate.attempts.locks import op_lock
 from a2a_tui.gate.attempts.openitems import clean as clean_open_items
-from a2a_tui.gate.cards import gate_rules
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.escalate import tell_dispatcher
 from a2a_tui.gate.integration.targets import observe, target_lock
@@ -101,6 +100,8 @@ def claim(g: GateContext, card_id: str, *, writer: str | None = None,
     cfg = g.config
     g.card(card_id)  # unknown card: a clear error before anything else
     ledger.require_intact(g, card_id)
+    from a2a_tui.gate.cards import gate_rules  # pydantic: only here (start-up)
+
     budget = gate_rules.load(g).rules.retry_budget
     writer = writer or g.caller.actor
     with op_lock(g.repo.locks_dir, f"card-{card_id}", what=f"a claim of {card_id}"):
@@ -234,7 +235,7 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
         _pin(g, pin, sha, f"a2a: {attempt_id} submission {pinned_n}")
     except GitError as exc:
         raise refuse(exc.code, f"could not keep {sha[:12]} under {pin}: {exc.message}") from exc
-    lease_s = gate_rules.load(g).rules.lease_s
+    lease_s = _lease_s(g)
     with g.store.write() as tx:
         att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
         card = tx.one("SELECT * FROM cards WHERE id = ?", (att["card_id"],))
@@ -405,3 +406,20 @@ def bind_writer(g: GateContext, attempt_id: str, session_id: str) -> WriterBound
                       attempt=attempt_id, session=session_id,
                       payload={"from": att["writer"], "to": new, "fence": att["fence"]})
     return WriterBound(attempt_id, new, att["writer"], att["fence"])
+
+
+LEASE_DEFAULT_S = 3600   # gate.toml's lease_s when it names none (gate_rules.GateRules)
+
+
+def _lease_s(g: GateContext) -> int:
+    """gate.toml's lease; a gate.toml that names none has the default, read without loading
+    the rules (pydantic: `submit`, an agent's most frequent command, stays light)."""
+    try:
+        text = g.repo.rule_path("gate.toml").read_text(encoding="utf-8")
+    except OSError:
+        text = ""
+    if "lease_s" not in text:
+        return LEASE_DEFAULT_S
+    from a2a_tui.gate.cards import gate_rules  # pydantic: only when gate.toml sets a lease
+
+    return gate_rules.load(g).rules.lease_s

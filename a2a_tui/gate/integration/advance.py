@@ -19,7 +19,6 @@ from a2a_tui.faults import crashpoint
 from a2a_tui.gate import ledger
 from a2a_tui.gate.attempts.locks import op_lock
 from a2a_tui.gate.attempts.ownership import score_facts
-from a2a_tui.gate.cards import gate_rules
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.integration import spotchecks
 from a2a_tui.gate.integration.mainworktree import (
@@ -205,6 +204,8 @@ def resolve_intent(g: GateContext, attempt_id: str, *, actor: str, recovering: b
     if observed == it["new_sha"] and it["sync_worktree"]:
         synced = sync_worktree(g, Path(it["sync_worktree"]), it["old_sha"], it["new_sha"],
                                att["target_branch"])
+    from a2a_tui.gate.cards import gate_rules  # pydantic: only here (start-up)
+
     every = gate_rules.load(g).rules.spot_check_every
     now = time.time_ns()
     with g.store.write() as tx:

@@ -27,7 +27,6 @@ from pathlib import Path
 
 from a2a_tui.errors import A2AError
 from a2a_tui.gate.context import GateContext
-from a2a_tui.gate.verification.structural import is_reserved
 from a2a_tui.git import GitError
 from a2a_tui.repo import A2A_DIR
 
@@ -149,6 +148,8 @@ def sync_worktree(g: GateContext, root: Path, old: str, new: str, branch: str) -
     brings it along."""
     if g.git.current_branch(root) != branch:
         return "not checked out"
+    from a2a_tui.gate.verification.structural import is_reserved  # pydantic: not at start-up
+
     reserved = [p for p in g.git.changed_paths(old, new) if is_reserved(p)]
     if reserved:
         return (f"left alone: the new tree changes a2a's own folder ({A2A_DIR}/):"

@@ -15,7 +15,6 @@ from pathlib import Path
 from a2a_tui.errors import A2AError
 from a2a_tui.gate import views
 from a2a_tui.gate.attempts.clones import import_head
-from a2a_tui.gate.cards import gate_rules
 from a2a_tui.git import clone_head
 from a2a_tui.repo import Repo
 
@@ -232,6 +231,8 @@ def attempt_show(repo: Repo, db, attempt_id: str, path: str | None = None) -> Sh
         text = (git.commit_text(head) + f"\nchanged from the start commit {base[:12]}:\n"
                 + "".join(f"  {f}\n" for f in files))
         return Shown(attempt_id, head, head_is, None, text)
+    from a2a_tui.gate.cards import gate_rules  # pydantic: only here (start-up)
+
     size, most = git.size_at(head, path), gate_rules.in_force(repo).limits.blob_bytes
     if size is not None and size > most:
         raise A2AError("tree_too_large", f"{path!r} of {attempt_id}'s {head_is} holds {size}"

@@ -38,7 +38,6 @@ from pathlib import Path
 
 from a2a_tui import host
 from a2a_tui.errors import A2AError
-from a2a_tui.gate.cards import gate_rules
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.verification.tree_limits import refuse_too_large
 from a2a_tui.git import CHUNK, Change, GitError, TreeEntry
@@ -128,6 +127,8 @@ class Checkout:
     # --- filling ----------------------------------------------------------------------------
     def _fill(self) -> None:
         git = self.g.git
+        from a2a_tui.gate.cards import gate_rules  # pydantic: only a checkout's fill
+
         refuse_too_large(git, self.sha, gate_rules.in_force(self.g.repo).limits)
         entries = {e.path: e for e in git.tree_entries(self.sha)}
         for path, entry in self.overlay.items():
