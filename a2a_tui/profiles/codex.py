@@ -159,8 +159,9 @@ class Codex(Profile):
 
     def prepare(self, ctx: LaunchContext) -> Launch:
         # Confined, a worker writes only an attempt's clone (a2a_tui/confine).
-        perms = permissions.codex(ctx.role, ctx.cwd,
-                                  writes_cwd=not ctx.confined or ctx.repository is not None)
+        writes_cwd = not ctx.confined or ctx.repository is not None
+        perms = permissions.codex(ctx.role, ctx.cwd, writes_cwd=writes_cwd,
+                                  own_folder=ctx.out_dir if ctx.confined else None)
         args, given = perms.applied(ctx.extra, permissions.CODEX_OVERRIDES)
         argv = [self.binary, "-c", f"notify={notify_value(ctx)}",
                 "-c", "check_for_update_on_startup=false", *SHELL_ARGS, *args,

@@ -113,12 +113,20 @@ CLAUDE_OVERRIDES = ("--permission-mode", "--allowedTools", "--allowed-tools",
                     "--disallowedTools", "--disallowed-tools", "--dangerously-skip-permissions")
 
 
-def codex(role: str, cwd: Path | None = None, writes_cwd: bool = True) -> Permissions:
-    """Codex: sandbox mode and approval policy, for this invocation only (`-c`). A worker
-    whose folder a2a's confinement keeps read-only (no attempt: the repository) runs
-    `read-only` too: in `workspace-write` Codex makes mount points in its writable root for
-    the folders it protects (`.agents`, `.codex`), and in a read-only folder its sandbox
-    cannot start, so no command would run at all."""
+def codex(role: str, cwd: Path | None = None, writes_cwd: bool = True,
+          own_folder: Path | None = None) -> Permissions:
+    """Codex: sandbox mode and approval policy, for this invocation only (`-c`).
+
+    A worker in its attempt's clone runs `workspace-write` there. A session whose folder a2a's
+    confinement keeps read-only (a reviewer's checkout, the repository for the controllers or a
+    worker with no attempt) cannot: in `workspace-write` Codex makes mount points in its
+    writable root for the folders it protects (`.agents`, `.codex`), and in a read-only folder
+    its sandbox cannot start. Confined (`own_folder`, the session's output folder), it runs
+    `workspace-write` with that folder as its working root (`-C`): it reads what the
+    confinement shows, writes only its own folder, and reaches the session's broker socket
+    (the network switch: Codex's seccomp filter refuses every `connect()` without it) — its
+    `a2a` calls need no dialog. Unconfined, only `read-only` keeps it from the repository:
+    a2a's commands then run outside Codex's sandbox when the user approves them in the pane."""
     if role in WRITERS and writes_cwd:
         roots = [str(cwd / ".git")] if cwd is not None and (cwd / ".git").is_dir() else []
         return Permissions(
@@ -127,6 +135,13 @@ def codex(role: str, cwd: Path | None = None, writes_cwd: bool = True) -> Permis
              "-c", "sandbox_workspace_write.network_access=true"),
             "Codex's workspace-write sandbox: writes in its working folder and its git"
             " directory, never asks")
+    if own_folder is not None:
+        return Permissions(
+            ("-C", str(own_folder), "-c", 'sandbox_mode="workspace-write"',
+             "-c", 'approval_policy="never"', "-c", "sandbox_workspace_write.writable_roots=[]",
+             "-c", "sandbox_workspace_write.network_access=true"),
+            f"Codex's workspace-write sandbox in its own folder {own_folder}: reads, writes"
+            " only there, runs a2a's commands without asking")
     return Permissions(
         ("-c", 'sandbox_mode="read-only"', "-c", 'approval_policy="on-request"'),
         "read-only sandbox: no command can write; a2a (whatever writes) runs outside it only"
@@ -134,6 +149,7 @@ def codex(role: str, cwd: Path | None = None, writes_cwd: bool = True) -> Permis
 
 
 CODEX_OVERRIDES = ("sandbox_mode", "approval_policy", "--sandbox", "-s", "--ask-for-approval",
+                   "-C", "--cd",
                    "-a", "--full-auto", "--dangerously-bypass-approvals-and-sandbox", "--yolo")
 
 GEMINI_POLICY = "gemini-policy.toml"

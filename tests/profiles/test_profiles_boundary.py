@@ -100,6 +100,31 @@ def test_a_confined_codex_worker_writes_only_in_a_clone(ctx, repo, tmp_path, mon
     assert _sandbox(unconfined) == 'sandbox_mode="workspace-write"'
 
 
+@pytest.mark.parametrize("role", ["reviewer", "executive", "ideation", "worker"])
+def test_a_confined_codex_in_a_read_only_folder_works_from_its_own(role, repo, tmp_path,
+                                                                  monkeypatch):
+    """Issue 35, finding 11: in Codex's `read-only` sandbox every `connect()` is refused, so a
+    reviewer's or a controller's `a2a` call needed the user's approval in the pane. Confined,
+    a session whose folder a2a keeps read-only runs `workspace-write` with its own output
+    folder as Codex's working root (`-C`), the network switch on (its broker's socket) and
+    nothing else writable; never asking. Unconfined it stays `read-only`: there nothing but
+    Codex's sandbox keeps it from the repository."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("CODEX_HOME", raising=False)
+    run, out = repo / ".a2a" / "run" / "r1", repo / ".a2a" / "run" / "r1" / "out"
+    ctx = LaunchContext(session="r1", role=role, cwd=repo, run_dir=run, out_dir=out,
+                        spool_dir=repo / "spool", hook=HOOK, confined=True)
+    argv = get("codex").prepare(ctx).argv
+    assert _sandbox(argv) == 'sandbox_mode="workspace-write"'
+    assert argv[argv.index("-C") + 1] == str(out)
+    assert 'approval_policy="never"' in argv
+    assert "sandbox_workspace_write.writable_roots=[]" in argv
+    assert "sandbox_workspace_write.network_access=true" in argv
+    loose = get("codex").prepare(replace(ctx, confined=False)).argv
+    if role != "worker":
+        assert _sandbox(loose) == 'sandbox_mode="read-only"' and "-C" not in loose
+
+
 def test_a_read_only_role_may_write_only_its_output_folder(repo, tmp_path, monkeypatch):
     """The run folder is read-only inside the confinement; a reviewer's report and a
     controller's card draft go to `.a2a/run/<s>/out`, and the grants name that folder."""

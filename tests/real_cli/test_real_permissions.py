@@ -16,7 +16,7 @@ from tests.real_cli.fakemodel import Reply
 from tests.real_cli.harness import World, mark, needs_safe_folder, shell_call, write_call
 from tests.real_cli.isolation import require
 from tests.real_cli.test_real_gate import claim
-from tests.support import git, wait_until
+from tests.support import git
 
 require()
 pytestmark = pytest.mark.real_cli
@@ -24,7 +24,11 @@ pytestmark = pytest.mark.real_cli
 CLI_NAMES = ("claude", "codex", "gemini")
 CLIS = ["claude", "codex", pytest.param("gemini", marks=needs_safe_folder())]
 # What each CLI answers the model when it refuses a write (measured).
-REFUSED = {"claude": "denied", "gemini": "denied by policy"}
+REFUSED = {"claude": "denied", "gemini": "denied by policy",
+           "codex": "writing outside of the project; rejected by user approval settings"}
+# Codex's edit tool, through its shell, on a full path.
+CODEX_PATCH = ("apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: {path}\n+mine\n"
+               "*** End Patch\nEOF\n")
 REFUSED_SHELL = {**REFUSED, "codex": "Read-only file system"}
 
 
@@ -32,7 +36,7 @@ def granted(w: World, cli: str, role: str, sid: str) -> permissions.Permissions:
     run_dir = w.repo / ".a2a" / "run" / sid
     out = run_dir / "out"                  # what a read-only role may write (its results)
     return {"claude": lambda: permissions.claude(role, out),
-            "codex": lambda: permissions.codex(role),
+            "codex": lambda: permissions.codex(role, w.repo, writes_cwd=False, own_folder=out),
             "gemini": lambda: permissions.gemini(role, run_dir, writes_in=out)}[cli]()
 
 
@@ -48,24 +52,20 @@ def test_a_reviewer_that_tries_to_write_a_file_is_stopped_by_the_cli(world, pane
     sid = s["session"]
     by_shell, by_tool = (f"by-the-{cli}-reviewers-{how}.txt" for how in ("shell", "tool"))
     m = mark("WRITE")
-    world.fm.script(m, Reply(text="Writing.", tool=shell_call(cli, f"echo mine > {by_shell}")),
-                    Reply(text="Again.", tool=write_call(cli, world.repo, by_tool, "mine\n")),
+    # Into the repository by its full path (a Codex reviewer's working root is its own folder).
+    world.fm.script(m, Reply(text="Writing.", tool=shell_call(
+                        cli, f"echo mine > {world.repo / by_shell}")),
+                    Reply(text="Again.", tool=write_call(cli, world.repo, by_tool, "mine\n")
+                          if cli != "codex" else shell_call(cli, CODEX_PATCH.format(
+                              path=world.repo / by_tool))),
                     Reply(text="done"))
     n = world.inject(sid, f"write the files {m}")
-    if cli == "codex":
-        # Codex's own edit tool (apply_patch) is not refused in its read-only sandbox: Codex asks
-        # the user (its PermissionRequest hook: the pane is waiting) and writes nothing unless
-        # they approve. Its shell's write was refused by the sandbox, with no dialog.
-        waiting = world.wait_state(sid, "waiting", timeout=60)
-        assert waiting["in_flight"] == n
-        req = world.signals(sid, "PermissionRequest")
-        assert [p["raw"]["tool_name"] for p in req] == ["apply_patch"]
-        answers = [r for r in world.fm.turns() if m in r.text][-1].tool_results
-    else:
-        world.wait_dispatch(n, "done", timeout=60)
-        assert [p for p in world.signals(sid) if p["to"] == "waiting"] == []
-        answers = [r for r in world.fm.turns() if m in r.text][-1].tool_results
-        assert REFUSED[cli] in answers[-1], answers
+    # Refused, with no dialog: Codex's `workspace-write` root is the reviewer's own folder
+    # (issue 35, finding 11), and a2a's confinement keeps the repository read-only.
+    world.wait_dispatch(n, "done", timeout=60)
+    assert [p for p in world.signals(sid) if p["to"] == "waiting"] == []
+    answers = [r for r in world.fm.turns() if m in r.text][-1].tool_results
+    assert REFUSED[cli] in answers[-1], answers
     assert REFUSED_SHELL[cli] in answers[0], answers
     assert not (world.repo / by_shell).exists() and not (world.repo / by_tool).exists()
 
@@ -100,24 +100,24 @@ def test_a_worker_edits_commits_and_runs_a2a_without_a_dialog(world, panes, cli)
     assert git(clone, "log", "-1", "--format=%s") == f"worker {cli}", said
 
 
-def test_a_codex_reviewers_a2a_call_runs_outside_the_sandbox_once_the_user_approves(
-        world, panes):
+def test_a_codex_reviewer_reaches_a2a_and_writes_its_report_with_no_dialog(world, panes):
+    """Issue 35, finding 11: in Codex's `read-only` sandbox every `connect()` is refused, so each
+    `a2a` call of a reviewer or a controller waited for the user's approval in the pane. Its
+    working root is now its own folder, in `workspace-write` with the network switch on."""
     s = start(world, panes, "codex", "reviewer")
-    sid, pane = s["session"], s["pane"]
-    m = mark("ESCALATE")
-    world.fm.script(m, Reply(text="Asking.", tool=("exec_command", {
-        "cmd": "a2a whoami", "sandbox_permissions": "require_escalated",
-        "justification": "a2a records the review"})), Reply(text="done"))
+    sid = s["session"]
+    out = world.repo / ".a2a" / "run" / sid / "out"
+    m = mark("NODIALOG")
+    world.fm.script(m, Reply(text="Asking.", tool=shell_call("codex", "a2a whoami")),
+                    Reply(text="Reporting.", tool=write_call("codex", out, "review.md",
+                                                              "# Review\n")),
+                    Reply(text="done"))
     n = world.inject(sid, f"who am I {m}")
-    world.wait_state(sid, "waiting", timeout=30)
-    assert world.signals(sid, "PermissionRequest")[0]["to"] == "waiting"
-    # The user approves in the pane (their eyes only: a2a never answers a dialog).
-    wait_until(lambda: "Would you like to run" in world.screen(pane), timeout=10,
-               what="Codex's approval dialog")
-    world.keys(pane, "y")
-    world.wait_dispatch(n, "done", timeout=30)
-    answer = [r for r in world.fm.turns() if m in r.text][-1].tool_results[-1]
-    assert f"session {sid} (reviewer)" in answer, answer
+    world.wait_dispatch(n, "done", timeout=60)
+    assert [p for p in world.signals(sid) if p["to"] == "waiting"] == []
+    answers = [r for r in world.fm.turns() if m in r.text][-1].tool_results
+    assert f"session {sid} (reviewer)" in answers[0], answers
+    assert (out / "review.md").read_text() == "# Review\n", answers
 
 
 NAMED_CLIS = ["claude", pytest.param("gemini", marks=needs_safe_folder())]

@@ -7,13 +7,15 @@ The fake model's scripted turns are the commands the role cards tell each role t
   it to the executive controller (`a2a inbox post assign`);
 - the executive controller (Codex) claims it and starts a Claude Code worker on the attempt
   with its task (`a2a session new worker --attempt … --assign`); told of the submission in its
-  pane, it verifies and starts a fresh reviewer (`a2a review start … --cli claude`); told of
+  pane, it verifies and starts a fresh reviewer (`a2a review start … --cli codex`); told of
   the verdict, it integrates with scores and reports to the ideation controller;
 - the worker writes the file, commits, and runs the delivery command its task ends with;
-- the reviewer writes its report and runs the verdict command its prompt ends with.
+- the reviewer (Codex) writes its report and runs the verdict command its prompt ends with.
 
-The user's part: the message, and one approval in the Codex pane (its read-only sandbox runs an
-`a2a` command outside only when the user approves: `p` approves every `a2a …` of the session).
+The user's part: the message, and releasing the Codex reviewer's pane when its row says so (Codex
+signals nothing before its first turn). The two Codex sessions run `workspace-write` in
+their own folders (issue 35, finding 11: in `read-only` every `a2a` call needed the user's
+approval in the pane), so no dialog is ever shown.
 """
 
 from __future__ import annotations
@@ -22,9 +24,10 @@ import re
 from pathlib import Path
 
 import pytest
+import tomli_w
 
 from tests.real_cli.fakemodel import Reply, Request
-from tests.real_cli.harness import World, mark, shell_call, write_call
+from tests.real_cli.harness import World, mark, provider_args, shell_call, write_call
 from tests.real_cli.isolation import require
 from tests.support import git, wait_until
 
@@ -46,11 +49,9 @@ def card_toml(goal: str) -> str:
             '[[checks]]\nname = "hello"\ncommand = \'test "$(cat src/hello.txt)" = hello\'\n')
 
 
-def escalated(cmd: str) -> tuple[str, dict]:
-    """A Codex shell call asking to run outside its read-only sandbox (a2a records)."""
-    return ("exec_command", {"cmd": cmd, "sandbox_permissions": "require_escalated",
-                             "prefix_rule": ["a2a"],
-                             "justification": "a2a records the gate's decisions"})
+def codex_runs(cmd: str) -> tuple[str, dict]:
+    """A Codex shell call, inside its own sandbox: no escalation asked."""
+    return shell_call("codex", cmd)
 
 
 def command_in(req: Request, starts: str) -> str:
@@ -84,21 +85,21 @@ def script_ideation(w: World, idea: str, assign: str) -> None:
 def script_executive(w: World, assign: str) -> None:
     w.fm.script(
         assign,
-        Reply(text="Claiming.", tool=escalated("a2a claim T-1")),
-        Reply(text="Starting a worker.", tool=escalated(
+        Reply(text="Claiming.", tool=codex_runs("a2a claim T-1")),
+        Reply(text="Starting a worker.", tool=codex_runs(
             "a2a session new worker --cli claude --attempt T-1-a1 --assign")),
         Reply(text="The worker is on T-1-a1."))
     w.fm.script(
         "T-1-a1 submitted",
-        Reply(text="Verifying.", tool=escalated("a2a verify T-1-a1")),
-        Reply(text="A fresh review.", tool=escalated("a2a review start T-1-a1 --cli claude")),
+        Reply(text="Verifying.", tool=codex_runs("a2a verify T-1-a1")),
+        Reply(text="A fresh review.", tool=codex_runs("a2a review start T-1-a1 --cli codex")),
         Reply(text="Waiting for the review."))
     w.fm.script(
         "The review of T-1-a1",
-        Reply(text="Integrating.", tool=escalated(
+        Reply(text="Integrating.", tool=codex_runs(
             "a2a integrate T-1-a1 --score 'boundary=3:stayed in src'"
             " --score 'taste=3:one small file'")),
-        Reply(text="Reporting.", tool=escalated(
+        Reply(text="Reporting.", tool=codex_runs(
             "a2a inbox post report --status PASS --card T-1 --text 'T-1 is integrated.'")),
         Reply(text="Done."))
 
@@ -127,14 +128,14 @@ def script_reviewer(w: World) -> None:
     def report(req: Request) -> Reply:
         path = Path(command_in(req, "a2a review verdict ").split(" --file ", 1)[1])
         return Reply(text="My report.", tool=write_call(
-            "claude", path.parent, path.name, "# Review\n\nsrc/hello.txt says hello.\n\n"
+            "codex", path.parent, path.name, "# Review\n\nsrc/hello.txt says hello.\n\n"
             "```verdict\nverdict = \"pass\"\nrecommends_follow_up = false\n```\n"))
 
     w.fm.script(
         "a2a review verdict T-1-a1",
         report,
         lambda req: Reply(text="Submitting the verdict.",
-                          tool=shell_call("claude", command_in(req, "a2a review verdict "))),
+                          tool=shell_call("codex", command_in(req, "a2a review verdict "))),
         Reply(text="Reviewed."))
 
 
@@ -155,6 +156,12 @@ def test_an_idea_from_the_user_comes_out_integrated_with_real_clis_in_every_role
     script_executive(w, assign)
     script_worker(w, "Your task: attempt T-1-a1")   # how a worker's task begins
     script_reviewer(w)
+    # The options a user with a custom provider gives their Codex reviewers (the executive's
+    # `a2a review start … --cli codex` passes none of its own).
+    own = w.home / ".config" / "a2a" / "config.toml"
+    own.parent.mkdir(parents=True, exist_ok=True)
+    own.write_text(tomli_w.dumps({"roles": {"reviewer": {
+        "cli": "codex", "options": provider_args("codex", w.fm)}}}))
     w.start(panes, "claude", role="ideation", timeout=60)
     w.start(panes, "codex", *CODEX_ENV, f"say hello {mark('HELLO')}", role="executive",
             timeout=60)
@@ -171,6 +178,7 @@ def test_an_idea_from_the_user_comes_out_integrated_with_real_clis_in_every_role
     # command and every later one that starts with `a2a` (its prefix rule).
     approvals: list[str] = []
     enters: list[str] = []
+    releases: list[str] = []
 
     def integrated_or_approved() -> bool:
         if state() == "integrated":
@@ -185,6 +193,12 @@ def test_an_idea_from_the_user_comes_out_integrated_with_real_clis_in_every_role
         # the pane's row ("not seen submitted … look at the pane") and never presses it again;
         # the user does, as docs/how-to/real-clis.md says (counted and reported).
         for sid, s in w.sessions().items():
+            # A Codex session signals nothing before its first turn: the reviewer's prompt waits
+            # until the user releases the pane, as its row's hint says (docs/how-to/real-clis.md).
+            if s["hint"] and "Codex signals nothing" in s["hint"] and sid not in releases:
+                released = w.a2a("release", sid)
+                assert released.code == 0, released.out + released.err
+                releases.append(sid)
             if s["hint"] and "not seen submitted" in s["hint"] and s["pane"]:
                 w.keys(s["pane"], "Enter")
                 enters.append(sid)
@@ -197,8 +211,9 @@ def test_an_idea_from_the_user_comes_out_integrated_with_real_clis_in_every_role
         wait_until(integrated_or_approved, timeout=600, interval=1, what="T-1-a1 integrated")
     except AssertionError as exc:
         raise AssertionError(f"{exc}\n{explain(w)}") from None
-    assert len(approvals) == 1, f"the user approved {len(approvals)} times"
-    print(f"real-CLI walk: 1 message, {len(approvals)} approval (p), and {len(enters)} Enter"
+    assert approvals == [], f"the user was asked {len(approvals)} times:\n{approvals[0]}"
+    print(f"real-CLI walk: 1 message, {len(approvals)} approvals, {len(releases)} release"
+          f" ({', '.join(releases) or 'none'}), and {len(enters)} Enter"
           f" in a pane that did not take a2a's ({', '.join(enters) or 'none'})")
     sha = w.store().all("SELECT submitted_sha FROM attempts")[0]["submitted_sha"]
     assert git(w.repo, "rev-parse", "main") == sha
