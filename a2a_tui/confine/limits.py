@@ -164,6 +164,8 @@ class Group:
         notes = [*self.machine.notes, *([self.problem] if self.problem else [])]
         if notes:
             out["notes"] = notes
+        if self.folders:   # what `free` removes once the run has ended
+            out["folders"] = [str(f) for f in self.folders]
         return out
 
     def join_files(self) -> list[str]:
@@ -181,6 +183,15 @@ class Group:
         for folder in self.folders:
             with contextlib.suppress(OSError):
                 folder.rmdir()
+
+
+def free(folders: list[str]) -> None:
+    """Remove the groups a run's record names, once it has ended (a session's, when its pane
+    process exits). Only a2a's own leaves; the kernel refuses one that still holds a process."""
+    for folder in folders:
+        if os.path.basename(folder).startswith("a2a-"):
+            with contextlib.suppress(OSError):
+                os.rmdir(folder)
 
 
 STALE_S = 600.0   # a group is joined within moments of being made: older and empty, it is left

@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 from a2a_tui import host
+from a2a_tui.confine import limits
 from a2a_tui.identity import process_alive
 
 POLL_S = 0.5   # how often the portable watcher looks at the watched processes
@@ -161,3 +162,19 @@ class ExitWatcher:
             os.replace(tmp, folder / f"{name}.json")
         finally:
             tmp.unlink(missing_ok=True)
+
+
+def free_groups(store, done: set[int]) -> None:
+    """Remove the limits groups (cgroups) of the sessions that exited: their launch records name
+    them (`confinement.limits.folders`). `done`: the launches already freed (by launch seq), so
+    each is looked at once per orchestrator; a group still holding a process (an orphan the
+    pane left) is refused by the kernel and swept later (`limits.make`)."""
+    rows = store.all(
+        "SELECT s.launch_seq AS seq, json_extract(e.payload, '$.confinement.limits.folders') AS f"
+        " FROM sessions s JOIN events e ON e.seq = s.launch_seq WHERE s.state = 'exited'")
+    for r in rows:
+        if r["seq"] in done:
+            continue
+        done.add(r["seq"])
+        if r["f"]:
+            limits.free(json.loads(r["f"]))

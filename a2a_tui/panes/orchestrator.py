@@ -34,7 +34,7 @@ from a2a_tui.errors import A2AError
 from a2a_tui.panes import confirm, cycle, hints, recovery, spool, stalls
 from a2a_tui.panes.broker_host import BrokerHost
 from a2a_tui.panes.calls import Calls
-from a2a_tui.panes.exits import ExitWatcher
+from a2a_tui.panes.exits import ExitWatcher, free_groups
 from a2a_tui.panes.storeguard import FileWatch, StoreGuard
 from a2a_tui.store import pages, rolling
 from a2a_tui.tmux import Tmux
@@ -133,6 +133,7 @@ class Orchestrator:
         self.exits: ExitWatcher | None = None
         self._hint_timer: threading.Timer | None = None   # wakes a cycle when a hint falls due
         self._hint_due: int | None = None
+        self._freed: set[int] = set()   # the exited launches whose limits groups were removed
         self.settings = user_settings.of_repo(repo)  # a bad file: refused at start
         self._settings_seen = self._settings_stamp()
         self.calls: Calls | None = None
@@ -377,6 +378,7 @@ class Orchestrator:
             " AND pane_pid IS NOT NULL AND tmux_socket IS ?", (self.tmux_socket,))
         self.exits.watch([(r["id"], r["pane_id"], r["pane_pid"], r["pane_pid_start"])
                           for r in rows])
+        free_groups(self.store, self._freed)
         # A socket for every session that has not exited (one launching included: its agent
         # may call a2a before its pane's facts are recorded).
         self.broker.serve({r["id"] for r in self.store.all(

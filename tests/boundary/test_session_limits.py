@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import shlex
 import sys
+from pathlib import Path
 
 import pytest
 
 from tests.boundary.pane import Attacker
-from tests.support import write_user_config
+from tests.support import wait_until, write_user_config
 
 pytestmark = pytest.mark.tmux
 
@@ -45,3 +46,21 @@ def test_a_fork_bomb_and_a_memory_hog_in_a_session_stop_at_its_limits(world, rep
     b = Attacker(world, mode)
     code, said = b.run("echo alive")
     assert code == 0 and "alive" in said
+
+
+def test_a_sessions_limits_group_is_removed_when_its_process_exits(world, repo):
+    """The group a session joins (its cgroup folders) is named in its launch record and removed
+    once its pane's process has exited, not left until a later launch's sweep."""
+    world.serve()                      # the orchestrator watches the pane's process
+    a = Attacker(world, "confined")
+    launch = world.events("session_launching", session=a.sid)[-1].payload
+    caps = launch["confinement"]["limits"]
+    if caps["engine"] == "rlimit":
+        pytest.skip(f"no cgroup on this machine: {caps}")
+    folders = [Path(f) for f in caps.get("folders", [])]
+    assert folders and all(f.is_dir() for f in folders), caps
+    world.tmux("kill-pane", "-t", a.pane)
+    wait_until(lambda: world.session(a.sid)["state"] == "exited", timeout=20,
+               what=f"{a.sid} exited")
+    wait_until(lambda: not any(f.exists() for f in folders), timeout=10,
+               what=f"{folders} removed")
