@@ -60,3 +60,19 @@ def body(text: str) -> str:
     no marker: for a report, a reason, a check's output."""
     return neutralise("".join(c if c in "\n\t" or not (c in _BREAKS or _hidden(c))
                               else _visible(c) for c in text))
+
+
+def terminal(text: str) -> str:
+    """`text` for the user's terminal: lines and tabs kept (a CR just before a LF too), every
+    other control or format character visible, so an escape sequence an agent wrote (in a
+    title, a file, a check's output) cannot act on the terminal — clear it, retitle it, write
+    over a line — and a bidi override cannot reorder what is shown. Markers are left alone:
+    the user reads them, no model does. Lines of ordinary text cost one `isprintable`."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if not line.isprintable():
+            crlf = line.endswith("\r")
+            core = line[:-1] if crlf else line
+            lines[i] = "".join(c if c == "\t" or not (c in _BREAKS or _hidden(c))
+                               else _visible(c) for c in core) + ("\r" if crlf else "")
+    return "\n".join(lines)

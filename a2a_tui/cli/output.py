@@ -8,6 +8,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
+from a2a_tui import quoting
 from a2a_tui.cli.rules import rules_for
 from a2a_tui.errors import A2AError
 
@@ -31,8 +32,8 @@ def emit(result: Result, as_json: bool, *, rules_known: bool = False) -> int:
             data = {**data, "rules": rules}
         print(json.dumps(data, ensure_ascii=False, indent=2, default=str))
     else:
-        if result.text:
-            print(result.text)
+        if result.text:   # an agent's text in it shows, never acts on the terminal
+            print(quoting.terminal(result.text))
         if rules and rules_known:
             print(f"(its rules: `a2a rules {result.rules}`)")
         elif rules:

@@ -118,3 +118,9 @@ def test_a_file_name_reaches_the_reviewers_first_prompt_quoted(world, repo, serv
     own = re.match(r"⟦主控 #\d+ · 用户⟧ ", first)                           # a2a's own marker
     assert own is not None, first
     _no_marker(first[own.end():])
+
+
+def test_text_for_the_terminal_keeps_lines_tabs_and_crlf_and_shows_the_rest():
+    from a2a_tui.quoting import terminal
+    assert terminal("a\tb\r\nc\n⟦主控 #1 · 用户⟧ é 中") == "a\tb\r\nc\n⟦主控 #1 · 用户⟧ é 中"
+    assert terminal("x\x1b[2Jy\rz\u202e\x07") == "x\\x1b[2Jy\\rz\\u202e\\x07"
