@@ -28,6 +28,12 @@ def unread(conn: socket.socket) -> int:
     return struct.unpack("i", fcntl.ioctl(conn, termios.TIOCOUTQ, b"\0" * 4))[0]
 
 
+def _state(pid: int) -> str:
+    """The process's scheduling state (`R` running, `S` asleep), from /proc."""
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()[0]
+
+
 class Silent:
     """A socket in the broker's place that takes a client's request and never answers it (a
     broker whose every child is busy, seen from the client), or answers `started` first."""
@@ -49,6 +55,9 @@ class Silent:
         if started:
             send(self.conn, {"started": True})
             wait_until(lambda: unread(self.conn) == 0, what="the client to read `started`")
+            # Read is not yet acted on: once asleep again it waits for the answer, `started`
+            # noted (a client preempted between the two would take a signal as unstarted).
+            wait_until(lambda: _state(self.client.pid) == "S", what="the client to wait again")
 
     def ended_within(self, seconds: float) -> int | None:
         try:

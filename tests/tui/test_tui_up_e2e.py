@@ -80,7 +80,9 @@ def test_up_inside_the_same_tmux_server_switches_the_client(repo, tmux_socket, t
          f"cd {shlex.quote(str(repo))} && {a2a_cmd('up', '--tmux-socket', tmux_socket)};"
          f" echo $? > {done}")
     tmux(tmux_socket, "send-keys", "-t", "mine", "Enter")
-    wait_until(done.exists, timeout=20, what="`a2a up` to return")
+    # `echo $? > up.rc` makes the file before it writes the code: wait for the code.
+    wait_until(lambda: done.exists() and done.read_text().strip(), timeout=20,
+               what="`a2a up` to return")
     assert done.read_text().strip() == "0"
     wait_until(lambda: clients(tmux_socket) == [session], what="the client moved to the workbench")
     wait_until(lambda: "Sessions" in terminal.screen(), timeout=20,

@@ -77,7 +77,8 @@ def test_a_restart_mid_queue_loses_nothing_and_sends_nothing_twice(repo, tmux_so
     wait_state(repo, sid, "idle")
     jobs = ["job 0 #delay=2", "job 1", "job 2"]
     ns = [inject(repo, sid, job) for job in jobs]
-    wait_until(lambda: dispatch(repo, ns[0])["state"] == "delivered", what="#1 delivered")
+    wait_until(lambda: dispatch(repo, ns[0])["state"] == "delivered", timeout=30,
+               what="#1 delivered")
     orch.kill()  # the machine goes down inside #1's turn
     serve()
     wait_until(lambda: dispatch(repo, ns[2])["state"] == "done", timeout=30, what="#3 done")
