@@ -114,3 +114,18 @@ def test_a_late_submission_finds_the_expiry_itself(repo, ready_card):
             str(c["fence"]), "--json", cwd=repo)
     assert error_code(r) == "lease_expired", r.out
     assert len(events(repo, "lease_expired")) == 1 and not events(repo, "submitted")
+
+
+def test_the_lease_in_force_is_the_accepted_ones_not_a_pending_edits(repo, ready_card):
+    """An edit of gate.toml that drops `lease_s` is not in force until the user accepts it:
+    submit still holds the writer to the accepted second, and finds it expired."""
+    rules(repo, "lease_s = 1\n")
+    (repo / ".a2a/gate.toml").write_text("retry_budget = 3\n")   # pending, not accepted
+    c = a2a("claim", ready_card, "--json", cwd=repo).json
+    sha = commit_in(repo / ".a2a/worktrees" / c["attempt"], {"src/app.py": "v = 2\n"})
+    expires = lease(repo, c["attempt"]).last_report_ns + 10**9
+    while time.time_ns() <= expires:
+        time.sleep(0.05)
+    r = a2a("submit", c["attempt"], "--sha", sha, "--card-version", "1", "--fence",
+            str(c["fence"]), "--json", cwd=repo)
+    assert error_code(r) == "lease_expired", r.out

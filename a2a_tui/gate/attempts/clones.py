@@ -96,13 +96,10 @@ TREE_BYTES_DEFAULT, CLONE_S_DEFAULT = 1 << 30, 60
 
 
 def clone_limits(repo: Repo) -> tuple[int, int]:
-    """(tree_bytes, clone_s) in force; read without pydantic where gate.toml sets no limit
-    (`submit`, an agent's most frequent command, stays light)."""
-    try:
-        text = repo.rule_path("gate.toml").read_text(encoding="utf-8")
-    except OSError:
-        text = ""
-    if "limits" not in text:
+    """(tree_bytes, clone_s) of the gate rules in force (gate.toml as accepted); read without
+    pydantic where they set no limit (`submit`, an agent's most frequent command, stays
+    light)."""
+    if "limits" not in repo.rule_file("gate.toml").text:
         return TREE_BYTES_DEFAULT, CLONE_S_DEFAULT
     from a2a_tui.gate.cards import gate_rules  # pydantic: only when gate.toml sets limits
 

@@ -412,13 +412,10 @@ LEASE_DEFAULT_S = 3600   # gate.toml's lease_s when it names none (gate_rules.Ga
 
 
 def _lease_s(g: GateContext) -> int:
-    """gate.toml's lease; a gate.toml that names none has the default, read without loading
-    the rules (pydantic: `submit`, an agent's most frequent command, stays light)."""
-    try:
-        text = g.repo.rule_path("gate.toml").read_text(encoding="utf-8")
-    except OSError:
-        text = ""
-    if "lease_s" not in text:
+    """The lease of the gate rules in force (gate.toml as the user accepted it, not as the file
+    says now); rules that name none have the default, read without loading them (pydantic:
+    `submit`, an agent's most frequent command, stays light)."""
+    if "lease_s" not in g.repo.rule_file("gate.toml").text:
         return LEASE_DEFAULT_S
     from a2a_tui.gate.cards import gate_rules  # pydantic: only when gate.toml sets a lease
 
