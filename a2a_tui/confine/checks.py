@@ -32,12 +32,12 @@ from typing import Any
 from a2a_tui.confine import bwrap, limits, seatbelt
 from a2a_tui.confine.policy import (
     Policy,
-    _dedup,
-    _needed,
-    _norm,
-    _under,
     a2a_install,
+    dedup,
+    needed,
+    norm,
     system_reads,
+    under,
 )
 from a2a_tui.confine.probe import Engine, Probe, probe
 from a2a_tui.errors import A2AError
@@ -52,8 +52,8 @@ def path_reads(search_path: str) -> list[str]:
             continue
         real = os.path.realpath(entry)     # /sbin -> /usr/sbin: bound where it really is
         name = os.path.basename(real)
-        out.append(_norm(os.path.dirname(real) if name in ("bin", "shims") else real))
-    return [p for p in _dedup(out) if p != "/"]
+        out.append(norm(os.path.dirname(real) if name in ("bin", "shims") else real))
+    return [p for p in dedup(out) if p != "/"]
 
 
 @dataclass(frozen=True)
@@ -84,18 +84,18 @@ class Sandbox:
 
     def policy(self, room: Room, search_path: str) -> Policy:
         sysreads, links = system_reads()
-        repo, a2a = _norm(self.repo_root), _norm(self.a2a_dir)
+        repo, a2a = norm(self.repo_root), norm(self.a2a_dir)
         reads = [*sysreads, *path_reads(search_path), *a2a_install(), repo,
-                 *(_norm(p) for p in self.extra_read)]
-        writes = [_norm(room.cwd), *(_norm(p) for p in room.writable),
-                  *(_norm(p) for p in self.extra_write)]
-        private = ["/tmp", _norm(room.home)]
+                 *(norm(p) for p in self.extra_read)]
+        writes = [norm(room.cwd), *(norm(p) for p in room.writable),
+                  *(norm(p) for p in self.extra_write)]
+        private = ["/tmp", norm(room.home)]
         hidden = [a2a]
-        if self.tmux_dir is not None and _under(_norm(self.tmux_dir), [*reads, *writes]):
-            hidden.append(_norm(self.tmux_dir))
-        reads = _needed(reads, [*private, *hidden, *writes])
-        return Policy(read=reads, write=_dedup(writes), private=_dedup(private),
-                      hidden=_dedup(hidden), symlinks=tuple(links), unset_env=(), set_env=(),
+        if self.tmux_dir is not None and under(norm(self.tmux_dir), [*reads, *writes]):
+            hidden.append(norm(self.tmux_dir))
+        reads = needed(reads, [*private, *hidden, *writes])
+        return Policy(read=reads, write=dedup(writes), private=dedup(private),
+                      hidden=dedup(hidden), symlinks=tuple(links), unset_env=(), set_env=(),
                       new_session=True, network=self.network, tmpfs_mb=self.limits.tmpfs_mb)
 
     def prefix(self, room: Room, search_path: str) -> tuple[list[str], dict[str, str]]:

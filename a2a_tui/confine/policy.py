@@ -56,15 +56,18 @@ class Policy:
                 "network": self.network, "tmpfs_mb": self.tmpfs_mb}
 
 
-def _norm(p: str | Path) -> str:
+def norm(p: str | Path) -> str:
+    """`p` absolute and normalised (`~` expanded)."""
     return os.path.normpath(os.path.abspath(os.path.expanduser(str(p))))
 
 
-def _under(path: str, roots: Iterable[str]) -> bool:
+def under(path: str, roots: Iterable[str]) -> bool:
+    """`path` is one of `roots` or inside one."""
     return any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
 
 
-def _dedup(paths: Iterable[str]) -> tuple[str, ...]:
+def dedup(paths: Iterable[str]) -> tuple[str, ...]:
+    """`paths` in their order, each once."""
     out: list[str] = []
     for p in paths:
         if p not in out:
@@ -72,17 +75,17 @@ def _dedup(paths: Iterable[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _needed(reads: Iterable[str], others: Iterable[str]) -> tuple[str, ...]:
+def needed(reads: Iterable[str], others: Iterable[str]) -> tuple[str, ...]:
     """The read paths, without those bound already by an outer read path with nothing of
     another kind (`others`: private, hidden, writable) between the two."""
-    ps, others = _dedup(reads), _dedup(others)
+    ps, others = dedup(reads), dedup(others)
 
     def covered(p: str) -> bool:
-        outer = [q for q in ps if q != p and _under(p, [q])]
+        outer = [q for q in ps if q != p and under(p, [q])]
         if not outer:
             return False
         nearest = max(outer, key=len)
-        return not any(_under(p, [r]) and r != nearest and _under(r, [nearest])
+        return not any(under(p, [r]) and r != nearest and under(r, [nearest])
                        for r in others)
     return tuple(p for p in ps if not covered(p))
 
@@ -132,7 +135,7 @@ def program_reads(binary: str, search_path: str) -> tuple[tuple[str, ...],
     found = binary if os.sep in binary else _which(binary, search_path)
     if found is None:
         return (), ()
-    found = _norm(found)
+    found = norm(found)
     reads = [install_prefix(found)]
     interp = interpreter(os.path.realpath(found), search_path)
     if interp:
@@ -141,14 +144,14 @@ def program_reads(binary: str, search_path: str) -> tuple[tuple[str, ...],
     real = os.path.realpath(found)
     if real != found:
         links.append((found, real))
-    return _dedup(reads), tuple(links)
+    return dedup(reads), tuple(links)
 
 
 def a2a_install() -> tuple[str, ...]:
     """a2a's own install, read-only: the interpreter and venv, and the package's folder (the
     source checkout of an editable install, with hooks/ and rolecards/)."""
     here = Path(__file__).resolve().parents[2]   # the folder that holds a2a_tui/
-    return _dedup(_norm(p) for p in (sys.prefix, sys.base_prefix, install_prefix(
+    return dedup(norm(p) for p in (sys.prefix, sys.base_prefix, install_prefix(
         sys.executable), here))
 
 
@@ -187,36 +190,36 @@ def system_reads() -> tuple[list[str], list[tuple[str, str]]]:
         else:
             sysreads.append(p)
     resolv = os.path.realpath("/etc/resolv.conf")
-    if not _under(resolv, SYSTEM):
+    if not under(resolv, SYSTEM):
         sysreads.append(os.path.dirname(resolv))   # systemd-resolved's stub, in /run
     return sysreads, links
 
 
 def build(req: Request) -> Policy:
     """The policy of one session."""
-    a2a = _norm(req.a2a_dir)
-    repo = _norm(req.repo_root)
-    cwd = _norm(req.cwd)
+    a2a = norm(req.a2a_dir)
+    repo = norm(req.repo_root)
+    cwd = norm(req.cwd)
     sysreads, links = system_reads()
     prog, prog_links = program_reads(req.binary, req.search_path)
     links += prog_links
     private = ["/tmp"]
-    home = _norm(req.home) if req.home else None
-    if home and not _under(home, SYSTEM) and home != "/":
+    home = norm(req.home) if req.home else None
+    if home and not under(home, SYSTEM) and home != "/":
         private.append(home)
     reads = [*sysreads, *prog, *a2a_install(), repo]
-    if req.hooks_dir is not None and not _under(_norm(req.hooks_dir), [repo]):
-        reads.append(_norm(req.hooks_dir))
-    if not req.write_cwd and not _under(cwd, [repo]):
+    if req.hooks_dir is not None and not under(norm(req.hooks_dir), [repo]):
+        reads.append(norm(req.hooks_dir))
+    if not req.write_cwd and not under(cwd, [repo]):
         reads.append(cwd)                 # a reviewer's checkout outside the repository
-    reads += [_norm(p) for p in req.extra_read]
-    writes = [_norm(p) for p in req.state]
-    writes += [_norm(req.out_dir), _norm(req.spool_dir), _norm(req.broker_dir)]
+    reads += [norm(p) for p in req.extra_read]
+    writes = [norm(p) for p in req.state]
+    writes += [norm(req.out_dir), norm(req.spool_dir), norm(req.broker_dir)]
     if req.write_cwd:
         writes.append(cwd)
-    writes += [_norm(p) for p in req.extra_write]
-    reopen = [_norm(req.run_dir)]
-    if not req.write_cwd and _under(cwd, [a2a]):
+    writes += [norm(p) for p in req.extra_write]
+    reopen = [norm(req.run_dir)]
+    if not req.write_cwd and under(cwd, [a2a]):
         reopen.append(cwd)                # a reviewer's read-only checkout under .a2a/
     hidden = [a2a]
     # A missing state path is not bound (bwrap's `--bind-try`): what the CLI writes there
@@ -224,17 +227,17 @@ def build(req: Request) -> Policy:
     notes = [f"{p} does not exist: what the CLI keeps there lasts only as long as the session"
              for p in req.state if not os.path.lexists(p)]
     if req.tmux_dir is not None:
-        tdir = _norm(req.tmux_dir)
+        tdir = norm(req.tmux_dir)
         # Hidden wherever a bound path would show it, even inside a private one (HOME):
         # a read or write path between the two would bring it back.
-        if _under(tdir, [*reads, *writes]):
+        if under(tdir, [*reads, *writes]):
             hidden.append(tdir)
             notes.append(f"tmux's socket folder {tdir} is inside a bound path: hidden")
-    reads = _needed(reads, [*private, *hidden, *writes])
+    reads = needed(reads, [*private, *hidden, *writes])
     # A program's name on the PATH is made a link to it only where its folder is not bound.
     # Its folder is judged by its real path: /bin/sh lies in /usr/bin when /bin -> usr/bin.
-    links = [(p, t) for p, t in links if p.count("/") == 1 or not _under(
+    links = [(p, t) for p, t in links if p.count("/") == 1 or not under(
         os.path.join(os.path.realpath(os.path.dirname(p)), os.path.basename(p)), reads)]
-    return Policy(read=reads, write=_dedup(writes), private=_dedup(private),
-                  hidden=_dedup(hidden), reopen=_dedup(reopen), symlinks=tuple(links),
+    return Policy(read=reads, write=dedup(writes), private=dedup(private),
+                  hidden=dedup(hidden), reopen=dedup(reopen), symlinks=tuple(links),
                   notes=tuple(notes))
