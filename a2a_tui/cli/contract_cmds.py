@@ -40,6 +40,7 @@ def cmd_gate_rules_accept(ctx, args) -> Result:
 
     done = gate_rules.accept(ctx.gate)
     text = "\n".join(f"accepted {d['file']} ({d['digest'][:19]}) · {d['user_input']}"
+                     + "".join(f"\n  weakens: {w}" for w in d["weakens"])
                      for d in done) or "nothing to accept: the rule files are as in force"
     return Result({"accepted": done}, text)
 

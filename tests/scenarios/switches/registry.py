@@ -242,6 +242,10 @@ SWITCHES: dict[str, Switch] = {
         "every Nth integration, the board asks the user to re-check one of the last N",
         (Edit("a2a_tui.gate.integration.spotchecks", "after_integrated",
               "if n % every != 0 or not done:", "if True:"),)),
+    "thresholds": Switch(
+        "a check's output is held to gate.toml's thresholds (a coverage that may not drop)",
+        (Edit("a2a_tui.gate.verification.chain", "_command",
+              "thresholds.results(c.g.store, c.rules, c.att, check.name, runs[-1])", "()"),)),
     "unknown_calls_user": Switch(
         "a dispatch whose delivery is unknown calls the user, once, naming the pane",
         (Edit("a2a_tui.panes.calls", "waiting", "d.state = 'unknown' ORDER BY d.n",
