@@ -111,6 +111,10 @@ class Profile:
     # Keys that empty the input box before a paste that follows a manual release: after an Esc
     # interrupt the CLI may have put the interrupted prompt back there.
     clear_input_keys: tuple[str, ...] = ("C-u",)
+    # The key that stops a busy turn, as a user at the pane stops it (panes/turns.py): Esc in
+    # Claude Code (no hook follows: PROTOCOLS.md A), Codex (its Interrupt hook follows), Gemini
+    # CLI and the demo agent.
+    interrupt_keys: tuple[str, ...] = ("Escape",)
     # Pause between the bracketed paste and Enter, so the TUI has taken the paste in first.
     enter_delay_s: float = 0.15
     # The first paste of a launch waits until the pane has been idle this long: a CLI that

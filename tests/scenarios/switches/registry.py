@@ -246,6 +246,10 @@ SWITCHES: dict[str, Switch] = {
         "a check's output is held to gate.toml's thresholds (a coverage that may not drop)",
         (Edit("a2a_tui.gate.verification.chain", "_command",
               "thresholds.results(c.g.store, c.rules, c.att, check.name, runs[-1])", "()"),)),
+    "turn_limits": Switch(
+        "a turn past its limits (no signal from its CLI, or its cap) is stopped with its key",
+        (Edit("a2a_tui.panes.turns", "limit_turns", "_stop(store, tmux, r, now_ns, *why)",
+              "pass"),)),
     "unknown_calls_user": Switch(
         "a dispatch whose delivery is unknown calls the user, once, naming the pane",
         (Edit("a2a_tui.panes.calls", "waiting", "d.state = 'unknown' ORDER BY d.n",
