@@ -55,6 +55,9 @@ class LaunchContext:
     # Where the session writes its results (a review report, a card draft): `.a2a/run/<s>/out`
     # (Repo.session_out_dir), the one part of its run folder its confinement lets it write.
     out_dir: Path | None = None
+    # The project's confirmed profile, as a section of the role card (collab/project.py): given
+    # to the controllers, so that their cards and plans name the real commands.
+    project: str = ""
 
     @property
     def results_dir(self) -> Path:
@@ -206,7 +209,8 @@ def role_card_text(ctx: LaunchContext, given: str) -> str:
     """The role card as passed to the CLI, ending with what this session was given."""
     assert ctx.role_card is not None
     card = ctx.role_card.read_text(encoding="utf-8").rstrip("\n")
-    return f"{card}\n\nPermissions in this session: {given}.\n"
+    project = f"\n\n{ctx.project}" if ctx.project else ""
+    return f"{card}{project}\n\nPermissions in this session: {given}.\n"
 
 
 def claude_hooks_settings(ctx: LaunchContext, events: tuple[str, ...], source: str = "claude",

@@ -250,6 +250,9 @@ SWITCHES: dict[str, Switch] = {
         "a turn past its limits (no signal from its CLI, or its cap) is stopped with its key",
         (Edit("a2a_tui.panes.turns", "limit_turns", "_stop(store, tmux, r, now_ns, *why)",
               "pass"),)),
+    "project_profile": Switch(
+        "the project's profile, as the user confirmed it, is given to cards and controllers",
+        (Replace("a2a_tui.collab.project", "confirmed", lambda _: lambda db: None),)),
     "unknown_calls_user": Switch(
         "a dispatch whose delivery is unknown calls the user, once, naming the pane",
         (Edit("a2a_tui.panes.calls", "waiting", "d.state = 'unknown' ORDER BY d.n",
