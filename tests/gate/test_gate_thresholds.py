@@ -66,6 +66,8 @@ def test_a_coverage_below_the_last_integrated_value_is_rejected(repo):
     assert c["attempt"] in cov["detail"]
     (rejected,) = events(repo, "rejected")
     assert rejected.payload["first_failure_code"] == "threshold_dropped"
+    by_step = a2a("metrics", "first-pass", "--json", cwd=repo).json["first_pass"]["by_step"]
+    assert {"step": "threshold", "code": "tests/coverage", "count": 1} in by_step, by_step
     _, v3 = candidate(repo, "T-3", "TOTAL 80%\n")
     assert v3.json["passed"], v3.out
 
