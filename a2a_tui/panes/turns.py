@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from a2a_tui import profiles
+from a2a_tui.errors import A2AError
 from a2a_tui.settings import StallTimes
 from a2a_tui.tmux import Tmux, TmuxError
 
@@ -114,7 +115,10 @@ def _stop(store, tmux: Tmux, r, now_ns: int, why: str, limit_s: float) -> None:
     # lazy: the board only when a turn is stopped
     from a2a_tui.collab.board import post_finding_in_tx
 
-    keys = list(profiles.get(r["cli"]).interrupt_keys)
+    try:
+        keys = list(profiles.get(r["cli"]).interrupt_keys)
+    except A2AError:
+        return   # a CLI a2a has no profile of: it knows no key that stops it, and presses none
     if not _same_turn(store, r):
         return
     error = None
