@@ -91,6 +91,9 @@ def test_a_weaker_threshold_is_named_when_the_user_accepts_it(repo):
     assert rules(repo).code == 0
     weaker = RULES.replace("at_least = 50", "at_least = 40").replace("no_drop = true\n", "")
     (repo / ".a2a/gate.toml").write_text(weaker)
+    shown = a2a("gate-rules", cwd=repo).out
+    assert "threshold coverage: tests value, at least 50, no drop, blocks" in shown, shown
+    assert "weakens: threshold 'coverage' no_drop turned off" in shown, shown
     r = a2a_as(repo, "x1", "executive", "gate-rules", "accept", "--json")
     assert error_code(r) == "role_forbidden"
     r = a2a("gate-rules", "accept", "--json", cwd=repo)

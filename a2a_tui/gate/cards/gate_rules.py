@@ -320,6 +320,18 @@ def accept(g: GateContext) -> list[dict[str, Any]]:
     return out
 
 
+def weakened(rule) -> list[str]:
+    """What a change of gate.toml not accepted yet relaxes of the thresholds in force (empty:
+    nothing, another file, or a file that does not parse: `accept` says why)."""
+    if rule.name != GATE_TOML or not rule.pending or rule.unreadable is not None:
+        return []
+    try:
+        return weakenings(parse(rule.text, rule.path)[0].thresholds,
+                          parse(rule.disk or "", rule.path)[0].thresholds)
+    except A2AError:
+        return []
+
+
 def _last_digest(db) -> str:
     row = db.one("SELECT json_extract(payload, '$.digest') FROM events"
                  " WHERE kind = 'gate_rules_changed' ORDER BY seq DESC LIMIT 1")
