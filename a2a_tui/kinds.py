@@ -83,6 +83,10 @@ class EventKind(StrEnum):
     PANE_EXITED = "pane_exited"
     PANE_RELEASED = "pane_released"            # the user declared a pane idle
     PANE_STALLED = "pane_stalled"              # a busy, silent pane escalated to the board
+    TURN_REMINDED = "turn_reminded"            # a turn busy past remind_after_s (rule 5)
+    TURN_STOPPED = "turn_stopped"              # a turn stopped with its CLI's key (rule 5)
+    # the project's profile (collab/project.py, rule 8): what the controllers' cards name
+    PROJECT_PROFILE_CONFIRMED = "project_profile_confirmed"
     MODEL_STOPPED_EARLY = "model_stopped_early"  # a writer's turn ended with its work owed
     HUMAN_INTERVENTION = "human_intervention"  # typed into a pane, or the user's own commit
     SIGNAL = "signal"                          # payload.kind: stop (a turn ends), waiting ...

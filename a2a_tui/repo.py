@@ -370,8 +370,9 @@ def validate_config_text(text: str, path: Path) -> Config:
 
 
 def record_acceptance(tx, rule: RuleFile, before: str, *, actor: str, how: str,
-                      user_input: str | None = None) -> int:
-    """Record that the file as it is now (`rule.disk`) is in force, accepted by `actor`."""
+                      user_input: str | None = None, weakens: list[str] | None = None) -> int:
+    """Record that the file as it is now (`rule.disk`) is in force, accepted by `actor`;
+    `weakens`: what the change relaxes (gate.toml's thresholds), said in the record."""
     import difflib
 
     text = rule.disk or ""
@@ -381,7 +382,8 @@ def record_acceptance(tx, rule: RuleFile, before: str, *, actor: str, how: str,
     return tx.append("rules_accepted", actor=actor,
                      payload={"file": rule.label, "digest": text_digest(text),
                               "previous": text_digest(before), "text": text, "diff": diff,
-                              "how": how, "user_input": user_input})
+                              "how": how, "user_input": user_input,
+                              **({"weakens": weakens} if weakens is not None else {})})
 
 
 def _record_namespace(store, here: str | None, adopt: bool) -> str | None:

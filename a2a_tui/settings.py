@@ -27,6 +27,9 @@ status = true             # the count of what waits for you in a2a's tmux status
 [stall.codex]             # a busy pane silent this long: a hint, then a board item
 hint_after_s = 900
 board_after_s = 2700
+remind_after_s = 0        # a turn busy this long: a reminder on the board, once (0: never)
+stop_after_s = 0          # no signal from the CLI this long: the turn is stopped (0: never)
+cap_s = 0                 # a turn busy this long is stopped, whatever it signals (0: never)
 
 [layout]
 events_rows = 0           # rows of the Events panel; 0: about a quarter of the screen
@@ -89,7 +92,8 @@ DEFAULTS: dict[str, Any] = {
     "roles": {role: {"cli": "", "model": "", "effort": "", "options": []} for role in ROLE_NAMES},
     "clis": {cli: {"model": "", "effort": "", "options": []} for cli in CLIS},
     "notify": {"bell": True, "status": True},
-    "stall": {cli: {"hint_after_s": h, "board_after_s": b} for cli, (h, b) in _STALL.items()},
+    "stall": {cli: {"hint_after_s": h, "board_after_s": b, "remind_after_s": 0.0,
+                    "stop_after_s": 0.0, "cap_s": 0.0} for cli, (h, b) in _STALL.items()},
     "layout": {"events_rows": 0},
     "confinement": CONFINEMENT_DEFAULTS,
     "env": {"pass": [], "clis": {}, "roles": {}},
@@ -122,6 +126,10 @@ class CliDefaults:
 class StallTimes:
     hint_after_s: float
     board_after_s: float
+    # A turn's layered limits (rule 5, panes/turns.py), in seconds; 0: never.
+    remind_after_s: float = 0.0
+    stop_after_s: float = 0.0
+    cap_s: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -299,7 +307,8 @@ def _build(values: dict[str, Any], sources: dict[str, str], files: dict[str, str
         raise _bad(exc, lambda f: sources.get(f, DEFAULT)) from None
     roles = {r: RoleDefaults(v.cli, v.model, v.effort, tuple(v.options))
              for r, v in m.roles}
-    stall = {c: StallTimes(v.hint_after_s, v.board_after_s) for c, v in m.stall}
+    stall = {c: StallTimes(v.hint_after_s, v.board_after_s, v.remind_after_s, v.stop_after_s,
+                           v.cap_s) for c, v in m.stall}
     confinement = build_confinement(m.confinement)
     clis = {c: CliDefaults(v.model, v.effort, tuple(v.options)) for c, v in m.clis}
     env = EnvPass(tuple(m.env.pass_), {c: tuple(n.pass_) for c, n in m.env.clis.items()},

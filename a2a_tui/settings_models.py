@@ -35,6 +35,13 @@ def section_models(strict) -> tuple[type, ...]:
         model_config = strict
         hint_after_s: float = Field(default=600.0, gt=0)
         board_after_s: float = Field(default=1800.0, gt=0)
+        # A turn's layered limits (rule 5, panes/turns.py); 0: never.
+        remind_after_s: float = Field(default=0.0, ge=0, description="a turn busy this long:"
+                                      " a reminder on the board, once")
+        stop_after_s: float = Field(default=0.0, ge=0, description="a turn with no signal from"
+                                    " its CLI this long is stopped (its interrupt key)")
+        cap_s: float = Field(default=0.0, ge=0, description="a turn busy this long is stopped,"
+                             " whatever it signals")
 
         @model_validator(mode="after")
         def _board_after_hint(self, info: ValidationInfo):

@@ -37,7 +37,8 @@ The audit of every agent-facing command's arguments (what names a path, what sta
   new --print|show|list|ready, claim, submit, integrate, abandon, review show|dispose, input
   list|show, inbox, board ask|report|close|list|show, rules, whoami, sessions, config show,
   gate-rules, target show, store verify, recover, attention (its `--seen` is the
-  user's), doctor (and the machine's confinement probe, a fixed command).
+  user's), doctor (and the machine's confinement probe, a fixed command), profile (the
+  project's marker files, by fixed names).
 """
 
 from __future__ import annotations

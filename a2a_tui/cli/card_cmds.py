@@ -28,13 +28,15 @@ def cmd_card_add(ctx, args) -> Result:
 
 
 def cmd_card_new(ctx, args) -> Result:
+    from a2a_tui.collab.project import confirmed
     from a2a_tui.gate.cards.cardfile import template
     from a2a_tui.gate.cards.commands import write_draft
 
+    project = confirmed(ctx.store)   # the project's profile, as the user confirmed it
     if args.print_only:
-        text = template(args.title)
+        text = template(args.title, project)
         return Result({"template": text}, text.rstrip("\n"))
-    path, untouched = write_draft(ctx.repo, args.title, args.file)
+    path, untouched = write_draft(ctx.repo, args.title, args.file, project)
     if args.no_edit:
         return Result({"file": str(path), "added": False},
                       f"the card's template is {path}: edit it, then `a2a card add {path}`")

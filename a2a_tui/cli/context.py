@@ -44,7 +44,7 @@ READS_OR_OWN_RULES = frozenset({
     "cmd_card_list", "cmd_sessions", "cmd_input_list", "cmd_input_show", "cmd_inbox_list",
     "cmd_inbox_show", "cmd_board_list", "cmd_board_show", "cmd_rules", "cmd_whoami", "cmd_serve",
     "cmd_demo_agent", "cmd_store_verify", "cmd_target_show", "cmd_config_show",
-    "cmd_gate_rules", "cmd_review_show", "cmd_log", "cmd_diff", "cmd_show",
+    "cmd_gate_rules", "cmd_review_show", "cmd_log", "cmd_diff", "cmd_show", "cmd_profile",
     # A restore judges its caller itself: the store it replaces may be missing or not this
     # repository's (cli/store_cmds.py).
     "cmd_store_restore",

@@ -22,16 +22,23 @@ def cmd_gate_rules(ctx, args) -> Result:
              "steps that block: " + ", ".join(k for k, on in r.steps.model_dump().items() if on),
              "programs: " + ", ".join(r.commands.allow)
              + (" (and the repository's own)" if r.commands.repository else ""),
-             "variables passed: " + ", ".join(r.env.allow)]
+             "variables passed: " + ", ".join(r.env.allow),
+             *(f"threshold {t.name}: {t.check} {'count' if t.count else 'value'}"
+               + "".join(f", {w}" for w in (
+                   f"at least {t.at_least:g}" if t.at_least is not None else "",
+                   f"at most {t.at_most:g}" if t.at_most is not None else "",
+                   "no drop" if t.no_drop else "") if w)
+               + (", blocks" if t.blocking else ", recorded only") for t in r.thresholds)]
     lines += [f"warning: {w}" for w in loaded.warnings]
     from a2a_tui.collab.rulefiles import diff, pending
 
     changed = pending(ctx.repo)
-    data["pending"] = [{"file": r.label, "digest": r.disk_digest, "diff": diff(r)}
-                       for r in changed]
-    for r in changed:
+    data["pending"] = [{"file": r.label, "digest": r.disk_digest, "diff": diff(r),
+                        "weakens": gate_rules.weakened(r)} for r in changed]
+    for r, p in zip(changed, data["pending"], strict=True):
         lines += [f"{r.label} changed since you accepted it; not in force until"
-                  " `a2a gate-rules accept`:", diff(r).rstrip()]
+                  " `a2a gate-rules accept`:", diff(r).rstrip(),
+                  *(f"  weakens: {w}" for w in p["weakens"])]
     return Result(data, "\n".join(lines))
 
 
@@ -40,6 +47,7 @@ def cmd_gate_rules_accept(ctx, args) -> Result:
 
     done = gate_rules.accept(ctx.gate)
     text = "\n".join(f"accepted {d['file']} ({d['digest'][:19]}) · {d['user_input']}"
+                     + "".join(f"\n  weakens: {w}" for w in d["weakens"])
                      for d in done) or "nothing to accept: the rule files are as in force"
     return Result({"accepted": done}, text)
 

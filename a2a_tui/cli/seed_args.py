@@ -3,7 +3,7 @@ command table (cli/table.py)."""
 
 from __future__ import annotations
 
-from a2a_tui.cli.spec import Command, OneOf, arg
+from a2a_tui.cli.spec import Command, OneOf, Subs, arg
 
 GATE = "tasks through the gate"   # the group of cli/table.py
 ATTEMPT = arg("attempt", help="the attempt's id, e.g. T-1-a1")
@@ -46,3 +46,15 @@ SPOT_CHECK = Command(
                arg("--flag", dest="verdict", action="store_const", const="flagged",
                    help="the gate let something through (say why)")), required=True),
         arg("--reason", default="", help="why (required with --flag)")))
+
+# The project's profile (rule 8, collab/project.py): shown to anyone, confirmed by the user.
+PROFILE = (
+    Command("profile", "the project's profile: language, test framework, where tests live, build"
+            " and test commands, as detected and as you confirmed them",
+            "profile_cmds:cmd_profile", group=GATE, defaults={"profile_cmd": None},
+            subs=Subs("profile_cmd", "SUBCOMMAND", required=False)),
+    Command("profile confirm", "(the user) confirm the detected profile, edited with --set; the"
+            " controllers' role cards and the card template then name it",
+            "profile_cmds:cmd_profile_confirm", args=(
+                arg("--set", action="append", metavar="FIELD=VALUE",
+                    help="change one field (language, test_framework, tests, build, test)"),)))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from a2a_tui.cli.seed_args import APPROVE_ARGS, FORCE, LEASE, SELF_CHECK, SPOT_CHECK
+from a2a_tui.cli.seed_args import APPROVE_ARGS, FORCE, LEASE, PROFILE, SELF_CHECK, SPOT_CHECK
 from a2a_tui.cli.spec import Command, OneOf, Ref, Subs, arg
 
 START = "start and look around"
@@ -218,7 +218,7 @@ TABLE: tuple[Command, ...] = (
     Command("reclaim", "remove clean worktrees of ended attempts, keeping their commits",
             "gate_cmds:cmd_reclaim", group=GATE, args=(
                 arg("attempt", nargs="?", help="only this attempt (default: all ended)"), FORCE)),
-    LEASE, SPOT_CHECK,
+    LEASE, SPOT_CHECK, *PROFILE,
     Command("feedback", "automatic rejection feedback", group=GATE, subs=Subs("feedback_cmd")),
     Command("feedback more", "(user) grant an attempt more rounds of automatic feedback",
             "contract_cmds:cmd_feedback_more", args=(

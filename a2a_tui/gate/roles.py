@@ -105,13 +105,14 @@ OTHER_ROLES: dict[str, tuple[str, ...]] = {
     "inbox post": (USER, *CONTROLLERS),
     "retro": (USER, "executive"),   # it starts a retro session, as `spawn` starts one
     "retro save": (USER, "retro"),
+    "profile confirm": (USER,),   # the project's profile is what the user confirms
     # Reads, and what records only facts it reads: every caller.
     **{c: (EVERYONE,) for c in (
         "status", "events", "metrics", "recover", "card show", "card list", "log", "rules",
         "whoami", "sessions", "input list", "input show", "inbox list", "inbox show",
         "board list", "board show", "target show", "config show", "gate-rules", "doctor",
         "review show", "comment list", "store verify", "demo-agent", "diff", "show",
-        "attention")},
+        "attention", "profile")},
 }
 # The rows the CLI enforces before the command runs (cli/context.py); every other row is
 # enforced by its command itself (the gate's `require_role`, the inbox and board rules of
@@ -120,7 +121,7 @@ ENFORCED_AT_ENTRY = frozenset({
     "spawn", "session new", "session restart", "session revive", "session fork", "session end",
     "inject", "pause", "resume", "release", "serve", "up", "workbench", "down", "demo",
     "demo-director", "init", "retro", "gate-rules accept", "card new", "card edit",
-    "store backup", "store restore"})
+    "store backup", "store restore", "profile confirm"})
 ROLE_TABLE: dict[str, tuple[str, ...]] = {**GATE_ROLES, **OTHER_ROLES}
 # Rows that qualify a command rather than name one.
 QUALIFIERS = frozenset({"spawn permission options", "inject own", "comment list",

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from a2a_tui.kinds import EventKind, GateEvent
-from a2a_tui.metrics.kinds import CHECK_STEP, RESOLUTIONS, STEPS
+from a2a_tui.metrics.kinds import CHECK_STEP, RESOLUTIONS, STEPS, THRESHOLD_STEP
 from a2a_tui.metrics.records import (
     Attempt,
     Attention,
@@ -149,7 +149,8 @@ def _rejected(f: Folding, r: Row) -> None:
     p = r.payload
     _tests(a, p)
     first = p.get("first_failure") or "unknown"
-    step = p.get("step") or (first if first in STEPS else CHECK_STEP)
+    step = p.get("step") or (first if first in STEPS else THRESHOLD_STEP
+                             if p.get("first_failure_step") == THRESHOLD_STEP else CHECK_STEP)
     a.rejections.append(Rejection(a.id, a.task, r.seq, r.ts_ns, step, p.get("code") or first,
                                   p.get("run")))
 

@@ -14,6 +14,9 @@ SIGNAL_WAITING = "waiting"    # the CLI waits for the user (a permission prompt)
 STEPS = ("precheck", "sanity", "boundary", "drift", "provenance", "red", "per-test", "artifacts",
          "review")
 CHECK_STEP = "checks"
+# A threshold of gate.toml (rule 6) read from a check's output: its own step, the check's name
+# and the threshold's as its code (`tests/coverage`).
+THRESHOLD_STEP = "threshold"
 
 # `payload.as` of attempt_resolved, mapped to the outcome it gives the attempt.
 RESOLUTIONS = {"integrated": "integrated", "not-applied": "abandoned", "not_applied": "abandoned",

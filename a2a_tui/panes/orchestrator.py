@@ -31,7 +31,7 @@ from a2a_tui import settings as user_settings
 from a2a_tui.collab.rulefiles import flag_pending
 from a2a_tui.dirwatch import DirWatch
 from a2a_tui.errors import A2AError
-from a2a_tui.panes import confirm, cycle, hints, recovery, spool, stalls
+from a2a_tui.panes import confirm, cycle, hints, recovery, spool, stalls, turns
 from a2a_tui.panes.broker_host import BrokerHost
 from a2a_tui.panes.calls import Calls
 from a2a_tui.panes.exits import ExitWatcher, free_groups
@@ -361,15 +361,18 @@ class Orchestrator:
     def _watch_exits(self, delivery_due: int | None = None) -> None:
         """Hand every live pane process on this tmux server to the exit watcher (new ones only),
         point out panes whose expected signal has not come (`hints.py`) or that have been busy
-        and silent too long (`stalls.py`), and settle deliveries no prompt signal confirmed
-        (`confirm.py`: another Enter, or `unknown`). `delivery_due`: when a pane left to settle
-        after its launch may take its first paste."""
+        and silent too long (`stalls.py`), remind and stop turns past their limits (`turns.py`),
+        and settle deliveries no prompt signal confirmed (`confirm.py`: another Enter, or
+        `unknown`). `delivery_due`: when a pane left to settle after its launch may take its
+        first paste."""
         self._reload_settings()
         now = time.time_ns()
         dues = [d for d in (delivery_due, hints.silent_starts(self.store, self.tmux_socket, now),
                             confirm.unconfirmed(self.store, self.tmux, self.tmux_socket, now),
                             stalls.silent_panes(self.store, self.tmux_socket, now,
                                                 self.settings.stall_for),
+                            turns.limit_turns(self.store, self.tmux, self.tmux_socket, now,
+                                              self.settings.stall_for),
                             *(look(self.store, now) for look in self.sweeps))
                 if d is not None]
         self._look_again_at(min(dues) if dues else None)

@@ -4,9 +4,9 @@ A busy pane's silence is measured from the last thing known to have happened in 
 signal, the Enter that made it busy, the last paste. After `hint_after_s` (per CLI, in the
 settings) it gets a hint (`pane_hint`, as `hints.py` records them, when it has none); after
 `board_after_s` the orchestrator records `pane_stalled` and posts a finding on the board
-(F-<n>) for the user, once per silence. a2a never kills, interrupts or writes to the pane on
-its own: a long silence may be a long tool run, only the user can tell. Any signal ends the
-silence (a new one starts from it).
+(F-<n>) for the user, once per silence. Here a2a never kills, interrupts or writes to the pane:
+a long silence may be a long tool run, only the user can tell (a turn is stopped only at limits
+the user set: turns.py). Any signal ends the silence (a new one starts from it).
 """
 
 from __future__ import annotations

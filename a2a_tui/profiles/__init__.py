@@ -55,6 +55,9 @@ class LaunchContext:
     # Where the session writes its results (a review report, a card draft): `.a2a/run/<s>/out`
     # (Repo.session_out_dir), the one part of its run folder its confinement lets it write.
     out_dir: Path | None = None
+    # The project's confirmed profile, as a section of the role card (collab/project.py): given
+    # to the controllers, so that their cards and plans name the real commands.
+    project: str = ""
 
     @property
     def results_dir(self) -> Path:
@@ -111,6 +114,10 @@ class Profile:
     # Keys that empty the input box before a paste that follows a manual release: after an Esc
     # interrupt the CLI may have put the interrupted prompt back there.
     clear_input_keys: tuple[str, ...] = ("C-u",)
+    # The key that stops a busy turn, as a user at the pane stops it (panes/turns.py): Esc in
+    # Claude Code (no hook follows: PROTOCOLS.md A), Codex (its Interrupt hook follows), Gemini
+    # CLI and the demo agent.
+    interrupt_keys: tuple[str, ...] = ("Escape",)
     # Pause between the bracketed paste and Enter, so the TUI has taken the paste in first.
     enter_delay_s: float = 0.15
     # The first paste of a launch waits until the pane has been idle this long: a CLI that
@@ -202,7 +209,8 @@ def role_card_text(ctx: LaunchContext, given: str) -> str:
     """The role card as passed to the CLI, ending with what this session was given."""
     assert ctx.role_card is not None
     card = ctx.role_card.read_text(encoding="utf-8").rstrip("\n")
-    return f"{card}\n\nPermissions in this session: {given}.\n"
+    project = f"\n\n{ctx.project}" if ctx.project else ""
+    return f"{card}{project}\n\nPermissions in this session: {given}.\n"
 
 
 def claude_hooks_settings(ctx: LaunchContext, events: tuple[str, ...], source: str = "claude",

@@ -35,7 +35,9 @@ def _commands(parser) -> dict[str, set[str]]:
     out = {}
     for name, p in sub.choices.items():
         subs = [a for a in p._actions if a.__class__.__name__ == "_SubParsersAction"]
-        out[name] = set(subs[0].choices) if subs else set()
+        # A command that also runs alone (`a2a profile`) may be named without a subcommand.
+        alone = {""} if subs and not subs[0].required else set()
+        out[name] = set(subs[0].choices) | alone if subs else set()
     return out
 
 

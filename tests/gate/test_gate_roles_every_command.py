@@ -100,6 +100,7 @@ REFUSED_TO_A_REVIEWER = {
     "serve": ("serve",),
     "down": ("down", "--yes"),
     "demo-director": ("demo-director",),
+    "profile confirm": ("profile", "confirm"),
 }
 
 

@@ -21,7 +21,7 @@ from tests.scenarios.switches.edits import Replace
 from tests.scenarios.switches.registry import SWITCHES, switch_off
 
 SUITES = {"delivery": (delivery, 8), "recovery": (recovery, 9),
-          "orchestration": (orchestration, 21), "rules": (rules, 7)}
+          "orchestration": (orchestration, 21), "rules": (rules, 10)}
 
 
 def scenarios(package) -> dict[str, str]:

@@ -62,14 +62,16 @@ _EXECUTOR_COMMENT = """\
 """
 
 
-def template(title: str = "") -> str:
-    """The commented template of a new card (`title` filled in when given)."""
-    return render({"title": title} if title else {})
+def template(title: str = "", project: dict[str, Any] | None = None) -> str:
+    """The commented template of a new card (`title` filled in when given; `project`: the
+    project's confirmed profile, whose test command the example check runs)."""
+    return render({"title": title} if title else {}, project)
 
 
-def render(card: dict[str, Any]) -> str:
+def render(card: dict[str, Any], project: dict[str, Any] | None = None) -> str:
     """The card file for `card` (a body, or part of one): every field with its comment, the
-    card's value where it has one, else the default (optional fields as comments)."""
+    card's value where it has one, else the default (optional fields as comments); a card
+    without checks gets an example, the `project` profile's test command when given."""
     out = [HEADER]
     for name, comment, default in _FIELDS:
         value = card.get(name, default)
@@ -84,8 +86,10 @@ def render(card: dict[str, Any]) -> str:
             out.append(_assign(name, value))
     if card.get("env"):
         out.append("\n" + tomli_w.dumps({"env": card["env"]}))
-    out.append("\n" + _CHECKS_COMMENT)
-    for check in card.get("checks") or [_CHECK_EXAMPLE]:
+    out.append("\n" + _CHECKS_COMMENT + _profile_comment(project))
+    example = {**_CHECK_EXAMPLE, "command": project["test"]} if project and project.get(
+        "test") else _CHECK_EXAMPLE
+    for check in card.get("checks") or [example]:
         body = {k: v for k, v in check.items() if v is not None}
         out.append("[[checks]]\n" + tomli_w.dumps(body))
         if "timeout_s" not in body:
@@ -97,6 +101,17 @@ def render(card: dict[str, Any]) -> str:
     else:
         out.append('# [executor]\n# cli = "codex"\n# model = ""\n# effort = ""\n')
     return "".join(out)
+
+
+def _profile_comment(project: dict[str, Any] | None) -> str:
+    """What the project's confirmed profile (`a2a profile`) says of its commands, as a comment."""
+    if not project:
+        return ""
+    said = [f"{label} `{project[f]}`" for f, label in (("test", "tests"), ("build", "build"))
+            if project.get(f)]
+    where = f"; its tests live in {project['tests']}" if project.get("tests") else ""
+    return _comment(f"This project ({project.get('language')}, as you confirmed it: `a2a"
+                    f" profile`): {', '.join(said)}{where}.")
 
 
 def _comment(text: str, width: int = 98) -> str:

@@ -232,13 +232,15 @@ def cards_dir(repo) -> Path:
     return repo.a2a_dir / "cards"
 
 
-def write_draft(repo, title: str = "", path: Path | None = None) -> tuple[Path, str]:
+def write_draft(repo, title: str = "", path: Path | None = None,
+                project: dict | None = None) -> tuple[Path, str]:
     """The commented template of a new card in a file (`.a2a/cards/new-<n>.toml` unless
-    `path`); a file that exists already is kept as it is (an earlier draft, edited on).
-    Returns the file and the template's text (to tell an untouched draft)."""
+    `path`; `project`: the confirmed profile it names); a file that exists already is kept as
+    it is (an earlier draft, edited on). Returns the file and the template's text (to tell an
+    untouched draft)."""
     from a2a_tui.gate.cards.cardfile import template
 
-    text = template(title)
+    text = template(title, project)
     if path is None:
         folder = cards_dir(repo)
         folder.mkdir(parents=True, exist_ok=True)

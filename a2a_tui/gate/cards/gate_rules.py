@@ -29,6 +29,7 @@ from a2a_tui.collab.rulefiles import close_flags_in_tx, flag_pending
 from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.errors import A2AError
 from a2a_tui.gate.cards.schema import locate
+from a2a_tui.gate.cards.thresholds import Threshold, unique, weakenings
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.roles import require_role
 from a2a_tui.repo import (
@@ -161,6 +162,13 @@ class GateRules(BaseModel):
     commands: Commands = Field(default_factory=Commands)
     env: EnvRules = Field(default_factory=EnvRules)
     limits: Limits = Field(default_factory=Limits)
+    thresholds: list[Threshold] = Field(default_factory=list, description="numbers read from a"
+                                        " check's output and held to a limit (rule 6)")
+
+    @field_validator("thresholds")
+    @classmethod
+    def _unique(cls, v: list[Threshold]) -> list[Threshold]:
+        return unique(v)
 
     @field_validator("steps", mode="before")
     @classmethod
@@ -185,7 +193,9 @@ class GateRules(BaseModel):
         return asked if asked is not None else self.timeouts.default_s
 
     def digest(self) -> str:
-        raw = json.dumps(self.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+        # No thresholds: the digest rules had before there were any (nothing changed).
+        dump = self.model_dump(mode="json", exclude=None if self.thresholds else {"thresholds"})
+        raw = json.dumps(dump, sort_keys=True, separators=(",", ":"))
         return "sha256:" + hashlib.sha256(raw.encode()).hexdigest()
 
 
@@ -276,6 +286,7 @@ def accept(g: GateContext) -> list[dict[str, Any]]:
 
     require_role(g, "gate-rules accept")
     changed = [r for r in (g.repo.rule_file(n) for n in RULE_FILES) if r.pending]
+    weakens: dict[str, list[str]] = {}   # what a change relaxes, named in its record
     for rule in changed:   # everything checked before anything is recorded
         if rule.unreadable is not None:
             raise A2AError("bad_gate_rules" if rule.name == GATE_TOML else "bad_config",
@@ -286,7 +297,8 @@ def accept(g: GateContext) -> list[dict[str, Any]]:
             raise A2AError("bad_gate_rules" if rule.name == GATE_TOML else "bad_config",
                            f"{rule.path}: cannot read: not UTF-8") from None
         if rule.name == GATE_TOML:
-            parse(rule.disk or "", rule.path)
+            weakens[rule.label] = weakenings(parse(rule.text, rule.path)[0].thresholds,
+                                             parse(rule.disk or "", rule.path)[0].thresholds)
         else:
             validate_config_text(rule.disk or "", rule.path)
             settings.load(rule.path, repo_text=rule.disk or "")   # the settings it holds too
@@ -297,14 +309,27 @@ def accept(g: GateContext) -> list[dict[str, Any]]:
                 tx, "action", f"accept {rule.label} ({rule.disk_digest[:19]})", source="cli",
                 details={"file": rule.label, "digest": rule.disk_digest})
             seq = record_acceptance(tx, rule, rule.text, actor=g.caller.actor,
-                                    how="a2a gate-rules accept", user_input=uid)
+                                    how="a2a gate-rules accept", user_input=uid,
+                                    weakens=weakens.get(rule.label))
             closed = close_flags_in_tx(tx, rule.label, f"accepted by the user ({uid})")
             out.append({"file": rule.label, "digest": rule.disk_digest,
                         "previous": rule.digest, "user_input": uid, "event": seq,
-                        "closed": closed})
+                        "closed": closed, "weakens": weakens.get(rule.label, [])})
     if changed:
         current(g)   # the rules in force changed: recorded now
     return out
+
+
+def weakened(rule) -> list[str]:
+    """What a change of gate.toml not accepted yet relaxes of the thresholds in force (empty:
+    nothing, another file, or a file that does not parse: `accept` says why)."""
+    if rule.name != GATE_TOML or not rule.pending or rule.unreadable is not None:
+        return []
+    try:
+        return weakenings(parse(rule.text, rule.path)[0].thresholds,
+                          parse(rule.disk or "", rule.path)[0].thresholds)
+    except A2AError:
+        return []
 
 
 def _last_digest(db) -> str:

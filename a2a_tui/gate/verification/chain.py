@@ -18,7 +18,7 @@ from a2a_tui.confine.checks import Sandbox
 from a2a_tui.gate.cards.gate_rules import GateRules
 from a2a_tui.gate.cards.schema import Card, Check, glob_to_regex
 from a2a_tui.gate.context import GateContext
-from a2a_tui.gate.verification import per_test, precheck, reports, structural
+from a2a_tui.gate.verification import per_test, precheck, reports, structural, thresholds
 from a2a_tui.gate.verification.checkout import Checkout, Tampered, Workspace
 from a2a_tui.gate.verification.interrupt import Cancel, VerifyInterrupted
 from a2a_tui.gate.verification.isolated import RunResult, run
@@ -200,6 +200,8 @@ def _command(c: Chain, ws: Workspace, check: Check) -> Iterator[CheckResult]:
     c.evidence[check.name] = runs[-1]
     yield c.add(_check_result(check, runs, changed))
     yield from _tree_result(c, ws, check.name, changed)
+    for res in thresholds.results(c.g.store, c.rules, c.att, check.name, runs[-1]):
+        yield c.add(res)
 
 
 def _tampered(c: Chain, name: str, kind: str, blocking: bool, exc: Tampered

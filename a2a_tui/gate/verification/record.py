@@ -94,7 +94,9 @@ def _payload(v: Verification, rejections: int) -> dict[str, Any]:
             "log": first.log_path if first else None, "changed_lines": v.changed_lines,
             "tests": v.tests(), "confinement": v.confinement,
             "checks": [{"name": r.name, "passed": r.passed, "blocking": r.blocking,
-                        "code": r.code, "skipped": r.skipped} for r in v.results]}
+                        "code": r.code, "skipped": r.skipped} for r in v.results],
+            "thresholds": [{**r.threshold, "passed": r.passed, "blocking": r.blocking,
+                            "code": r.code} for r in v.results if r.threshold is not None]}
 
 
 def interrupted(g: GateContext, att, v: Verification, exc: BaseException) -> None:

@@ -10,8 +10,8 @@ if TYPE_CHECKING:
 
 # The steps of the chain, in order. `checks` are the card's own commands; `tree` is the check
 # that a step left the checkout as the SHA has it.
-STEPS = ("precheck", "sanity", "boundary", "drift", "provenance", "red", "checks", "tree",
-         "per-test", "artifacts")
+STEPS = ("precheck", "sanity", "boundary", "drift", "provenance", "red", "checks", "threshold",
+         "tree", "per-test", "artifacts")
 
 
 @dataclass
@@ -34,6 +34,8 @@ class CheckResult:
     failed_tests: list[str] = field(default_factory=list)  # from the run's test report
     # red and per-test: how many tests ran, passed, were masked and dropped (the metrics read it)
     tests: dict[str, int] | None = None
+    # a threshold (thresholds.py): what it measured, its limits and the baseline it was held to
+    threshold: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         self.step = self.step or ("checks" if self.kind == "command" else self.kind)
@@ -45,6 +47,7 @@ class CheckResult:
                 "skipped": self.skipped, "first_error": self.first_error,
                 "error_context": list(self.error_context),
                 "failed_tests": self.failed_tests, "tests": self.tests,
+                **({"threshold": self.threshold} if self.threshold is not None else {}),
                 "stdout_tail": self.stdout_tail,
                 "stderr_tail": self.stderr_tail, "log": self.log_path}
 

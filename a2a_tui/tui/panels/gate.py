@@ -43,6 +43,10 @@ def checks_line(g: GateRow) -> Text:
         t.append(f"\n{failed.name}: {fmt.one_line(failed.detail, 200)}", style="red")
         if failed.log_path:
             t.append("  (l: its log)", style="dim")
+    # Thresholds the rules record without blocking (rule 6): what they measured, in passing.
+    for c in g.checks:
+        if c.kind == "threshold" and not (c.passed or c.blocking or c.skipped):
+            t.append(f"\n{c.name}: {fmt.one_line(c.detail, 200)}", style="yellow")
     return t
 
 

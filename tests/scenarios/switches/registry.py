@@ -242,6 +242,17 @@ SWITCHES: dict[str, Switch] = {
         "every Nth integration, the board asks the user to re-check one of the last N",
         (Edit("a2a_tui.gate.integration.spotchecks", "after_integrated",
               "if n % every != 0 or not done:", "if True:"),)),
+    "thresholds": Switch(
+        "a check's output is held to gate.toml's thresholds (a coverage that may not drop)",
+        (Edit("a2a_tui.gate.verification.chain", "_command",
+              "thresholds.results(c.g.store, c.rules, c.att, check.name, runs[-1])", "()"),)),
+    "turn_limits": Switch(
+        "a turn past its limits (no signal from its CLI, or its cap) is stopped with its key",
+        (Edit("a2a_tui.panes.turns", "limit_turns", "_stop(store, tmux, r, now_ns, *why)",
+              "pass"),)),
+    "project_profile": Switch(
+        "the project's profile, as the user confirmed it, is given to cards and controllers",
+        (Replace("a2a_tui.collab.project", "confirmed", lambda _: lambda db: None),)),
     "unknown_calls_user": Switch(
         "a dispatch whose delivery is unknown calls the user, once, naming the pane",
         (Edit("a2a_tui.panes.calls", "waiting", "d.state = 'unknown' ORDER BY d.n",

@@ -1,0 +1,153 @@
+"""The project's profile (rule 8, seed 004 4.1: "工程画像：用什么语言、什么测试框架、测试文件
+放哪、构建命令是什么"): its language, test framework, where its tests live, its build and test
+commands.
+
+a2a detects it from the files that say so (pyproject.toml, package.json, go.mod, Cargo.toml,
+pom.xml, CMakeLists.txt, in that order; the first found is the profile, the others are listed),
+and the user confirms it, edited or not (`a2a profile confirm [--set FIELD=VALUE]`: recorded as
+`project_profile_confirmed` with the user's input). Only a confirmed profile is given out: to
+the controllers' role cards (spawn.py) and to a new card's template, so cards name the real
+commands. Detection reads the main checkout's files (the user's), each at most READ_BYTES.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from a2a_tui.errors import A2AError
+
+FIELDS = ("language", "test_framework", "tests", "build", "test")
+READ_BYTES = 1 << 20
+EVENT = "project_profile_confirmed"
+
+
+def _read(root: Path, name: str) -> str | None:
+    p = root / name
+    if not p.is_file() or p.is_symlink():
+        return None
+    with open(p, "rb") as f:
+        return f.read(READ_BYTES).decode("utf-8", errors="replace")
+
+
+def _folder(root: Path, *names: str) -> str:
+    return next((f"{n}/" for n in names if (root / n).is_dir()), "")
+
+
+def _python(root: Path, text: str) -> dict[str, str]:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        data = {}
+    pytest = "pytest" in text or (root / "pytest.ini").is_file()
+    runner = "uv run " if (root / "uv.lock").is_file() else ""
+    return {"language": "python", "test_framework": "pytest" if pytest else "unittest",
+            "tests": _folder(root, "tests", "test"),
+            "build": f"{runner}python -m build" if "build-system" in data else "",
+            "test": f"{runner}python -m pytest -q" if pytest
+            else f"{runner}python -m unittest discover"}
+
+
+def _node(root: Path, text: str) -> dict[str, str]:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        data = {}
+    data = data if isinstance(data, dict) else {}
+    deps = {**(data.get("dependencies") or {}), **(data.get("devDependencies") or {})}
+    scripts = data.get("scripts") or {}
+    framework = next((f for f in ("vitest", "jest", "mocha") if f in deps), "node:test")
+    return {"language": "typescript" if (root / "tsconfig.json").is_file() else "javascript",
+            "test_framework": framework, "tests": _folder(root, "test", "tests", "__tests__"),
+            "build": "npm run build" if "build" in scripts else "",
+            "test": "npm test" if "test" in scripts else "node --test"}
+
+
+def _go(root: Path, text: str) -> dict[str, str]:
+    return {"language": "go", "test_framework": "go test", "tests": "beside the code (*_test.go)",
+            "build": "go build ./...", "test": "go test ./..."}
+
+
+def _rust(root: Path, text: str) -> dict[str, str]:
+    return {"language": "rust", "test_framework": "cargo test",
+            "tests": _folder(root, "tests") or "in the modules (#[cfg(test)])",
+            "build": "cargo build", "test": "cargo test"}
+
+
+def _java(root: Path, text: str) -> dict[str, str]:
+    return {"language": "java", "test_framework": "junit" if "junit" in text else "maven",
+            "tests": _folder(root, "src/test/java", "src/test"), "build": "mvn -q package",
+            "test": "mvn -q test"}
+
+
+def _cmake(root: Path, text: str) -> dict[str, str]:
+    cpp = re.search(r"\bCXX\b|\.cpp\b|\.cc\b", text) is not None
+    return {"language": "c++" if cpp else "c",
+            "test_framework": "ctest" if "enable_testing" in text else "",
+            "tests": _folder(root, "tests", "test"),
+            "build": "cmake -S . -B build && cmake --build build",
+            "test": "ctest --test-dir build" if "enable_testing" in text else ""}
+
+
+MARKERS: tuple[tuple[str, Callable[[Path, str], dict[str, str]]], ...] = (
+    ("pyproject.toml", _python), ("package.json", _node), ("go.mod", _go),
+    ("Cargo.toml", _rust), ("pom.xml", _java), ("CMakeLists.txt", _cmake))
+
+
+def detect(root: Path) -> dict[str, Any]:
+    """The profile the files of `root` suggest: FIELDS (empty when nothing says), `from` (the
+    file it was read from, None when no file says anything) and `also` (other markers)."""
+    found = [(name, read) for name, read in MARKERS if _read(root, name) is not None]
+    if not found:
+        return {**dict.fromkeys(FIELDS, ""), "from": None, "also": []}
+    name, read = found[0]
+    return {**read(root, _read(root, name) or ""), "from": name,
+            "also": [n for n, _ in found[1:]]}
+
+
+def edited(profile: dict[str, Any], sets: list[str]) -> dict[str, str]:
+    """`profile`'s FIELDS with the user's `FIELD=VALUE` edits (`bad_profile` for a field that
+    is not one, or a value that is not one line of at most 300 characters)."""
+    out = {f: str(profile.get(f) or "") for f in FIELDS}
+    for s in sets:
+        field, eq, value = s.partition("=")
+        if not eq or field not in FIELDS:
+            raise A2AError("bad_profile", f"--set {s!r}: give FIELD=VALUE, FIELD one of"
+                           f" {', '.join(FIELDS)}", exit_code=2)
+        if "\n" in value or "\r" in value or len(value) > 300:
+            raise A2AError("bad_profile", f"--set {field}: one line of at most 300 characters",
+                           exit_code=2)
+        out[field] = value.strip()
+    if not out["language"] or not out["test"]:
+        raise A2AError("profile_incomplete", "the profile needs at least its language and its"
+                       " test command: nothing detected them; give them with --set"
+                       " language=... --set test=...")
+    return out
+
+
+def confirmed(db) -> dict[str, Any] | None:
+    """The profile the user last confirmed (its FIELDS, `seq`), or None."""
+    row = db.one("SELECT seq, json_extract(payload, '$.profile') FROM events"
+                 " WHERE kind = ? ORDER BY seq DESC LIMIT 1", (EVENT,))
+    return None if row is None else {**json.loads(row[1]), "seq": row[0]}
+
+
+def confirm_in_tx(tx, profile: dict[str, str], detected: dict[str, Any], sets: list[str],
+                  actor: str, user_input: str) -> int:
+    """Record the user's confirmation of `profile` (what was detected and edited beside it)."""
+    return tx.append(EVENT, actor=actor, payload={
+        "profile": profile, "detected": detected, "edits": sets, "user_input": user_input})
+
+
+def section(profile: dict[str, Any]) -> str:
+    """The profile as a role card's section: what the controllers name in cards and plans."""
+    lines = [f"- {label}: {profile[f]}" for f, label in (
+        ("language", "language"), ("test_framework", "test framework"),
+        ("tests", "tests live in"), ("build", "build command"), ("test", "test command"))
+        if profile.get(f)]
+    return ("This project (its profile, as the user confirmed it):\n" + "\n".join(lines)
+            + "\nName these commands in the cards' checks and red_command, and in plans.")
