@@ -239,7 +239,7 @@ class _Boxing:
             out_dir=repo.session_out_dir(sid), spool_dir=ctx.spool_dir,
             broker_dir=repo.session_broker_dir(sid), cwd=ctx.cwd,
             write_cwd=self.write_cwd, binary=launch.argv[0],
-            search_path=_pane_path(), state=state,
+            search_path=host.path_with_a2a(), state=state,
             home=Path(os.environ["HOME"]) if os.environ.get("HOME") else None,
             extra_read=extra.read, extra_write=extra.write, hooks_dir=self.hooks,
             tmux_dir=self.tmux_dir)
@@ -282,15 +282,6 @@ def _new_id(tx, role: str) -> str:
             return sid
 
 
-def _pane_path() -> str:
-    """The pane's PATH: the spawner's, with this a2a's own bin folder first."""
-    path = os.environ.get("PATH", "/usr/bin:/bin")
-    here = str(Path(sys.executable).parent)
-    if here not in path.split(os.pathsep):
-        path = here + os.pathsep + path
-    return path
-
-
 def _write_files(repo, ctx: profiles.LaunchContext, launch: profiles.Launch,
                  trailers: dict[str, str], tmux_socket: str | None, cwd: Path,
                  travel: dict[str, str], box: Confinement) -> None:
@@ -308,7 +299,7 @@ def _write_files(repo, ctx: profiles.LaunchContext, launch: profiles.Launch,
     channel, shim_dir = _channel(repo, ctx)
     # The pane's environment comes from the tmux server, not from us: give it our PATH, with the
     # session's `a2a` (the broker's client) first, then this a2a's own bin folder.
-    path = str(shim_dir) + os.pathsep + _pane_path()
+    path = str(shim_dir) + os.pathsep + host.path_with_a2a()
     env = {**travel, **git_config_env(hooks), **launch.env, **box.env, **channel,
            "A2A_SESSION": ctx.session, "PATH": path}
     if tmux_socket:

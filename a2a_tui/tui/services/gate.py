@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from a2a_tui import host
 from a2a_tui.errors import A2AError
 from a2a_tui.identity import Caller
 from a2a_tui.tui.services.base import SOURCE, Done, Part
@@ -126,7 +127,8 @@ class Gate(Part):
             raise A2AError("no_worktree", f"{attempt}'s worktree is {place.worktree_state}"
                            f" ({place.worktree})")
         tmux = Tmux(self.tmux_socket)
-        pane = tmux.open_window(self.repo.config().tmux_session, place.worktree, attempt)
+        pane = tmux.open_window(self.repo.config().tmux_session, place.worktree, attempt,
+                                env={"PATH": host.path_with_a2a()})
         where = "" if tmux.show_pane(pane) else " (attach to tmux to see it)"
         return Done(f"a shell in {attempt}'s worktree: tmux window {attempt}, pane {pane}{where}",
                     {"attempt": attempt, "pane": pane, "worktree": place.worktree})
