@@ -332,6 +332,9 @@ class WorkbenchApp(Palette, CardFlows, Away, App[None]):
 
     @on(UserActionRefused)
     def _refused(self, message: UserActionRefused) -> None:
+        if message.code == "card_integrated" and message.what.startswith("claim "):
+            self.ask_claim_again(message.what.removeprefix("claim "), message.message)
+            return
         self.notify(f"{message.message} [{message.code}]", title=message.what,
                     severity="error", timeout=8)
 

@@ -13,7 +13,7 @@ from textual.notifications import Notify
 from a2a_tui.tui.messages import AttemptAbandoned, AttemptIntegrated, WorktreeOpened
 from a2a_tui.tui.screens.confirm import ConfirmScreen
 from a2a_tui.tui.screens.gate_forms import ScoreScreen
-from tests.support import commit_in, git, rows, wait_until
+from tests.support import a2a, commit_in, git, rows, wait_until
 from tests.support import tmux as tmux_on
 from tests.tui.test_tui_gate import ready_card
 from tests.tui.test_tui_gate_views import claim, focus_gate, submit_and_verify
@@ -212,3 +212,26 @@ def test_w_opens_a_shell_in_the_worktree_in_a_new_tmux_window(repo, tmux_socket,
     assert "T-1" in "\n".join(lines[1:]) and "a2a init" not in said.read_text(), lines
     # Navigation, not a decision: no user input recorded.
     assert rows(repo, "SELECT COUNT(*) AS n FROM user_inputs") == [{"n": 0}]
+
+
+def test_c_on_an_integrated_card_says_so_and_claims_only_on_yes(repo):
+    c, sha = verified(repo)
+    assert a2a("integrate", c["attempt"], "--score", "boundary=3:in", "--score",
+               "taste=2:fine", cwd=repo).code == 0
+
+    async def scenario():
+        async with workbench(repo) as (app, pilot, seen):
+            await focus_gate(pilot, app, "T-1")
+            await pilot.press("C")
+            confirm = await until(pilot, lambda: isinstance(app.screen, ConfirmScreen)
+                                  and app.screen, what="the question")
+            assert "integrated by T-1-a1" in str(confirm.text)
+            await pilot.press("n")
+            assert rows(repo, "SELECT id FROM attempts") == [{"id": "T-1-a1"}]
+            await pilot.press("C")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="again")
+            await pilot.press("y")
+            await until(pilot, lambda: len(rows(repo, "SELECT id FROM attempts")) == 2,
+                        what="T-1-a2")
+
+    run(scenario())
