@@ -96,13 +96,13 @@ def cmd_events(ctx, args) -> Result:
     else:
         evs = store.events(after=args.after, limit=args.limit, kinds=args.kind, task=args.task,
                            attempt=args.attempt, session=args.session)
+    from a2a_tui.sentences import sentence  # lazy: only `events` says them
+
     data = [e.to_json() for e in evs]
     lines = []
-    for e in evs:
+    for e in evs:   # one sentence each; the event itself is `--json`'s
         when = datetime.fromtimestamp(e.ts_ns / 1e9).strftime("%H:%M:%S.%f")[:-3]
-        where = " ".join(x for x in (e.task, e.attempt, e.session) if x)
-        lines.append(f"{e.seq:>6} {when} {e.kind:<22} {e.actor:<18} {where}  "
-                     f"{json.dumps(e.payload, ensure_ascii=False)[:160]}")
+        lines.append(f"{e.seq:>6} {when} {sentence(e)}")
     return Result(data, "\n".join(lines) if lines else "(no events)")
 
 
