@@ -15,6 +15,18 @@ def test_a_mistyped_command_says_which_one_was_meant(repo):
     assert "did you mean 'show'?" in sub.err and len(sub.err.splitlines()) == 1
 
 
+def test_a_mistyped_command_or_option_is_one_short_line_as_git_says_it(repo):
+    """`a2a verfy`: one line naming the command meant, not the 45 commands; `a2a:` once;
+    `--jsn` gets its suggestion too (issue 37)."""
+    r = a2a("verfy", cwd=repo)
+    assert r.code == 2 and len(r.err.splitlines()) == 1, r.err
+    assert "did you mean 'verify'?" in r.err and r.err.count("a2a:") == 1, r.err
+    assert "choose from" not in r.err and "'demo-director'" not in r.err, r.err
+    opt = a2a("status", "--jsn", cwd=repo)
+    assert opt.code == 2 and "did you mean '--json'?" in opt.err, opt.err
+    assert opt.err.count("a2a:") == 1 and len(opt.err.splitlines()) == 1, opt.err
+
+
 def test_a_mistyped_id_says_which_one_exists(repo):
     add_ready_card(repo, "T-12")
     r = a2a("card", "show", "t12", "--json", cwd=repo).json["error"]
