@@ -73,7 +73,7 @@ def cmd_inject(ctx, args) -> Result:
     source = "user" if ctx.caller.is_user else "session"
     r = control.inject(ctx.store, args.session, text, source=source, actor=ctx.caller.actor)
     wake(ctx.repo)
-    msg = f"queued #{r['dispatch']} for {r['session']} ({r['ahead']} ahead)"
+    msg = control.queued_line(r, f"`a2a resume {r['session']}`")
     if _orchestrator_pid(ctx) is None:
         msg += "; no orchestrator runs: it is delivered once `a2a serve` (or the TUI) starts"
     return Result(r, msg, rules="inject")

@@ -4,7 +4,7 @@ before asking for scores, and an untouched attempt abandoned without scores."""
 
 from __future__ import annotations
 
-from tests.support import a2a, a2a_as, add_ready_card, commit_in
+from tests.support import a2a, a2a_as, add_ready_card, commit_in, register_session
 
 
 def test_a_mistyped_command_says_which_one_was_meant(repo):
@@ -76,3 +76,14 @@ def test_an_untouched_attempt_is_abandoned_without_scores_a_submitted_one_is_not
                str(att["fence"]), cwd=repo).code == 0
     refused = a2a("abandon", att["attempt"], "--json", cwd=repo).json["error"]
     assert refused["code"] == "scores_required"
+
+
+def test_an_inject_into_a_paused_pane_says_the_pause_holds_it(repo):
+    register_session(repo, "w1", paused=True)
+    r = a2a("inject", "w1", "hello", cwd=repo)
+    assert r.code == 0 and "w1 is paused: held until you resume it" in r.out, r.out
+    assert "`a2a resume w1`" in r.out
+    j = a2a("inject", "w1", "again", "--json", cwd=repo).json
+    assert j["paused"] is True and j["ahead"] == 1
+    register_session(repo, "w2")
+    assert "paused" not in a2a("inject", "w2", "hi", cwd=repo).out
