@@ -7,6 +7,7 @@ import time
 from datetime import datetime
 
 from a2a_tui.cli.output import Result
+from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
 from a2a_tui.gate import views as gate_views
 from a2a_tui.panes.views import sessions as session_views
@@ -15,8 +16,16 @@ from a2a_tui.store import pages
 
 
 def cmd_init(ctx, args) -> Result:
-    data = init(find_repo(getattr(args, "repo", None)), args.target,
-                adopt_namespace=args.adopt_pid_namespace, new_store=args.new_store)
+    try:
+        repo = find_repo(getattr(args, "repo", None))
+    except A2AError as err:
+        if err.code != "not_a_repo" or "not inside" not in err.message:
+            raise
+        raise A2AError(err.code, f"{err.message}: run it in one, or make one here (`git init`,"
+                       " commit a first file, then `a2a init`); `a2a demo` shows a2a in a"
+                       " sample repository of its own") from None
+    data = init(repo, args.target, adopt_namespace=args.adopt_pid_namespace,
+                new_store=args.new_store)
     text = (f"{'initialized' if data['created'] else 'already initialized'}: {data['a2a_dir']}"
             f" (target branch {data['target_branch']})")
     if data["pid_namespace"] != data["this_pid_namespace"]:

@@ -87,3 +87,10 @@ def test_an_inject_into_a_paused_pane_says_the_pause_holds_it(repo):
     assert j["paused"] is True and j["ahead"] == 1
     register_session(repo, "w2")
     assert "paused" not in a2a("inject", "w2", "hi", cwd=repo).out
+
+
+def test_init_outside_a_repository_names_the_next_step(tmp_path):
+    r = a2a("init", cwd=tmp_path)
+    assert r.code == 1 and len(r.err.splitlines()) == 1, r.err
+    assert "is not inside a git repository" in r.err and "`git init`" in r.err, r.err
+    assert "`a2a demo`" in r.err
