@@ -35,12 +35,11 @@ from a2a_tui.panes.githooks import git_config_env, write_hooks
 from a2a_tui.panes.records import check_session_id, record_launched, record_launching
 from a2a_tui.profiles.environment import A2A_NAMES, launch_env, named, write_private
 from a2a_tui.resources import BROKER_ENV, broker_client, hooks_dir, rolecards_dir
-from a2a_tui.tmux import Tmux
+from a2a_tui.tmux import SESSION_TAG, Tmux
 
 ROLES = ("ideation", "executive", "worker", "reviewer", "retro")
 ID_PREFIX = {"ideation": "idea", "executive": "exec", "worker": "w", "reviewer": "r",
              "retro": "retro"}
-SESSION_TAG = "@a2a_session"
 DEMO_CLI = "demo"
 DEMO_UNCONFINED = "a2a's own demo agent, in the sample repository of `a2a demo`, starts anyway"
 

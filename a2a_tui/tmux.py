@@ -48,6 +48,10 @@ class PaneFacts:
     dead_status: int | None
 
 
+# The pane option that names the a2a session a pane runs (set at launch, spawn.py): what tells
+# an agent's pane from any other, the user's own windows among them.
+SESSION_TAG = "@a2a_session"
+
 def socket_from_env(explicit: str | None, recorded: str | None = None) -> str:
     """The tmux server to use: --tmux-socket, else $A2A_TMUX_SOCKET, else `recorded` (where
     something already runs), else a2a's own server (`DEFAULT_SOCKET`); never the user's
@@ -274,16 +278,17 @@ class Tmux:
         # No -c: tmux takes the client from $TMUX, i.e. the one showing the workbench.
         return self.server.cmd("switch-client", "-t", pane_id).returncode == 0
 
-    def panes_tagged(self, option: str) -> dict[str, str]:
-        """Live panes that carry the user option `option` (e.g. @a2a_workbench): id -> value."""
+    def panes_tagged(self, option: str, *, dead: bool = False) -> dict[str, str]:
+        """Live panes (and dead ones kept on screen, with `dead`) that carry the user option
+        `option` (e.g. @a2a_workbench): id -> value."""
         proc = self.server.cmd("list-panes", "-a", "-F",
                                f"#{{pane_id}}\t#{{pane_dead}}\t#{{{option}}}")
         if proc.returncode != 0:
             return {}
         out = {}
         for line in proc.stdout:
-            pane_id, dead, value = (line.split("\t") + ["", ""])[:3]
-            if value and dead != "1":
+            pane_id, is_dead, value = (line.split("\t") + ["", ""])[:3]
+            if value and (dead or is_dead != "1"):
                 out[pane_id] = value
         return out
 

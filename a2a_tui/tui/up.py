@@ -22,8 +22,7 @@ from typing import Any
 from a2a_tui.errors import A2AError
 from a2a_tui.panes.orchestrator import lock_holder
 from a2a_tui.repo import Repo
-from a2a_tui.spawn import SESSION_TAG
-from a2a_tui.tmux import Tmux
+from a2a_tui.tmux import SESSION_TAG, Tmux
 
 WORKBENCH_TAG = "@a2a_workbench"   # pane option: the repository root the workbench serves
 ORCHESTRATOR_TAG = "@a2a_orchestrator"
