@@ -165,7 +165,8 @@ SENTENCES: dict[str, Callable[[Event], str]] = {
     G.TARGET_RESTORED: lambda e: f"{who(e.actor)} restored {_p(e, 'target')} to"
                                  f" {_short(_p(e, 'head'))}",
     # outside the gate's tables
-    K.INITIALIZED: lambda e: f"{who(e.actor)} set a2a up in {_p(e, 'root')}",
+    K.INITIALIZED: lambda e: f"{who(e.actor)} set a2a up here (target branch"
+                             f" {_p(e, 'target_branch')})",
     K.GATE_FEEDBACK: lambda e: f"the gate {'sent' if e.payload.get('sent') else 'held'} the"
                                f" feedback of {e.attempt}",
     K.FEEDBACK_STOPPED: lambda e: f"feedback to {e.attempt} stopped: you decide",
