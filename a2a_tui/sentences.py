@@ -207,10 +207,10 @@ SENTENCES: dict[str, Callable[[Event], str]] = {
     "orchestrator_started": lambda e: f"the orchestrator started (pid {_p(e, 'pid')})",
     "orchestrator_stopped": lambda e: f"the orchestrator stopped (pid {_p(e, 'pid')})",
     "demo_step": lambda e: f"demo: {_p(e, 'text')}",
-    "inbox_posted": lambda e: f"{who(e.actor)} posted {_p(e, 'kind')} {_p(e, 'id')}"
-                              f" to the {_p(e, 'recipient')}",
-    "records_delivered": lambda e: f"your {', '.join(e.payload.get('records') or [])} went to"
-                                   f" {e.session} (prompt #{_p(e, 'dispatch')})",
+    "inbox_posted": lambda e: f"{who(e.actor)} posted {_p(e, 'kind')} {_p(e, 'id')} for the"
+                              f" {_p(e, 'recipient')} controller",
+    "records_delivered": lambda e: f"{', '.join(e.payload.get('records') or [])} went to"
+                                   f" {e.session} in prompt #{_p(e, 'dispatch')}",
 }
 
 
