@@ -50,3 +50,14 @@ def private_dir() -> Path:
                               " else's, or open to others): a2a will not put its private files"
                               " there; remove it")
     return base
+
+
+def path_with_a2a(path: str | None = None) -> str:
+    """`path` (this process's PATH by default) with this a2a's own bin folder first, where its
+    `a2a` is: a pane, or the shell the workbench opens, finds the a2a that started it even when
+    the user ran it as `.venv/bin/a2a` without that folder on their PATH."""
+    path = os.environ.get("PATH", "/usr/bin:/bin") if path is None else path
+    here = str(Path(sys.executable).parent)
+    if here not in path.split(os.pathsep):
+        path = here + os.pathsep + path
+    return path

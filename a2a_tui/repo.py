@@ -437,4 +437,18 @@ def find_repo(start: Path | str | None = None) -> Repo:
     common, bare = found
     if bare or common.name != ".git":
         raise A2AError("not_a_repo", f"{start}: a2a needs a repository with a main worktree")
-    return Repo(common.parent.resolve())
+    root = common.parent.resolve()
+    return clone_owner(root) or Repo(root)
+
+
+def clone_owner(root: Path) -> Repo | None:
+    """The repository whose gate made the attempt's clone at `root` (`.a2a/worktrees/ID`),
+    if it is one: a command typed in the clone (the `w` shell opens there, and a task prompt
+    ends with `a2a submit`) acts on that repository, not on the clone as one of its own.
+    Who is calling is decided apart (a2a_tui/identity.py); a confined agent sees no `.a2a/`
+    but its clone, so its direct call still finds no state."""
+    worktrees = root.parent
+    owner = Repo(worktrees.parent.parent)
+    if worktrees != owner.worktrees_dir or not (owner.root / ".git").is_dir():
+        return None
+    return owner if owner.initialized else None

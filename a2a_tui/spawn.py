@@ -37,12 +37,11 @@ from a2a_tui.panes.githooks import git_config_env, write_hooks
 from a2a_tui.panes.records import check_session_id, record_launched, record_launching
 from a2a_tui.profiles.environment import A2A_NAMES, launch_env, named, write_private
 from a2a_tui.resources import BROKER_ENV, broker_client, hooks_dir, rolecards_dir
-from a2a_tui.tmux import Tmux
+from a2a_tui.tmux import SESSION_TAG, Tmux
 
 ROLES = ("ideation", "executive", "worker", "reviewer", "retro")
 ID_PREFIX = {"ideation": "idea", "executive": "exec", "worker": "w", "reviewer": "r",
              "retro": "retro"}
-SESSION_TAG = "@a2a_session"
 DEMO_CLI = "demo"
 DEMO_UNCONFINED = "a2a's own demo agent, in the sample repository of `a2a demo`, starts anyway"
 
@@ -243,7 +242,7 @@ class _Boxing:
             out_dir=repo.session_out_dir(sid), spool_dir=ctx.spool_dir,
             broker_dir=repo.session_broker_dir(sid), cwd=ctx.cwd,
             write_cwd=self.write_cwd, binary=launch.argv[0],
-            search_path=_pane_path(), state=state,
+            search_path=host.path_with_a2a(), state=state,
             home=Path(os.environ["HOME"]) if os.environ.get("HOME") else None,
             extra_read=extra.read, extra_write=extra.write, hooks_dir=self.hooks,
             tmux_dir=self.tmux_dir)
@@ -286,15 +285,6 @@ def _new_id(tx, role: str) -> str:
             return sid
 
 
-def _pane_path() -> str:
-    """The pane's PATH: the spawner's, with this a2a's own bin folder first."""
-    path = os.environ.get("PATH", "/usr/bin:/bin")
-    here = str(Path(sys.executable).parent)
-    if here not in path.split(os.pathsep):
-        path = here + os.pathsep + path
-    return path
-
-
 def _write_files(repo, ctx: profiles.LaunchContext, launch: profiles.Launch,
                  trailers: dict[str, str], tmux_socket: str | None, cwd: Path,
                  travel: dict[str, str], box: Confinement) -> None:
@@ -312,7 +302,7 @@ def _write_files(repo, ctx: profiles.LaunchContext, launch: profiles.Launch,
     channel, shim_dir = _channel(repo, ctx)
     # The pane's environment comes from the tmux server, not from us: give it our PATH, with the
     # session's `a2a` (the broker's client) first, then this a2a's own bin folder.
-    path = str(shim_dir) + os.pathsep + _pane_path()
+    path = str(shim_dir) + os.pathsep + host.path_with_a2a()
     env = {**travel, **git_config_env(hooks), **launch.env, **box.env, **channel,
            "A2A_SESSION": ctx.session, "PATH": path}
     if tmux_socket:

@@ -10,6 +10,7 @@ and tells whether a pane still exists. It never reads a pane's screen.
 from __future__ import annotations
 
 import os
+import pwd
 import shutil
 import subprocess
 import sys
@@ -46,6 +47,10 @@ class PaneFacts:
     dead: bool
     dead_status: int | None
 
+
+# The pane option that names the a2a session a pane runs (set at launch, spawn.py): what tells
+# an agent's pane from any other, the user's own windows among them.
+SESSION_TAG = "@a2a_session"
 
 def socket_from_env(explicit: str | None, recorded: str | None = None) -> str:
     """The tmux server to use: --tmux-socket, else $A2A_TMUX_SOCKET, else `recorded` (where
@@ -138,17 +143,21 @@ class Tmux:
                 # Another spawn created it a moment ago: add a window to it instead.
         raise TmuxError(f"tmux could not create a pane in session {session!r}")
 
-    def open_window(self, session: str, cwd: str, name: str) -> str:
+    def open_window(self, session: str, cwd: str, name: str,
+                    env: dict[str, str] | None = None) -> str:
         """A new window named `name` in `session` (created if missing) running the user's own
-        shell (tmux's default-command) in `cwd`; returns its pane id. Nothing watches it: it
-        is the user's window, not an agent's."""
+        shell in `cwd`, with `env` set in it; returns its pane id. Nothing watches it: it is
+        the user's window, not an agent's. `env` goes through `env(1)`, not `-e`: tmux gives
+        a new pane the PATH of the client that asked for it whatever `-e` says. The shell is
+        then not a login shell: one reads /etc/profile, which sets PATH anew on many systems."""
         fmt = ["-P", "-F", "#{pane_id}"]
+        where = ["-c", cwd, "-n", name]
+        shell = (["env", *(f"{k}={v}" for k, v in env.items()), user_shell()] if env else [])
         if self.has_session(session):
-            out = self._cmd("new-window", "-d", "-t", f"={session}:", "-c", cwd, "-n", name,
-                            *fmt)
+            out = self._cmd("new-window", "-d", "-t", f"={session}:", *where, *fmt, *shell)
         else:
             out = self._cmd("new-session", "-d", "-s", session, "-x", "200", "-y", "50",
-                            "-c", cwd, "-n", name, *fmt)
+                            *where, *fmt, *shell)
             self._own_server()
         return out[0]
 
@@ -269,16 +278,17 @@ class Tmux:
         # No -c: tmux takes the client from $TMUX, i.e. the one showing the workbench.
         return self.server.cmd("switch-client", "-t", pane_id).returncode == 0
 
-    def panes_tagged(self, option: str) -> dict[str, str]:
-        """Live panes that carry the user option `option` (e.g. @a2a_workbench): id -> value."""
+    def panes_tagged(self, option: str, *, dead: bool = False) -> dict[str, str]:
+        """Live panes (and dead ones kept on screen, with `dead`) that carry the user option
+        `option` (e.g. @a2a_workbench): id -> value."""
         proc = self.server.cmd("list-panes", "-a", "-F",
                                f"#{{pane_id}}\t#{{pane_dead}}\t#{{{option}}}")
         if proc.returncode != 0:
             return {}
         out = {}
         for line in proc.stdout:
-            pane_id, dead, value = (line.split("\t") + ["", ""])[:3]
-            if value and dead != "1":
+            pane_id, is_dead, value = (line.split("\t") + ["", ""])[:3]
+            if value and (dead or is_dead != "1"):
                 out[pane_id] = value
         return out
 
@@ -348,3 +358,14 @@ def _facts(line: str) -> PaneFacts:
     pane_id, pid, tty, dead, status = (line.split("\t") + [""] * 5)[:5]
     return PaneFacts(pane_id, int(pid or 0), tty, dead == "1",
                      int(status) if status.strip().lstrip("-").isdigit() else None)
+
+
+def user_shell() -> str:
+    """The user's shell, as tmux picks its default one: $SHELL, else the password file's."""
+    shell = os.environ.get("SHELL", "")
+    if not os.path.isabs(shell):
+        try:
+            shell = pwd.getpwuid(os.getuid()).pw_shell
+        except KeyError:
+            shell = ""
+    return shell if shell and os.access(shell, os.X_OK) else "/bin/sh"

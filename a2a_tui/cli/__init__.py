@@ -57,21 +57,42 @@ class Parser(argparse.ArgumentParser):
     mistyped command or word says which one was meant."""
 
     def error(self, message: str):  # type: ignore[override]
-        raise A2AError("usage", f"{self.prog}: {message}{suggest_choice(message)}",
-                       exit_code=2)
+        # One line, as git says it: the word meant, never the list of every command, and
+        # `a2a:` once (the error line begins with it).
+        said = short_usage(message, self)
+        where = "" if self.prog == "a2a" or said.startswith("'") else f"`{self.prog}`: "
+        raise A2AError("usage", where + said, exit_code=2)
 
 
-def suggest_choice(message: str) -> str:
-    """"; did you mean 'claim'?" for argparse's "invalid choice: 'clam' (choose from ...)"."""
+def short_usage(message: str, parser: argparse.ArgumentParser) -> str:
+    """argparse's `message`, an invalid choice said without its list, each with "; did you
+    mean 'claim'?" (a command or word) or "'--json'" (an option) when one is near."""
     import difflib
     import re
 
     m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)$", message)
-    if not m:
-        return ""
-    choices = re.findall(r"'([^']*)'", m.group(2))
-    near = difflib.get_close_matches(m.group(1), choices, n=1, cutoff=0.6)
-    return f"; did you mean '{near[0]}'?" if near else ""
+    if m:
+        choices = re.findall(r"'([^']*)'", m.group(2))
+        near = difflib.get_close_matches(m.group(1), choices, n=1, cutoff=0.6)
+        return (f"'{m.group(1)}' is not an `{parser.prog}` command; "
+                + (f"did you mean '{near[0]}'?" if near else f"`{parser.prog} --help` lists them"))
+    m = re.search(r"unrecognized arguments: (\S+)", message)
+    if m and m.group(1).startswith("--"):
+        near = difflib.get_close_matches(m.group(1), sorted(_options(parser)), n=1, cutoff=0.6)
+        if near:
+            return f"{message}; did you mean '{near[0]}'?"
+    return message
+
+
+def _options(parser: argparse.ArgumentParser) -> set[str]:
+    """Every long option of `parser` and of the subcommands parsed under it."""
+    found: set[str] = set()
+    for action in parser._actions:
+        found.update(o for o in action.option_strings if o.startswith("--"))
+        for sub in (getattr(action, "choices", None) or {}).values():
+            if isinstance(sub, argparse.ArgumentParser):
+                found |= _options(sub)
+    return found
 
 
 def did_you_mean(err: A2AError, argv: Sequence[str]) -> A2AError:

@@ -7,6 +7,7 @@ import time
 from datetime import datetime
 
 from a2a_tui.cli.output import Result
+from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
 from a2a_tui.gate import views as gate_views
 from a2a_tui.panes.views import sessions as session_views
@@ -15,8 +16,16 @@ from a2a_tui.store import pages
 
 
 def cmd_init(ctx, args) -> Result:
-    data = init(find_repo(getattr(args, "repo", None)), args.target,
-                adopt_namespace=args.adopt_pid_namespace, new_store=args.new_store)
+    try:
+        repo = find_repo(getattr(args, "repo", None))
+    except A2AError as err:
+        if err.code != "not_a_repo" or "not inside" not in err.message:
+            raise
+        raise A2AError(err.code, f"{err.message}: run it in one, or make one here (`git init`,"
+                       " commit a first file, then `a2a init`); `a2a demo` shows a2a in a"
+                       " sample repository of its own") from None
+    data = init(repo, args.target, adopt_namespace=args.adopt_pid_namespace,
+                new_store=args.new_store)
     text = (f"{'initialized' if data['created'] else 'already initialized'}: {data['a2a_dir']}"
             f" (target branch {data['target_branch']})")
     if data["pid_namespace"] != data["this_pid_namespace"]:
@@ -96,13 +105,13 @@ def cmd_events(ctx, args) -> Result:
     else:
         evs = store.events(after=args.after, limit=args.limit, kinds=args.kind, task=args.task,
                            attempt=args.attempt, session=args.session)
+    from a2a_tui.sentences import sentence  # lazy: only `events` says them
+
     data = [e.to_json() for e in evs]
     lines = []
-    for e in evs:
+    for e in evs:   # one sentence each; the event itself is `--json`'s
         when = datetime.fromtimestamp(e.ts_ns / 1e9).strftime("%H:%M:%S.%f")[:-3]
-        where = " ".join(x for x in (e.task, e.attempt, e.session) if x)
-        lines.append(f"{e.seq:>6} {when} {e.kind:<22} {e.actor:<18} {where}  "
-                     f"{json.dumps(e.payload, ensure_ascii=False)[:160]}")
+        lines.append(f"{e.seq:>6} {when} {sentence(e)}")
     return Result(data, "\n".join(lines) if lines else "(no events)")
 
 

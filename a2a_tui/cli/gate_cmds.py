@@ -27,7 +27,7 @@ def _writer(ctx, value: str | None) -> str | None:
 
 def cmd_claim(ctx, args) -> Result:
     r = gate.claim(ctx.gate, args.card, writer=_writer(ctx, args.writer),
-                   supersede=args.supersede, force=args.force)
+                   supersede=args.supersede, force=args.force, again=args.again)
     text = (f"claimed {r.card} as {r.attempt} (fence {r.fence}, card v{r.card_version})\n"
             f"  worktree {r.worktree}\n  branch   {r.branch} from {r.start_commit[:12]}\n"
             f"  writer   {r.writer}")

@@ -43,14 +43,26 @@ def cmd_spawn(ctx, args) -> Result:
     from a2a_tui.tmux import socket_from_env
 
     extra = list(args.extra)
+    socket = socket_from_env(args.tmux_socket)
     r = spawn(ctx.gate, role=args.role, cli=args.cli, model=args.model, effort=args.effort,
-              attempt=args.attempt, session=args.session,
-              tmux_socket=socket_from_env(args.tmux_socket), extra=tuple(extra),
-              continues=args.resume or args.fork, fork=args.fork is not None)
+              attempt=args.attempt, session=args.session, tmux_socket=socket,
+              extra=tuple(extra), continues=args.resume or args.fork, fork=args.fork is not None)
     wake(ctx.repo)
     text = (f"spawned {r['session']} ({r['role']}, {r['cli']} {r['cli_version']}) in pane"
             f" {r['pane']} of tmux session {r['tmux_session']}"
             + (f", writer of {r['attempt']}" if r["attempt"] else ""))
+    # Nothing serving the repository: the session would stay `unknown`, its prompts held and
+    # its `a2a` unanswered (the broker is the orchestrator's). Started as `a2a up` starts it.
+    r["orchestrator_started"] = None
+    if _orchestrator_pid(ctx) is None:
+        # lazy: libtmux and the up machinery, only when there is an orchestrator to start
+        from a2a_tui.tmux import Tmux
+        from a2a_tui.tui.up import ORCHESTRATOR_WINDOW, ensure_orchestrator
+
+        pid, _pane, _ = ensure_orchestrator(ctx.repo, Tmux(socket), socket)
+        r["orchestrator_started"] = pid
+        text += (f"; no orchestrator ran: started it (pid {pid}, tmux window"
+                 f" '{ORCHESTRATOR_WINDOW}'; `a2a down` ends both)")
     return Result(r, text, rules="spawn")
 
 
@@ -61,7 +73,7 @@ def cmd_inject(ctx, args) -> Result:
     source = "user" if ctx.caller.is_user else "session"
     r = control.inject(ctx.store, args.session, text, source=source, actor=ctx.caller.actor)
     wake(ctx.repo)
-    msg = f"queued #{r['dispatch']} for {r['session']} ({r['ahead']} ahead)"
+    msg = control.queued_line(r, f"`a2a resume {r['session']}`")
     if _orchestrator_pid(ctx) is None:
         msg += "; no orchestrator runs: it is delivered once `a2a serve` (or the TUI) starts"
     return Result(r, msg, rules="inject")

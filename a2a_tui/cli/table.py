@@ -126,7 +126,8 @@ TABLE: tuple[Command, ...] = (
             group=GATE, example="a2a claim T-1", args=(arg("card", help="the ready card's id"),
                 arg("--writer", metavar="SESSION", help="who will write (default: the caller)"),
                 arg("--supersede", action="store_true", help="take over from the card's active"
-                    " attempt (fences it out)"), FORCE)),
+                    " attempt (fences it out)"), FORCE, arg("--again", action="store_true",
+                    help="claim a card whose work was integrated already"))),
     Command("submit", "submit a commit as the attempt's candidate", "gate_cmds:cmd_submit",
             group=GATE, example="a2a submit T-1-a1 --sha <sha> --card-version 1 --fence 1",
             args=(
@@ -213,8 +214,7 @@ TABLE: tuple[Command, ...] = (
                 arg("attempt", help="the attempt's id"),
                 arg("--score", action="append", metavar='DIM=N:"REASON"',
                     help=SCORE_HELP + " (not for an attempt that never submitted)"),
-                arg("--reason", default="", help="why it is abandoned (kept in the record)"),
-                FORCE)),
+                arg("--reason", default="", help="why it is abandoned (recorded)"), FORCE)),
     Command("reclaim", "remove clean worktrees of ended attempts, keeping their commits",
             "gate_cmds:cmd_reclaim", group=GATE, args=(
                 arg("attempt", nargs="?", help="only this attempt (default: all ended)"), FORCE)),

@@ -32,10 +32,15 @@ def cmd_up(ctx, args) -> Result:
 def cmd_down(ctx, args) -> Result:
     # lazy: each command imports only what it runs (a2a's start-up cost is paid per call)
     from a2a_tui import lifecycle
-    from a2a_tui.demo.start import demo_of, remove_demo
-    from a2a_tui.tmux import socket_from_env
+    from a2a_tui.demo.start import demo_of, remove_demo, started_here
+    from a2a_tui.tmux import Tmux, socket_from_env
     from a2a_tui.tui.up import recorded_server
 
+    try:
+        _ = ctx.repo
+    except A2AError as err:
+        # Where `a2a demo` was typed: that demo (its caller is then judged in its store).
+        ctx.repo = started_here(err, Tmux(socket_from_env(args.tmux_socket)))
     demo = demo_of(ctx.repo)
     socket = socket_from_env(args.tmux_socket,
                              (demo or {}).get("tmux_socket") or recorded_server(ctx.repo))

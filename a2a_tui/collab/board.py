@@ -186,6 +186,8 @@ def answer(c: Collab, item_id: str, *, option: str | None = None, adopt: bool = 
         if key is not None and key not in options:
             raise A2AError("bad_answer", f"{item_id} has no option {key!r} (options:"
                            f" {', '.join(options)})", exit_code=2)
+        # The recommended option picked by its key is the recommendation adopted all the same.
+        adopt = key is not None and key == item["recommend"]
         words = (text or "").strip()
         if key is not None:
             picked = f"{key}: {options[key]}" + (" (the recommendation)" if adopt else "")

@@ -124,8 +124,9 @@ class Director:
     def _agents_start(self) -> None:
         self.wait("the orchestrator", lambda: lock_holder(self.repo) is not None
                   or self.one("SELECT 1 FROM events WHERE kind = 'orchestrator_started'"))
-        self.say("Two demo agents start: idea1 (ideation controller) and exec1 (executive"
-                 " controller). Their state comes only from their hook signals.")
+        self.say(f"The sample repository is {self.repo.root}. Two demo agents start: idea1"
+                 " (ideation controller) and exec1 (executive controller). Their state comes"
+                 " only from their hook signals.")
         self.spawn("ideation", "idea1")
         self.spawn("executive", "exec1")
         self.wait("both agents idle", lambda: self.one(
@@ -204,8 +205,9 @@ class Director:
                              timeout=ANSWER_TIMEOUT)
         self.say(f"exec1 received your {answered[1]} answers as one prompt (#{answered[0]})."
                  " The demo is over: explore with the keys (? shows them); q detaches and"
-                 " everything keeps running; `a2a down --repo .` in the sample repository ends"
-                 " the demo and removes it.")
+                 " everything keeps running; `a2a down` where you typed `a2a demo` (or"
+                 f" `a2a down --repo {shlex.quote(str(self.repo.root))}` anywhere) ends the"
+                 " demo and removes the sample repository.")
 
     def _answers_delivered(self) -> tuple[int, int] | None:
         """(dispatch, count) once every question's answer reached exec1 and was taken in."""

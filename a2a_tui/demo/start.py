@@ -9,6 +9,7 @@ removes the sample repository (the demo leaves `.a2a/demo.json` to say it is one
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import shutil
 import sys
@@ -16,9 +17,17 @@ from pathlib import Path
 from typing import Any
 
 from a2a_tui.demo import sample
+from a2a_tui.errors import A2AError
 from a2a_tui.repo import Repo
 from a2a_tui.tmux import Tmux
-from a2a_tui.tui.up import attach_to, ensure_orchestrator, ensure_workbench, way_back
+from a2a_tui.tui.up import (
+    attach_to,
+    elsewhere,
+    ensure_orchestrator,
+    ensure_workbench,
+    running,
+    way_back,
+)
 
 DIRECTOR_WINDOW = "demo"
 
@@ -41,7 +50,8 @@ def start(tmux_socket: str | None, *, attach: bool = True, where: str | None = N
     session = root.name if root.name.startswith("a2a-") else f"a2a-demo-{root.name}"
     repo = sample.build(root, session)
     repo.demo_marker.write_text(json.dumps(
-        {"root": str(root), "made_folder": made, "tmux_socket": tmux_socket}), encoding="utf-8")
+        {"root": str(root), "made_folder": made, "tmux_socket": tmux_socket,
+         "started_in": os.getcwd()}), encoding="utf-8")
     ensure_orchestrator(repo, tmux, tmux_socket)
     pane, _ = ensure_workbench(repo, tmux, tmux_socket)
     way_back(tmux, session, pane)
@@ -59,10 +69,24 @@ def start(tmux_socket: str | None, *, attach: bool = True, where: str | None = N
                       f" (pane {pane}); the director narrates in window '{DIRECTOR_WINDOW}'\n"
                       f"attach with: {result['attach']}\n"
                       f"q in the workbench detaches, and the demo goes on; end it (agents,"
-                      f" tmux session, sample repository) with: {result['down']}")
+                      f" tmux session, sample repository) with `a2a down` here, or from"
+                      f" anywhere with: {result['down']}")
     if attach:
         attach_to(tmux, session, pane, result)
     return result
+
+
+def started_here(err: A2AError, tmux: Tmux) -> Repo:
+    """`a2a down` where there is no a2a repository: the demo that `a2a demo`, typed in this
+    folder, runs on this tmux server (its marker, under `.a2a/`, says where it was typed);
+    else the error, with each running session's exact `a2a down --repo …`."""
+    if err.code in ("not_a_repo", "not_initialized"):
+        here = os.path.realpath(os.getcwd())
+        demos = [repo for r in running(tmux) if (demo := (repo := Repo(Path(r["root"]))).demo())
+                 and os.path.realpath(demo.get("started_in") or "/nonexistent") == here]
+        if len(demos) == 1:
+            return demos[0]
+    raise elsewhere(err, tmux, "down")
 
 
 def demo_of(repo: Repo) -> dict[str, Any] | None:

@@ -70,8 +70,9 @@ def card_contract_invalid(tx, card_id: str, version: int, problems: list[str]
     lines = "\n".join(f"- {p}" for p in problems)
     return raise_item(tx, None, title,
                       f"`a2a card ready {card_id}` was refused: the card's contract does not"
-                      f" hold against the target's head.\n{lines}\nFix the card (`a2a card add`)"
-                      " or the gate rules (.a2a/gate.toml), then mark it ready again.",
+                      f" hold against the target's head.\n{lines}\nFix the card (`e` on the Gate"
+                      f" panel, or `a2a card edit {card_id}`) or the gate rules"
+                      " (.a2a/gate.toml), then mark it ready again.",
                       task=card_id)
 
 
@@ -81,8 +82,9 @@ def contract_invalid(tx, att, v) -> tuple[str, bool]:
         tx, att, f"{att['card_id']}: the card's contract does not hold ({att['id']} not judged)",
         f"Verify run {v.run} of {att['id']} ({v.sha[:12]}) did not run: the card's contract"
         f" failed its precheck.\n{problems}\nThis is the card's problem, not the worker's: no"
-        f" strike was counted. Fix the card (`a2a card add`, then `a2a card ready"
-        f" {att['card_id']}`) or the gate rules (.a2a/gate.toml), then verify again.")
+        f" strike was counted. Fix the card (`e` then `r` on the Gate panel, or `a2a card edit"
+        f" {att['card_id']}` then `a2a card ready {att['card_id']}`) or the gate rules"
+        " (.a2a/gate.toml), then verify again.")
     return item, queued
 
 

@@ -41,8 +41,16 @@ def inject(store, sid: str, text: str, *, source: str, actor: str,
             n = deliver_in_tx(tx, [uid], sid, text, source=source, actor=actor)
         ahead = tx.one("SELECT COUNT(*) FROM dispatches WHERE session = ? AND state = 'queued'"
                        " AND n < ?", (sid, n))[0]
-    out = {"session": sid, "dispatch": n, "ahead": ahead}
+    out = {"session": sid, "dispatch": n, "ahead": ahead, "paused": bool(row["paused"])}
     return out if uid is None else {**out, "user_input": uid}
+
+
+def queued_line(r: dict[str, Any], resume: str) -> str:
+    """What an inject says: its number and place, and, for a paused pane, that the pause holds
+    it (`resume`: how the user lifts it where they stand)."""
+    sid = r["session"]
+    held = f"; {sid} is paused: held until you resume it ({resume})" if r.get("paused") else ""
+    return f"queued #{r['dispatch']} for {sid} ({r['ahead']} ahead){held}"
 
 
 def set_paused(store, sids: list[str] | None, paused: bool, *, actor: str) -> list[str]:

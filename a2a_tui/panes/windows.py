@@ -13,6 +13,7 @@ import logging
 
 from a2a_tui.errors import A2AError
 from a2a_tui.panes.views import SessionView, sessions
+from a2a_tui.tmux import SESSION_TAG
 
 log = logging.getLogger(__name__)
 
@@ -37,12 +38,19 @@ class WindowNames:
         self.shown: dict[str, str] = {}     # pane id -> the name given
 
     def show(self, db) -> None:
-        """Rename each live agent window whose name is not its session's now."""
+        """Rename each agent window whose name is not its session's now: only a pane tagged
+        with that session (a pane id a session once had may be another window now, tmux
+        counting pane ids from %0 again after a restart: the user's own shell, say)."""
+        tags: dict[str, str] | None = None
         for v in sessions(db):
             if not v.pane_id or v.tmux_socket != self.tmux.socket:
                 continue
             name = window_name(v)
             if self.shown.get(v.pane_id) == name:
+                continue
+            if tags is None:   # read once, and only when something is to be renamed
+                tags = self.tmux.panes_tagged(SESSION_TAG, dead=True)
+            if tags.get(v.pane_id) != v.id:
                 continue
             try:
                 self.tmux.name_window(v.pane_id, name)

@@ -141,6 +141,9 @@ ACTIONS: tuple[Action, ...] = (
            priority=True),
     Action("events.open", "events", "enter", "open", "Open", "Read the whole event.",
            priority=True),
+    Action("events.unfold", "events", "a", "unfold", "All steps",
+           "Show (or fold again) how each prompt travelled: typed, Enter, taken, the tools it"
+           " ran. Folded, a prompt is its queueing and its finish."),
     Action("events.confirm", "events", "c", "confirm_input", "Confirm input",
            "On text typed into a pane (a user_input from the pane): confirm it was you. Until"
            " then it authorizes nothing: anything that reaches a pane's terminal can type."),

@@ -26,7 +26,9 @@ from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from a2a_tui.errors import A2AError
+from a2a_tui.kinds import GateEvent
 from a2a_tui.repo import Repo
+from a2a_tui.sentences import sentence
 from a2a_tui.store.watch import store_changes
 from a2a_tui.tui import actions, fmt, queries, store_health
 from a2a_tui.tui.away import Away
@@ -300,6 +302,10 @@ class WorkbenchApp(Palette, CardFlows, Away, App[None]):
             follow(snap.last_seq)
         if not snap.reset_events:
             self.called([e for e in snap.events if e.kind == "user_called"])
+            for e in snap.events:   # a delivery is the user's next step: said where they look
+                if e.kind == GateEvent.SUBMITTED:
+                    self.notify(f"{sentence(e)}: `v` on the Gate panel verifies it",
+                                title="submitted", timeout=8)
 
     @on(SearchWanted)
     def _search_wanted(self, message: SearchWanted) -> None:
@@ -332,6 +338,9 @@ class WorkbenchApp(Palette, CardFlows, Away, App[None]):
 
     @on(UserActionRefused)
     def _refused(self, message: UserActionRefused) -> None:
+        if message.code == "card_integrated" and message.what.startswith("claim "):
+            self.ask_claim_again(message.what.removeprefix("claim "), message.message)
+            return
         self.notify(f"{message.message} [{message.code}]", title=message.what,
                     severity="error", timeout=8)
 

@@ -32,6 +32,12 @@ class Away(_Base):
     def action_detach(self) -> None:
         self.detach()
 
+    def action_help_quit(self) -> None:
+        """Ctrl-C, pressed out of habit: a2a's own keys for leaving (Textual would name its
+        ctrl+q, which a2a does not use)."""
+        self.notify("q detaches (the agents keep running); Q quits a2a for this repository",
+                    title="Leaving?")
+
     async def action_quit(self) -> None:
         """Quit for good, once the user has read what stops and said yes."""
         from a2a_tui.tui.screens.confirm import ConfirmScreen

@@ -98,7 +98,8 @@ class CardFlows(_Base):
             if again:
                 self.edit_card_file(path, untouched, new=new)
             else:
-                self.notify(f"kept in {path} (a2a card add {path})", title="card", timeout=10)
+                self.notify(f"kept in {path}: N opens it again (or `a2a card add {path}`)",
+                            title="card", timeout=10)
 
         self.push_screen(CardProblemsScreen(path, [str(p) for p in problems]), then)
 
@@ -142,6 +143,21 @@ class CardFlows(_Base):
             return
         self.post_message(ActionRequested(f"claim {card}", lambda w: w.gate.claim(card),
                                           CardClaimed))
+
+    def ask_claim_again(self, card: str, why: str) -> None:
+        """`C` on a card whose work was integrated: said, and claimed only on a yes."""
+        from rich.text import Text
+
+        from a2a_tui.tui.screens.confirm import ConfirmScreen
+
+        def then(yes: bool | None) -> None:
+            if yes:
+                self.post_message(ActionRequested(f"claim {card} again",
+                                                  lambda w: w.gate.claim(card, again=True),
+                                                  CardClaimed))
+
+        self.push_screen(ConfirmScreen(f"Claim {card} again?", Text(why.split(";")[0] + "."),
+                                       yes="y: claim again"), then)
 
     def on_card_claimed(self, message: UserActed) -> None:
         self.offer_worker(message.data["card"], message.data["attempt"])

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
 
 from a2a_tui.gate import views as gate_views
 from a2a_tui.panes import calls
@@ -272,30 +271,3 @@ def load(store, panels: set[str] | None = None, *, after: int | None = None) -> 
             setattr(snap, name, READERS[name](store))
         snap.waiting = calls.waiting(store)
     return snap
-
-
-# Payload keys worth reading first in a one-line summary; noise (timestamps, files) goes last.
-_FIRST = ("text", "event", "id", "n", "kind", "title", "status", "state", "from", "to",
-          "source", "run", "sha", "passed", "name", "reason", "why", "error")
-_LAST = ("ts_ns", "file", "enter_ns", "pid", "detail", "card", "payload", "raw")
-
-
-def payload_summary(payload: dict[str, Any], width: int = 120) -> str:
-    """A payload as one short line for the Events panel: telling keys first, noise last."""
-    def rank(key: str) -> tuple[int, int]:
-        if key in _FIRST:
-            return (0, _FIRST.index(key))
-        return (2, 0) if key in _LAST else (1, 0)
-
-    parts = []
-    for key in sorted(payload, key=rank):
-        value = payload[key]
-        if value in (None, "", [], {}):
-            continue
-        if isinstance(value, str):
-            text = value.replace("\n", " ⏎ ")
-        else:
-            text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-        parts.append(text if key in ("text", "event") else f"{key}={text}")
-    line = " · ".join(parts)
-    return line if len(line) <= width else line[: width - 1] + "…"

@@ -22,8 +22,7 @@ from typing import Any
 from a2a_tui.errors import A2AError
 from a2a_tui.panes.orchestrator import lock_holder
 from a2a_tui.repo import Repo
-from a2a_tui.spawn import SESSION_TAG
-from a2a_tui.tmux import Tmux
+from a2a_tui.tmux import SESSION_TAG, Tmux
 
 WORKBENCH_TAG = "@a2a_workbench"   # pane option: the repository root the workbench serves
 ORCHESTRATOR_TAG = "@a2a_orchestrator"
@@ -169,16 +168,17 @@ def running(tmux: Tmux) -> list[dict[str, str]]:
     return sorted(found.values(), key=lambda r: r["root"])
 
 
-def elsewhere(err: A2AError, tmux: Tmux) -> A2AError:
-    """`a2a up` where there is no a2a repository: say how to get one, and which a2a sessions
-    run on this tmux server and how to reach them."""
+def elsewhere(err: A2AError, tmux: Tmux, verb: str = "up") -> A2AError:
+    """`a2a up` (or `down`) where there is no a2a repository: say how to get one, and which a2a
+    sessions run on this tmux server and the command that reaches each."""
     if err.code not in ("not_initialized", "not_a_repo"):
         return err
     there = running(tmux)
-    hint = " Run `a2a init` in a git repository, or name one with `--repo PATH`."
+    hint = (" Run `a2a init` in a git repository, or name one with `--repo PATH`." if verb == "up"
+            else " Name the repository with `--repo PATH`.")
     if there:
         hint += " Running on this tmux server: " + "; ".join(
-            f"{r['session']} ({r['root']}: `a2a up --repo {shlex.quote(r['root'])}`)"
+            f"{r['session']} ({r['root']}: `a2a {verb} --repo {shlex.quote(r['root'])}`)"
             for r in there)
     else:
         hint += " No a2a session runs on this tmux server (`a2a demo` shows one)."

@@ -136,3 +136,19 @@ def test_board_list_json_shows_items_answers_and_closures_as_separate_records(re
     assert data["records"][1]["reason"] == "fixed upstream"
     shown = a2a("board", "show", "F-1", cwd=repo)
     assert "closed by user: fixed upstream" in shown.out
+
+
+def test_picking_the_recommended_option_by_its_key_is_adopting_it(repo, as_):
+    """The ★ option picked by its key (the workbench's `1`, `--option A`) is the recommendation
+    adopted, as `a`/`--adopt` is (issue 37); another option is not."""
+    ide, user = as_("ide1", "ideation"), as_()
+    board.ask(ide, "Which store?", OPTS, "A", "one file, transactions")
+    board.ask(ide, "Which format?", OPTS, "A", "one file")
+    board.answer(user, "Q-1", option="A", hold=True)
+    board.answer(user, "Q-2", option="B", hold=True)
+    with store(repo) as s:
+        said = {e.payload["id"]: e.payload["adopted"] for e in s.events(
+            kinds=["board_item_answered"])}
+        text = s.one("SELECT text FROM user_inputs WHERE ref = 'Q-1'")["text"]
+    assert said == {"Q-1": True, "Q-2": False}
+    assert text == "A: keep SQLite (the recommendation)"

@@ -107,7 +107,8 @@ def end_everything(repo: Repo, store, restore: bool, cards: tuple[str, ...]) -> 
     assert not active()
     for card in cards:
         try:
-            abandon(u, claim(u, card).attempt, score, "claimable again")
+            # `again`: the user means it even for a card integrated already (issue 37)
+            abandon(u, claim(u, card, again=True).attempt, score, "claimable again")
         except A2AError as e:   # seed 001: a card's retry budget is never reset
             assert e.code == "retry_budget_spent", e
     return start

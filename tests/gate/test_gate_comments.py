@@ -19,7 +19,9 @@ B = "".join(f"b line {i}\n" for i in range(1, 6))
 
 
 def writer(world, tmux_socket) -> tuple[str, str, Path]:
-    """T-1 claimed, a demo worker writing it, two files committed on its branch."""
+    """T-1 claimed, a demo worker writing it (served: idle), two files committed on its
+    branch."""
+    world.serve()
     add_ready_card(world.repo)
     r = world.a2a("claim", "T-1", "--json")
     assert r.code == 0, r.err
@@ -27,6 +29,7 @@ def writer(world, tmux_socket) -> tuple[str, str, Path]:
     s = world.a2a("spawn", "worker", "--cli", "demo", "--attempt", attempt, "--tmux-socket",
                   tmux_socket, "--json", "--", "--delay", "0.05")
     assert s.code == 0, s.err
+    world.wait_state(s.json["session"], "idle", timeout=30)
     commit_in(wt, {"src/a.py": A, "src/b.py": B})
     return attempt, s.json["session"], wt
 
@@ -55,7 +58,6 @@ def prompts(world, sid: str) -> list[str]:
 def test_comments_go_to_the_writer_as_one_prompt_in_diff_order_recorded_once(
         world, repo, tmux_socket, serve):
     attempt, sid, _wt = writer(world, tmux_socket)
-    serve()
     world.wait_state(sid, "idle", timeout=30)
     # Written out of order: b before a, and a's line 7 before its line 2.
     cb = comment(world, attempt, "src/b.py", 3, "b three: rename")
@@ -164,7 +166,6 @@ def test_a_managed_session_cannot_comment_or_send(world, repo, tmux_socket):
 
 def test_comments_wait_while_the_writer_has_exited(world, repo, tmux_socket, serve):
     attempt, sid, _wt = writer(world, tmux_socket)
-    serve()
     held = comment(world, attempt, "src/b.py", 1, "later")
     world.kill_pane(world.session(sid)["pane_id"])
     world.wait_state(sid, "exited", timeout=20)

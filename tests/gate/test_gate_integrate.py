@@ -92,3 +92,17 @@ def test_abandon_needs_scores_and_reclaim_keeps_dirty_worktree(repo, ready_card)
     git(wt, "checkout", "--", "src/app.py")
     r = a2a("reclaim", "--json", cwd=repo).json["reclaimed"][0]
     assert r["worktree_state"] == "removed" and not wt.exists()
+
+
+def test_claiming_an_integrated_card_says_so_and_needs_again(repo, verified):
+    """The card's work is in main: `a2a claim T-1` is refused in one line that says so and
+    names the way to mean it (`--again`), not a silent T-1-a2."""
+    attempt, claim, sha = verified
+    assert a2a("integrate", attempt, *SCORES, cwd=repo).code == 0
+    r = a2a("claim", "T-1", "--json", cwd=repo)
+    assert r.code == 1 and r.json["error"]["code"] == "card_integrated", r.out
+    message = r.json["error"]["message"]
+    assert attempt in message and "a2a claim T-1 --again" in message, message
+    assert [a["id"] for a in a2a("status", "--json", cwd=repo).json["attempts"]] == [attempt]
+    again = a2a("claim", "T-1", "--again", "--json", cwd=repo)
+    assert again.code == 0 and again.json["attempt"] == "T-1-a2", again.out + again.err

@@ -204,12 +204,15 @@ class GateMachine(RuleBasedStateMachine):
     def claim_card(self, card: str, supersede: bool) -> None:
         r, e = self.call(EXEC, claim, card, writer="session:w1", supersede=supersede,
                          allowed=("already_claimed", "attempt_unresolved", "target_diverged",
-                                  "delivery_unsubmitted", "retry_budget_spent"))
+                                  "delivery_unsubmitted", "retry_budget_spent",
+                                  "card_integrated"))
         if r is not None:
             assert r.start_commit == self.head() and not self.off_record()
             assert Path(r.worktree).is_dir()
         else:
             assert e.code != "already_claimed" or not supersede
+            # a card whose work is in main is claimed again only when the claimer says so
+            assert e.code != "card_integrated" or self.attempts(("integrated",))
             # rule 2: a superseded writer's commits are submitted first (handback.py)
             assert e.code != "delivery_unsubmitted" or any(
                 self.unsubmitted(a) for a in self.attempts() if a["card_id"] == card)

@@ -35,6 +35,9 @@ def test_a_missing_program_is_refused_at_card_ready(repo):
     assert ev["task"] == "T-1" and ev["payload"]["where"] == "card ready"
     (item,) = board(repo)  # for the executive controller and the user, once per card version
     assert item["protected"] and "nonexistent-cmd-xyz" in item["body"]
+    # The way to fix it where the user reads it: `e` in the workbench, `a2a card edit` at a
+    # shell (`a2a card add` takes a file the user does not have at hand).
+    assert "`e` on the Gate panel" in item["body"] and "`a2a card edit T-1`" in item["body"]
     assert a2a("card", "ready", "T-1", cwd=repo).code == 1 and len(board(repo)) == 1
     # The passing case: a program that exists.
     assert ready(repo, "true && grep -q name src/app.py").code == 0

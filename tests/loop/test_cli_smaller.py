@@ -4,7 +4,7 @@ before asking for scores, and an untouched attempt abandoned without scores."""
 
 from __future__ import annotations
 
-from tests.support import a2a, a2a_as, add_ready_card, commit_in
+from tests.support import a2a, a2a_as, add_ready_card, commit_in, register_session
 
 
 def test_a_mistyped_command_says_which_one_was_meant(repo):
@@ -13,6 +13,18 @@ def test_a_mistyped_command_says_which_one_was_meant(repo):
     assert "did you mean 'claim'?" in r.json["error"]["message"]
     sub = a2a("card", "shwo", "T-1", cwd=repo)
     assert "did you mean 'show'?" in sub.err and len(sub.err.splitlines()) == 1
+
+
+def test_a_mistyped_command_or_option_is_one_short_line_as_git_says_it(repo):
+    """`a2a verfy`: one line naming the command meant, not the 45 commands; `a2a:` once;
+    `--jsn` gets its suggestion too (issue 37)."""
+    r = a2a("verfy", cwd=repo)
+    assert r.code == 2 and len(r.err.splitlines()) == 1, r.err
+    assert "did you mean 'verify'?" in r.err and r.err.count("a2a:") == 1, r.err
+    assert "choose from" not in r.err and "'demo-director'" not in r.err, r.err
+    opt = a2a("status", "--jsn", cwd=repo)
+    assert opt.code == 2 and "did you mean '--json'?" in opt.err, opt.err
+    assert opt.err.count("a2a:") == 1 and len(opt.err.splitlines()) == 1, opt.err
 
 
 def test_a_mistyped_id_says_which_one_exists(repo):
@@ -64,3 +76,21 @@ def test_an_untouched_attempt_is_abandoned_without_scores_a_submitted_one_is_not
                str(att["fence"]), cwd=repo).code == 0
     refused = a2a("abandon", att["attempt"], "--json", cwd=repo).json["error"]
     assert refused["code"] == "scores_required"
+
+
+def test_an_inject_into_a_paused_pane_says_the_pause_holds_it(repo):
+    register_session(repo, "w1", paused=True)
+    r = a2a("inject", "w1", "hello", cwd=repo)
+    assert r.code == 0 and "w1 is paused: held until you resume it" in r.out, r.out
+    assert "`a2a resume w1`" in r.out
+    j = a2a("inject", "w1", "again", "--json", cwd=repo).json
+    assert j["paused"] is True and j["ahead"] == 1
+    register_session(repo, "w2")
+    assert "paused" not in a2a("inject", "w2", "hi", cwd=repo).out
+
+
+def test_init_outside_a_repository_names_the_next_step(tmp_path):
+    r = a2a("init", cwd=tmp_path)
+    assert r.code == 1 and len(r.err.splitlines()) == 1, r.err
+    assert "is not inside a git repository" in r.err and "`git init`" in r.err, r.err
+    assert "`a2a demo`" in r.err

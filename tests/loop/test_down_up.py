@@ -20,6 +20,7 @@ from tests.support import (
     rows,
     session,
     wait_state,
+    wait_until,
 )
 
 pytestmark = pytest.mark.tmux
@@ -78,3 +79,30 @@ def test_up_outside_a_repository_names_the_running_a2a_sessions(world, repo, tmu
             {"root": str(repo), "session": up["session"]}]
     text = a2a("up", "--tmux-socket", tmux_socket, cwd=plain).err
     assert text.count("\n") == 1 and "a2a init" in text
+
+
+def test_down_where_the_demo_was_typed_ends_that_demo(world, tmux_socket, tmp_path):
+    """`a2a demo` then `a2a down` in the same folder (not a repository): the demo ends and its
+    sample repository goes. Anywhere else, the one error line gives the exact command."""
+    here, elsewhere_ = tmp_path / "here", tmp_path / "elsewhere"
+    here.mkdir()
+    elsewhere_.mkdir()
+    env = {"A2A_TMUX_SOCKET": tmux_socket, "A2A_DEMO_PACE": "30"}
+    demo = a2a("demo", "--no-attach", "--json", cwd=here, env=env)
+    assert demo.code == 0, demo.err
+    root = Path(demo.json["root"])
+    assert "`a2a down` here" in demo.json["text"] and str(root) in demo.json["text"]
+    # The director's first words name the sample repository.
+    first = wait_until(lambda: events(root, "demo_step"), timeout=30, what="the narration")
+    assert str(root) in first[0].payload["text"]
+
+    lost = a2a("down", "--json", cwd=elsewhere_, env=env)
+    assert lost.code == 1 and lost.json["error"]["code"] == "not_a_repo"
+    assert f"`a2a down --repo {root}`" in lost.json["error"]["message"], lost.json
+    assert root.is_dir()
+
+    r = a2a("down", "--yes", cwd=here, env=env)
+    assert r.code == 0, r.err
+    assert f"removed the demo repository {root}" in r.out
+    assert not root.exists()
+    assert not Tmux(tmux_socket).has_session(demo.json["session"])

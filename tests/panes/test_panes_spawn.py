@@ -8,6 +8,8 @@ import sqlite3
 import stat
 
 from a2a_tui.confine import probe
+from a2a_tui.panes.orchestrator import lock_holder
+from a2a_tui.repo import Repo
 from a2a_tui.resources import rolecards_dir
 from tests.support import (
     a2a,
@@ -128,3 +130,20 @@ def test_spawn_rejects_bad_input_in_one_line(repo, tmux_socket):
     assert r.code == 2 and r.err.count("\n") == 1
     with sqlite3.connect(repo / ".a2a/a2a.db") as db:
         assert db.execute("SELECT COUNT(*) FROM sessions").fetchone()[0] == 0
+    assert lock_holder(Repo(repo)) is None     # a refused spawn starts nothing
+
+
+def test_spawn_with_no_orchestrator_starts_it(repo, tmux_socket):
+    """A session spawned while nothing serves the repository would stay `unknown`, its
+    prompts undelivered and its `a2a` unanswered (the broker is the orchestrator's): spawn
+    starts the orchestrator, as `a2a up` does, and says so."""
+    assert lock_holder(Repo(repo)) is None
+    r = a2a("spawn", "worker", "--cli", "demo", "--tmux-socket", tmux_socket, "--json",
+            cwd=repo)
+    assert r.code == 0, r.err
+    assert r.json["orchestrator_started"] == lock_holder(Repo(repo)) is not None
+    wait_state(repo, r.json["session"], "idle")
+    said = a2a("spawn", "worker", "--cli", "demo", "--tmux-socket", tmux_socket, cwd=repo)
+    assert said.code == 0 and "orchestrator" not in said.out, said.out   # one runs now
+    first = events(repo, "orchestrator_started")
+    assert len(first) == 1

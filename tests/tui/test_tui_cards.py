@@ -62,3 +62,37 @@ def test_n_r_c_from_an_idea_to_a_worker_with_its_task(world, repo, tmp_path, tmu
 
     run(scenario())
     assert a2a("card", "show", "T-1", "--json", cwd=repo).json["state"] == "ready"
+
+
+def test_a_card_that_is_not_toml_gets_the_edit_again_dialog_and_n_reopens_the_draft(
+        repo, tmp_path, monkeypatch):
+    """A quote left open is not TOML: the same dialog as for a field's problem (its line, `e`
+    edit again, Esc keep it), never a fading toast; kept, the draft is what the next `N`
+    opens, the text typed still in it."""
+    broken = {'goal = ""': 'goal = "src/hello.txt says hello'}
+    monkeypatch.setenv("EDITOR", editor_script(tmp_path, broken, "broken"))
+
+    async def scenario():
+        async with workbench(repo) as (app, pilot, _seen):
+            await pilot.press("N")
+            screen = await until(pilot, lambda: isinstance(app.screen, CardProblemsScreen)
+                                 and app.screen, what="the dialog for a card that is not TOML")
+            [problem] = screen.problems
+            assert "not valid TOML" in problem and f"{screen.path}:" in problem, problem
+            draft = screen.path
+            await pilot.press("escape")
+            await until(pilot, lambda: not isinstance(app.screen, CardProblemsScreen),
+                        what="the dialog closed")
+            assert "src/hello.txt says hello" in draft.read_text()
+            # The next N opens that draft: fixed there, it is added.
+            monkeypatch.setenv("EDITOR", editor_script(
+                tmp_path, {**FILLED, 'goal = "src/hello.txt says hello\n':
+                           'goal = "src/hello.txt says hello"\n'}, "fixed"))
+            await pilot.press("N")
+            await until(pilot, lambda: rows(repo, "SELECT id FROM cards"), timeout=20,
+                        what="the draft, fixed, added")
+            assert not draft.exists()    # settled as T-1.toml
+
+    run(scenario())
+    body = rows(repo, "SELECT body FROM cards")[0]["body"]
+    assert "src/hello.txt says hello" in body

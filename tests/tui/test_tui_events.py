@@ -96,3 +96,42 @@ def test_c_confirms_text_typed_into_a_pane_as_the_users(repo):
     with store(repo) as s:
         row = s.one("SELECT * FROM user_inputs WHERE ref = ?", (uid,))
     assert (row["kind"], row["source"]) == ("action", "tui")
+
+
+def test_a_prompts_steps_are_folded_into_sentences_and_a_shows_them(repo):
+    """Seven rows a prompt used to make: queued and finished are said as sentences, the steps
+    between are folded until `a`; Enter still opens the event itself."""
+    with store(repo) as s, s.write() as tx:
+        queued = tx.append("dispatch_queued", actor="user", session="w1",
+                           payload={"n": 14, "source": "user", "text": "hi"})
+        steps = [tx.append("dispatch_sent", actor="orchestrator", session="w1",
+                           payload={"n": 14, "pane": "%0", "enter_ns": 1796527418050214218}),
+                 tx.append("signal", actor="session:w1", session="w1",
+                           payload={"kind": "tool", "event": "PreToolUse",
+                                    "detail": {"tool_name": "Bash"}})]
+        done = tx.append("signal", actor="session:w1", session="w1",
+                         payload={"kind": "stop", "finished": 14, "event": "Stop"})
+
+    async def scenario():
+        async with workbench(repo) as (app, pilot, _seen):
+            panel = app.query_one(EventsPanel)
+            await until(pilot, lambda: str(done) in panel.shown, what="the events")
+            assert {str(q) for q in (queued, done)} <= panel.shown
+            assert not {str(q) for q in steps} & panel.shown
+            said = [str(panel.table.get_row(str(done))[-1])]
+            assert said == ["w1 finished prompt #14"], said
+            assert "enter_ns" not in "".join(str(c) for k in panel.shown
+                                             for c in panel.table.get_row(k))
+            panel.table.focus()
+            await pilot.press("a")
+            await until(pilot, lambda: {str(q) for q in steps} <= panel.shown,
+                        what="the steps shown")
+            await pilot.press("a")
+            await until(pilot, lambda: not {str(q) for q in steps} & panel.shown,
+                        what="folded again")
+            await pilot.press("end", "enter")
+            screen = await until(pilot, lambda: isinstance(app.screen, TextScreen)
+                                 and app.screen, what="the event itself")
+            assert json.loads(str(screen.query_one(Static).render()))["payload"]["finished"] == 14
+
+    run(scenario())

@@ -151,3 +151,21 @@ def test_v_verifies_in_a_worker_and_the_app_answers_keys_meanwhile(repo, tmp_pat
             {"kind": "action", "text": f"verify {attempt}", "source": "tui"}]
 
     run(scenario())
+
+
+def test_a_submission_makes_a_toast_that_says_what_to_do(repo):
+    ready_card(repo, "T-1")
+    c = a2a("claim", "T-1", "--json", cwd=repo).json
+
+    async def scenario():
+        async with workbench(repo) as (app, pilot, seen):
+            sha = commit_in(Path(c["worktree"]), {"src/app.py": "v = 3\n"})
+            assert a2a("submit", c["attempt"], "--sha", sha, "--card-version", "1",
+                       "--fence", str(c["fence"]), cwd=repo).code == 0
+            notes = await until(pilot, lambda: [n.notification.message for n in
+                                                of_type(seen, Notify)
+                                                if "submitted" in n.notification.message],
+                                what="the toast")
+            assert c["attempt"] in notes[0] and "`v`" in notes[0], notes
+
+    run(scenario())

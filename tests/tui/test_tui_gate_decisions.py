@@ -4,6 +4,8 @@ refusal shows as one line with its code; `w` opens a shell in the worktree in a 
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 from textual.notifications import Notify
@@ -11,7 +13,7 @@ from textual.notifications import Notify
 from a2a_tui.tui.messages import AttemptAbandoned, AttemptIntegrated, WorktreeOpened
 from a2a_tui.tui.screens.confirm import ConfirmScreen
 from a2a_tui.tui.screens.gate_forms import ScoreScreen
-from tests.support import commit_in, git, rows
+from tests.support import a2a, commit_in, git, rows, wait_until
 from tests.support import tmux as tmux_on
 from tests.tui.test_tui_gate import ready_card
 from tests.tui.test_tui_gate_views import claim, focus_gate, submit_and_verify
@@ -178,7 +180,13 @@ def test_an_untouched_attempt_is_abandoned_with_a_yes_and_no_score(repo):
     assert rows(repo, "SELECT * FROM scores") == []
 
 
-def test_w_opens_a_shell_in_the_worktree_in_a_new_tmux_window(repo, tmux_socket):
+def test_w_opens_a_shell_in_the_worktree_in_a_new_tmux_window(repo, tmux_socket, monkeypatch,
+                                                              tmp_path):
+    # The workbench started as `.venv/bin/a2a up`, its bin folder not on the user's PATH: the
+    # shell `w` opens has `a2a` all the same, and `a2a` there acts on this repository.
+    bin_dir = str(Path(sys.executable).parent)
+    monkeypatch.setenv("PATH", os.pathsep.join(
+        p for p in os.environ["PATH"].split(os.pathsep) if p != bin_dir))
     ready_card(repo, "T-1")
     c = claim(repo, "T-1")
 
@@ -193,5 +201,37 @@ def test_w_opens_a_shell_in_the_worktree_in_a_new_tmux_window(repo, tmux_socket)
     windows = tmux_on(tmux_socket, "list-panes", "-a", "-F",
                       "#{pane_id} #{window_name} #{pane_current_path}").splitlines()
     assert f"{pane} T-1-a1 {Path(c['worktree']).resolve()}" in windows
+    said = tmp_path / "said"
+    tmux_on(tmux_socket, "send-keys", "-t", pane, "-l",
+            f"command -v a2a > {said}.tmp; a2a card list >> {said}.tmp 2>&1;"
+            f" mv {said}.tmp {said}")
+    tmux_on(tmux_socket, "send-keys", "-t", pane, "Enter")
+    wait_until(said.exists, timeout=20, what="the shell's answer")
+    lines = said.read_text().splitlines()
+    assert lines[0] == os.path.join(bin_dir, "a2a"), lines
+    assert "T-1" in "\n".join(lines[1:]) and "a2a init" not in said.read_text(), lines
     # Navigation, not a decision: no user input recorded.
     assert rows(repo, "SELECT COUNT(*) AS n FROM user_inputs") == [{"n": 0}]
+
+
+def test_c_on_an_integrated_card_says_so_and_claims_only_on_yes(repo):
+    c, sha = verified(repo)
+    assert a2a("integrate", c["attempt"], "--score", "boundary=3:in", "--score",
+               "taste=2:fine", cwd=repo).code == 0
+
+    async def scenario():
+        async with workbench(repo) as (app, pilot, seen):
+            await focus_gate(pilot, app, "T-1")
+            await pilot.press("C")
+            confirm = await until(pilot, lambda: isinstance(app.screen, ConfirmScreen)
+                                  and app.screen, what="the question")
+            assert "integrated by T-1-a1" in str(confirm.text)
+            await pilot.press("n")
+            assert rows(repo, "SELECT id FROM attempts") == [{"id": "T-1-a1"}]
+            await pilot.press("C")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="again")
+            await pilot.press("y")
+            await until(pilot, lambda: len(rows(repo, "SELECT id FROM attempts")) == 2,
+                        what="T-1-a2")
+
+    run(scenario())

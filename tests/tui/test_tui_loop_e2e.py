@@ -75,7 +75,7 @@ def test_demo_goes_on_while_detached_and_up_shows_it_then_quit_and_down(
     # Back: `a2a up` attaches this terminal to the same workbench, which shows the delivery.
     terminal.type(shlex.join([*A2A, "up", "--repo", str(root), "--tmux-socket", tmux_socket]))
     try:
-        wait_until(lambda: f"n={n}" in (shown := terminal.screen()) and "dispatch_done" in shown,
+        wait_until(lambda: f"idea1 finished prompt #{n}" in terminal.screen(),
                    timeout=45, what=f"dispatch #{n} done, on the workbench (call toasts gone)")
     except AssertionError as exc:
         raise AssertionError(f"{exc}\n{terminal.screen()}") from None

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 
+from textual.notifications import Notify
+
 from a2a_tui.panes.orchestrator import lock_holder
 from a2a_tui.repo import Repo
 from a2a_tui.tui.panels.sessions import SessionsPanel
@@ -14,7 +16,7 @@ from a2a_tui.tui.screens.confirm import ConfirmScreen
 from a2a_tui.tui.screens.editor import EditorScreen
 from a2a_tui.tui.screens.waiting import WaitingScreen
 from tests.support import events, register_session, rows, store
-from tests.tui.tui_support import run, until, workbench
+from tests.tui.tui_support import of_type, run, until, workbench
 
 
 def test_q_outside_tmux_asks_and_quit_stops_the_hosted_orchestrator(repo, tmux_socket):
@@ -97,5 +99,18 @@ def test_user_called_rings_once_per_call(repo):
             await until(pilot, lambda: app.last_seq == rows(
                 repo, "SELECT MAX(seq) AS m FROM events")[0]["m"], what="the next read")
             assert rung == [1]
+
+    run(scenario())
+
+
+def test_ctrl_c_names_a2as_own_keys_for_leaving(repo):
+    """Ctrl-C, pressed out of habit, says q detaches and Q quits (not Textual's ctrl+q)."""
+    async def scenario():
+        async with workbench(repo) as (app, pilot, seen):
+            await pilot.press("ctrl+c")
+            [note] = await until(pilot, lambda: of_type(seen, Notify), what="a notice")
+            said = note.notification.message
+            assert "q detaches" in said and "Q quits" in said and "ctrl+q" not in said, said
+            assert app.is_running
 
     run(scenario())

@@ -195,3 +195,26 @@ def test_one_day_of_metrics_writes_each_bars_value_even_a_zero(repo):
             assert "no rejection yet" in drawn["chart-rejections"]
 
     run(scenario())
+
+
+def test_a_count_axis_of_the_metrics_has_whole_numbers(repo):
+    """One rejection is not 0.37, 0.73, 1.10 of one: a count axis ticks whole numbers."""
+    import re
+
+    from a2a_tui.tui.screens.metrics import Chart, MetricsScreen
+
+    async def scenario():
+        async with workbench(repo, size=(140, 44)) as (app, pilot, _seen):
+            await pilot.press("M")
+            await until(pilot, lambda: isinstance(app.screen, MetricsScreen),
+                        what="the metrics shown")
+            chart = app.screen.query_one("#chart-rejections", Chart)
+            chart.bars(["precheck", "tests"], [[1, 1]])
+            await pilot.pause(0.1)
+            drawn = chart.plt.build()
+            assert not re.search(r"\d\.\d", drawn), drawn
+            scores = app.screen.query_one("#chart-scores", Chart)
+            scores.bars(["m-1"], [[2.5], [1.5]], names=("boundary", "taste"), top=3)
+            assert "2.5" in scores.plt.build()     # a mean keeps its decimals on its bar
+
+    run(scenario())

@@ -65,8 +65,9 @@ def test_up_from_outside_tmux_q_detaches_and_delivery_goes_on(repo, tmux_socket,
     again = a2a("up", "--no-attach", "--tmux-socket", tmux_socket, "--json", cwd=repo).json
     assert again["started"] is False and again["orchestrator_started"] is False
     assert again["orchestrator_pid"] == orchestrator
-    shown = tmux(tmux_socket, "capture-pane", "-p", "-t", again["pane"])
-    assert "dispatch_done" in shown and f"n={n}" in shown, shown
+    wait_until(lambda: f"w1 finished prompt #{n}" in tmux(tmux_socket, "capture-pane", "-p",
+                                                           "-t", again["pane"]),
+               what="the delivery, in a sentence, on the workbench")
 
 
 def test_up_inside_the_same_tmux_server_switches_the_client(repo, tmux_socket, terminal):

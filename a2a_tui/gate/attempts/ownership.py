@@ -88,7 +88,7 @@ def submitted_ref(attempt_id: str, n: int) -> str:
 
 
 def claim(g: GateContext, card_id: str, *, writer: str | None = None,
-          supersede: bool = False, force: bool = False) -> Claimed:
+          supersede: bool = False, force: bool = False, again: bool = False) -> Claimed:
     """Atomically allocate attempt n, a new fence, and a clone of the repository on a new
     branch at the target head (gate/attempts/clones.py: the agent writes only the clone's `.git`).
 
@@ -106,7 +106,7 @@ def claim(g: GateContext, card_id: str, *, writer: str | None = None,
     writer = writer or g.caller.actor
     with op_lock(g.repo.locks_dir, f"card-{card_id}", what=f"a claim of {card_id}"):
         with g.store.snapshot() as tx:  # what needs no git is refused before the target is read
-            _, active = _claim_refusal(tx, card_id, supersede, budget)
+            _, active = _claim_refusal(tx, card_id, supersede, budget, again)
         olds = [g.attempt(old["id"]) for old in active]
         for old in olds if force else ():
             permit_force(g, old, "claim --supersede")
@@ -114,7 +114,7 @@ def claim(g: GateContext, card_id: str, *, writer: str | None = None,
         with target_lock(g, cfg.target_branch):
             start = observe(g, cfg.target_branch, task=card_id)
         with g.store.write() as tx:
-            card, active = _claim_refusal(tx, card_id, supersede, budget)
+            card, active = _claim_refusal(tx, card_id, supersede, budget, again)
             follows = previous(tx, card_id)
             forced = {old["id"]: settle(tx, tx.one("SELECT * FROM attempts WHERE id=?",
                                                    (old["id"],)), heads.get(old["id"]),
@@ -164,13 +164,19 @@ def claim(g: GateContext, card_id: str, *, writer: str | None = None,
                    writer, tuple(a["id"] for a in active))
 
 
-def _claim_refusal(tx, card_id: str, supersede: bool, budget: int):
+def _claim_refusal(tx, card_id: str, supersede: bool, budget: int, again: bool):
     """The card and its active attempts, if `card_id` may be claimed now; else the refusal."""
     card = tx.one("SELECT * FROM cards WHERE id = ?", (card_id,))
     if card["state"] != CardState.READY:
         raise A2AError("card_not_ready",
                        f"card {card_id} is {card['state']}: mark it ready first"
                        f" (`a2a card ready {card_id}`)")
+    done = tx.one("SELECT id FROM attempts WHERE card_id = ? AND state = ? ORDER BY n DESC",
+                  (card_id, AttemptState.INTEGRATED))
+    if done is not None and not again:   # its work is in the target: new work is a choice
+        raise A2AError("card_integrated",
+                       f"card {card_id} was integrated by {done['id']}: its work is in the"
+                       f" target already; `a2a claim {card_id} --again` starts another attempt")
     _check_authorization(tx, card_id)
     active = tx.all(
         f"SELECT id, state FROM attempts WHERE card_id = ? AND state IN"

@@ -253,6 +253,15 @@ def write_draft(repo, title: str = "", path: Path | None = None,
     return path, text
 
 
+def kept_draft(repo) -> Path | None:
+    """The newest `new-<n>.toml` draft left in `.a2a/cards/` (one the gate refused and the
+    user kept): what the workbench's `N` opens again before a new template."""
+    folder = cards_dir(repo)
+    drafts = [(int(p.stem[4:]), p) for p in folder.glob("new-*.toml")
+              if p.stem[4:].isdigit() and p.is_file()] if folder.is_dir() else []
+    return max(drafts)[1] if drafts else None
+
+
 def write_edit(g: GateContext, card_id: str) -> tuple[Path, str]:
     """The card's current version as a file to edit (`.a2a/cards/<id>.toml`, written afresh
     from the store: the store is what counts). Returns the file and its text."""

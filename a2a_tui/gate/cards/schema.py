@@ -249,7 +249,12 @@ def parse_card(text: str, name: str = "<card>") -> Card:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise A2AError("bad_card", f"{name}: not valid TOML: {exc}") from exc
+        # tomllib says where only in its message: "… (at line 3, column 8)".
+        at = re.search(r"\(at line (\d+), column \d+\)", str(exc))
+        where = f"{name}:{at.group(1)}" if at else name
+        raise A2AError("bad_card", f"{name}: not valid TOML: {exc}", details={
+            "line": int(at.group(1)) if at else None,
+            "problems": [f"{where}: not valid TOML: {exc}"]}) from exc
     found = [Problem(key, locate(text, (key,)), "is filled in by the gate; remove it")
              for key in GATE_FILLED if key in data]
     try:

@@ -11,11 +11,12 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual import events
 
+from a2a_tui.sentences import folded, sentence
 from a2a_tui.store.db import Event
 from a2a_tui.tui import fmt
 from a2a_tui.tui.messages import ActionRequested, PaneInputConfirmed
 from a2a_tui.tui.panels.base import Cell, Panel
-from a2a_tui.tui.queries import EVENTS_TAIL, payload_summary
+from a2a_tui.tui.queries import EVENTS_TAIL
 from a2a_tui.tui.screens.detail import TextScreen
 
 
@@ -23,23 +24,32 @@ class EventsPanel(Panel[Event]):
     SCOPE = "events"
     TITLE = "Events"
     EMPTY = "no events"
-    COLUMNS = (("seq", "#"), ("time", "Time"), ("kind", "Kind"), ("who", "Who"),
-               ("what", "What"))
+    COLUMNS = (("seq", "#"), ("time", "Time"), ("what", "Event"))
 
     following = True   # the cursor goes to each new event (off while the user reads above)
+    unfolded = False   # how each prompt travelled (a2a_tui/sentences.py `folded`): `a` shows it
 
     def key_of(self, e: Event) -> str:
         return str(e.seq)
 
     def cells(self, e: Event) -> Sequence[Cell]:
-        who = e.actor if e.session is None or e.actor.endswith(e.session) else \
-            f"{e.actor}→{e.session}"
-        return (Text(str(e.seq), style="dim"), fmt.clock(e.ts_ns), Text(e.kind, style="bold"),
-                who, payload_summary(e.payload | self._where(e), 100))
+        return (Text(str(e.seq), style="dim"), fmt.clock(e.ts_ns),
+                Text(sentence(e), style="dim" if folded(e) else ""))
 
-    @staticmethod
-    def _where(e: Event) -> dict:
-        return {k: v for k, v in (("task", e.task), ("attempt", e.attempt)) if v}
+    def matches(self, key: str, cells: Sequence[Cell]) -> bool:
+        e = self.rows.get(key) or self.found.get(key)
+        if e is None:
+            return super().matches(key, cells)
+        if not self.filter_text:
+            return self.unfolded or not folded(e)
+        # A filter reads the event itself too (its kind and payload), folded or not.
+        return super().matches(key, (*cells, e.kind, json.dumps(e.payload, ensure_ascii=False)))
+
+    def action_unfold(self) -> None:
+        self.unfolded = not self.unfolded
+        self._fill()
+        if self.following and self.table.row_count:
+            self.table.move_cursor(row=self.table.row_count - 1, animate=False)
 
     def detail(self, e: Event) -> str:
         return ""
@@ -54,7 +64,9 @@ class EventsPanel(Panel[Event]):
         last = next(reversed(self.rows.values()), None)
         held = "" if self.following or self.selected_key is None else \
             f" · held at #{self.selected_key} (End follows)"
-        return f"last #{last.seq}{held}" if last else ""
+        steps = " · a hides each prompt's steps" if self.unfolded else \
+            " · a shows each prompt's steps"
+        return f"last #{last.seq}{held}{steps}" if last else ""
 
     def on_data_table_row_highlighted(self, event) -> None:
         super().on_data_table_row_highlighted(event)
@@ -130,4 +142,4 @@ class EventsPanel(Panel[Event]):
         e = self.selected
         assert e is not None
         body = json.dumps(e.to_json(), ensure_ascii=False, indent=2)
-        self.app.push_screen(TextScreen(f"event #{e.seq} · {e.kind}", body))
+        self.app.push_screen(TextScreen(f"event #{e.seq} · {e.kind} · {sentence(e)}", body))

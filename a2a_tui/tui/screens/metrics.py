@@ -83,14 +83,17 @@ class Chart(PlotextPlot):
         if not labels:
             plt.title(empty)
         else:
-            plt.ylim(0, top or max(1, *(x for v in series for x in v)) * 1.1)
+            high = top or max(1, *(x for v in series for x in v)) * 1.1
+            plt.ylim(0, high)
+            # Whole numbers on the axis (counts, scores 0-3, percents): plotext would tick a
+            # count of one at 0.37, 0.73, 1.10; a bar's own value keeps its decimals.
+            plt.yticks(list(range(0, int(high) + 1, max(1, -(-int(high) // 4)))))
             plt.xlim(0.5, len(labels) + 0.5)
             width = 0.8 / len(series)
             for k, values in enumerate(series):
                 offset = (k - (len(series) - 1) / 2) * width
                 plt.bar([i + 1 + offset for i in range(len(labels))], values, width=width * 0.8,
                         color=self.COLORS[k], label=names[k] if names else None)
-                high = top or max(1, *(x for v in series for x in v)) * 1.1
                 for i, v in enumerate(values):
                     plt.text(f"{v:g}{unit}", i + 1 + offset, min(v + high * 0.06, high * 0.97),
                              alignment="center", color=self.COLORS[k])

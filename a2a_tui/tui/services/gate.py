@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from a2a_tui import host
 from a2a_tui.errors import A2AError
 from a2a_tui.identity import Caller
 from a2a_tui.tui.services.base import SOURCE, Done, Part
@@ -24,10 +25,11 @@ class Gate(Part):
     """Cards, attempts, comments and reviews: every gate command the workbench runs."""
 
     def new_card_file(self) -> tuple[Path, str]:
-        """A new card's commented template in `.a2a/cards/new-<n>.toml`, and its text."""
-        from a2a_tui.gate.cards.commands import write_draft
+        """The draft the user kept (a card the gate refused), else a new card's commented
+        template in `.a2a/cards/new-<n>.toml`; and the template's text (an untouched file)."""
+        from a2a_tui.gate.cards.commands import kept_draft, write_draft
 
-        return write_draft(self.repo)
+        return write_draft(self.repo, path=kept_draft(self.repo))
 
     def edit_card_file(self, card: str) -> tuple[Path, str]:
         """The card's current version in `.a2a/cards/<id>.toml` to edit, and its text."""
@@ -62,14 +64,14 @@ class Gate(Part):
         return Done(f"card {card} v{r.version} is ready · {uid}",
                     {**r.to_json(), "user_input": uid})
 
-    def claim(self, card: str) -> Done:
+    def claim(self, card: str, again: bool = False) -> Done:
         """Claim the ready card as the user: an attempt with its fence and worktree (a session
-        started on it then becomes its writer)."""
+        started on it then becomes its writer). `again`: a card integrated already."""
         from a2a_tui.gate import claim
 
         with self.store() as s:
-            uid = self._record(s, "action", f"claim {card}")
-            r = claim(self._gate(s), card)
+            uid = self._record(s, "action", f"claim {card}" + " again" * again)
+            r = claim(self._gate(s), card, again=again)
         return Done(f"claimed {card} as {r.attempt} (fence {r.fence}) · {uid}",
                     {**r.to_json(), "user_input": uid})
 
@@ -126,7 +128,8 @@ class Gate(Part):
             raise A2AError("no_worktree", f"{attempt}'s worktree is {place.worktree_state}"
                            f" ({place.worktree})")
         tmux = Tmux(self.tmux_socket)
-        pane = tmux.open_window(self.repo.config().tmux_session, place.worktree, attempt)
+        pane = tmux.open_window(self.repo.config().tmux_session, place.worktree, attempt,
+                                env={"PATH": host.path_with_a2a()})
         where = "" if tmux.show_pane(pane) else " (attach to tmux to see it)"
         return Done(f"a shell in {attempt}'s worktree: tmux window {attempt}, pane {pane}{where}",
                     {"attempt": attempt, "pane": pane, "worktree": place.worktree})

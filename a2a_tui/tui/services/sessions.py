@@ -24,7 +24,7 @@ class Sessions(Part):
         with self.store() as s:
             r = control.inject(s, sid, text, source="user", actor=USER, user_input_from=SOURCE)
         self._wake()
-        return Done(f"queued #{r['dispatch']} for {sid} ({r['ahead']} ahead) · {r['user_input']}",
+        return Done(f"{control.queued_line(r, 'p on the Sessions panel')} · {r['user_input']}",
                     r)
 
     def set_paused(self, sids: list[str] | None, paused: bool) -> Done:
