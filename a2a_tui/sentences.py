@@ -176,6 +176,10 @@ SENTENCES: dict[str, Callable[[Event], str]] = {
     K.PANE_RELEASED: lambda e: f"{who(e.actor)} released {e.session}",
     K.PANE_STALLED: lambda e: f"{e.session} is busy and silent: on the board as"
                               f" {_p(e, 'item')}",
+    K.TURN_REMINDED: lambda e: f"{e.session}'s turn is long: a reminder is on the board",
+    K.TURN_STOPPED: lambda e: f"a2a stopped {e.session}'s turn ({_p(e, 'why')},"
+                              f" {_p(e, 'limit_s')} s)",
+    K.PROJECT_PROFILE_CONFIRMED: lambda e: f"{who(e.actor)} confirmed the project's profile",
     K.MODEL_STOPPED_EARLY: lambda e: f"{e.session} stopped with {e.attempt} still owed",
     K.HUMAN_INTERVENTION: lambda e: f"a person's hand in {_att(e)} ({_p(e, 'via')})",
     K.SIGNAL: _signal,
