@@ -12,7 +12,7 @@ from tests.support import World, add_ready_card, collab_as
 # The slowest folders first (measured: `--durations`): xdist hands tests out in collection
 # order, and a long test drawn last keeps one worker busy while the others have finished
 # (the last tenth of a run took a third of its time with these at the end).
-SLOW_FIRST = ("tests/test_bench_quick.py", "tests/real_cli/", "tests/scenarios/", "tests/tui/",
+SLOW_FIRST = ("tests/real_cli/", "tests/scenarios/", "tests/tui/",
               "tests/panes/", "tests/loop/", "tests/walk/", "tests/store/")
 
 

@@ -66,7 +66,7 @@ from tests.gate.gate_support import end_everything, replay_target
 from tests.support import at_terminal, commit_in, git, make_repo, write_card
 
 PROFILES = {
-    "default": settings(max_examples=12, stateful_step_count=30, deadline=None,
+    "default": settings(max_examples=8, stateful_step_count=30, deadline=None,
                         suppress_health_check=[HealthCheck.too_slow]),
     "long": settings(max_examples=100, stateful_step_count=50, deadline=None,
                      suppress_health_check=[HealthCheck.too_slow]),

@@ -1,8 +1,10 @@
 """bench/run_all.py --quick runs every benchmark and writes a well-formed report.
 
-A smoke test of the runner and of every benchmark's code path, not a measurement: the quick
-counts take 40-60 s on this 2-core machine under load (tmux servers, demo agents, the
-workbench, the real CLIs where they can run), so it runs with the suite.
+A smoke test of the runner and of every benchmark's code path, not a measurement. It runs every
+benchmark (about 90 s on a quiet 2-core machine, three times that beside the suite's own load),
+so it is a command of its own, as the benchmarks are, not part of the suite:
+
+    .venv/bin/python -m pytest -q bench/test_bench_quick.py
 """
 
 from __future__ import annotations
