@@ -25,7 +25,7 @@ PRELOAD = (
     "a2a_tui.gate.views",
     "a2a_tui.collab.context", "a2a_tui.collab.inbox", "a2a_tui.collab.board",
     "a2a_tui.panes.control", "a2a_tui.panes.views", "a2a_tui.panes.orchestrator",
-    "a2a_tui.metrics.retro", "a2a_tui.spawn", "a2a_tui.tmux",
+    "a2a_tui.metrics.retro", "a2a_tui.sentences", "a2a_tui.spawn", "a2a_tui.tmux",
 )
 
 

@@ -79,7 +79,7 @@ def short_usage(message: str, parser: argparse.ArgumentParser) -> str:
     m = re.search(r"unrecognized arguments: (\S+)", message)
     if m and m.group(1).startswith("--"):
         near = difflib.get_close_matches(m.group(1), sorted(_options(parser)), n=1, cutoff=0.6)
-        if near:
+        if near and near[0] != m.group(1):   # a subcommand's own option, given before it
             return f"{message}; did you mean '{near[0]}'?"
     return message
 
@@ -89,7 +89,8 @@ def _options(parser: argparse.ArgumentParser) -> set[str]:
     found: set[str] = set()
     for action in parser._actions:
         found.update(o for o in action.option_strings if o.startswith("--"))
-        for sub in (getattr(action, "choices", None) or {}).values():
+        subs = getattr(action, "choices", None)   # a subcommand's parsers, or an option's words
+        for sub in subs.values() if isinstance(subs, dict) else ():
             if isinstance(sub, argparse.ArgumentParser):
                 found |= _options(sub)
     return found

@@ -77,8 +77,11 @@ def test_resolved_as_integrated_only_when_the_target_holds_it(repo, verified):
     # An ended attempt: its worktree can be reclaimed, and the card claimed again.
     assert a2a("reclaim", attempt, "--json", cwd=repo).json["reclaimed"][0][
         "worktree_state"] == "removed"
-    # The gate's own record says main went to the candidate; `later` is news to it.
-    assert a2a("claim", "T-1", "--json", cwd=repo).json["error"]["code"] == "target_diverged"
+    # The gate's own record says main went to the candidate; `later` is news to it. (Claiming
+    # an integrated card is said first: `--again` goes past that.)
+    assert a2a("claim", "T-1", "--json", cwd=repo).json["error"]["code"] == "card_integrated"
+    assert a2a("claim", "T-1", "--again", "--json", cwd=repo).json["error"]["code"] == \
+        "target_diverged"
 
 
 def test_resolve_as_abandoned_frees_the_card_and_is_the_users_alone(repo, verified):

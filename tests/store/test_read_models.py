@@ -90,7 +90,8 @@ def test_the_workbench_injects_through_the_cli_s_call_and_records_the_user_s_mes
     assert cli.json["dispatch"] == 1 and cli.json["ahead"] == 0 and "user_input" not in cli.json
 
     done = Workbench(Repo(repo)).sessions.inject("w1", "from the workbench")
-    assert done.data == {"session": "w1", "dispatch": 2, "ahead": 1, "user_input": "U-1"}
+    assert done.data == {"session": "w1", "dispatch": 2, "ahead": 1, "user_input": "U-1",
+                         "paused": False}
     assert done.summary == "queued #2 for w1 (1 ahead) · U-1"
     s = open_store(repo)
     assert [tuple(r) for r in s.all("SELECT n, text, source, state FROM dispatches")] == [

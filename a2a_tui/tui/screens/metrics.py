@@ -86,8 +86,10 @@ class Chart(PlotextPlot):
             high = top or max(1, *(x for v in series for x in v)) * 1.1
             plt.ylim(0, high)
             # Whole numbers on the axis (counts, scores 0-3, percents): plotext would tick a
-            # count of one at 0.37, 0.73, 1.10; a bar's own value keeps its decimals.
-            plt.yticks(list(range(0, int(high) + 1, max(1, -(-int(high) // 4)))))
+            # count of one at 0.37, 0.73, 1.10; a bar's own value keeps its decimals. Two ticks,
+            # zero and the top: more, in a chart a few rows high, landed on a row apiece by
+            # chance (the metrics snapshot drew 100 or 50 on the same row from run to run).
+            plt.yticks([0, int(high)] if int(high) > 0 else [0])
             plt.xlim(0.5, len(labels) + 0.5)
             width = 0.8 / len(series)
             for k, values in enumerate(series):
