@@ -57,11 +57,12 @@ def _short(sha: Any) -> str:
 
 
 def _checks(e: Event) -> str:
+    """"5/7 passed, unit-tests failed": how many checks passed, and the first that failed."""
     checks = [c for c in e.payload.get("checks") or [] if isinstance(c, dict)]
     passed = sum(1 for c in checks if c.get("passed"))
     failed = [c.get("name", "?") for c in checks
               if not c.get("passed") and not c.get("skipped")]
-    return f"{passed}/{len(checks)}" + (f", {failed[0]} failed" if failed else "")
+    return f"{passed}/{len(checks)} passed" + (f", {failed[0]} failed" if failed else "")
 
 
 def _signal(e: Event) -> str:
@@ -120,9 +121,9 @@ SENTENCES: dict[str, Callable[[Event], str]] = {
     G.CHECK_RESULT: lambda e: f"check {_p(e, 'name')} of {e.attempt} "
                               + ("passed" if e.payload.get("passed") else "failed"),
     G.TESTS_REPORTED: lambda e: f"the tests of {e.attempt} ({_p(e, 'source')}) were read",
-    G.VERIFIED: lambda e: f"verify {e.attempt} passed {_checks(e)}",
-    G.REJECTED: lambda e: f"verify {e.attempt} rejected it: {_checks(e)} passed",
-    G.VERIFY_FLAKY: lambda e: f"verify {e.attempt} was flaky: {_checks(e)} passed",
+    G.VERIFIED: lambda e: f"verify {e.attempt} passed {_checks(e).removesuffix(' passed')}",
+    G.REJECTED: lambda e: f"verify {e.attempt} rejected it: {_checks(e)}",
+    G.VERIFY_FLAKY: lambda e: f"verify {e.attempt} was flaky: {_checks(e)}",
     G.CONTRACT_INVALID: lambda e: f"card {e.task}'s contract cannot be checked"
                                   f" ({_p(e, 'item')} on the board)",
     G.VERIFY_COMMIT_MISSING: lambda e: f"verify {e.attempt}: the submitted commit is missing",

@@ -53,3 +53,10 @@ def test_a2a_events_says_sentences_and_json_is_the_event(repo):
     assert "{" not in text.out
     [e] = a2a("events", "--tail", "1", "--json", cwd=repo).json
     assert e["kind"] == "signal" and e["payload"]["finished"] == 14
+
+
+def test_a_rejection_says_how_many_passed_and_which_failed():
+    checks = [{"name": n, "passed": n != "unit-tests", "skipped": False}
+              for n in ("precheck", "unit-tests", "boundary")]
+    assert sentence(event("rejected", {"checks": checks}, task="T-1", attempt="T-1-a1")) == \
+        "verify T-1-a1 rejected it: 2/3 passed, unit-tests failed"
