@@ -37,7 +37,9 @@ def cmd_down(ctx, args) -> Result:
     from a2a_tui.tui.up import recorded_server
 
     try:
-        _ = ctx.repo
+        if not ctx.repo.initialized:   # a git repository with no a2a state (a2a's own clone)
+            raise A2AError("not_initialized", f"{ctx.repo.root} has no a2a state; run"
+                           " `a2a init`")
     except A2AError as err:
         # Where `a2a demo` was typed: that demo (its caller is then judged in its store).
         ctx.repo = started_here(err, Tmux(socket_from_env(args.tmux_socket)))

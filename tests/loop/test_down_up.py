@@ -81,11 +81,16 @@ def test_up_outside_a_repository_names_the_running_a2a_sessions(world, repo, tmu
     assert text.count("\n") == 1 and "a2a init" in text
 
 
-def test_down_where_the_demo_was_typed_ends_that_demo(world, tmux_socket, tmp_path):
-    """`a2a demo` then `a2a down` in the same folder (not a repository): the demo ends and its
-    sample repository goes. Anywhere else, the one error line gives the exact command."""
+@pytest.mark.parametrize("folder", ["plain", "git"])
+def test_down_where_the_demo_was_typed_ends_that_demo(world, tmux_socket, tmp_path, folder):
+    """`a2a demo` then `a2a down` in the same folder: the demo ends and its sample repository
+    goes. The folder is a plain one, or a git repository with no a2a state (the README's: the
+    clone of a2a itself). Anywhere else, the one error line gives the exact command."""
     here, elsewhere_ = tmp_path / "here", tmp_path / "elsewhere"
-    here.mkdir()
+    if folder == "git":
+        make_repo(here, env=world.env)
+    else:
+        here.mkdir()
     elsewhere_.mkdir()
     env = {"A2A_TMUX_SOCKET": tmux_socket, "A2A_DEMO_PACE": "30"}
     demo = a2a("demo", "--no-attach", "--json", cwd=here, env=env)
