@@ -56,6 +56,15 @@ def test_the_budget_used_is_never_reset(repo, ready_card):
     assert attempt(repo, again["attempt"])["follows"] == c["attempt"]
 
 
+def late_submit(repo, c: dict, sha: str):
+    """`submit` once the one-second lease of the claim `c` has run out (by a2a's clock)."""
+    expires = lease(repo, c["attempt"]).last_report_ns + 10**9
+    while time.time_ns() <= expires:   # until the instant the lease ends
+        time.sleep(0.05)
+    return a2a("submit", c["attempt"], "--sha", sha, "--card-version", "1", "--fence",
+               str(c["fence"]), "--json", cwd=repo)
+
+
 def lease(repo, aid: str) -> leases.Lease:
     with store(repo) as s:
         att = s.one("SELECT * FROM attempts WHERE id = ?", (aid,))
@@ -107,12 +116,7 @@ def test_a_late_submission_finds_the_expiry_itself(repo, ready_card):
     rules(repo, "lease_s = 1\n")
     c = a2a("claim", ready_card, "--json", cwd=repo).json
     sha = commit_in(repo / ".a2a/worktrees" / c["attempt"], {"src/app.py": "v = 2\n"})
-    expires = lease(repo, c["attempt"]).last_report_ns + 10**9
-    while time.time_ns() <= expires:
-        time.sleep(0.05)
-    r = a2a("submit", c["attempt"], "--sha", sha, "--card-version", "1", "--fence",
-            str(c["fence"]), "--json", cwd=repo)
-    assert error_code(r) == "lease_expired", r.out
+    assert error_code(late_submit(repo, c, sha)) == "lease_expired"
     assert len(events(repo, "lease_expired")) == 1 and not events(repo, "submitted")
 
 
@@ -123,9 +127,4 @@ def test_the_lease_in_force_is_the_accepted_ones_not_a_pending_edits(repo, ready
     (repo / ".a2a/gate.toml").write_text("retry_budget = 3\n")   # pending, not accepted
     c = a2a("claim", ready_card, "--json", cwd=repo).json
     sha = commit_in(repo / ".a2a/worktrees" / c["attempt"], {"src/app.py": "v = 2\n"})
-    expires = lease(repo, c["attempt"]).last_report_ns + 10**9
-    while time.time_ns() <= expires:
-        time.sleep(0.05)
-    r = a2a("submit", c["attempt"], "--sha", sha, "--card-version", "1", "--fence",
-            str(c["fence"]), "--json", cwd=repo)
-    assert error_code(r) == "lease_expired", r.out
+    assert error_code(late_submit(repo, c, sha)) == "lease_expired"
