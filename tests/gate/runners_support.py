@@ -28,7 +28,7 @@ TEST_MUL = "def test_mul():\n    assert mul(2, 3) == 6\n"
 TEST_SUB = "def test_sub():\n    assert sub(5, 3) == 2\n"
 TEST_ADD = "def test_add():\n    assert add(2, 3) == 5\n"
 PY_FILES = {
-    "pytest.ini": "[pytest]\naddopts = -p no:cacheprovider\n",
+    "pytest.ini": "[pytest]\naddopts = -p no:cacheprovider --disable-plugin-autoload\n",
     "src/calc.py": CALC,
     "tests/conftest.py": "import sys, pathlib\n"
                          "sys.path.insert(0, str(pathlib.Path(__file__).parents[1] / 'src'))\n",

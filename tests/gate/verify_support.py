@@ -37,7 +37,7 @@ blocking = {blocking}
 
 # A small Python project whose tests run under pytest from the repository root.
 PYTEST_FILES = {
-    "pytest.ini": "[pytest]\naddopts = -p no:cacheprovider\n",
+    "pytest.ini": "[pytest]\naddopts = -p no:cacheprovider --disable-plugin-autoload\n",
     "src/names.py": "def name(n):\n    return n\n\n\ndef shout(n):\n    return n.upper()\n",
     "tests/conftest.py": "import sys, pathlib\n"
                          "sys.path.insert(0, str(pathlib.Path(__file__).parents[1] / 'src'))\n",
