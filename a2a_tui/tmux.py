@@ -214,6 +214,28 @@ class Tmux:
         proc = self.server.cmd("show-options", "-q", "-v", "-t", f"={session}:", name)
         return proc.stdout[0] if proc.returncode == 0 and proc.stdout else None
 
+    def set_session_env(self, session: str, name: str, value: str | None) -> None:
+        """Set `name` in the environment tmux gives `session`'s new processes (None removes
+        it there)."""
+        if value is None:
+            self._cmd("set-environment", "-t", f"={session}", "-u", name)
+        else:
+            self._cmd("set-environment", "-t", f"={session}", name, value)
+
+    def session_env(self, session: str) -> dict[str, str | None]:
+        """What `session` itself sets in its environment (None: removed there)."""
+        proc = self.server.cmd("show-environment", "-t", f"={session}")
+        if proc.returncode != 0:
+            return {}
+        env: dict[str, str | None] = {}
+        for line in proc.stdout:
+            name, eq, value = line.partition("=")
+            if name.startswith("-"):
+                env[name[1:]] = None
+            elif eq:
+                env[name] = value
+        return env
+
     def global_option(self, name: str) -> str:
         """The global (server-wide default) value of a session option, e.g. status-right."""
         proc = self.server.cmd("show-options", "-g", "-q", "-v", name)

@@ -66,8 +66,9 @@ class CardFlows(_Base):
         taken back after (where the app cannot give its terminal away, as under a test, the
         editor runs without it)."""
         from a2a_tui.gate.cards.cardfile import editor_argv
+        from a2a_tui.tui.up import editor_env
 
-        argv = editor_argv(str(path))
+        argv = editor_argv(str(path), editor_env(self.services.repo, self.services.tmux_socket))
         try:
             with self.suspend():
                 return subprocess.run(argv).returncode

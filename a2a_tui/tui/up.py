@@ -33,17 +33,46 @@ BACK_HINT = f"#[reverse] {BACK_KEY}: workbench #[default] "
 START_TIMEOUT_S = 20.0
 
 
-# The user's editor travels to the workbench's window (its `N` and `e` open it): a pane gets the
-# tmux server's environment, not that of the shell that typed `a2a up`.
+# The user's editor travels to the workbench (its `N` and `e` open it): a pane gets the tmux
+# server's environment, not that of the shell that typed `a2a up`. Each `up` sets the session's
+# own, and the workbench reads it at each edit: `export EDITOR=vi; a2a up` reaches a workbench
+# that already runs.
 EDITOR_VARS = ("VISUAL", "EDITOR")
+
+
+def carry_editor(tmux: Tmux, session: str) -> None:
+    """This shell's $VISUAL and $EDITOR, in `session`'s environment (unset ones removed)."""
+    theirs = tmux.session_env(session)
+    for name in EDITOR_VARS:
+        mine = os.environ.get(name) or None
+        if mine is not None and theirs.get(name) != mine:
+            tmux.set_session_env(session, name, mine)
+        elif mine is None and theirs.get(name) is not None:
+            tmux.set_session_env(session, name, None)
+
+
+def editor_env(repo: Repo, tmux_socket: str | None) -> dict[str, str]:
+    """The environment an editor opened by the workbench runs in: this process's, with the
+    editor the last `a2a up` carried to the session (as it is at this moment)."""
+    env = dict(os.environ)
+    try:
+        carried = Tmux(tmux_socket).session_env(repo.config().tmux_session)
+    except A2AError:
+        return env
+    for name in EDITOR_VARS:
+        if name in carried:
+            value = carried[name]
+            if value is None:
+                env.pop(name, None)
+            else:
+                env[name] = value
+    return env
 
 
 def workbench_argv(repo: Repo, tmux_socket: str | None) -> list[str]:
     """The command the workbench window runs: a view; the orchestrator runs beside it."""
-    editor = [f"{k}={os.environ[k]}" for k in EDITOR_VARS if os.environ.get(k)]
-    return [*(["env", *editor] if editor else []), sys.executable, "-m", "a2a_tui",
-            "workbench", "--repo", str(repo.root), "--no-orchestrator",
-            *(["--tmux-socket", tmux_socket] if tmux_socket else [])]
+    return [sys.executable, "-m", "a2a_tui", "workbench", "--repo", str(repo.root),
+            "--no-orchestrator", *(["--tmux-socket", tmux_socket] if tmux_socket else [])]
 
 
 def serve_command(repo: Repo, tmux_socket: str | None) -> list[str]:
@@ -117,6 +146,7 @@ def up(repo: Repo, tmux_socket: str | None, *, attach: bool = True) -> dict[str,
         raise elsewhere(err, tmux) from None
     session = repo.config().tmux_session
     pid, _, served = ensure_orchestrator(repo, tmux, tmux_socket)
+    carry_editor(tmux, session)
     pane, started = ensure_workbench(repo, tmux, tmux_socket)
     way_back(tmux, session, pane)
     record_server(repo, tmux_socket, session, pane)

@@ -129,3 +129,29 @@ def drawn(screen: str) -> tuple[int, int]:
     boxes = [i for i, line in enumerate(lines) if line.lstrip().startswith(("╭", "╰", "│"))]
     width = max((len(lines[i].rstrip()) for i in boxes), default=0)
     return width, (boxes[-1] + 2 if boxes else 0)   # the footer line follows the last box
+
+
+def test_up_again_with_another_editor_hands_it_to_the_running_workbench(repo, tmux_socket,
+                                                                        tmp_path):
+    """`export EDITOR=...; a2a up` on a session that already runs: the workbench (started
+    with the old environment) opens the new editor on `N` (it opened the one it started with)."""
+    def editor(name: str) -> str:
+        script = tmp_path / name
+        script.write_text(f"#!/bin/sh\necho {name} > {shlex.quote(str(tmp_path))}/ran\n")
+        script.chmod(0o755)
+        return str(script)
+
+    first = a2a("up", "--no-attach", "--tmux-socket", tmux_socket, "--json", cwd=repo,
+                env={"EDITOR": editor("old"), "VISUAL": ""})
+    assert first.code == 0, first.err
+    pane = first.json["pane"]
+    wait_until(lambda: "Sessions" in tmux(tmux_socket, "capture-pane", "-p", "-t", pane),
+               timeout=20, what="the workbench drawn")
+    again = a2a("up", "--no-attach", "--tmux-socket", tmux_socket, "--json", cwd=repo,
+                env={"EDITOR": editor("new"), "VISUAL": ""})
+    assert again.json["started"] is False and again.json["pane"] == pane
+    tmux(tmux_socket, "send-keys", "-t", pane, "N")
+    ran = tmp_path / "ran"
+    wait_until(lambda: ran.exists() and ran.read_text().strip(), timeout=20,
+               what="an editor run on N")
+    assert ran.read_text().strip() == "new"
