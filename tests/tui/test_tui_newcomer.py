@@ -34,6 +34,12 @@ def test_help_has_a_legend_for_both_prompt_markers_and_the_marks_on_screen(repo)
                 shown = marker(source, 7).replace("#7", "#n")
                 assert shown in legend and f'"{word}"' in legend, source
             assert "rejection feedback" in legend
+            # What both prompt markers mean is said first, above the keys (not only at the
+            # legend's end, past every key).
+            top = str(screen.query_one("VerticalScroll").children[0].content)
+            for source in ("user", "gate"):
+                assert marker(source, 7).replace("#7", "#n").split(" · ")[0] in top, source
+            assert "prompt #n that a2a typed" in top and "rejection feedback" in top, top
             for mark in ("⏸ 2 !", "✓ 5/6", "held", "NO_GO", "T-1-a1", "U-1", "demo 3"):
                 assert mark in legend, mark
 

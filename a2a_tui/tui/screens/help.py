@@ -106,9 +106,11 @@ class HelpScreen(BoxScreen[None]):
             box.border_subtitle = "Esc close"
             with VerticalScroll():
                 if self.legend is not None:
-                    yield Static(Text("The keys, then what the marks on the screen mean"
-                                      " (⟦主控 #n · WHO⟧, ⟦门禁 #n⟧, ⏸, ✓ …): End jumps there.",
-                                      style="italic"))
+                    yield Static(Text("In the panes: ⟦主控 #n · WHO⟧ starts prompt #n that"
+                                      " a2a typed for WHO (用户: you); ⟦门禁 #n⟧ starts the"
+                                      " gate's rejection feedback. The keys, then every mark on"
+                                      " the screen (⏸, ✓, ! …): End jumps there.",
+                                      style="italic"), id="marks")
                 yield Static(self.table)
                 if self.legend is not None:
                     yield Static(self.legend, id="legend")
