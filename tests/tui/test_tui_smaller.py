@@ -218,3 +218,25 @@ def test_a_count_axis_of_the_metrics_has_whole_numbers(repo):
             assert "2.5" in scores.plt.build()     # a mean keeps its decimals on its bar
 
     run(scenario())
+
+
+def test_the_scores_legend_is_in_the_charts_border_not_over_its_bars(repo):
+    """Two series (boundary, taste): their names and colours go in the chart's border; a legend
+    drawn inside the plot covered the bars under it."""
+    from a2a_tui.tui.screens.metrics import Chart, MetricsScreen
+
+    async def scenario():
+        async with workbench(repo, size=(140, 44)) as (app, pilot, _seen):
+            await pilot.press("M")
+            await until(pilot, lambda: isinstance(app.screen, MetricsScreen),
+                        what="the metrics shown")
+            scores = app.screen.query_one("#chart-scores", Chart)
+            scores.bars(["m-1", "m-2"], [[2.5, 3], [1.5, 3]], names=("boundary", "taste"),
+                        top=3)
+            await pilot.pause(0.1)
+            drawn = scores.plt.build()
+            assert "boundary" not in drawn and "taste" not in drawn, drawn
+            title = str(scores.border_title)
+            assert "boundary" in title and "taste" in title, title
+
+    run(scenario())

@@ -60,7 +60,7 @@ class Chart(PlotextPlot):
 
     def __init__(self, title: str, *, id: str) -> None:  # noqa: A002 (Textual's name)
         super().__init__(id=id)
-        self.border_title = title
+        self.caption = self.border_title = title
         self.labels: list[str] = []
 
     def render(self) -> RenderResult:
@@ -79,7 +79,7 @@ class Chart(PlotextPlot):
         and a bar of zero is no bar at all, so the number is what says it."""
         plt = self.plt
         plt.clear_figure()
-        self.labels, self.border_subtitle = [], ""
+        self.labels, self.border_subtitle, self.border_title = [], "", self.caption
         if not labels:
             plt.title(empty)
         else:
@@ -95,10 +95,13 @@ class Chart(PlotextPlot):
             for k, values in enumerate(series):
                 offset = (k - (len(series) - 1) / 2) * width
                 plt.bar([i + 1 + offset for i in range(len(labels))], values, width=width * 0.8,
-                        color=self.COLORS[k], label=names[k] if names else None)
+                        color=self.COLORS[k])
                 for i, v in enumerate(values):
                     plt.text(f"{v:g}{unit}", i + 1 + offset, min(v + high * 0.06, high * 0.97),
                              alignment="center", color=self.COLORS[k])
+            if names:   # in the border: plotext's own legend is drawn over the bars
+                self.border_title = self.caption + " · " + "  ".join(
+                    f"[{self.COLORS[k]}]■[/] {name}" for k, name in enumerate(names))
             if len(series) > 1:
                 self.labels = [str(i + 1) for i in range(len(labels))]
                 self.border_subtitle = " · ".join(f"{i + 1} {x}" for i, x in enumerate(labels))
