@@ -92,6 +92,12 @@ class WorkbenchApp(Palette, CardFlows, Away, App[None]):
     }
     #main > EventsPanel { column-span: 2; }
     #main.-short Panel > .detail { max-height: 2; }
+    /* A toast as wide as its text needs (up to most of the screen), and the toasts never taller
+       than the screen: Textual's, half the width and as tall as its text, grew off the top of
+       a small screen, its title and first lines (the reason) lost. A longer one is cut at
+       the bottom. */
+    ToastRack Toast { width: auto; max-width: 80vw; max-height: 70vh; }
+    ToastRack { max-height: 90vh; }
     """
 
     def __init__(self, services: Workbench, *, host: OrchestratorHost | None = None,

@@ -240,3 +240,23 @@ def test_the_scores_legend_is_in_the_charts_border_not_over_its_bars(repo):
             assert "boundary" in title and "taste" in title, title
 
     run(scenario())
+
+
+def test_a_long_toast_keeps_its_title_and_first_lines_on_an_80x24_screen(repo):
+    """Textual's toast is half the screen wide and as tall as its text, kept to the bottom: a
+    message of a dozen lines grew off the top, its title and first lines (the reason) lost."""
+    import html
+
+    async def scenario():
+        async with workbench(repo, size=(80, 24), notifications=True) as (app, pilot, _seen):
+            app.notify("\n".join(f"line{i} " + "word " * 12 for i in range(1, 12)),
+                       title="Refused-card", timeout=30)
+
+            def shown() -> str:
+                return html.unescape(app.export_screenshot()).replace("\u00a0", " ")
+
+            await until(pilot, lambda: "line1 " in shown(), what="the toast drawn")
+            await until(pilot, lambda: "Refused-card" in shown() and "line2 " in shown(),
+                        timeout=5, what="the toast's title and first lines on screen")
+
+    run(scenario())

@@ -24,13 +24,16 @@ def run(coro) -> Any:
 @asynccontextmanager
 async def workbench(repo: Path, size: tuple[int, int] = (110, 34),
                     now: Callable[[], int] | None = None, tmux_socket: str | None = None,
-                    host: bool = False) -> AsyncIterator[tuple[WorkbenchApp, Pilot, list]]:
-    """The app over `repo`'s store, every panel loaded; yields (app, pilot, messages seen)."""
+                    host: bool = False, notifications: bool = False,
+                    ) -> AsyncIterator[tuple[WorkbenchApp, Pilot, list]]:
+    """The app over `repo`'s store, every panel loaded; yields (app, pilot, messages seen).
+    Toasts are drawn only when `notifications` (Textual's tests leave them out)."""
     app, _services, orch = make_app(Repo(repo), tmux_socket=tmux_socket, host_orchestrator=host,
                                     now=now or time.time_ns, tick_s=3600)
     seen: list[Message] = []
     try:
-        async with app.run_test(size=size, message_hook=seen.append) as pilot:
+        async with app.run_test(size=size, message_hook=seen.append,
+                                notifications=notifications) as pilot:
             await until(pilot, lambda: all(p.loaded for p in app.query("Panel")),
                         what="every panel loaded")
             yield app, pilot, seen
