@@ -5,6 +5,7 @@ and a working `mul` and `sub` (what a fake candidate breaks and hides)."""
 from __future__ import annotations
 
 import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +81,24 @@ def js_repo(tmp_path: Path) -> Path:
 def js_claim(repo: Path, *, extra: str = "", check: str = NODE_TEST, card_id: str = "T-1"
              ) -> tuple[dict[str, Any], Path]:
     return claim(repo, check, extra=extra, card_id=card_id, allowed=JS_ALLOWED)
+
+
+# --- npm packages -----------------------------------------------------------------------------
+
+def npm_home(shared: Path, packages: tuple[str, ...], bin_: str) -> Path:
+    """`packages` installed once per machine under `shared` (a folder of /tmp the tests share);
+    the test skips, saying why, where npm cannot install them."""
+    if (shared / "node_modules/.bin" / bin_).exists():
+        return shared
+    if shutil.which("npm") is None:
+        pytest.skip(f"npm is not installed here: the sample needs {', '.join(packages)}"
+                    " (.ci/run installs nodejs and npm from the distribution's packages)")
+    shared.mkdir(parents=True, exist_ok=True)
+    r = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefix", str(shared),
+                        *packages], capture_output=True, text=True, timeout=600)
+    if r.returncode != 0:
+        pytest.skip(f"npm could not install {', '.join(packages)}: {r.stderr.strip()[-300:]}")
+    return shared
 
 
 # --- both -------------------------------------------------------------------------------------

@@ -44,12 +44,13 @@ def read(path: Path) -> TestReport | None:
     return tap.read(path)
 
 
-def env_for(base: dict[str, str], log: Path) -> dict[str, str]:
-    """The variables that make pytest and `node --test` write their reports beside `log`."""
+def env_for(base: dict[str, str], log: Path, command: str = "") -> dict[str, str]:
+    """The variables that make pytest and `node --test` write their reports beside `log` (and
+    open the run's channel for the reporters `command` names)."""
     pytest_xml, node_xml = (log.with_suffix(s) for s in SUFFIXES)
     for p in (pytest_xml, node_xml):
         p.unlink(missing_ok=True)
-    env = channel.env_for(base, log)
+    env = channel.env_for(base, log, command)
     env["PYTEST_ADDOPTS"] = _join(base.get("PYTEST_ADDOPTS"), "--junitxml=" + _q(pytest_xml),
                                   "-o junit_family=xunit1", "-p a2a_pytest_witness",
                                   "-o enable_assertion_pass_hook=true")
@@ -74,7 +75,7 @@ def witnessed(report: TestReport | None, w: channel.Witness | None) -> TestRepor
     if w is None:
         return report
     if report is None:
-        runners = "+".join(dict.fromkeys(w.started.values()))
+        runners = "+".join(dict.fromkeys([*w.started.values(), *w.missing]))
         return TestReport(runners, witness=w) if w.unfinished() else None
     return dataclasses.replace(report, witness=w)
 
