@@ -6,6 +6,8 @@
   `<log>.node.xml`, and Node's `spec` reporter on stdout as before; only when the node on the
   check's PATH takes reporters there (Node 18.15 and later): an older node refuses an option it
   does not know in NODE_OPTIONS, and every node process of the check would fail.
+- cargo: a2a's runner for the test binaries (named on the card, witness/a2a_libtest.py) reads
+  libtest's events and writes every test's outcome on the run's channel: that is the report.
 - Any other runner: the card names the file(s) — `report = "…"` on a check, `red_report` for the
   red command: a file, a folder (every `.xml` and `.tap` below it) or a glob, inside the
   checkout. Only files the run wrote or changed count, never a file of the commit's tree, nor
@@ -66,7 +68,9 @@ def read_auto(log: Path) -> TestReport | None:
     """What pytest and node wrote beside `log` (None: neither ran), with what the run's own
     channel says of it (channel.py)."""
     found = [r for r in (read(log.with_suffix(s)) for s in SUFFIXES) if r is not None]
-    return witnessed(_merge(found), channel.read(log))
+    w = channel.read(log)
+    own = channel.report(w)  # libtest's tests, as a2a's cargo runner saw them
+    return witnessed(_merge([*found, own] if own else found), w)
 
 
 def witnessed(report: TestReport | None, w: channel.Witness | None) -> TestReport | None:

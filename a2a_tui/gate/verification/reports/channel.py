@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -37,7 +38,8 @@ WITNESS = Path(__file__).with_name("witness")
 _TOKENS: dict[str, str] = {}
 _EXPECTED: dict[str, list[str]] = {}
 # The variables naming a2a's reporters on a check's command, and the runner each is for.
-NAMED = {"A2A_JEST_REPORTER": "jest", "A2A_VITEST_REPORTER": "vitest"}
+NAMED = {"A2A_JEST_REPORTER": "jest", "A2A_VITEST_REPORTER": "vitest",
+         "A2A_CARGO_RUNNER": "libtest"}
 _SEEN: dict[str, Witness] = {}  # read, for a report the card declares (chain.run_in)
 KEPT = 64
 
@@ -54,7 +56,8 @@ def env_for(base: dict[str, str], log: Path, command: str = "") -> dict[str, str
     return {"A2A_REPORT_CHANNEL": str(path), "A2A_REPORT_TOKEN": token,
             "PYTHONPATH": pythonpath,
             "A2A_JEST_REPORTER": str(WITNESS / "a2a_jest.cjs"),
-            "A2A_VITEST_REPORTER": str(WITNESS / "a2a_vitest.mjs")}
+            "A2A_VITEST_REPORTER": str(WITNESS / "a2a_vitest.mjs"),
+            "A2A_CARGO_RUNNER": f"{sys.executable} -I {WITNESS / 'a2a_libtest.py'}"}
 
 
 def read(log: Path) -> Witness | None:
@@ -85,6 +88,16 @@ def read(log: Path) -> Witness | None:
     while len(_SEEN) > KEPT:
         _SEEN.pop(next(iter(_SEEN)))
     return w
+
+
+def report(w: Witness | None) -> TestReport | None:
+    """The tests a2a's cargo runner saw libtest run (a2a_libtest.py): its end records are the
+    report, each test under its binary's target name."""
+    cases = [TestCase(str(e.get("binary", "")), str(name), Outcome(outcome))
+             for e in (w.ended.values() if w else ()) if e.get("runner") == "libtest"
+             for name, outcome in dict(e.get("tests") or {}).items()]
+    ran = w is not None and any(e.get("runner") == "libtest" for e in w.ended.values())
+    return build("libtest", cases) if ran else None
 
 
 def attach(report: TestReport, log: Path) -> TestReport:
