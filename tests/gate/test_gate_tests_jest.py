@@ -125,3 +125,15 @@ def test_the_users_failing_test_turned_todo_beside_a_decoy_is_masked(tmp_path, j
     v = submit_verify(repo, c, {"calc.js": CALC + "exports.double = (a) => 2 * a;\n",
                                 "test/add.test.js": decoy})
     refused(v, "test_masked", "add", step="red")
+
+
+def test_a_new_test_without_an_expect_is_not_a_red_test(tmp_path, jest_home):
+    """Issue 36, finding 6 (jest): the new test fails on the start commit (it throws) and
+    passes on the candidate without one `expect` (jest's numPassingAsserts: 0); jest-junit
+    names it by its title only, a2a's reporter by file and title."""
+    repo = _repo(tmp_path)
+    c, _ = _card(repo, jest_home)
+    empty = ("const { add } = require('../calc');\n\n"
+             "test('add', () => { if (add(2, 3) !== 5) throw new Error('no'); });\n")
+    v = submit_verify(repo, c, {"calc.js": FIXED, "test/add.test.js": empty})
+    refused(v, "no_assertions", "add", step="red")

@@ -103,7 +103,8 @@ def report(w: Witness | None) -> TestReport | None:
 def attach(report: TestReport, log: Path) -> TestReport:
     """A report the card declares, with what the run's channel saw (read by read_auto): a
     jest-junit testcase that is one of jest's `test.todo` placeholders (jest-junit writes them
-    as passed) becomes a todo (xfail)."""
+    as passed) becomes a todo (xfail); the tests a reporter names as ran without an assertion
+    (`file::title`) are named as the report names them."""
     w = report.witness or _SEEN.pop(str(log), None)
     if w is None:
         return report
@@ -111,8 +112,27 @@ def attach(report: TestReport, log: Path) -> TestReport:
     cases = [TestCase(c.file, c.key, Outcome.XFAIL)
              if c.outcome is Outcome.PASSED and c.key.strip() in todo else c
              for c in report.cases.values()]
-    return replace(build(report.runner, cases), witness=w,
+    out = build(report.runner, cases)
+    ended = {rid: {**e, "no_assertions": _as_named(out, e.get("no_assertions") or [])}
+             for rid, e in w.ended.items()}
+    return replace(out, witness=replace(w, ended=ended),
                    unlisted_skipped=report.unlisted_skipped)
+
+
+def _as_named(report: TestReport, tests: list[str]) -> list[str]:
+    """Each `file::title` as the report's id for it: itself, else the one case of that title
+    (jest-junit keys a test by its title and names no file), in that file when it says."""
+    by_title: dict[str, list[TestCase]] = {}
+    for c in report.cases.values():
+        by_title.setdefault(c.key.strip(), []).append(c)
+    out = []
+    for t in tests:
+        file, _, title = t.partition("::")
+        found = by_title.get(title, [])
+        same = [c for c in found if c.file == file]
+        match = same or (found if len(found) == 1 else [])
+        out += [t] if t in report.cases else [c.id for c in match]
+    return out
 
 
 def findings(report: TestReport) -> list[tuple[str, str]]:
