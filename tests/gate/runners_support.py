@@ -113,6 +113,22 @@ def integrate(repo: Path, attempt: str):
     return a2a("integrate", attempt, *SCORES, "--json", cwd=repo)
 
 
+def claim_declared(repo: Path, command: str, report: str, allowed: tuple[str, ...]
+                   ) -> dict[str, Any]:
+    """A card whose check and red command are `command`, each naming the report `report`."""
+    red = f"red_command = '{command}'\nred_report = \"{report}\"\n"
+    c, _ = claim(repo, {"command": command, "report": report}, allowed=allowed, extra=red)
+    return c
+
+
+def integrates(repo: Path, c: dict[str, Any], v, runner: str) -> None:
+    """Assert the verify passed with `runner`'s tests judged, and the attempt integrates."""
+    assert v.json["verdict"] == "passed", [result(v, s) for s in ("red", "per-test")]
+    assert f"({runner}" in result(v, "per-test")["detail"]
+    r = integrate(repo, c["attempt"])
+    assert r.code == 0, r.out + r.err
+
+
 def verify_files(repo: Path, c: dict[str, Any], files: dict[str, str],
                  removed: tuple[str, ...] = ()):
     """Commit `files` (and remove `removed`) in the attempt's worktree, submit and verify."""

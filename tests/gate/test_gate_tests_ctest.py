@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.gate.runners_support import integrate, refused
-from tests.gate.verify_support import claim, gate_toml, result, submit_verify
+from tests.gate.runners_support import claim_declared, integrates, refused
+from tests.gate.verify_support import gate_toml, submit_verify
 from tests.support import a2a, make_repo
 
 pytestmark = pytest.mark.skipif(
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.skipif(
     reason="ctest is not installed here: the CTest sample needs it (.ci/run installs cmake from"
            " the distribution's packages)")
 
-COMMAND = "ctest --output-junit ctest.xml"
+COMMAND, REPORT = "ctest --output-junit ctest.xml", "ctest.xml"
 CALC = 'add() { echo $(($1 - $2)); }\nmul() { echo $(($1 * $2)); }\n'
 FIXED = CALC.replace("$1 - $2", "$1 + $2")
 TESTS = 'add_test(mul "sh" "mul.sh")\n'
@@ -53,19 +53,14 @@ def repo(tmp_path) -> Path:
 
 
 def _verify(repo: Path, files: dict[str, str]):
-    c, _ = claim(repo, {"command": COMMAND, "report": "ctest.xml"},
-                 extra=f"red_command = '{COMMAND}'\nred_report = \"ctest.xml\"\n",
-                 allowed=("calc.sh", "test/**", "FORGE"))
+    c = claim_declared(repo, COMMAND, REPORT, ("calc.sh", "test/**", "FORGE"))
     return c, submit_verify(repo, c, files)
 
 
 def test_an_honest_fix_integrates(repo):
     c, v = _verify(repo, {"calc.sh": FIXED, "test/add.sh": ADD,
                           "test/CTestTestfile.cmake": TESTS + 'add_test(add "sh" "add.sh")\n'})
-    assert v.json["verdict"] == "passed", [result(v, s) for s in ("red", "per-test")]
-    assert "(ctest" in result(v, "per-test")["detail"]
-    r = integrate(repo, c["attempt"])
-    assert r.code == 0, r.out + r.err
+    integrates(repo, c, v, "ctest")
 
 
 def test_a_report_written_by_a_test_that_ends_ctest_is_refused(repo):
