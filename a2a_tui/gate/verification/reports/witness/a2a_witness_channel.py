@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import json
 import os
-import uuid
 from collections.abc import Callable
 
 
 def opened(runner: str) -> Callable[[dict], None]:
     path = os.environ.pop("A2A_REPORT_CHANNEL", None)
     token = os.environ.pop("A2A_REPORT_TOKEN", None)
-    run = uuid.uuid4().hex
+    run = os.urandom(16).hex()
 
     def write(record: dict) -> None:
         if not path or not token:
