@@ -38,8 +38,9 @@ WITNESS = Path(__file__).with_name("witness")
 _TOKENS: dict[str, str] = {}
 _EXPECTED: dict[str, list[str]] = {}
 # The variables naming a2a's reporters on a check's command, and the runner each is for.
-NAMED = {"A2A_JEST_REPORTER": "jest", "A2A_VITEST_REPORTER": "vitest",
-         "A2A_CARGO_RUNNER": "libtest"}
+# (Not cargo's runner: `cargo test --doc` runs no binary through it, and a binary asked for
+# its own format runs unchanged.)
+NAMED = {"A2A_JEST_REPORTER": "jest", "A2A_VITEST_REPORTER": "vitest"}
 _SEEN: dict[str, Witness] = {}  # read, for a report the card declares (chain.run_in)
 KEPT = 64
 

@@ -54,8 +54,10 @@ def events(child: subprocess.Popen, quiet: bool) -> tuple[dict[str, str], list[s
             tests[name] = outcome
             if outcome == "failed":
                 failures.append(f"---- {name} stdout ----\n{ev.get('stdout', '')}")
-            print("." if quiet and outcome == "passed" else f"test {name} ... {MARK[outcome]}",
-                  flush=True)
+            if quiet and outcome == "passed":
+                print(".", end="", flush=True)
+            else:
+                print(f"test {name} ... {MARK[outcome]}", flush=True)
     return tests, failures, end
 
 
