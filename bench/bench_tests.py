@@ -14,7 +14,9 @@ tests`, 10 files of 50 tests), the candidate changing `src/` only unless said:
 And what a2a's own reporter costs beside the runner alone (issue 36): the same suite run by
 pytest with only its JUnit report (what a2a asked before), and with a2a's plugin and the run's
 channel as well (`reports.env_for`: the start and end-of-run records, the outcome and
-assertion counts, `enable_assertion_pass_hook`). Aim: within 5 %.
+assertion counts, `enable_assertion_pass_hook`). Aim: within 5 %. Likewise, where the runner
+is here (the test samples' shared npm folders, cargo on PATH): jest and vitest with and without
+a2a's reporter beside their JUnit one, and `cargo test` with and without a2a's runner.
 `python bench/bench_tests.py [--tests 500] [--cards 3]`
 """
 
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -131,12 +134,80 @@ def reporter_cost(tests: int, runs: int) -> dict[str, list[float]]:
     return {k: v[1:] for k, v in out.items()}
 
 
+NPM = {"jest": Path("/tmp/a2a-test-jest-29-junit-16/node_modules"),
+       "vitest": Path("/tmp/a2a-test-vitest-3/node_modules")}
+WHAT = {"cargo": "runner (libtest's events read, its lines shown)"}
+JS_TEST = "test('t{i}', () => {{ expect({i} + 1).toBe({i1}); }});\n"
+
+
+def _runner_projects(root: Path, tests: int) -> dict[str, tuple[list[str], list[str]]]:
+    """Each runner found here: a project of `tests` tests under `root`, and its argv without
+    and with a2a's reporter (or runner)."""
+    out: dict[str, tuple[list[str], list[str]]] = {}
+    witness = reports.channel.WITNESS
+    per = max(1, tests // FILES)
+    js = {f"test/t{f}.test.js": "".join(JS_TEST.format(i=i, i1=i + 1) for i in range(per))
+          for f in range(FILES)}
+    if (NPM["jest"] / ".bin/jest").exists():
+        _write(root / "jest", {"package.json": "{}\n", **js})
+        argv = [str(NPM["jest"] / ".bin/jest"), "--ci", "--watchman=false",
+                "--reporters=default", f"--reporters={NPM['jest'] / 'jest-junit'}"]
+        out["jest"] = (argv, [*argv, f"--reporters={witness / 'a2a_jest.cjs'}"])
+    if (NPM["vitest"] / ".bin/vitest").exists():
+        _write(root / "vitest", {"package.json": "{}\n", **js})
+        argv = [str(NPM["vitest"] / ".bin/vitest"), "run", "--globals", "--reporter=default",
+                "--reporter=junit", "--outputFile=vitest.xml"]
+        out["vitest"] = (argv, [*argv, f"--reporter={witness / 'a2a_vitest.mjs'}"])
+    cargo = shutil.which("cargo")
+    if cargo:
+        lib = "".join(f"#[test]\nfn t{i}() {{ assert_eq!({i} + 1, {i + 1}); }}\n"
+                      for i in range(tests))
+        _write(root / "cargo", {"Cargo.toml": '[package]\nname = "b"\nversion = "0.1.0"\n'
+                                              'edition = "2021"\n', "src/lib.rs": lib})
+        runner = f"{sys.executable} -I {witness / 'a2a_libtest.py'}"
+        argv = [cargo, "test", "-q"]
+        out["cargo"] = (argv, [*argv, "--config", f"target.'cfg(all())'.runner='{runner}'"])
+    return out
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+
+
+def runner_costs(tests: int, runs: int) -> dict[str, dict[str, list[float]]]:
+    """Seconds each runner found here takes on its project: alone (with its JUnit report) and
+    with a2a's reporter or runner on the run's channel (alternating; the first a warm-up)."""
+    out: dict[str, dict[str, list[float]]] = {}
+    with tempfile.TemporaryDirectory(prefix="a2a-bench-runners-") as tmp:
+        log = Path(tmp) / "logs" / "run.log"
+        log.parent.mkdir()
+        base = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG")}
+        for name, (alone, with_a2a) in _runner_projects(Path(tmp), tests).items():
+            times: dict[str, list[float]] = {"alone": [], "a2a": []}
+            for _ in range(runs + 1):
+                for kind, argv in (("alone", alone), ("a2a", with_a2a)):
+                    env = dict(base, **reports.env_for(base, log, " ".join(argv)))
+                    t0 = time.perf_counter()
+                    subprocess.run(argv, cwd=Path(tmp) / name, env=env, check=False,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                    times[kind].append(time.perf_counter() - t0)
+                    reports.read_auto(log)
+            out[name] = {k: v[1:] for k, v in times.items()}
+    return out
+
+
 def rows(quick: bool) -> list[dict]:
     tests, cards = (50, 1) if quick else (500, 3)
     t = measure(tests, cards)
     without = [("verify without the base comparison (the check's run alone)", t["without"])]
     cost = reporter_cost(tests, 3 if quick else 7)
-    return [
+    others = [row(f"{name}, {tests} tests, with a2a's {WHAT.get(name, 'reporter')}", "s",
+                  c["a2a"], limits=[(f"{name} alone", c["alone"])], aim=1.05,
+                  note="its start and end-of-run records on the run's channel")
+              for name, c in runner_costs(tests, 3 if quick else 7).items()]
+    return [*others,
         row(f"pytest, {tests} tests, with a2a's reporter and channel", "s",
             cost["a2a's reporter"], limits=[("pytest with its JUnit report alone",
                                              cost["junit only"])], aim=1.05,
@@ -158,7 +229,10 @@ def main() -> None:
     ap.add_argument("--tests", type=int, default=500)
     ap.add_argument("--cards", type=int, default=3)
     args = ap.parse_args()
-    for k, v in {**reporter_cost(args.tests, 5), **measure(args.tests, args.cards)}.items():
+    costs = {f"{name} {kind}": v for name, c in runner_costs(args.tests, 5).items()
+             for kind, v in c.items()}
+    for k, v in {**costs, **reporter_cost(args.tests, 5),
+                 **measure(args.tests, args.cards)}.items():
         print(f"{k:<18} " + "  ".join(f"{x:.2f}s" for x in v))
 
 

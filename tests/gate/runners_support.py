@@ -5,6 +5,7 @@ and a working `mul` and `sub` (what a fake candidate breaks and hides)."""
 from __future__ import annotations
 
 import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +83,24 @@ def js_claim(repo: Path, *, extra: str = "", check: str = NODE_TEST, card_id: st
     return claim(repo, check, extra=extra, card_id=card_id, allowed=JS_ALLOWED)
 
 
+# --- npm packages -----------------------------------------------------------------------------
+
+def npm_home(shared: Path, packages: tuple[str, ...], bin_: str) -> Path:
+    """`packages` installed once per machine under `shared` (a folder of /tmp the tests share);
+    the test skips, saying why, where npm cannot install them."""
+    if (shared / "node_modules/.bin" / bin_).exists():
+        return shared
+    if shutil.which("npm") is None:
+        pytest.skip(f"npm is not installed here: the sample needs {', '.join(packages)}"
+                    " (.ci/run installs nodejs and npm from the distribution's packages)")
+    shared.mkdir(parents=True, exist_ok=True)
+    r = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefix", str(shared),
+                        *packages], capture_output=True, text=True, timeout=600)
+    if r.returncode != 0:
+        pytest.skip(f"npm could not install {', '.join(packages)}: {r.stderr.strip()[-300:]}")
+    return shared
+
+
 # --- both -------------------------------------------------------------------------------------
 
 def _init(repo: Path) -> Path:
@@ -92,6 +111,22 @@ def _init(repo: Path) -> Path:
 
 def integrate(repo: Path, attempt: str):
     return a2a("integrate", attempt, *SCORES, "--json", cwd=repo)
+
+
+def claim_declared(repo: Path, command: str, report: str, allowed: tuple[str, ...]
+                   ) -> dict[str, Any]:
+    """A card whose check and red command are `command`, each naming the report `report`."""
+    red = f"red_command = '{command}'\nred_report = \"{report}\"\n"
+    c, _ = claim(repo, {"command": command, "report": report}, allowed=allowed, extra=red)
+    return c
+
+
+def integrates(repo: Path, c: dict[str, Any], v, runner: str) -> None:
+    """Assert the verify passed with `runner`'s tests judged, and the attempt integrates."""
+    assert v.json["verdict"] == "passed", [result(v, s) for s in ("red", "per-test")]
+    assert f"({runner}" in result(v, "per-test")["detail"]
+    r = integrate(repo, c["attempt"])
+    assert r.code == 0, r.out + r.err
 
 
 def verify_files(repo: Path, c: dict[str, Any], files: dict[str, str],

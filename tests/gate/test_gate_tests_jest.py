@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.gate.runners_support import integrate, refused
+from tests.gate.runners_support import integrate, npm_home, refused
 from tests.gate.verify_support import claim, gate_toml, result, submit_verify
 from tests.support import a2a, make_repo
 from tests.support.userconfig import write_user_config
@@ -26,23 +24,9 @@ SHARED = Path(os.environ.get("A2A_TEST_JEST", "/tmp/a2a-test-jest-29-junit-16"))
 PACKAGES = ("jest@29.7.0", "jest-junit@16.0.0")
 
 
-def _jest_home() -> Path:
-    if (SHARED / "node_modules/.bin/jest").exists():
-        return SHARED
-    if shutil.which("npm") is None:
-        pytest.skip("npm is not installed here: the jest sample needs jest and jest-junit"
-                    " (.ci/run installs nodejs and npm from the distribution's packages)")
-    SHARED.mkdir(parents=True, exist_ok=True)
-    r = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefix", str(SHARED),
-                        *PACKAGES], capture_output=True, text=True, timeout=600)
-    if r.returncode != 0:
-        pytest.skip(f"npm could not install {', '.join(PACKAGES)}: {r.stderr.strip()[-300:]}")
-    return SHARED
-
-
 @pytest.fixture(scope="module")
 def shared_jest() -> Path:
-    return _jest_home()
+    return npm_home(SHARED, PACKAGES, "jest")
 
 
 @pytest.fixture
@@ -141,3 +125,15 @@ def test_the_users_failing_test_turned_todo_beside_a_decoy_is_masked(tmp_path, j
     v = submit_verify(repo, c, {"calc.js": CALC + "exports.double = (a) => 2 * a;\n",
                                 "test/add.test.js": decoy})
     refused(v, "test_masked", "add", step="red")
+
+
+def test_a_new_test_without_an_expect_is_not_a_red_test(tmp_path, jest_home):
+    """Issue 36, finding 6 (jest): the new test fails on the start commit (it throws) and
+    passes on the candidate without one `expect` (jest's numPassingAsserts: 0); jest-junit
+    names it by its title only, a2a's reporter by file and title."""
+    repo = _repo(tmp_path)
+    c, _ = _card(repo, jest_home)
+    empty = ("const { add } = require('../calc');\n\n"
+             "test('add', () => { if (add(2, 3) !== 5) throw new Error('no'); });\n")
+    v = submit_verify(repo, c, {"calc.js": FIXED, "test/add.test.js": empty})
+    refused(v, "no_assertions", "add", step="red")

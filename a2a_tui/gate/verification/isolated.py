@@ -105,7 +105,7 @@ def _run(command: str, cwd: Path, timeout_s: int, log: Path, base_env: dict[str,
     (home / "tmp").mkdir(parents=True)
     env = dict(base_env, HOME=str(home), TMPDIR=str(home / "tmp"), PYTHONSAFEPATH="1",
                GIT_CEILING_DIRECTORIES=str(cwd.parent))
-    env.update(reports.env_for(base_env, log))
+    env.update(reports.env_for(base_env, log, command))
     linux = host.linux()
     box, box_env = sandbox.prefix(Room(cwd, (log.parent,), home), env.get("PATH", os.defpath)
                                   ) if sandbox is not None else ([], {})

@@ -6,6 +6,8 @@
   `<log>.node.xml`, and Node's `spec` reporter on stdout as before; only when the node on the
   check's PATH takes reporters there (Node 18.15 and later): an older node refuses an option it
   does not know in NODE_OPTIONS, and every node process of the check would fail.
+- cargo: a2a's runner for the test binaries (named on the card, witness/a2a_libtest.py) reads
+  libtest's events and writes every test's outcome on the run's channel: that is the report.
 - Any other runner: the card names the file(s) — `report = "…"` on a check, `red_report` for the
   red command: a file, a folder (every `.xml` and `.tap` below it) or a glob, inside the
   checkout. Only files the run wrote or changed count, never a file of the commit's tree, nor
@@ -44,12 +46,13 @@ def read(path: Path) -> TestReport | None:
     return tap.read(path)
 
 
-def env_for(base: dict[str, str], log: Path) -> dict[str, str]:
-    """The variables that make pytest and `node --test` write their reports beside `log`."""
+def env_for(base: dict[str, str], log: Path, command: str = "") -> dict[str, str]:
+    """The variables that make pytest and `node --test` write their reports beside `log` (and
+    open the run's channel for the reporters `command` names)."""
     pytest_xml, node_xml = (log.with_suffix(s) for s in SUFFIXES)
     for p in (pytest_xml, node_xml):
         p.unlink(missing_ok=True)
-    env = channel.env_for(base, log)
+    env = channel.env_for(base, log, command)
     env["PYTEST_ADDOPTS"] = _join(base.get("PYTEST_ADDOPTS"), "--junitxml=" + _q(pytest_xml),
                                   "-o junit_family=xunit1", "-p a2a_pytest_witness",
                                   "-o enable_assertion_pass_hook=true")
@@ -65,7 +68,9 @@ def read_auto(log: Path) -> TestReport | None:
     """What pytest and node wrote beside `log` (None: neither ran), with what the run's own
     channel says of it (channel.py)."""
     found = [r for r in (read(log.with_suffix(s)) for s in SUFFIXES) if r is not None]
-    return witnessed(_merge(found), channel.read(log))
+    w = channel.read(log)
+    own = channel.report(w)  # libtest's tests, as a2a's cargo runner saw them
+    return witnessed(_merge([*found, own] if own else found), w)
 
 
 def witnessed(report: TestReport | None, w: channel.Witness | None) -> TestReport | None:
@@ -74,7 +79,7 @@ def witnessed(report: TestReport | None, w: channel.Witness | None) -> TestRepor
     if w is None:
         return report
     if report is None:
-        runners = "+".join(dict.fromkeys(w.started.values()))
+        runners = "+".join(dict.fromkeys([*w.started.values(), *w.missing]))
         return TestReport(runners, witness=w) if w.unfinished() else None
     return dataclasses.replace(report, witness=w)
 

@@ -39,11 +39,14 @@ class Witness:
 
     started: dict[str, str] = field(default_factory=dict)    # id -> runner
     ended: dict[str, dict] = field(default_factory=dict)     # id -> end record
+    missing: list[str] = field(default_factory=list)  # runners named on the command, silent
 
     def unfinished(self) -> list[str]:
         return [f"{runner} started and never wrote its end-of-run record (the process ended"
                 " before its run did: a test exited it?)"
-                for rid, runner in self.started.items() if rid not in self.ended]
+                for rid, runner in self.started.items() if rid not in self.ended] + [
+            f"the command names a2a's {runner} reporter and it never wrote (the process ended"
+            " before the runner loaded it: its configuration exited?)" for runner in self.missing]
 
     def count(self, outcome: str) -> int:
         return sum(int(e.get("counts", {}).get(outcome, 0)) for e in self.ended.values())

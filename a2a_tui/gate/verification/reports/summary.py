@@ -121,7 +121,7 @@ def _ctest(text: str) -> Summary | None:
 
 PARSERS = {"pytest": _pytest, "node": _node, "node-junit": _node, "tap": _node, "jest": _jest,
            "vitest": _vitest, "go": _gotestsum, "nextest": _nextest, "surefire": _surefire,
-           "ctest": _ctest}
+           "ctest": _ctest, "libtest": lambda _: None}  # libtest's: a2a's runner prints it
 
 
 def find(runner: str, output: str) -> Summary | None:

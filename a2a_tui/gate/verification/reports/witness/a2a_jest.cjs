@@ -4,28 +4,16 @@
 // passing tests that ran no assertion (jest's numPassingAsserts). A test file that ends the
 // process early leaves a start without an end: the gate refuses the run (report_incomplete).
 'use strict';
-const { appendFileSync } = require('node:fs');
-const { randomUUID } = require('node:crypto');
 const { relative } = require('node:path');
+const { open } = require('./a2a_channel.cjs');
 
 class A2AJestReporter {
   constructor() {
-    this.channel = process.env.A2A_REPORT_CHANNEL;
-    this.token = process.env.A2A_REPORT_TOKEN;
-    delete process.env.A2A_REPORT_CHANNEL;
-    delete process.env.A2A_REPORT_TOKEN;
-    this.id = randomUUID();
+    this.record = open('jest');
     this.counts = {};
     this.empty = [];
     this.todo = [];
     this.record({ event: 'start' });
-  }
-
-  record(rec) {
-    if (this.channel && this.token) {
-      appendFileSync(this.channel, JSON.stringify({ token: this.token, runner: 'jest',
-        id: this.id, pid: process.pid, ...rec }) + '\n', { mode: 0o600 });
-    }
   }
 
   onTestResult(test, result) {

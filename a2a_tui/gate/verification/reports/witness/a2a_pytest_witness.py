@@ -12,30 +12,13 @@ checks, so a test that asserts nothing can be told apart (effective tests).
 
 from __future__ import annotations
 
-import json
-import os
-import uuid
-
 import pytest
+from a2a_witness_channel import opened
 
-_PATH = os.environ.pop("A2A_REPORT_CHANNEL", None)
-_TOKEN = os.environ.pop("A2A_REPORT_TOKEN", None)
-_ID = uuid.uuid4().hex
+_write = opened("pytest")
 _OUTCOMES: dict[str, str] = {}
 _ASSERTS: dict[str, int] = {}
 _CURRENT: list[str] = []
-
-
-def _write(record: dict) -> None:
-    if not _PATH or not _TOKEN:
-        return
-    line = json.dumps({"token": _TOKEN, "runner": "pytest", "id": _ID, "pid": os.getpid(),
-                       **record}) + "\n"
-    fd = os.open(_PATH, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-    try:
-        os.write(fd, line.encode())
-    finally:
-        os.close(fd)
 
 
 _write({"event": "start"})
@@ -58,7 +41,7 @@ def _wrap(name: str) -> None:
     setattr(pytest, name, counted)
 
 
-if _PATH and _TOKEN:
+if _write.active:  # type: ignore[attr-defined]
     for _name in ("raises", "warns"):
         _wrap(_name)
 
