@@ -12,6 +12,8 @@ How each figure is counted:
   module under gate/ other than the fold (gate/ledger.py or gate/ledger/).
 - nesting: compound statements inside one function, as the AST nests them (an `elif` is an
   `if` inside the `else`, so a long elif chain counts as deep: that is how the issue measured).
+- bare attempt states: a string constant naming an attempt state in a comparison, outside
+  the modules of other machines that share its words (OTHER_MACHINES).
 - circles: strongly connected groups of a2a_tui modules through module-level imports
   (`if TYPE_CHECKING:` and imports inside functions left out); counted a second time with the
   type-only imports (`if TYPE_CHECKING:`) in, since an annotation that names the other side is
@@ -33,6 +35,9 @@ WRITE = re.compile(r"\b(?:INSERT(?:\s+OR\s+\w+)?\s+INTO|UPDATE|DELETE\s+FROM)\s+
 LOG_TABLES = {"events", "counters", "chain_checkpoint"}
 ATTEMPT_STATES = {"claimed", "submitted", "verifying", "verified", "rejected", "integrating",
                   "integrated", "abandoned", "superseded", "failed", "unknown"}
+# Words the attempt shares with other machines: the panes' and dispatches' states ("unknown",
+# "sent"), and pytest's own outcomes in the witness plugin that runs inside an agent's pytest.
+OTHER_MACHINES = ("a2a_tui/panes/", "a2a_tui/gate/verification/reports/witness/")
 COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try,
             ast.Match)
 TOP = 8
@@ -104,7 +109,9 @@ def functions(files: dict[str, ast.Module]) -> list[tuple[int, int, str]]:
 
 def bare_states(files: dict[str, ast.Module]) -> int:
     n = 0
-    for tree in files.values():
+    for rel, tree in files.items():
+        if rel.startswith(OTHER_MACHINES):
+            continue
         for node in ast.walk(tree):
             if isinstance(node, ast.Compare):
                 for part in (node.left, *node.comparators):

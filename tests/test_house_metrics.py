@@ -16,6 +16,8 @@ def test_house_metrics_runs_and_counts_no_gate_write_outside_the_fold():
     assert r.returncode == 0, r.stderr
     assert "SQL writes to gate tables outside the fold: 0 in 0 modules" in r.stdout, r.stdout
     assert "import circles (module level): 0" in r.stdout, r.stdout
+    assert "attempt states as bare strings in comparisons: 0" in r.stdout, r.stdout
+    assert "import circles (type-only imports included): 0" in r.stdout, r.stdout
 
 
 def _metrics(root: Path) -> str:

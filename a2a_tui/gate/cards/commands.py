@@ -166,11 +166,10 @@ def ready_card(g: GateContext, card_id: str) -> CardReady:
 def contract_precheck(g: GateContext, row: CardRecord) -> None:
     """Refuse (contract_invalid, recorded) a card whose checks cannot hold against the commit a
     claim would start from: a program missing or not allowed, a named file absent, a timeout
-    above the gate's maximum (gate/verification/precheck.py)."""
+    above the gate's maximum (gate/cards/precheck.py)."""
     from a2a_tui.gate import escalate
-    from a2a_tui.gate.cards import gate_rules
-    from a2a_tui.gate.verification import precheck
-    from a2a_tui.gate.verification.isolated import environment
+    from a2a_tui.gate.cards import gate_rules, precheck
+    from a2a_tui.gate.cards.gate_rules import environment
 
     card = Card.model_validate(row.body)
     rules = gate_rules.current(g).rules

@@ -19,6 +19,7 @@ from a2a_tui.faults import crashpoint
 from a2a_tui.gate import ledger
 from a2a_tui.gate.attempts.locks import op_lock
 from a2a_tui.gate.attempts.ownership import score_facts
+from a2a_tui.gate.attempts.target_record import git_refusal, observe, ref_of, target_lock
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.integration import spotchecks
 from a2a_tui.gate.integration.mainworktree import (
@@ -28,7 +29,6 @@ from a2a_tui.gate.integration.mainworktree import (
     dirty_error,
     sync_worktree,
 )
-from a2a_tui.gate.integration.targets import git_refusal, observe, ref_of, target_lock
 from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.model import (
     UNRESOLVED,

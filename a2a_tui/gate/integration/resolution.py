@@ -21,8 +21,8 @@ from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
 from a2a_tui.gate.attempts.locks import op_lock
 from a2a_tui.gate.attempts.ownership import score_facts
+from a2a_tui.gate.attempts.target_record import ref_of, target_lock
 from a2a_tui.gate.context import GateContext
-from a2a_tui.gate.integration.targets import ref_of, target_lock
 from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.model import AttemptState, CommandResult, Resolution, Score
 from a2a_tui.gate.roles import require_role

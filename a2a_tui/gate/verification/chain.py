@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from a2a_tui.confine.checks import Sandbox
+from a2a_tui.gate.cards import precheck
 from a2a_tui.gate.cards.gate_rules import GateRules
 from a2a_tui.gate.cards.schema import Card, Check, glob_to_regex
 from a2a_tui.gate.context import GateContext
-from a2a_tui.gate.verification import per_test, precheck, reports, structural, thresholds
+from a2a_tui.gate.verification import per_test, reports, structural, thresholds
 from a2a_tui.gate.verification.checkout import Checkout, Tampered, Workspace
 from a2a_tui.gate.verification.interrupt import Cancel, VerifyInterrupted
 from a2a_tui.gate.verification.isolated import RunResult, run
@@ -47,6 +48,14 @@ class Chain:
     # Each check's run that decided it (the last), for the tests step.
     evidence: dict[str, RunResult] = field(default_factory=dict)
     tracked_files: dict[str, set[str]] = field(default_factory=dict)
+
+    @property
+    def task(self) -> str:
+        return str(self.att["card_id"])
+
+    @property
+    def start_commit(self) -> str:
+        return str(self.att["start_commit"])
 
     def run_in(self, command: str, where: Checkout | Workspace, log: Path, timeout: int | None,
                report: str | None = None, commit: str | None = None) -> RunResult:

@@ -23,13 +23,13 @@ from a2a_tui.gate import ledger
 from a2a_tui.gate.attempts.locks import op_lock
 from a2a_tui.gate.cards import gate_rules
 from a2a_tui.gate.cards.commands import card_at_version
+from a2a_tui.gate.cards.gate_rules import environment
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.model import VERIFIABLE
 from a2a_tui.gate.verification import record
 from a2a_tui.gate.verification.chain import Chain, Progress, run_chain
 from a2a_tui.gate.verification.interrupt import Cancel, VerifyInterrupted, deferred, interruptible
-from a2a_tui.gate.verification.isolated import environment
 from a2a_tui.gate.verification.results import CheckResult, Verification
 from a2a_tui.queue import wake
 

@@ -36,7 +36,7 @@ SWITCHES: dict[str, Switch] = {
          Replace("a2a_tui.gate.verification.checkout", "Checkout.close", lambda _: _keep))),
     "target_guard": Switch(
         "integrate moves the target only from where the gate last left it (and only forward)",
-        (Edit("a2a_tui.gate.integration.targets", "observe",
+        (Edit("a2a_tui.gate.attempts.target_record", "observe",
               "if t.diverged_head is None and head == t.baseline:", "if True:"),
          Edit("a2a_tui.gate.integration.advance", "_check_lineage",
               "if not g.git.is_ancestor(old, sha):", "if False:"))),
