@@ -57,7 +57,7 @@ SWITCHES: dict[str, Switch] = {
         "each attempt keeps its own verify logs (a new attempt writes beside, not over, them)",
         (Edit("a2a_tui.gate.verification.command", "verify",
               'logs = g.repo.a2a_dir / "logs" / attempt_id / f"run{run}"',
-              'logs = g.repo.a2a_dir / "logs" / att["card_id"] / f"run{run}"'),)),
+              'logs = g.repo.a2a_dir / "logs" / att.card_id / f"run{run}"'),)),
     "integration_recovery": Switch(
         "every gate command first settles an integration intent a crash left, from the ref",
         (Edit("a2a_tui.gate.integration.recovery", "recover",
