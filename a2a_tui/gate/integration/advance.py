@@ -30,6 +30,7 @@ from a2a_tui.gate.integration.mainworktree import (
     sync_worktree,
 )
 from a2a_tui.gate.ledger import GateEvent
+from a2a_tui.gate.ledger.records import AttemptRecord
 from a2a_tui.gate.model import (
     UNRESOLVED,
     AttemptState,
@@ -123,7 +124,7 @@ def _move(g: GateContext, att, ref: str, old: str, sha: str, score: Score,
         raise refusal from exc
     with g.store.write() as tx:
         # Reviews and the user's approval decide here; the approval is used in this tx.
-        check_integrable(g, att, tx)
+        check_integrable(g, AttemptRecord.of(att), tx)
         ledger.record(tx, GateEvent.INTEGRATION_INTENT, actor=g.caller.actor,
                       task=att["card_id"], attempt=attempt_id, session=g.caller.session,
                       payload={"ref": ref, "old": old, "new": sha,

@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass, fields
 from typing import Any
 
+from a2a_tui.errors import A2AError
 from a2a_tui.gate.model import AttemptState, CardState
 
 
@@ -82,6 +83,15 @@ class AttemptRecord:
 
     def keys(self) -> tuple[str, ...]:
         return _ATTEMPT_FIELDS
+
+
+def attempt_in(db: Any, attempt_id: str) -> AttemptRecord:
+    """The attempt `attempt_id` of the attempts table (a Store or an open transaction), which the
+    caller knows exists (it was read before, and attempts are never deleted)."""
+    att = read_attempt(db, attempt_id)
+    if att is None:
+        raise A2AError("unknown_attempt", f"no attempt {attempt_id!r} (see `a2a status`)")
+    return att
 
 
 def read_attempt(db: Any, attempt_id: str) -> AttemptRecord | None:

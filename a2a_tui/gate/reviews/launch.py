@@ -26,6 +26,7 @@ from a2a_tui.gate.attempts.review_checkouts import make_checkout
 from a2a_tui.gate.cards import gate_rules
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.ledger import GateEvent
+from a2a_tui.gate.ledger.records import attempt_in
 from a2a_tui.gate.model import VERIFIABLE, AttemptState, contract_lines
 from a2a_tui.gate.roles import admit
 from a2a_tui.queue import enqueue_in_tx
@@ -72,11 +73,11 @@ def plan(g: GateContext, attempt_id: str) -> Planned:
     admit(g, "review start", attempt_id)
     limit = gate_rules.current(g).rules.review_follow_up_rounds
     with g.store.write() as tx:
-        att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
-        if att["state"] not in REVIEWABLE or not att["submission_n"]:
-            raise A2AError("not_submitted", f"attempt {attempt_id} is {att['state']}: a review"
+        att = attempt_in(tx, attempt_id)
+        if att.state not in REVIEWABLE or not att.submission_n:
+            raise A2AError("not_submitted", f"attempt {attempt_id} is {att.state}: a review"
                            " is of a submitted candidate")
-        n, sha = att["submission_n"], att["submitted_sha"]
+        n, sha = att.submission_n, att.submitted_sha
         if tx.one("SELECT 1 FROM reviews WHERE attempt_id = ? AND sha = ?", (attempt_id, sha)):
             raise A2AError("already_reviewed", f"{sha[:12]} of {attempt_id} has its verdict: a"
                            " new review needs a new submission (dispose of its issues, or the"
@@ -87,7 +88,7 @@ def plan(g: GateContext, attempt_id: str) -> Planned:
         for r in runs:
             if r["state"] == "requested":   # its launcher died (we hold the launch lock)
                 ledger.record(tx, GateEvent.REVIEW_LAUNCH_FAILED, actor=g.caller.actor,
-                              task=att["card_id"], attempt=attempt_id,
+                              task=att.card_id, attempt=attempt_id,
                               payload={"review": r["id"], "reason": "its launch did not"
                                        " finish: the launching process ended first"})
         live = [r["id"] for r in runs
@@ -103,8 +104,8 @@ def plan(g: GateContext, attempt_id: str) -> Planned:
                            " .a2a/gate.toml): no more reviews; the executive controller or the"
                            " user decides")
         run_id = f"{attempt_id}-s{n}" + (f".{len(runs) + 1}" if runs else "")
-        p = Planned(run_id=run_id, attempt=attempt_id, card=att["card_id"], submission=n,
-                    sha=sha, start_commit=att["start_commit"], round=round_, limit=limit,
+        p = Planned(run_id=run_id, attempt=attempt_id, card=att.card_id, submission=n,
+                    sha=sha, start_commit=att.start_commit, round=round_, limit=limit,
                     follows=earlier[-1]["id"] if earlier else None,
                     checkout=reviews_dir(g.repo) / f"{attempt_id}-s{n}")
         ledger.record(tx, GateEvent.REVIEW_REQUESTED, actor=g.caller.actor, task=p.card,
