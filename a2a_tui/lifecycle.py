@@ -76,7 +76,7 @@ def new(g, settings: Settings, *, role: str, cli: str | None = None, model: str 
                                               actor=g.caller.actor, attempt=attempt)
             # Who gave the attempt its worker: the executive that did is told what becomes
             # of it (gate/escalate.tell_dispatcher).
-            tx.append(ASSIGNED, actor=g.caller.actor, task=g.attempt(attempt)["card_id"],
+            tx.append(ASSIGNED, actor=g.caller.actor, task=g.attempt(attempt).card_id,
                       attempt=attempt, session=r["session"],
                       payload={"dispatch": n, "by": g.caller.actor})
     wake(g.repo)
@@ -163,7 +163,7 @@ def _exited(g, session_id: str) -> tuple[Any, dict[str, Any]]:
                        " end it first to restart it")
     attempt = row["attempt_id"]
     if attempt is not None:
-        state = g.attempt(attempt)["state"]
+        state = g.attempt(attempt).state
         if state in ENDED:
             raise A2AError("attempt_not_open", f"{session_id} worked in {attempt}, which is"
                            f" {state}: start a new session instead")

@@ -270,11 +270,11 @@ def _cwd(g, attempt: str | None) -> tuple[Path, str | None]:
     if attempt is None:
         return g.repo.root, None
     att = g.attempt(attempt)
-    path = Path(att["worktree"])
-    if att["worktree_state"] != "present" or not path.is_dir():
+    path = Path(att.worktree)
+    if att.worktree_state != "present" or not path.is_dir():
         raise A2AError("no_worktree", f"attempt {attempt} has no worktree to work in"
-                       f" ({att['worktree_state']})")
-    return path, att["card_id"]
+                       f" ({att.worktree_state})")
+    return path, att.card_id
 
 
 def _new_id(tx, role: str) -> str:

@@ -12,8 +12,15 @@ How each figure is counted:
   module under gate/ other than the fold (gate/ledger.py or gate/ledger/).
 - nesting: compound statements inside one function, as the AST nests them (an `elif` is an
   `if` inside the `else`, so a long elif chain counts as deep: that is how the issue measured).
+- bare attempt states: a string constant naming an attempt state in a comparison, outside
+  the modules of other machines that share its words (OTHER_MACHINES).
 - circles: strongly connected groups of a2a_tui modules through module-level imports
-  (`if TYPE_CHECKING:` and imports inside functions left out).
+  (`if TYPE_CHECKING:` and imports inside functions left out); counted a second time with the
+  type-only imports (`if TYPE_CHECKING:`) in, since an annotation that names the other side is
+  a place where a change on one side must be read on the other.
+- record key reads: `att["state"]`-style reads of an attempt record by key: a subscript or a
+  `.get()` with a string key on a name or attribute called `att`, `attempt` or ending in `_att`
+  / `_attempt` (e.g. `prev_att`, `ctx.attempt`). A misspelt key there is a runtime `KeyError`.
 """
 
 from __future__ import annotations
@@ -28,9 +35,13 @@ WRITE = re.compile(r"\b(?:INSERT(?:\s+OR\s+\w+)?\s+INTO|UPDATE|DELETE\s+FROM)\s+
 LOG_TABLES = {"events", "counters", "chain_checkpoint"}
 ATTEMPT_STATES = {"claimed", "submitted", "verifying", "verified", "rejected", "integrating",
                   "integrated", "abandoned", "superseded", "failed", "unknown"}
+# Words the attempt shares with other machines: the panes' and dispatches' states ("unknown",
+# "sent"), and pytest's own outcomes in the witness plugin that runs inside an agent's pytest.
+OTHER_MACHINES = ("a2a_tui/panes/", "a2a_tui/gate/verification/reports/witness/")
 COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try,
             ast.Match)
 TOP = 8
+RECORD = re.compile(r"(?:^|_)att(?:empt)?$")
 
 
 def _sql_text(node: ast.AST) -> str:
@@ -98,7 +109,9 @@ def functions(files: dict[str, ast.Module]) -> list[tuple[int, int, str]]:
 
 def bare_states(files: dict[str, ast.Module]) -> int:
     n = 0
-    for tree in files.values():
+    for rel, tree in files.items():
+        if rel.startswith(OTHER_MACHINES):
+            continue
         for node in ast.walk(tree):
             if isinstance(node, ast.Compare):
                 for part in (node.left, *node.comparators):
@@ -109,15 +122,42 @@ def bare_states(files: dict[str, ast.Module]) -> int:
     return n
 
 
+def _record_name(node: ast.AST) -> bool:
+    name = node.id if isinstance(node, ast.Name) else \
+        node.attr if isinstance(node, ast.Attribute) else ""
+    return bool(RECORD.search(name))
+
+
+def _str_const(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+def record_key_reads(files: dict[str, ast.Module]) -> Counter:
+    """`att["key"]` and `att.get("key")` reads of an attempt record, per module."""
+    found: Counter = Counter()
+    for rel, tree in files.items():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) \
+                    and _record_name(node.value) and _str_const(node.slice):
+                found[rel] += 1
+            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                  and node.func.attr == "get" and _record_name(node.func.value)
+                  and node.args and _str_const(node.args[0])):
+                found[rel] += 1
+    return found
+
+
 def _module_name(rel: str) -> str:
     name = rel[:-3].replace("/", ".")
     return name[: -len(".__init__")] if name.endswith(".__init__") else name
 
 
-def _top_imports(tree: ast.Module, name: str, is_pkg: bool) -> set[str]:
+def _top_imports(tree: ast.Module, name: str, is_pkg: bool, typing: bool,
+                 known: set[str]) -> set[str]:
+    """What a module imports at its top (`from pkg import sub` names `pkg.sub`, not `pkg`)."""
     out: set[str] = set()
     for node in tree.body:
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+        if not typing and isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             continue
         for sub in ast.walk(node):
             if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -130,14 +170,16 @@ def _top_imports(tree: ast.Module, name: str, is_pkg: bool) -> set[str]:
                     parts = name.split(".")
                     keep = len(parts) - sub.level + (1 if is_pkg else 0)
                     base = ".".join(parts[:keep] + ([base] if base else []))
-                out.add(base)
-                out |= {f"{base}.{a.name}" for a in sub.names}
+                out |= {(f"{base}.{a.name}" if f"{base}.{a.name}" in known else base)
+                        for a in sub.names}
     return {m for m in out if m.startswith("a2a_tui")}
 
 
-def circles(files: dict[str, ast.Module]) -> list[list[str]]:
+def circles(files: dict[str, ast.Module], typing: bool = False) -> list[list[str]]:
+    """Import circles; `typing` counts the imports under `if TYPE_CHECKING:` too."""
     mods = {_module_name(rel): (rel, tree) for rel, tree in files.items()}
-    graph = {m: {i for i in _top_imports(t, m, r.endswith("__init__.py")) if i in mods and i != m}
+    graph = {m: {i for i in _top_imports(t, m, r.endswith("__init__.py"), typing, set(mods))
+                 if i in mods and i != m}
              for m, (r, t) in mods.items()}
     index: dict[str, int] = {}
     low: dict[str, int] = {}
@@ -206,10 +248,16 @@ def main(argv: list[str]) -> None:
            if p.suffix == ".py" or (p.is_dir() and (p / "__init__.py").exists())]
     print(f"modules at gate/'s top level (files and packages, __init__ too): {len(top)}")
     print(f"attempt states as bare strings in comparisons: {bare_states(files)}")
-    found = circles(files)
-    print(f"import circles (module level): {len(found)}")
-    for comp in found:
-        print(f"  {' -> '.join(comp)}")
+    reads = record_key_reads(files)
+    print(f"attempt record key reads (att[\"...\"], att.get(\"...\")): {sum(reads.values())}"
+          f" in {len(reads)} modules")
+    for rel, n in reads.most_common(TOP):
+        print(f"  {n:3d}  {rel}")
+    for label, typing in (("module level", False), ("type-only imports included", True)):
+        found = circles(files, typing)
+        print(f"import circles ({label}): {len(found)}")
+        for comp in found:
+            print(f"  {' -> '.join(comp)}")
 
 
 if __name__ == "__main__":

@@ -16,3 +16,30 @@ def test_house_metrics_runs_and_counts_no_gate_write_outside_the_fold():
     assert r.returncode == 0, r.stderr
     assert "SQL writes to gate tables outside the fold: 0 in 0 modules" in r.stdout, r.stdout
     assert "import circles (module level): 0" in r.stdout, r.stdout
+    assert "attempt states as bare strings in comparisons: 0" in r.stdout, r.stdout
+    assert "import circles (type-only imports included): 0" in r.stdout, r.stdout
+
+
+def _metrics(root: Path) -> str:
+    r = subprocess.run([sys.executable, str(ROOT / "bench" / "house_metrics.py"), str(root)],
+                       capture_output=True, text=True, timeout=120, check=False)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def test_a_circle_through_a_type_only_import_and_record_key_reads_are_counted(tmp_path):
+    pkg = tmp_path / "a2a_tui"
+    (pkg / "steps").mkdir(parents=True)
+    (pkg / "gate").mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "steps" / "__init__.py").write_text("")
+    (pkg / "steps" / "chain.py").write_text("from a2a_tui.steps import one\n")
+    (pkg / "steps" / "one.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+        "    from a2a_tui.steps.chain import Chain\n"
+        "def f(att, ctx):\n    return att['state'], ctx.attempt.get('sha'), att[0]\n")
+    out = _metrics(tmp_path)
+    assert "import circles (module level): 0" in out, out
+    assert "import circles (type-only imports included): 1" in out, out
+    assert "a2a_tui.steps.chain -> a2a_tui.steps.one" in out, out
+    assert 'attempt record key reads (att["..."], att.get("...")): 2 in 1 modules' in out, out

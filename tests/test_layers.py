@@ -8,7 +8,8 @@ too); peers split by `|` never import each other, so the gate and the panes stay
 top-level module must be placed (`exhaustive`). A second contract forbids import circles among
 the modules of each of the gate's packages (cards, attempts, verification, integration, reviews,
 ledger), of the metrics and of the git adapter (`acyclic_siblings`); a third keeps textual and
-rich out of the core.
+rich out of the core; a fourth sets the gate's packages in one direction (integration > reviews >
+verification > attempts > cards > context | escalate | roles | views > ledger > model).
 
 It fails the build when a back-import is added. Tried by hand: appending
 `from a2a_tui.panes import machine` to a2a_tui/gate/model.py makes `lint-imports` exit 1 with
@@ -50,7 +51,7 @@ def copy_package(dest: Path) -> None:
 def test_the_import_contracts_hold():
     r = lint_imports(ROOT)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "Contracts: 3 kept, 0 broken." in r.stdout, r.stdout
+    assert "Contracts: 4 kept, 0 broken." in r.stdout, r.stdout
 
 
 @pytest.mark.parametrize("module, line, broken", [
@@ -77,6 +78,16 @@ def test_the_import_contracts_hold():
      "No cycles are allowed in a2a_tui.gate.cards."),
     ("gate/verification/isolated.py", "def _f():\n    from a2a_tui.gate.verification import chain",
      "No cycles are allowed in a2a_tui.gate.verification."),
+    # the gate's packages in one direction: the cards' commands never read the verification
+    # (they were two-way), the attempts never the integration or the reviews, the fold nothing
+    ("gate/cards/commands.py", "def _f():\n    from a2a_tui.gate.verification import chain",
+     "a2a_tui.gate.cards is not allowed to import a2a_tui.gate.verification"),
+    ("gate/attempts/ownership.py", "from a2a_tui.gate.integration import targets",
+     "a2a_tui.gate.attempts is not allowed to import a2a_tui.gate.integration"),
+    ("gate/attempts/cleanup.py", "from a2a_tui.gate.reviews import launch",
+     "a2a_tui.gate.attempts is not allowed to import a2a_tui.gate.reviews"),
+    ("gate/ledger/writer.py", "from a2a_tui.gate.cards import commands",
+     "a2a_tui.gate.ledger is not allowed to import a2a_tui.gate.cards"),
     # and inside the git adapter (its runner already imports env)
     ("git/env.py", "def _f():\n    from a2a_tui.git import runner",
      "No cycles are allowed in a2a_tui.git."),

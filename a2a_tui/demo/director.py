@@ -23,6 +23,7 @@ from a2a_tui.panes.orchestrator import lock_holder
 from a2a_tui.queue import wake
 from a2a_tui.repo import Repo
 from a2a_tui.spawn import spawn as spawn_session
+from a2a_tui.states import AttemptState
 from a2a_tui.store.watch import store_changes
 from a2a_tui.tmux import Tmux
 
@@ -187,8 +188,8 @@ class Director:
         self.prompt("exec1", "Verify and integrate T-1-a1.", "!a2a verify T-1-a1",
                     "!a2a integrate T-1-a1 --score boundary=3:'stayed in greet.py and its test'"
                     " --score taste=2:'small and clear'")
-        self.wait("the integration", lambda: self.attempt()["state"] in ("integrated",
-                                                                          "rejected"))
+        self.wait("the integration", lambda: self.attempt()["state"] in (AttemptState.INTEGRATED,
+                                                                          AttemptState.REJECTED))
 
         self.say("exec1 reports PASS to idea1 through the inbox; idea1 relays it to you.")
         self.prompt("exec1", "Report to the ideation controller.",

@@ -14,7 +14,7 @@ from a2a_tui.store import Store
 
 if TYPE_CHECKING:
     from a2a_tui.config import Config
-    from a2a_tui.gate.ledger.records import CardRecord
+    from a2a_tui.gate.ledger.records import AttemptRecord, CardRecord
 
 
 @dataclass
@@ -40,13 +40,15 @@ class GateContext:
             raise A2AError("unknown_card", f"no card {card_id!r} (see `a2a card list`)")
         return CardRecord.of(row)
 
-    def attempt(self, attempt_id: str):
-        """The attempt's row as the event log gives it (gate/ledger/)."""
+    def attempt(self, attempt_id: str) -> AttemptRecord:
+        """The attempt as the event log gives it (gate/ledger/)."""
+        from a2a_tui.gate.ledger.records import AttemptRecord  # lazy: with the ledger, below
+
         m = ATTEMPT_ID.match(attempt_id)
         row = self._log(m["card"]).attempt(attempt_id) if m else None
         if row is None:
             raise A2AError("unknown_attempt", f"no attempt {attempt_id!r} (see `a2a status`)")
-        return row
+        return AttemptRecord.of(row)
 
     def _log(self, card_id: str):
         from a2a_tui.gate import ledger  # lazy: it brings the board in; most commands need neither

@@ -10,6 +10,9 @@ from enum import StrEnum
 from typing import Any
 
 from a2a_tui.errors import A2AError
+from a2a_tui.states import AttemptState
+
+__all__ = ["AttemptState"]  # re-exported: the gate's commands name it here
 
 
 class CardState(StrEnum):
@@ -17,22 +20,6 @@ class CardState(StrEnum):
 
     DRAFT = "draft"
     READY = "ready"
-
-
-class AttemptState(StrEnum):
-    """Where an attempt is (README: the gate). The values are what the tables and events hold."""
-
-    CLAIMED = "claimed"
-    SUBMITTED = "submitted"
-    VERIFYING = "verifying"
-    REJECTED = "rejected"
-    VERIFIED = "verified"
-    INTEGRATING = "integrating"
-    UNKNOWN = "unknown"         # its integration's outcome could not be read: the user decides
-    INTEGRATED = "integrated"
-    ABANDONED = "abandoned"
-    SUPERSEDED = "superseded"
-    FAILED = "failed"           # its clone could not be made
 
 
 class WorktreeState(StrEnum):

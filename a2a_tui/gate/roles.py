@@ -12,9 +12,12 @@ anyway) and the stand-in agent CLI.
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from a2a_tui.errors import A2AError
+
+if TYPE_CHECKING:  # annotations only: every command reads the role table, few an attempt
+    from a2a_tui.gate.ledger.records import AttemptRecord
 
 USER = "user"
 WRITER = "writer"
@@ -177,43 +180,45 @@ def allows(command: str, caller, writer: str | None = None) -> bool:
     return caller.role in allowed or (WRITER in allowed and caller.actor == writer)
 
 
-def require_role(g, command: str, *, attempt=None, detail: str = "") -> None:
+def require_role(g, command: str, *, attempt: AttemptRecord | None = None,
+                 detail: str = "") -> None:
     """Refuse `command` unless the caller may run it; a refusal is recorded (`role_forbidden`).
 
-    `attempt` (a row) is needed where the writer counts (submit). `detail` says more of what
+    `attempt` (its record) is needed where the writer counts (submit). `detail` says more of what
     was refused (the options given, the session aimed at).
     """
     caller = g.caller
-    writer = attempt["writer"] if attempt is not None else None
+    writer = attempt.writer if attempt is not None else None
     if allows(command, caller, writer):
         return
     refuse(g.store, caller, command, attempt=attempt, detail=detail)
 
 
-def refuse(store, caller, command: str, *, attempt=None, detail: str = "") -> NoReturn:
+def refuse(store, caller, command: str, *, attempt: AttemptRecord | None = None,
+           detail: str = "") -> NoReturn:
     """Record and raise the refusal of `command` to `caller` (`role_forbidden`)."""
     allowed = ROLE_TABLE[command]
-    writer = attempt["writer"] if attempt is not None else None
-    target = f" {attempt['id']}" if attempt is not None else ""
+    writer = attempt.writer if attempt is not None else None
+    target = f" {attempt.id}" if attempt is not None else ""
     message = (f"{command}{target}{detail} is for {who_may(command, writer)}:"
                f" {caller.describe()} may not run it (`a2a rules` prints who may run what)")
     with store.write() as tx:
         tx.append("role_forbidden", actor=caller.actor, session=caller.session,
-                  task=attempt["card_id"] if attempt is not None else None,
-                  attempt=attempt["id"] if attempt is not None else None,
+                  task=attempt.card_id if attempt is not None else None,
+                  attempt=attempt.id if attempt is not None else None,
                   payload={"command": command, "role": caller.role or USER,
                            "allowed": list(allowed), "message": message})
     raise A2AError("role_forbidden", message)
 
 
-def admit(g, command: str, attempt_id: str):
-    """The attempt's row, once the gate is intact for its card (`ledger.require_intact`) and
+def admit(g, command: str, attempt_id: str) -> AttemptRecord:
+    """The attempt, once the gate is intact for its card (`ledger.require_intact`) and
     the caller may run `command` on it."""
     # lazy: the ledger (and the board it raises items on) for a gate write only; the role
     # table itself is read by every command's rules (cli/output.py)
     from a2a_tui.gate import ledger
 
     att = g.attempt(attempt_id)
-    ledger.require_intact(g, att["card_id"])
+    ledger.require_intact(g, att.card_id)
     require_role(g, command, attempt=att)
     return att

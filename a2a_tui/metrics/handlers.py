@@ -23,6 +23,7 @@ from a2a_tui.metrics.records import (
     Session,
     model_label,
 )
+from a2a_tui.states import AttemptState, SelfCheck
 
 
 class Launches(Protocol):
@@ -135,7 +136,7 @@ def _judged(a: Attempt, gate: str) -> None:
 
 def _verified(f: Folding, r: Row) -> None:
     if (a := f.attempt(r)) is not None:
-        _judged(a, "passed")
+        _judged(a, SelfCheck.PASSED)
         a.verify_runs += 1
         a.verified_ns = r.ts_ns
         _tests(a, r.payload)
@@ -145,7 +146,7 @@ def _rejected(f: Folding, r: Row) -> None:
     if (a := f.attempt(r)) is None:
         return
     a.verify_runs += 1
-    _judged(a, "failed")
+    _judged(a, SelfCheck.FAILED)
     p = r.payload
     _tests(a, p)
     first = p.get("first_failure") or "unknown"
@@ -187,14 +188,14 @@ def _facts(a: Attempt, p: dict[str, Any]) -> None:
 
 def _integrated(f: Folding, r: Row) -> None:
     if (a := f.attempt(r)) is not None:
-        f.end(a, r, "integrated")
+        f.end(a, r, AttemptState.INTEGRATED)
         _facts(a, r.payload)
 
 
 def _abandoned(f: Folding, r: Row) -> None:
     if (a := f.attempt(r)) is not None:
         a.serve(r.session, "abandon")
-        f.end(a, r, "abandoned")
+        f.end(a, r, AttemptState.ABANDONED)
         _facts(a, r.payload)
 
 
@@ -208,7 +209,7 @@ def _ended(outcome: str) -> Handler:
 
 def _integration_unknown(f: Folding, r: Row) -> None:
     if (a := f.attempt(r)) is not None:
-        a.outcome, a.ended_ns = "unknown", r.ts_ns
+        a.outcome, a.ended_ns = AttemptState.UNKNOWN, r.ts_ns
         f.unknowns[a.id] = f.ask("unknown", a.id, r)
 
 
@@ -325,8 +326,8 @@ HANDLERS: dict[str, Handler] = {
     GateEvent.INTEGRATION_INTENT: _served("integrate"),
     GateEvent.INTEGRATED: _integrated,
     GateEvent.ABANDONED: _abandoned,
-    GateEvent.ATTEMPT_SUPERSEDED: _ended("superseded"),
-    GateEvent.WORKTREE_FAILED: _ended("failed"),
+    GateEvent.ATTEMPT_SUPERSEDED: _ended(AttemptState.SUPERSEDED),
+    GateEvent.WORKTREE_FAILED: _ended(AttemptState.FAILED),
     GateEvent.INTEGRATION_UNKNOWN: _integration_unknown,
     GateEvent.ATTEMPT_RESOLVED: _resolved,
     GateEvent.INTEGRATION_APPROVED: _approved,

@@ -7,6 +7,8 @@ without it.
 
 from __future__ import annotations
 
+from a2a_tui.states import AttemptState
+
 SIGNAL_TURN_END = "stop"      # a signal of this payload kind ends one turn
 SIGNAL_WAITING = "waiting"    # the CLI waits for the user (a permission prompt)
 
@@ -18,6 +20,9 @@ CHECK_STEP = "checks"
 # and the threshold's as its code (`tests/coverage`).
 THRESHOLD_STEP = "threshold"
 
+# Attention kinds a retro lists as stalls and stops ("unknown": an integration's unread outcome).
+STALLS_AND_STOPS = ("stall", "feedback_stop", "unknown", "divergence", "permission")
+
 # `payload.as` of attempt_resolved, mapped to the outcome it gives the attempt.
-RESOLUTIONS = {"integrated": "integrated", "not-applied": "abandoned", "not_applied": "abandoned",
-               "abandoned": "abandoned"}
+RESOLUTIONS = {"integrated": AttemptState.INTEGRATED, "not-applied": AttemptState.ABANDONED,
+               "not_applied": AttemptState.ABANDONED, "abandoned": AttemptState.ABANDONED}

@@ -8,6 +8,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from a2a_tui.states import CONCLUDED, AttemptState
+
 NO_TASK = "(no task)"
 
 
@@ -64,12 +66,12 @@ class Attempt:
 
     @property
     def concluded(self) -> bool:
-        return self.outcome in ("integrated", "abandoned", "superseded")
+        return self.outcome in CONCLUDED
 
     @property
     def first_pass(self) -> bool:
         """Integrated with no rejection."""
-        return self.outcome == "integrated" and not self.rejections
+        return self.outcome == AttemptState.INTEGRATED and not self.rejections
 
     @property
     def wall_s(self) -> float | None:

@@ -22,6 +22,7 @@ from a2a_tui.errors import A2AError
 from a2a_tui.kinds import EventKind
 from a2a_tui.metrics import compute, history, parse_since, render
 from a2a_tui.metrics.history import History
+from a2a_tui.metrics.kinds import STALLS_AND_STOPS
 from a2a_tui.metrics.tables import fmt_s
 
 MAX_TEXT = 64 * 1024          # a retrospective is a document, not a log
@@ -49,7 +50,7 @@ def notable(store, h: History) -> dict[str, list[str]]:
         where = f"{h.task_of(i)} ({i.session or 'no session'})"
         if i.kind == "intervention":
             out["interventions"].append(f"{where}: {i.ref}" + _typed(store, i.seq))
-        elif i.kind in ("stall", "feedback_stop", "unknown", "divergence", "permission"):
+        elif i.kind in STALLS_AND_STOPS:
             out["stalls and stops"].append(f"{where}: {i.kind} at {_when(i.asked_ns)}, waited"
                                            f" {fmt_s(i.waited_s)}, {i.state}")
     return {k: v[-NOTABLE_MAX:] for k, v in out.items()}

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from a2a_tui.metrics.history import NO_TASK, Attempt, History, Session, model_label
+from a2a_tui.states import AttemptState, SelfCheck
 
 ATTENTION_KINDS = ("question", "permission", "release", "intervention", "feedback_stop",
                    "stall", "unknown", "approval", "divergence")
@@ -111,7 +112,7 @@ def _pass_row(attempts: list[Attempt]) -> dict[str, Any]:
     concluded = [a for a in attempts if a.concluded]
     first = sum(1 for a in concluded if a.first_pass)
     return {"attempts": len(attempts), "concluded": len(concluded),
-            "integrated": sum(1 for a in concluded if a.outcome == "integrated"),
+            "integrated": sum(1 for a in concluded if a.outcome == AttemptState.INTEGRATED),
             "first_pass": first, "rate": _rate(first, len(concluded)),
             "rejections": sum(len(a.rejections) for a in attempts),
             # the model's behaviour, beside (never among) the rejections (seed 003 四)
@@ -148,8 +149,8 @@ def test_counts(attempts: Iterable[Attempt]) -> dict[str, int] | None:
 def _agreement(pairs: list[tuple[str, str]]) -> dict[str, Any]:
     agreed = sum(1 for said, gate in pairs if said == gate)
     return {"reported": len(pairs), "agreed": agreed, "rate": _rate(agreed, len(pairs)),
-            "said_passed_gate_failed": sum(1 for said, gate in pairs
-                                           if said == "passed" and gate == "failed")}
+            "said_passed_gate_failed": sum(
+                1 for said, gate in pairs if said == SelfCheck.PASSED and gate == SelfCheck.FAILED)}
 
 
 def self_checks(h: History, attempts: list[Attempt]) -> dict[str, Any]:
@@ -279,9 +280,10 @@ def tasks(h: History) -> list[dict[str, Any]]:
     out = []
     for task, attempts in _by_task(h).items():
         card = h.card(task)
-        open_ = any(a.outcome in (None, "unknown") for a in attempts)
+        open_ = any(a.outcome in (None, AttemptState.UNKNOWN) for a in attempts)
         ends = [a.ended_ns for a in attempts if a.ended_ns is not None]
-        outcome = ("integrated" if any(a.outcome == "integrated" for a in attempts)
+        outcome = (AttemptState.INTEGRATED
+                   if any(a.outcome == AttemptState.INTEGRATED for a in attempts)
                    else "open" if open_ else attempts[-1].outcome or "open")
         out.append({
             "task": task, "title": card.title, "task_type": card.task_type,

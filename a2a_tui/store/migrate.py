@@ -39,13 +39,24 @@ import re
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from a2a_tui.errors import A2AError
 from a2a_tui.store import rolling
 
 if TYPE_CHECKING:
-    from a2a_tui.store.db import Store
+    from contextlib import AbstractContextManager
+
+
+class Opened(Protocol):
+    """What a migration needs of an open store (store/db.py's `Store` is one): its connection,
+    its file, and one write transaction. Named here so this module never imports the store that
+    calls it."""
+
+    conn: sqlite3.Connection
+    path: Path
+
+    def write(self) -> AbstractContextManager[Any]: ...
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 # The user_version today's schema text gave a store before numbered migrations (crc32 & 0x7FFFFFFF
@@ -101,7 +112,7 @@ def _load(directory: Path) -> tuple[Migration, ...]:
     return tuple(Migration(n, found[n]) for n in numbers)
 
 
-def upgrade(store: Store, directory: Path | None = None) -> None:
+def upgrade(store: Opened, directory: Path | None = None) -> None:
     """Bring the store's schema to the newest migration (a no-op when it is there)."""
     steps = migrations(directory)
     newest = len(steps)

@@ -19,9 +19,12 @@ from a2a_tui.tui.messages import ActionRequested, PaneJumped, WaitingSeen
 from a2a_tui.tui.services import leave_tmux
 
 if TYPE_CHECKING:
-    from a2a_tui.tui.app import WorkbenchApp
+    from textual.app import App
 
-    _Base = WorkbenchApp
+    from a2a_tui.tui.needs import AwayNeeds
+
+    class _Base(AwayNeeds, App[None]):  # what this part needs of the app it is mixed into
+        ...
 else:
     _Base = object
 

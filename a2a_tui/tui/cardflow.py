@@ -23,9 +23,12 @@ from a2a_tui.errors import A2AError
 from a2a_tui.tui.messages import ActionRequested, CardAdded, CardClaimed, CardReady, UserActed
 
 if TYPE_CHECKING:
-    from a2a_tui.tui.app import WorkbenchApp
+    from textual.app import App
 
-    _Base = WorkbenchApp
+    from a2a_tui.tui.needs import CardFlowNeeds
+
+    class _Base(CardFlowNeeds, App[None]):  # what this part needs of the app it is mixed into
+        ...
 else:
     _Base = object
 

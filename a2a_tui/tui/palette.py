@@ -20,9 +20,12 @@ from a2a_tui.tui import actions
 from a2a_tui.tui.panels.base import Panel
 
 if TYPE_CHECKING:
-    from a2a_tui.tui.app import WorkbenchApp
+    from textual.app import App
 
-    _Base = WorkbenchApp
+    from a2a_tui.tui.needs import PanelsNeed
+
+    class _Base(PanelsNeed, App[None]):  # what this part needs of the app it is mixed into
+        ...
 else:
     _Base = object
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from a2a_tui.gate.verification.precheck import parse
+from a2a_tui.gate.cards.precheck import parse
 from tests.gate.test_gate_docs import ROOT, table_rows
 from tests.gate.verify_support import gate_toml, write
 from tests.support import a2a

@@ -42,3 +42,25 @@ def test_a_table_row_and_the_fold_row_give_the_same_record():
     stored = {**folded, "body": '{"id": "T-1", "title": "t"}'}   # JSON text in the table
     assert CardRecord.of(folded) == CardRecord.of(stored)
     assert CardRecord.of(stored).state is CardState.READY
+
+
+def test_an_attempt_is_a_frozen_record_from_the_log(repo):
+    from a2a_tui.gate.ledger.records import AttemptRecord
+    from a2a_tui.states import AttemptState
+    from tests.support import a2a
+
+    add_ready_card(repo)
+    claimed = a2a("claim", "T-1", "--json", cwd=repo).json
+    # The table says otherwise (as an agent's sqlite3 could make it): the record is the log's.
+    sqlite_outside(repo, "UPDATE attempts SET state = 'integrated' WHERE id = 'T-1-a1'")
+    with Store(repo / ".a2a/a2a.db") as store:
+        att = GateContext(Repo(repo), store, Caller()).attempt(claimed["attempt"])
+        assert isinstance(att, AttemptRecord)
+        assert (att.id, att.card_id, att.n, att.state) == ("T-1-a1", "T-1", 1, "claimed")
+        assert att.state is AttemptState.CLAIMED and att.submitted_sha is None
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            att.state = AttemptState.ABANDONED   # type: ignore[misc]
+        with pytest.raises(AttributeError):
+            _ = att.stat   # type: ignore[attr-defined]  # a misspelt field fails where it is read
+        with pytest.raises(KeyError):
+            _ = att["stat"]

@@ -19,10 +19,10 @@ from a2a_tui.gate.attempts import clones
 from a2a_tui.gate.attempts.findings import report_kept_worktree
 from a2a_tui.gate.attempts.handback import holdups, permit_force, settle
 from a2a_tui.gate.attempts.locks import op_lock
+from a2a_tui.gate.attempts.review_checkouts import reclaim_checkouts
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.model import ENDED, UNRESOLVED, WorktreeState, way_out
-from a2a_tui.gate.reviews.launch import reclaim_checkouts
 from a2a_tui.gate.roles import require_role
 from a2a_tui.git import ZERO_SHA, GitError
 

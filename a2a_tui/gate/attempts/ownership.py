@@ -17,9 +17,9 @@ from a2a_tui.gate.attempts.handback import clone_head, permit_force, settle
 from a2a_tui.gate.attempts.leases import budget_refusal, enforce, previous
 from a2a_tui.gate.attempts.locks import op_lock
 from a2a_tui.gate.attempts.openitems import clean as clean_open_items
+from a2a_tui.gate.attempts.target_record import observe, target_lock
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.escalate import tell_dispatcher
-from a2a_tui.gate.integration.targets import observe, target_lock
 from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.model import (
     ACTIVE,

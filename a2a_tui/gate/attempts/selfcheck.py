@@ -13,8 +13,9 @@ self-check with the verdict of the first verify of that submission (metrics/view
 from __future__ import annotations
 
 from a2a_tui.errors import A2AError, one_line
+from a2a_tui.states import SelfCheck
 
-OUTCOMES = ("passed", "failed")
+OUTCOMES = tuple(SelfCheck)
 LIMIT = 500   # characters kept of what it ran and saw: a line, not a log
 
 

@@ -166,11 +166,10 @@ def ready_card(g: GateContext, card_id: str) -> CardReady:
 def contract_precheck(g: GateContext, row: CardRecord) -> None:
     """Refuse (contract_invalid, recorded) a card whose checks cannot hold against the commit a
     claim would start from: a program missing or not allowed, a named file absent, a timeout
-    above the gate's maximum (gate/verification/precheck.py)."""
+    above the gate's maximum (gate/cards/precheck.py)."""
     from a2a_tui.gate import escalate
-    from a2a_tui.gate.cards import gate_rules
-    from a2a_tui.gate.verification import precheck
-    from a2a_tui.gate.verification.isolated import environment
+    from a2a_tui.gate.cards import gate_rules, precheck
+    from a2a_tui.gate.cards.gate_rules import environment
 
     card = Card.model_validate(row.body)
     rules = gate_rules.current(g).rules
@@ -295,21 +294,21 @@ def assignment(g: GateContext, attempt_id: str) -> str:
     attempt's fence and card version filled in, the SHA left to it)."""
     att = g.attempt(attempt_id)
     row = g.store.one("SELECT body FROM card_versions WHERE card_id = ? AND version = ?",
-                      (att["card_id"], att["card_version"]))
+                      (att.card_id, att.card_version))
     b = json.loads(row["body"])
     checks = "; ".join(f"{c['name']}: {c['command']}" for c in b["checks"])
     return "\n".join([
-        f"Your task: attempt {attempt_id} of card {att['card_id']} (version"
-        f" {att['card_version']}), in the folder {att['worktree']} (branch {att['branch']},"
-        f" from {att['start_commit'][:12]}). You are its sole writer.",
+        f"Your task: attempt {attempt_id} of card {att.card_id} (version"
+        f" {att.card_version}), in the folder {att.worktree} (branch {att.branch},"
+        f" from {att.start_commit[:12]}). You are its sole writer.",
         "",
-        f"Card {att['card_id']}: {b['title']} (change nothing outside its allowed paths)",
+        f"Card {att.card_id}: {b['title']} (change nothing outside its allowed paths)",
         *contract_lines(b),
         *(["Hints (from the card):", *b["hints"]] if b.get("hints") else []),
         f"The gate's checks on your commit: {checks}",
         "",
         "When it is done, commit in that folder, then deliver the commit, its full 40-hex SHA"
         f" put for {SHA_PLACEHOLDER} (saying you are done is not a delivery):",
-        f"a2a submit {attempt_id} --sha {SHA_PLACEHOLDER} --card-version {att['card_version']}"
-        f" --fence {att['fence']}",
+        f"a2a submit {attempt_id} --sha {SHA_PLACEHOLDER} --card-version {att.card_version}"
+        f" --fence {att.fence}",
     ])

@@ -17,8 +17,10 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import json
+import os
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -336,3 +338,10 @@ def _last_digest(db) -> str:
     row = db.one("SELECT json_extract(payload, '$.digest') FROM events"
                  " WHERE kind = 'gate_rules_changed' ORDER BY seq DESC LIMIT 1")
     return row[0] if row else GateRules().digest()
+
+
+def environment(allowed: Callable[[str], bool], card_env: dict[str, str]) -> dict[str, str]:
+    """What every command of a verify starts from: allow-listed variables, then the card's."""
+    env = {k: v for k, v in os.environ.items() if allowed(k)}
+    env.update(card_env)
+    return env

@@ -19,6 +19,7 @@ from a2a_tui.faults import crashpoint
 from a2a_tui.gate import ledger
 from a2a_tui.gate.attempts.locks import op_lock
 from a2a_tui.gate.attempts.ownership import score_facts
+from a2a_tui.gate.attempts.target_record import git_refusal, observe, ref_of, target_lock
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.integration import spotchecks
 from a2a_tui.gate.integration.mainworktree import (
@@ -28,8 +29,8 @@ from a2a_tui.gate.integration.mainworktree import (
     dirty_error,
     sync_worktree,
 )
-from a2a_tui.gate.integration.targets import git_refusal, observe, ref_of, target_lock
 from a2a_tui.gate.ledger import GateEvent
+from a2a_tui.gate.ledger.records import AttemptRecord
 from a2a_tui.gate.model import (
     UNRESOLVED,
     AttemptState,
@@ -123,7 +124,7 @@ def _move(g: GateContext, att, ref: str, old: str, sha: str, score: Score,
         raise refusal from exc
     with g.store.write() as tx:
         # Reviews and the user's approval decide here; the approval is used in this tx.
-        check_integrable(g, att, tx)
+        check_integrable(g, AttemptRecord.of(att), tx)
         ledger.record(tx, GateEvent.INTEGRATION_INTENT, actor=g.caller.actor,
                       task=att["card_id"], attempt=attempt_id, session=g.caller.session,
                       payload={"ref": ref, "old": old, "new": sha,

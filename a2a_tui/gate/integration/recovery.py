@@ -16,6 +16,7 @@ from a2a_tui.gate.attempts.locks import lock_is_free, op_lock
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.integration.advance import resolve_intent
 from a2a_tui.gate.ledger import GateEvent
+from a2a_tui.gate.ledger.records import AttemptRecord
 from a2a_tui.git import clone_head
 
 
@@ -47,35 +48,36 @@ def recover(g: GateContext) -> list[dict[str, Any]]:
                           payload={"run": v["run"], "sha": v["sha"], "recovered": True})
             done.append({"kind": "verification", "attempt": aid, "run": v["run"],
                          "state": "interrupted"})
-    for att in g.store.all("SELECT * FROM attempts WHERE worktree_state='pending'"):
-        if not lock_is_free(g.repo.locks_dir, f"card-{att['card_id']}"):
+    for row in g.store.all("SELECT * FROM attempts WHERE worktree_state='pending'"):
+        att = AttemptRecord.of(row)
+        if not lock_is_free(g.repo.locks_dir, f"card-{att.card_id}"):
             continue
         done.append(_resolve_pending_worktree(g, att))
     return done
 
 
-def _resolve_pending_worktree(g: GateContext, att) -> dict[str, Any]:
+def _resolve_pending_worktree(g: GateContext, att: AttemptRecord) -> dict[str, Any]:
     """A claim that died before recording its clone: look at what is on disk. A clone whose
     head is the start commit and whose files match it is the claim's, complete; anything
     else is failed (its folder kept as unknown, for the user to look at)."""
-    path = Path(att["worktree"])
+    path = Path(att.worktree)
     head = clone_head(path)
     complete = False
-    if head == att["start_commit"]:
+    if head == att.start_commit:
         try:
             complete = not clones.dirty_files(g, path, head)
         except A2AError:
             complete = False
     with g.store.write() as tx:
         if complete:
-            ledger.record(tx, GateEvent.WORKTREE_CREATED, actor="gate", task=att["card_id"],
-                          attempt=att["id"], payload={"path": str(path), "recovered": True,
-                                                      "start_commit": att["start_commit"],
+            ledger.record(tx, GateEvent.WORKTREE_CREATED, actor="gate", task=att.card_id,
+                          attempt=att.id, payload={"path": str(path), "recovered": True,
+                                                      "start_commit": att.start_commit,
                                                       "layout": "clone"})
-            return {"kind": "claim", "attempt": att["id"], "worktree_state": "present"}
+            return {"kind": "claim", "attempt": att.id, "worktree_state": "present"}
         # A folder left on disk stays, as unknown, for the user (gate/ledger/attempts.py).
-        ledger.record(tx, GateEvent.WORKTREE_FAILED, actor="gate", task=att["card_id"],
-                      attempt=att["id"], payload={
+        ledger.record(tx, GateEvent.WORKTREE_FAILED, actor="gate", task=att.card_id,
+                      attempt=att.id, payload={
                           "recovered": True, "clone_head": head, "exists": path.exists(),
                           "error": "the claim died before its worktree was recorded"})
-        return {"kind": "claim", "attempt": att["id"], "state": "failed"}
+        return {"kind": "claim", "attempt": att.id, "state": "failed"}

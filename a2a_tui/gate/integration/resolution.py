@@ -21,9 +21,10 @@ from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
 from a2a_tui.gate.attempts.locks import op_lock
 from a2a_tui.gate.attempts.ownership import score_facts
+from a2a_tui.gate.attempts.target_record import ref_of, target_lock
 from a2a_tui.gate.context import GateContext
-from a2a_tui.gate.integration.targets import ref_of, target_lock
 from a2a_tui.gate.ledger import GateEvent
+from a2a_tui.gate.ledger.records import AttemptRecord
 from a2a_tui.gate.model import AttemptState, CommandResult, Resolution, Score
 from a2a_tui.gate.roles import require_role
 
@@ -59,11 +60,11 @@ def resolve(g: GateContext, attempt_id: str, as_: str, reason: str | None) -> Re
     g.attempt(attempt_id)
     with op_lock(g.repo.locks_dir, attempt_id, what=f"an operation on {attempt_id}"):
         att = g.attempt(attempt_id)
-        if att["state"] != AttemptState.UNKNOWN:
-            raise A2AError("attempt_not_unknown", f"attempt {attempt_id} is {att['state']}: only"
+        if att.state != AttemptState.UNKNOWN:
+            raise A2AError("attempt_not_unknown", f"attempt {attempt_id} is {att.state}: only"
                            " an attempt whose outcome is unknown is resolved by the user")
         it = g.store.one("SELECT * FROM integrations WHERE attempt_id=?", (attempt_id,))
-        sha, branch = it["new_sha"], att["target_branch"]
+        sha, branch = it["new_sha"], att.target_branch
         with target_lock(g, branch):
             head = g.git.ref_value(ref_of(branch))
             contains = head is not None and g.git.is_ancestor(sha, head)
@@ -78,9 +79,9 @@ def resolve(g: GateContext, attempt_id: str, as_: str, reason: str | None) -> Re
             return _record(g, att, it, as_, reason, head, contains)
 
 
-def _record(g: GateContext, att, it, as_: str, reason: str, head: str | None,
+def _record(g: GateContext, att: AttemptRecord, it, as_: str, reason: str, head: str | None,
             contains: bool) -> Resolved:
-    attempt_id, branch, sha = att["id"], att["target_branch"], it["new_sha"]
+    attempt_id, branch, sha = att.id, att.target_branch, it["new_sha"]
     now = time.time_ns()
     state = ATTEMPT_STATE[as_]
     with g.store.write() as tx:
@@ -99,7 +100,7 @@ def _record(g: GateContext, att, it, as_: str, reason: str, head: str | None,
             payload.update(score=score.to_json(), **score_facts(tx, att, now))
         # The attempt, its integration, score and the target's baseline: written by the fold.
         seq = ledger.record(tx, GateEvent.ATTEMPT_RESOLVED,
-                            actor=g.caller.actor, task=att["card_id"],
+                            actor=g.caller.actor, task=att.card_id,
                             attempt=attempt_id, session=g.caller.session, ts_ns=now,
                             payload=payload).seq
     return Resolved(attempt_id, Resolution(as_), state, sha, branch, head, uid, seq)

@@ -72,7 +72,7 @@ TABLES = (
     Table("test_reports", ("seq",), ("seq", "attempt_id", "run", "sha", "check_name",
                                      "fingerprint", "source", "runner", "counts")),
     # Written by the fold, not compared: a store migrated to 5 holds `integrated` events from
-    # before the table, and the first look seeds it (gate/integration/targets.py).
+    # before the table, and the first look seeds it (gate/attempts/target_record.py).
     Table("gate_targets", ("branch",), ("branch", "baseline", "source", "seq", "diverged_head",
                                         "diverged_seq", "finding"), checked=False),
     # Line comments on a diff (gate/reviews/comments.py): nothing the gate decides reads them.

@@ -14,7 +14,7 @@ HEADS = "refs/heads/"
 
 def _observed(rows: Rows, ev: Event) -> None:
     """The first look at a target with no record: its baseline
-    (gate/integration/targets.py _seed_in_tx)."""
+    (gate/attempts/target_record.py seed_in_tx)."""
     p = ev.payload
     rows.put("gate_targets", {"branch": p["target"], "baseline": p["head"],
                               "source": p["source"], "seq": ev.seq, "diverged_head": None,

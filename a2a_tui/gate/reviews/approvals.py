@@ -31,6 +31,7 @@ from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.ledger import GateEvent
+from a2a_tui.gate.ledger.records import AttemptRecord, attempt_in
 from a2a_tui.gate.model import AttemptState, CommandResult
 from a2a_tui.gate.roles import admit
 
@@ -92,16 +93,16 @@ def approve(g: GateContext, attempt_id: str, *, source: str = "cli",
         raise A2AError("usage", f"an approval is valid for a positive time, not {valid_s} s",
                        exit_code=2)
     with g.store.write() as tx:
-        att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
-        if att["state"] != AttemptState.VERIFIED:
-            raise A2AError("not_verified", f"attempt {attempt_id} is {att['state']}: approve a"
+        att = attempt_in(tx, attempt_id)
+        if att.state != AttemptState.VERIFIED:
+            raise A2AError("not_verified", f"attempt {attempt_id} is {att.state}: approve a"
                            " verified candidate (the approval binds its evidence)")
-        card = tx.one("SELECT id, version, body FROM cards WHERE id = ?", (att["card_id"],))
-        sha, version = att["submitted_sha"], card["version"]
+        card = tx.one("SELECT id, version, body FROM cards WHERE id = ?", (att.card_id,))
+        sha, version = att.submitted_sha, card["version"]
         digest = evidence_digest(tx, attempt_id, sha)
         approval = f"A-{tx.next_counter('A')}"
         now = time.time_ns()
-        expires, target = now + valid_s * 10**9, att["target_branch"]
+        expires, target = now + valid_s * 10**9, att.target_branch
         uid = record_user_input_in_tx(
             tx, "approval", f"approve integrating {attempt_id} at {sha} into {target} (card"
             f" {card['id']} v{version}, evidence {digest}), valid {valid_s} s",
@@ -109,7 +110,7 @@ def approve(g: GateContext, attempt_id: str, *, source: str = "cli",
         ledger.record(tx, GateEvent.INTEGRATION_APPROVED, actor="user", task=card["id"],
                       attempt=attempt_id, ts_ns=now,
                       payload={"approval": approval, "user_input": uid, "sha": sha,
-                               "submission": att["submission_n"], "card_version": version,
+                               "submission": att.submission_n, "card_version": version,
                                "evidence": digest, "target_branch": target,
                                "expires_ns": expires})
     required = json.loads(card["body"]).get("integrate_approval") == "user"
@@ -127,11 +128,11 @@ def revoke(g: GateContext, attempt_id: str, reason: str = "", *, source: str = "
             raise A2AError("no_approval", f"{attempt_id} has no approval to revoke"
                            + (f" (approval {row['id']} was already"
                               f" {'used' if row['used'] else 'revoked'})" if row else ""))
-        att = tx.one("SELECT card_id FROM attempts WHERE id = ?", (attempt_id,))
+        att = attempt_in(tx, attempt_id)
         uid = record_user_input_in_tx(tx, "action", f"revoke approval {row['id']} of"
                                       f" {attempt_id}" + (f": {reason}" if reason else ""),
                                       source=source, ref=row["id"], attempt=attempt_id)
-        ledger.record(tx, GateEvent.APPROVAL_REVOKED, actor="user", task=att["card_id"],
+        ledger.record(tx, GateEvent.APPROVAL_REVOKED, actor="user", task=att.card_id,
                       attempt=attempt_id, payload={"approval": row["id"], "reason": reason,
                                                    "user_input": uid})
     return Revoked(row["id"], attempt_id, reason, uid)
@@ -146,20 +147,20 @@ def latest(db, attempt_id: str):
                   " WHERE a.attempt_id = ? ORDER BY a.seq DESC LIMIT 1", (attempt_id,))
 
 
-def problem(db, att, row) -> str | None:
+def problem(db, att: AttemptRecord, row) -> str | None:
     """Why approval `row` does not fit the attempt's candidate as it is now (None: it does)."""
-    sha = att["submitted_sha"]
-    version = db.one("SELECT version FROM cards WHERE id = ?", (att["card_id"],))["version"]
+    sha = att.submitted_sha
+    version = db.one("SELECT version FROM cards WHERE id = ?", (att.card_id,))["version"]
     stale = []
     if row["sha"] != sha:
         stale.append(f"it approved {row['sha'][:12]}, the candidate is {sha[:12]}")
     if row["card_version"] != version:
         stale.append(f"it approved card version {row['card_version']}, the card is at {version}")
-    if row["evidence"] != evidence_digest(db, att["id"], sha):
+    if row["evidence"] != evidence_digest(db, att.id, sha):
         stale.append("the evidence (verify runs, reviews) changed since")
-    if row["target_branch"] is not None and row["target_branch"] != att["target_branch"]:
+    if row["target_branch"] is not None and row["target_branch"] != att.target_branch:
         stale.append(f"it approved integrating into {row['target_branch']}, the attempt goes"
-                     f" into {att['target_branch']}")
+                     f" into {att.target_branch}")
     return "; ".join(stale) or None
 
 
@@ -181,15 +182,15 @@ def _clock(ns: int) -> str:
     return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(ns / 1e9))
 
 
-def consume(tx, att, body: dict[str, Any], *, actor: str) -> str | None:
+def consume(tx, att: AttemptRecord, body: dict[str, Any], *, actor: str) -> str | None:
     """Use the user's approval for this integration, in the intent's transaction; raise when
     the card needs one and there is none that fits. Returns the approval used."""
     if body.get("integrate_approval", "none") != "user":
         return None
-    aid, sha = att["id"], att["submitted_sha"]
+    aid, sha = att.id, att.submitted_sha
     row = latest(tx, aid)
     if row is None or row["used"]:
-        raise A2AError("approval_required", f"card {att['card_id']} needs the user's approval to"
+        raise A2AError("approval_required", f"card {att.card_id} needs the user's approval to"
                        f" integrate {aid} at {sha[:12]} (`a2a approve {aid}`, or the workbench)"
                        + (f"; approval {row['id']} was used by an earlier integration (event"
                           f" #{row['used']}) and is never used twice" if row else ""))
@@ -200,7 +201,7 @@ def consume(tx, att, body: dict[str, Any], *, actor: str) -> str | None:
     if why:
         raise A2AError("approval_stale", f"approval {row['id']} of {aid} is stale: {why};"
                        " the user approves again")
-    ledger.record(tx, GateEvent.APPROVAL_CONSUMED, actor=actor, task=att["card_id"], attempt=aid,
+    ledger.record(tx, GateEvent.APPROVAL_CONSUMED, actor=actor, task=att.card_id, attempt=aid,
                   payload={"approval": row["id"], "sha": sha,
                            "card_version": row["card_version"], "evidence": row["evidence"]})
     return row["id"]

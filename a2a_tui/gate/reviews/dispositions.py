@@ -23,6 +23,7 @@ from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.ledger import GateEvent
+from a2a_tui.gate.ledger.records import AttemptRecord, attempt_in
 from a2a_tui.gate.model import CommandResult
 from a2a_tui.gate.reviews import approvals
 from a2a_tui.gate.roles import admit
@@ -63,8 +64,8 @@ def dispose(g: GateContext, attempt_id: str, issue: str, decision: str, reason: 
         raise A2AError("reason_required", f"--{decision} needs a --reason: why it does not block",
                        exit_code=2)
     with g.store.write() as tx:
-        att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
-        sha = att["submitted_sha"] or ""
+        att = attempt_in(tx, attempt_id)
+        sha = att.submitted_sha or ""
         row = tx.one("SELECT * FROM review_issues WHERE attempt_id = ? AND sha = ? AND issue = ?"
                      " ORDER BY review_id DESC LIMIT 1", (attempt_id, sha, issue))
         if row is None:
@@ -83,7 +84,7 @@ def dispose(g: GateContext, attempt_id: str, issue: str, decision: str, reason: 
             uid = record_user_input_in_tx(
                 tx, "action", f"{decision} review issue {issue} of {attempt_id} at {sha}"
                 + (f": {reason}" if reason else ""), source=source, attempt=attempt_id)
-        ledger.record(tx, GateEvent.REVIEW_DISPOSITION, actor=g.caller.actor, task=att["card_id"],
+        ledger.record(tx, GateEvent.REVIEW_DISPOSITION, actor=g.caller.actor, task=att.card_id,
                       attempt=attempt_id, session=g.caller.session,
                       payload={"review": row["review_id"], "issue": issue, "sha": sha,
                                "decision": decision, "reason": reason, "user_input": uid})
@@ -103,20 +104,20 @@ def latest_disposition(db, review_id: int, issue: str):
                   " ORDER BY seq DESC LIMIT 1", (review_id, issue))
 
 
-def _send_accepted(tx, att, issue, reason: str, who: str) -> dict[str, Any]:
+def _send_accepted(tx, att: AttemptRecord, issue, reason: str, who: str) -> dict[str, Any]:
     """An accepted issue goes to the writer's pane as the gate's feedback."""
-    writer = att["writer"]
+    writer = att.writer
     if not writer.startswith("session:"):
         return {"sent": False, "why": "the writer is not a managed session"}
     text = "\n".join([
-        f"Review issue {quoting.name(issue['issue'])} of {att['id']} at"
-        f" {att['submitted_sha'][:12]} was accepted by {who}: {quoting.name(issue['title'])}",
+        f"Review issue {quoting.name(issue['issue'])} of {att.id} at"
+        f" {att.submitted_sha[:12]} was accepted by {who}: {quoting.name(issue['title'])}",
         f"Evidence: {', '.join(quoting.name(e) for e in json.loads(issue['evidence']))}",
         *([f"Reason: {quoting.body(reason)}"] if reason else []),
-        f"Fix it, commit, and submit again: a2a submit {att['id']} --sha <full sha>"
-        f" --card-version <n> --fence {att['fence']}"])
+        f"Fix it, commit, and submit again: a2a submit {att.id} --sha <full sha>"
+        f" --card-version <n> --fence {att.fence}"])
     n = enqueue_in_tx(tx, writer.split(":", 1)[1], text, source="gate", actor="gate",
-                      attempt=att["id"])
+                      attempt=att.id)
     return {"sent": True, "dispatch": n}
 
 
@@ -128,38 +129,38 @@ def override(g: GateContext, attempt_id: str, reason: str, *, source: str = "cli
     if not reason:
         raise A2AError("reason_required", "an override needs a --reason", exit_code=2)
     with g.store.write() as tx:
-        att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
-        sha = att["submitted_sha"]
+        att = attempt_in(tx, attempt_id)
+        sha = att.submitted_sha
         if not sha:
             raise A2AError("not_submitted", f"attempt {attempt_id} has no candidate to override"
                            " a review of")
         uid = record_user_input_in_tx(tx, "action", f"override the review of {attempt_id} at"
                                       f" {sha}: {reason}", source=source, attempt=attempt_id)
-        ledger.record(tx, GateEvent.REVIEW_OVERRIDDEN, actor="user", task=att["card_id"],
+        ledger.record(tx, GateEvent.REVIEW_OVERRIDDEN, actor="user", task=att.card_id,
                       attempt=attempt_id,
-                      payload={"sha": sha, "submission": att["submission_n"], "reason": reason,
+                      payload={"sha": sha, "submission": att.submission_n, "reason": reason,
                                "user_input": uid})
     return Overridden(attempt_id, sha, reason, uid)
 
 
-def check_integrable(g: GateContext, att, tx) -> str | None:
+def check_integrable(g: GateContext, att: AttemptRecord, tx) -> str | None:
     """Raise unless the review and approval rules let the attempt's candidate integrate; called
     inside the integration intent's transaction, where it uses the user's approval (if the card
     asks for one). Returns the approval used, if any."""
-    fresh = tx.one("SELECT * FROM attempts WHERE id = ?", (att["id"],))
-    if fresh["submitted_sha"] != att["submitted_sha"]:
-        raise A2AError("attempt_changed", f"{att['id']} was submitted again meanwhile:"
+    fresh = attempt_in(tx, att.id)
+    if fresh["submitted_sha"] != att.submitted_sha:
+        raise A2AError("attempt_changed", f"{att.id} was submitted again meanwhile:"
                        " verify the new candidate")
-    body = json.loads(tx.one("SELECT body FROM cards WHERE id = ?", (att["card_id"],))["body"])
+    body = json.loads(tx.one("SELECT body FROM cards WHERE id = ?", (att.card_id,))["body"])
     problem = review_problem(tx, fresh, body)
     if problem is not None:
         raise problem
     return approvals.consume(tx, fresh, body, actor=g.caller.actor)
 
 
-def review_problem(db, att, body: dict[str, Any]) -> A2AError | None:
+def review_problem(db, att: AttemptRecord, body: dict[str, Any]) -> A2AError | None:
     """Why the review of the attempt's current SHA stops its integration (None: it does not)."""
-    aid, sha = att["id"], att["submitted_sha"] or ""
+    aid, sha = att.id, att.submitted_sha or ""
     if db.one("SELECT 1 FROM review_overrides WHERE attempt_id = ? AND sha = ?", (aid, sha)):
         return None
     old = legacy_block(db, aid, sha)
@@ -183,6 +184,6 @@ def review_problem(db, att, body: dict[str, Any]) -> A2AError | None:
                         " ISSUE --accept|--reject|--defer --reason ...`; or the user overrides)")
     if body.get("review") == "required" and not db.one(
             "SELECT 1 FROM reviews WHERE attempt_id = ? AND sha = ?", (aid, sha)):
-        return A2AError("review_required", f"card {att['card_id']} requires a review of"
+        return A2AError("review_required", f"card {att.card_id} requires a review of"
                         f" {sha[:12]}: `a2a review start {aid}` (or the user overrides)")
     return None

@@ -14,9 +14,6 @@ for another try at a pass); a review whose session ended without a verdict may b
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,12 +22,13 @@ from a2a_tui import quoting
 from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
 from a2a_tui.gate.attempts.locks import op_lock
+from a2a_tui.gate.attempts.review_checkouts import make_checkout
 from a2a_tui.gate.cards import gate_rules
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.ledger import GateEvent
+from a2a_tui.gate.ledger.records import attempt_in
 from a2a_tui.gate.model import VERIFIABLE, AttemptState, contract_lines
 from a2a_tui.gate.roles import admit
-from a2a_tui.git import GitError
 from a2a_tui.queue import enqueue_in_tx
 
 REVIEWABLE = (*VERIFIABLE, AttemptState.VERIFYING)
@@ -75,11 +73,11 @@ def plan(g: GateContext, attempt_id: str) -> Planned:
     admit(g, "review start", attempt_id)
     limit = gate_rules.current(g).rules.review_follow_up_rounds
     with g.store.write() as tx:
-        att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
-        if att["state"] not in REVIEWABLE or not att["submission_n"]:
-            raise A2AError("not_submitted", f"attempt {attempt_id} is {att['state']}: a review"
+        att = attempt_in(tx, attempt_id)
+        if att.state not in REVIEWABLE or not att.submission_n:
+            raise A2AError("not_submitted", f"attempt {attempt_id} is {att.state}: a review"
                            " is of a submitted candidate")
-        n, sha = att["submission_n"], att["submitted_sha"]
+        n, sha = att.submission_n, att.submitted_sha
         if tx.one("SELECT 1 FROM reviews WHERE attempt_id = ? AND sha = ?", (attempt_id, sha)):
             raise A2AError("already_reviewed", f"{sha[:12]} of {attempt_id} has its verdict: a"
                            " new review needs a new submission (dispose of its issues, or the"
@@ -90,7 +88,7 @@ def plan(g: GateContext, attempt_id: str) -> Planned:
         for r in runs:
             if r["state"] == "requested":   # its launcher died (we hold the launch lock)
                 ledger.record(tx, GateEvent.REVIEW_LAUNCH_FAILED, actor=g.caller.actor,
-                              task=att["card_id"], attempt=attempt_id,
+                              task=att.card_id, attempt=attempt_id,
                               payload={"review": r["id"], "reason": "its launch did not"
                                        " finish: the launching process ended first"})
         live = [r["id"] for r in runs
@@ -106,8 +104,8 @@ def plan(g: GateContext, attempt_id: str) -> Planned:
                            " .a2a/gate.toml): no more reviews; the executive controller or the"
                            " user decides")
         run_id = f"{attempt_id}-s{n}" + (f".{len(runs) + 1}" if runs else "")
-        p = Planned(run_id=run_id, attempt=attempt_id, card=att["card_id"], submission=n,
-                    sha=sha, start_commit=att["start_commit"], round=round_, limit=limit,
+        p = Planned(run_id=run_id, attempt=attempt_id, card=att.card_id, submission=n,
+                    sha=sha, start_commit=att.start_commit, round=round_, limit=limit,
                     follows=earlier[-1]["id"] if earlier else None,
                     checkout=reviews_dir(g.repo) / f"{attempt_id}-s{n}")
         ledger.record(tx, GateEvent.REVIEW_REQUESTED, actor=g.caller.actor, task=p.card,
@@ -148,80 +146,6 @@ def failed(g: GateContext, p: Planned, reason: str) -> None:
 
 
 # --- the checkout ----------------------------------------------------------------------------
-
-def make_checkout(g: GateContext, path: Path, sha: str) -> None:
-    """A detached worktree at exactly `sha`, every file and folder without write permission. An
-    earlier one is kept only if it still shows exactly `sha`, untouched."""
-    if path.exists() or path.is_symlink():
-        if _untouched(g, path, sha):
-            make_read_only(path)
-            return
-        remove_checkout(g, path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    g.git.worktree_add_detached(path, sha)
-    make_read_only(path)
-
-
-def _untouched(g: GateContext, path: Path, sha: str) -> bool:
-    try:
-        return g.git.head_commit(path) == sha and not g.git.status(path)
-    except GitError:
-        return False
-
-
-def reclaim_checkouts(g: GateContext, attempt_id: str) -> list[dict[str, Any]]:
-    """Remove the review checkouts of an ended attempt (`a2a reclaim`); one that no longer shows
-    exactly its SHA, untouched, is kept and said so."""
-    out = []
-    for r in g.store.all("SELECT DISTINCT checkout, sha FROM review_runs WHERE attempt_id = ?",
-                         (attempt_id,)):
-        path = Path(r["checkout"])
-        if not (path.exists() or path.is_symlink()):
-            continue
-        if _untouched(g, path, r["sha"]):
-            remove_checkout(g, path)
-            out.append({"checkout": str(path), "state": "removed"})
-        else:
-            out.append({"checkout": str(path), "state": "kept",
-                        "reason": f"it no longer shows exactly {r['sha'][:12]}, untouched"})
-    if out:
-        with g.store.write() as tx:
-            att = tx.one("SELECT card_id FROM attempts WHERE id = ?", (attempt_id,))
-            tx.append("review_checkouts_reclaimed", actor=g.caller.actor, task=att["card_id"],
-                      attempt=attempt_id, session=g.caller.session, payload={"checkouts": out})
-    return out
-
-
-def remove_checkout(g: GateContext, path: Path) -> None:
-    """Give write permission back and remove a review checkout."""
-    make_writable(path)
-    try:
-        g.git.worktree_remove(path, force=True)
-    except GitError:
-        shutil.rmtree(path, ignore_errors=True)   # not (or no longer) a registered worktree
-    g.git.worktree_prune()
-
-
-def make_read_only(root: Path) -> None:
-    """Clear every write bit below `root` (links are left alone: chmod would follow them)."""
-    for top, dirs, files in os.walk(root, topdown=False):
-        for name in files + dirs:
-            _chmod(Path(top) / name, lambda m: m & ~0o222)
-    _chmod(root, lambda m: m & ~0o222)
-
-
-def make_writable(root: Path) -> None:
-    _chmod(root, lambda m: m | stat.S_IWUSR)
-    for top, dirs, files in os.walk(root):
-        for name in dirs + files:
-            _chmod(Path(top) / name, lambda m: m | stat.S_IWUSR)
-
-
-def _chmod(p: Path, change) -> None:
-    mode = os.lstat(p).st_mode
-    if not stat.S_ISLNK(mode):
-        os.chmod(p, stat.S_IMODE(change(mode)))
-
 
 # --- the first prompt ------------------------------------------------------------------------
 

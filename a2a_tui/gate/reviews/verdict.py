@@ -20,6 +20,7 @@ from a2a_tui.gate import ledger
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.escalate import tell_dispatcher
 from a2a_tui.gate.ledger import GateEvent, Row
+from a2a_tui.gate.ledger.records import AttemptRecord
 from a2a_tui.gate.model import CommandResult
 from a2a_tui.gate.reviews.launch import report_copy
 from a2a_tui.gate.reviews.report import Report, parse_report
@@ -48,12 +49,12 @@ def review(g: GateContext, attempt_id: str, sha: str, path: str) -> Reviewed:
     text, raw = read_report(path)
     report = parse_report(text, path)
     att = g.attempt(attempt_id)
-    ledger.require_intact(g, att["card_id"])
+    ledger.require_intact(g, att.card_id)
     sha_in, sha = sha, sha.strip().lower()
 
     def refuse(code: str, message: str) -> A2AError:
         with g.store.write() as tx:
-            tx.append("review_refused", actor=g.caller.actor, task=att["card_id"],
+            tx.append("review_refused", actor=g.caller.actor, task=att.card_id,
                       attempt=attempt_id, session=g.caller.session,
                       payload={"code": code, "message": message, "sha": sha_in,
                                "verdict": report.verdict})
@@ -76,18 +77,18 @@ def review(g: GateContext, attempt_id: str, sha: str, path: str) -> Reviewed:
                     report.recommends_follow_up, session["id"])
 
 
-def _fresh_run(g: GateContext, att: Row, sha: str, sha_in: str,
+def _fresh_run(g: GateContext, att: AttemptRecord, sha: str, sha_in: str,
                refuse: Callable[[str, str], A2AError]) -> tuple[Row, Row, Row]:
     """The caller's session, the current submission and the review run it was launched for,
     when the caller may give this verdict: never the writer, the SHA the current candidate,
     the session launched after it, to review it."""
-    attempt_id = att["id"]
+    attempt_id = att.id
     session = g.store.one("SELECT * FROM sessions WHERE id=?", (g.caller.session,))
-    if g.caller.actor == att["writer"] or _ever_wrote(g, attempt_id, g.caller.actor):
+    if g.caller.actor == att.writer or _ever_wrote(g, attempt_id, g.caller.actor):
         raise refuse("reviewer_is_writer", f"{g.caller.describe()} wrote {attempt_id}: a review"
                      " must be independent")
     sub = g.store.one("SELECT * FROM submissions WHERE attempt_id=? AND n=?",
-                      (attempt_id, att["submission_n"]))
+                      (attempt_id, att.submission_n))
     if sub is None or sub["sha"] != sha:
         raise refuse("stale_sha", f"{sha_in[:12]} is not the current candidate of {attempt_id}"
                      f" ({sub['sha'][:12] if sub else 'none submitted'})")
@@ -103,14 +104,14 @@ def _fresh_run(g: GateContext, att: Row, sha: str, sha_in: str,
     return session, sub, run
 
 
-def _record(g: GateContext, tx, att: Row, run: Row, sub: Row, report: Report, path: Path,
-            raw: bytes, text: str) -> int | None:
+def _record(g: GateContext, tx, att: AttemptRecord, run: Row, sub: Row, report: Report,
+            path: Path, raw: bytes, text: str) -> int | None:
     """The verdict recorded (the review, its id its event's seq, and its issues: written by
     the fold) and the dispatcher told, in the open transaction; the told dispatch, if any."""
-    attempt_id, sha = att["id"], run["sha"]
+    attempt_id, sha = att.id, run["sha"]
     issues = [i.model_dump() for i in report.blocking_issues]
     digest = "sha256:" + hashlib.sha256(raw).hexdigest()
-    ledger.record(tx, GateEvent.REVIEWED, actor=g.caller.actor, task=att["card_id"],
+    ledger.record(tx, GateEvent.REVIEWED, actor=g.caller.actor, task=att.card_id,
                   attempt=attempt_id, session=g.caller.session,
                   payload={"review": run["id"], "sha": sha, "submission": sub["n"],
                            "round": run["round"], "verdict": report.verdict,

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from a2a_tui.errors import A2AError
+from a2a_tui.gate.ledger.records import AttemptRecord, read_attempt
 from a2a_tui.gate.reviews import approvals
 from a2a_tui.gate.reviews.dispositions import review_problem
 
@@ -76,29 +77,29 @@ class ReviewState:
 
 def review_state(db, attempt_id: str) -> ReviewState:
     """The review state of one attempt."""
-    att = db.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
+    att = read_attempt(db, attempt_id)
     if att is None:
         raise A2AError("unknown_attempt", f"no attempt {attempt_id!r} (see `a2a status`)")
-    body = json.loads(db.one("SELECT body FROM cards WHERE id = ?", (att["card_id"],))["body"])
-    sha = att["submitted_sha"]
+    body = json.loads(db.one("SELECT body FROM cards WHERE id = ?", (att.card_id,))["body"])
+    sha = att.submitted_sha
     override = db.one("SELECT reason FROM review_overrides WHERE attempt_id = ? AND sha = ?"
                       " ORDER BY seq DESC LIMIT 1", (attempt_id, sha or ""))
     views = tuple(_approvals(db, att))
     return ReviewState(
-        attempt=attempt_id, card=att["card_id"], attempt_state=att["state"], sha=sha,
-        submission=att["submission_n"], review_required=body.get("review") == "required",
+        attempt=attempt_id, card=att.card_id, attempt_state=att.state, sha=sha,
+        submission=att.submission_n, review_required=body.get("review") == "required",
         approval_required=body.get("integrate_approval") == "user", runs=tuple(_runs(db, att)),
         issues=tuple(_issues(db, attempt_id, sha or "")),
         override=override["reason"] if override else None, approvals=views,
         blocked=_blocked(db, att, body, views) if sha else None)
 
 
-def _runs(db, att) -> list[RunView]:
+def _runs(db, att: AttemptRecord) -> list[RunView]:
     runs = db.all("SELECT r.*, s.state AS session_state FROM review_runs r LEFT JOIN sessions s"
                   " ON s.id = r.session WHERE r.attempt_id = ? ORDER BY r.requested_seq",
-                  (att["id"],))
+                  (att.id,))
     verdicts = {v["run_id"] or f"#{v['id']}": v for v in db.all(
-        "SELECT * FROM reviews WHERE attempt_id = ? ORDER BY seq", (att["id"],))}
+        "SELECT * FROM reviews WHERE attempt_id = ? ORDER BY seq", (att.id,))}
     out = []
     for r in runs:
         v = verdicts.pop(r["id"], None)
@@ -131,12 +132,12 @@ def _issues(db, attempt_id: str, sha: str) -> list[IssueView]:
             for r in rows]
 
 
-def _approvals(db, att) -> list[ApprovalView]:
+def _approvals(db, att: AttemptRecord) -> list[ApprovalView]:
     out = []
     rows = db.all("SELECT a.*, u.seq AS used, r.seq AS revoked, r.reason AS revoke_reason"
                   " FROM approvals a LEFT JOIN approval_uses u ON u.approval_id = a.id"
                   " LEFT JOIN approval_revocations r ON r.approval_id = a.id"
-                  " WHERE a.attempt_id = ? ORDER BY a.seq", (att["id"],))
+                  " WHERE a.attempt_id = ? ORDER BY a.seq", (att.id,))
     now = time.time_ns()
     for k, a in enumerate(rows):
         last = k == len(rows) - 1     # a new approval replaces those before it
@@ -148,7 +149,7 @@ def _approvals(db, att) -> list[ApprovalView]:
     return out
 
 
-def _fit(db, att, a, now_ns: int) -> tuple[str, str | None]:
+def _fit(db, att: AttemptRecord, a, now_ns: int) -> tuple[str, str | None]:
     """The state of the attempt's latest unused approval, and why it cannot be used."""
     lapsed = approvals.lapse(a, now_ns)
     if lapsed is not None:
@@ -157,11 +158,12 @@ def _fit(db, att, a, now_ns: int) -> tuple[str, str | None]:
     return ("stale", why) if why else ("fits", None)
 
 
-def _blocked(db, att, body, views: tuple[ApprovalView, ...]) -> tuple[str, str] | None:
+def _blocked(db, att: AttemptRecord, body, views: tuple[ApprovalView, ...]
+             ) -> tuple[str, str] | None:
     problem = review_problem(db, att, body)
     if problem is not None:
         return problem.code, problem.message
     if body.get("integrate_approval") == "user" and not any(a.state == "fits" for a in views):
         return ("approval_required", "the card needs the user's approval of this candidate"
-                f" (`a2a approve {att['id']}`)")
+                f" (`a2a approve {att.id}`)")
     return None

@@ -27,7 +27,7 @@ from a2a_tui.store import chain
 
 if TYPE_CHECKING:
     from a2a_tui.gate.context import GateContext
-    from a2a_tui.gate.verification.chain import Chain
+    from a2a_tui.gate.verification.step import StepContext
 
 # A change of how reports are read or asked for makes older base runs not comparable.
 VERSION = 1
@@ -49,7 +49,7 @@ class Base:
     run: RunResult | None = None   # the run, when it ran now
 
 
-def record(c: Chain, name: str, fp: str, sha: str, source: str,
+def record(c: StepContext, name: str, fp: str, sha: str, source: str,
            report: TestReport | None) -> int:
     """Append the report as a `tests_reported` event (and its row); its seq."""
     payload = {"run": c.v.run, "sha": sha, "check": name, "fingerprint": fp, "source": source,
@@ -57,7 +57,7 @@ def record(c: Chain, name: str, fp: str, sha: str, source: str,
                "counts": report.counts() if report else None,
                "tests": report.by_file() if report else {}}
     with c.g.store.write() as tx:
-        return ledger.record(tx, GateEvent.TESTS_REPORTED, actor="gate", task=c.att["card_id"],
+        return ledger.record(tx, GateEvent.TESTS_REPORTED, actor="gate", task=c.task,
                              attempt=c.v.attempt, payload=payload).seq
 
 
@@ -84,7 +84,7 @@ def lookup(g: GateContext, sha: str, fp: str) -> Base | None:
     return Base(report, f"from the log (#{seq}: {where})")
 
 
-def base_tests(c: Chain, sha: str, name: str, command: str, report: str | None,
+def base_tests(c: StepContext, sha: str, name: str, command: str, report: str | None,
                timeout: int | None) -> Base:
     """The check's tests on the base `sha`: from the log, else run there now and recorded."""
     fp = fingerprint(command, report, c.card.env)

@@ -12,13 +12,14 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from a2a_tui.confine.checks import Sandbox
+from a2a_tui.gate.cards import precheck
 from a2a_tui.gate.cards.gate_rules import GateRules
 from a2a_tui.gate.cards.schema import Card, Check, glob_to_regex
 from a2a_tui.gate.context import GateContext
-from a2a_tui.gate.verification import per_test, precheck, reports, structural, thresholds
+from a2a_tui.gate.ledger.records import AttemptRecord
+from a2a_tui.gate.verification import per_test, reports, structural, thresholds
 from a2a_tui.gate.verification.checkout import Checkout, Tampered, Workspace
 from a2a_tui.gate.verification.interrupt import Cancel, VerifyInterrupted
 from a2a_tui.gate.verification.isolated import RunResult, run
@@ -33,7 +34,7 @@ Progress = Callable[[str, CheckResult | None], None]
 @dataclass
 class Chain:
     g: GateContext
-    att: Any
+    att: AttemptRecord
     v: Verification
     card: Card
     rules: GateRules
@@ -47,6 +48,14 @@ class Chain:
     # Each check's run that decided it (the last), for the tests step.
     evidence: dict[str, RunResult] = field(default_factory=dict)
     tracked_files: dict[str, set[str]] = field(default_factory=dict)
+
+    @property
+    def task(self) -> str:
+        return self.att.card_id
+
+    @property
+    def start_commit(self) -> str:
+        return self.att.start_commit
 
     def run_in(self, command: str, where: Checkout | Workspace, log: Path, timeout: int | None,
                report: str | None = None, commit: str | None = None) -> RunResult:
@@ -117,8 +126,8 @@ def run_chain(c: Chain) -> Iterator[CheckResult]:
         if not res.passed:  # nothing after these can be judged
             yield from c.skip_rest(why)
             return
-    own = structural.own_history(git, c.att["start_commit"], v.sha,
-                                 git.ref_value(f"refs/heads/{c.att['target_branch']}"))
+    own = structural.own_history(git, c.att.start_commit, v.sha,
+                                 git.ref_value(f"refs/heads/{c.att.target_branch}"))
     v.changed_lines = dict(zip(("added", "removed"), git.numstat(own.base, v.sha), strict=True))
     steps = {"boundary": lambda: structural.boundary(git, card, v.sha, own,
                                                      rules.blocks("boundary"), rules.limits),
@@ -253,7 +262,7 @@ def _tree_result(c: Chain, ws: Workspace, step: str, changed: list[str]
 
 
 def _precheck(c: Chain) -> CheckResult:
-    runner = precheck.Runner(c.g.git, c.att["start_commit"], c.env.get("PATH", os.defpath))
+    runner = precheck.Runner(c.g.git, c.att.start_commit, c.env.get("PATH", os.defpath))
     found = precheck.problems(c.card, c.rules, runner)
     c.v.contract_problems = found
     if found:
@@ -272,16 +281,16 @@ def _sanity(c: Chain) -> CheckResult:
         problems.append(f"the submitted commit {v.sha[:12]} is no longer in this repository"
                         f" (refs/a2a/submitted/{v.attempt}/ and every other ref to it are gone)")
         code = "commit_missing"
-    elif not git.is_ancestor(att["start_commit"], v.sha):
+    elif not git.is_ancestor(att.start_commit, v.sha):
         problems.append("does not descend from the start commit")
         code = "not_descendant"
-    card = c.g.store.one("SELECT version, fence FROM cards WHERE id=?", (att["card_id"],))
+    card = c.g.store.one("SELECT version, fence FROM cards WHERE id=?", (att.card_id,))
     if card["version"] != v.card_version:
         problems.append(f"card is now version {card['version']},"
                         f" submission was for {v.card_version}")
         code = code or "stale_card_version"
-    if card["fence"] != att["fence"]:
-        problems.append(f"fence {att['fence']} is no longer current ({card['fence']})")
+    if card["fence"] != att.fence:
+        problems.append(f"fence {att.fence} is no longer current ({card['fence']})")
         code = code or "stale_fence"
     return CheckResult("sanity", "sanity", True, not problems, code=code,
                        detail="; ".join(problems) or "SHA exists, descends from start, fence and"

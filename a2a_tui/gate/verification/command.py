@@ -23,13 +23,14 @@ from a2a_tui.gate import ledger
 from a2a_tui.gate.attempts.locks import op_lock
 from a2a_tui.gate.cards import gate_rules
 from a2a_tui.gate.cards.commands import card_at_version
+from a2a_tui.gate.cards.gate_rules import environment
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.ledger import GateEvent
+from a2a_tui.gate.ledger.records import read_attempt
 from a2a_tui.gate.model import VERIFIABLE
 from a2a_tui.gate.verification import record
 from a2a_tui.gate.verification.chain import Chain, Progress, run_chain
 from a2a_tui.gate.verification.interrupt import Cancel, VerifyInterrupted, deferred, interruptible
-from a2a_tui.gate.verification.isolated import environment
 from a2a_tui.gate.verification.results import CheckResult, Verification
 from a2a_tui.queue import wake
 
@@ -42,28 +43,29 @@ def verify(g: GateContext, attempt_id: str, progress: Progress | None = None,
 
     `cancel` is asked while checks run: a (why, signal) answer stops the run (VerifyInterrupted)
     after every process of the running check has been ended."""
-    ledger.require_intact(g, g.attempt(attempt_id)["card_id"])
+    ledger.require_intact(g, g.attempt(attempt_id).card_id)
     progress = progress or (lambda _name, _res: None)
     rules = gate_rules.current(g)  # a bad gate.toml stops here, before anything is recorded
     room = check_room(g)           # and a machine that cannot confine the checks, here
     with op_lock(g.repo.locks_dir, attempt_id, what=f"an operation on {attempt_id}"):
         with g.store.write() as tx:
-            att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
-            if att["state"] not in VERIFIABLE:
-                raise A2AError("nothing_to_verify", f"attempt {attempt_id} is {att['state']}:"
+            att = read_attempt(tx, attempt_id)
+            assert att is not None   # g.attempt above found it, and attempts are never deleted
+            if att.state not in VERIFIABLE:
+                raise A2AError("nothing_to_verify", f"attempt {attempt_id} is {att.state}:"
                                " only a submitted candidate can be verified")
             sub = tx.one("SELECT * FROM submissions WHERE attempt_id=? AND n=?",
-                         (attempt_id, att["submission_n"]))
+                         (attempt_id, att.submission_n))
             run = 1 + tx.one("SELECT COALESCE(MAX(run),0) FROM verifications WHERE attempt_id=?",
                              (attempt_id,))[0]
-            ledger.record(tx, GateEvent.VERIFY_STARTED, actor=g.caller.actor, task=att["card_id"],
+            ledger.record(tx, GateEvent.VERIFY_STARTED, actor=g.caller.actor, task=att.card_id,
                           attempt=attempt_id, session=g.caller.session,
                           payload={"run": run, "sha": sub["sha"], "submission": sub["n"],
                                    "card_version": sub["card_version"],
                                    "rules_digest": rules.digest})
         v = Verification(attempt_id, run, sub["sha"], sub["card_version"], sub["n"],
                          rules_digest=rules.digest, gate_rules=rules.to_json())
-        card = card_at_version(g, att["card_id"], sub["card_version"])
+        card = card_at_version(g, att.card_id, sub["card_version"])
         logs = g.repo.a2a_dir / "logs" / attempt_id / f"run{run}"
         logs.mkdir(parents=True, exist_ok=True)
         room = dataclasses.replace(room, network=room.network if card.network is None

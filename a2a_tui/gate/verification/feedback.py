@@ -11,11 +11,14 @@ a person decides (escalate.py); the user may grant more rounds (`a2a feedback mo
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from a2a_tui import quoting
 from a2a_tui.errors import A2AError
 from a2a_tui.queue import enqueue_in_tx
+
+if TYPE_CHECKING:  # annotations only: the ledger's package is not needed to run this
+    from a2a_tui.gate.ledger.records import AttemptRecord
 
 MAX_CHARS = 2000
 CONTEXT_LINE = 200
@@ -29,17 +32,17 @@ def plain(text: str) -> str:
     return _CONTROL.sub("", _ANSI.sub("", text.replace("\r\n", "\n")))
 
 
-def limit(tx, att, rounds: int) -> int:
+def limit(tx, att: AttemptRecord, rounds: int) -> int:
     """The attempt's feedback limit: the gate rules' rounds plus those the user granted."""
     added = tx.one("SELECT COALESCE(SUM(json_extract(payload, '$.rounds')), 0) FROM events"
-                   " WHERE attempt = ? AND kind = 'feedback_rounds_added'", (att["id"],))[0]
+                   " WHERE attempt = ? AND kind = 'feedback_rounds_added'", (att.id,))[0]
     return rounds + int(added)
 
 
-def rejection_text(att, v, *, last: bool = False) -> str:
+def rejection_text(att: AttemptRecord, v, *, last: bool = False) -> str:
     first = v.first_failure()
-    head = (f"The gate rejected {att['id']} at step {first.step}, check {first.name}"
-            if first else f"The gate rejected {att['id']}")
+    head = (f"The gate rejected {att.id} at step {first.step}, check {first.name}"
+            if first else f"The gate rejected {att.id}")
     lines = [f"{head} (run {v.run}, submission {v.submission}, {v.sha[:12]}):"]
     tail: list[str] = []
     if first is not None:
@@ -53,8 +56,8 @@ def rejection_text(att, v, *, last: bool = False) -> str:
         tail.append("Also failing: " + ", ".join(others))
     if last:
         tail.append("This is the last automatic feedback: a person decides what happens next.")
-    tail.append(f"Fix it, commit, and submit again: a2a submit {att['id']} --sha <full sha>"
-                f" --card-version <n> --fence {att['fence']}")
+    tail.append(f"Fix it, commit, and submit again: a2a submit {att.id} --sha <full sha>"
+                f" --card-version <n> --fence {att.fence}")
     context = [ln[:CONTEXT_LINE] for ln in (first.error_context if first else ())]
     budget = MAX_CHARS - sum(len(x) + 1 for x in lines + tail) - 10
     shown = []
@@ -69,9 +72,10 @@ def rejection_text(att, v, *, last: bool = False) -> str:
     return quoting.body(plain("\n".join(lines + tail)))[:MAX_CHARS]
 
 
-def queue_rejection_feedback(tx, att, v, rejections: int, max_rounds: int) -> dict[str, Any]:
+def queue_rejection_feedback(tx, att: AttemptRecord, v, rejections: int, max_rounds: int
+                             ) -> dict[str, Any]:
     """Queue the feedback to the writer's pane, or record why it was not sent."""
-    writer = att["writer"]
+    writer = att.writer
     payload: dict[str, Any] = {"run": v.run, "sha": v.sha, "consecutive_rejections": rejections,
                                "limit": max_rounds}
     if not writer.startswith("session:"):
@@ -85,10 +89,10 @@ def queue_rejection_feedback(tx, att, v, rejections: int, max_rounds: int) -> di
         session = writer.split(":", 1)[1]
         text = rejection_text(att, v, last=rejections == max_rounds)
         dispatch = enqueue_in_tx(tx, session, text, source="gate", actor="gate",
-                                 attempt=att["id"])
+                                 attempt=att.id)
         payload["sent"] = True
         payload["dispatch"] = dispatch
-    tx.append("gate_feedback", actor="gate", task=att["card_id"], attempt=att["id"],
+    tx.append("gate_feedback", actor="gate", task=att.card_id, attempt=att.id,
               payload=payload)
     return payload
 
@@ -97,6 +101,7 @@ def more_rounds(g, attempt_id: str, rounds: int) -> dict[str, Any]:
     """The user grants an attempt `rounds` more rounds of automatic feedback (a user input)."""
     from a2a_tui.collab.user_input import record_user_input_in_tx
     from a2a_tui.gate.cards.gate_rules import current
+    from a2a_tui.gate.ledger.records import read_attempt
 
     if not g.caller.is_user:
         raise A2AError("user_only", f"more feedback rounds are the user's to grant;"
@@ -106,11 +111,12 @@ def more_rounds(g, attempt_id: str, rounds: int) -> dict[str, Any]:
     g.attempt(attempt_id)
     base = current(g).rules.feedback_rounds
     with g.store.write() as tx:
-        att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
+        att = read_attempt(tx, attempt_id)
+        assert att is not None   # g.attempt above found it, and attempts are never deleted
         uid = record_user_input_in_tx(tx, "action", f"feedback more {attempt_id} --rounds"
                                       f" {rounds}", source="cli", attempt=attempt_id)
-        tx.append("feedback_rounds_added", actor="user", task=att["card_id"], attempt=attempt_id,
+        tx.append("feedback_rounds_added", actor="user", task=att.card_id, attempt=attempt_id,
                   payload={"rounds": rounds, "user_input": uid})
         new_limit = limit(tx, att, base)
     return {"attempt": attempt_id, "added": rounds, "limit": new_limit,
-            "rejections": att["rejections"], "user_input": uid}
+            "rejections": att.rejections, "user_input": uid}

@@ -35,7 +35,6 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -73,13 +72,6 @@ class RunResult:
     @property
     def passed(self) -> bool:
         return self.code == 0 and not self.timed_out
-
-
-def environment(allowed: Callable[[str], bool], card_env: dict[str, str]) -> dict[str, str]:
-    """What every command of a verify starts from: allow-listed variables, then the card's."""
-    env = {k: v for k, v in os.environ.items() if allowed(k)}
-    env.update(card_env)
-    return env
 
 
 def run(command: str, cwd: Path, *, timeout_s: int, log: Path, env: dict[str, str],

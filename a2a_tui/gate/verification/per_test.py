@@ -36,7 +36,7 @@ from a2a_tui.gate.verification.results import CheckResult
 from a2a_tui.gate.verification.structural import OwnHistory, droppable
 
 if TYPE_CHECKING:
-    from a2a_tui.gate.verification.chain import Chain
+    from a2a_tui.gate.verification.step import StepContext
 
 # Besides the card's red_paths: files that change how a base test runs.
 OVERLAY_EXTRA = ["**/conftest.py"]
@@ -76,7 +76,7 @@ class Judged:
         return "; ".join([head, *more])
 
 
-def tests(c: Chain, own: OwnHistory) -> CheckResult:
+def tests(c: StepContext, own: OwnHistory) -> CheckResult:
     """The step's result over every blocking check of the card."""
     judged = []
     for check in c.card.checks:
@@ -116,7 +116,7 @@ def _names(found: list[Finding]) -> str:
     return ", ".join(f.line() for f in found[:SHOWN]) + more
 
 
-def _judge(c: Chain, own: OwnHistory, check: Check, run: RunResult) -> Judged | None:
+def _judge(c: StepContext, own: OwnHistory, check: Check, run: RunResult) -> Judged | None:
     cand = run.report
     if cand is None and not check.report and not TEST_RUNNER.search(check.command):
         return None  # not a test command: exit codes only
@@ -149,7 +149,7 @@ def witnessed(report: TestReport) -> list[Finding]:
     return [Finding("(the run)", code, why) for code, why in channel.findings(report)]
 
 
-def _overlay(c: Chain, own: OwnHistory, check: Check, j: Judged) -> None:
+def _overlay(c: StepContext, own: OwnHistory, check: Check, j: Judged) -> None:
     """Run the base's own test files against the candidate's code (see the module's 4.)."""
     assert j.base.report is not None
     wanted = [t for t, case in j.base.report.cases.items() if case.outcome is Outcome.PASSED]
@@ -176,7 +176,7 @@ def _overlay(c: Chain, own: OwnHistory, check: Check, j: Judged) -> None:
             j.problems.append(finding)
 
 
-def _by_files(c: Chain, own: OwnHistory) -> CheckResult:
+def _by_files(c: StepContext, own: OwnHistory) -> CheckResult:
     """No blocking check reports its tests: a deleted test file of the base rejects."""
     kept = {ch.new_blob for ch in own.changes if ch.status != "D"}
     gone = [ch.path for ch in own.changes

@@ -9,6 +9,7 @@ from a2a_tui.gate import escalate, ledger
 from a2a_tui.gate.cards.gate_rules import GateRules
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.ledger import GateEvent
+from a2a_tui.gate.ledger.records import AttemptRecord
 from a2a_tui.gate.model import VerifyState
 from a2a_tui.gate.verification.feedback import limit, queue_rejection_feedback
 from a2a_tui.gate.verification.interrupt import VerifyInterrupted
@@ -20,12 +21,12 @@ VERDICT_EVENT = {VerifyState.PASSED: GateEvent.VERIFIED, VerifyState.REJECTED: G
                  VerifyState.COMMIT_MISSING: GateEvent.VERIFY_COMMIT_MISSING}
 
 
-def result(g: GateContext, att, v: Verification, r: CheckResult) -> None:
+def result(g: GateContext, att: AttemptRecord, v: Verification, r: CheckResult) -> None:
     with g.store.write() as tx:
         # The output tails and the unrounded duration are the row's alone: the log keeps them
         # out (the check's log file has the output).
         ledger.record(tx, GateEvent.CHECK_RESULT,
-                      actor="gate", task=att["card_id"], attempt=v.attempt,
+                      actor="gate", task=att.card_id, attempt=v.attempt,
                       payload={"run": v.run, "sha": v.sha, "card_version": v.card_version,
                                "rules_digest": v.rules_digest,
                                **{k: val for k, val in r.to_json().items()
@@ -50,7 +51,7 @@ def failed_before(g: GateContext, v: Verification) -> list[str]:
     return sorted(r[0] for r in rows if r[0] in passed)
 
 
-def conclude(g: GateContext, att, v: Verification, rules: GateRules) -> bool:
+def conclude(g: GateContext, att: AttemptRecord, v: Verification, rules: GateRules) -> bool:
     """Record the verdict and its consequences; True when something was queued for a pane."""
     if v.verdict == VerifyState.PASSED:
         v.flaky_across_runs = failed_before(g, v)
@@ -71,7 +72,7 @@ def conclude(g: GateContext, att, v: Verification, rules: GateRules) -> bool:
         elif verdict == "commit_missing":
             item, queued = escalate.commit_missing(tx, att, v)
             extra = {"item": item}
-        ledger.record(tx, VERDICT_EVENT[verdict], actor="gate", task=att["card_id"],
+        ledger.record(tx, VERDICT_EVENT[verdict], actor="gate", task=att.card_id,
                       attempt=v.attempt, payload={**_payload(v, rejections), **extra})
         if verdict == VerifyState.REJECTED:
             most = limit(tx, att, rules.feedback_rounds)
@@ -99,10 +100,10 @@ def _payload(v: Verification, rejections: int) -> dict[str, Any]:
                             "code": r.code} for r in v.results if r.threshold is not None]}
 
 
-def interrupted(g: GateContext, att, v: Verification, exc: BaseException) -> None:
+def interrupted(g: GateContext, att: AttemptRecord, v: Verification, exc: BaseException) -> None:
     """Record that the run stopped undecided; the attempt goes back to what its last completed
     verdict made it (a verified candidate stays verified)."""
     why = exc.why if isinstance(exc, VerifyInterrupted) else type(exc).__name__
     with g.store.write() as tx:
-        ledger.record(tx, GateEvent.VERIFY_INTERRUPTED, actor="gate", task=att["card_id"],
+        ledger.record(tx, GateEvent.VERIFY_INTERRUPTED, actor="gate", task=att.card_id,
                       attempt=v.attempt, payload={"run": v.run, "sha": v.sha, "why": why})

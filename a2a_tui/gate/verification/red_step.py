@@ -49,7 +49,7 @@ from a2a_tui.gate.verification.results import CheckResult, from_run
 from a2a_tui.gate.verification.structural import OwnHistory, droppable
 
 if TYPE_CHECKING:
-    from a2a_tui.gate.verification.chain import Chain
+    from a2a_tui.gate.verification.step import StepContext
 
 SHOWN = 20
 
@@ -58,7 +58,7 @@ SHOWN = 20
 class RedPlan:
     """What the chain hands the red step."""
 
-    ctx: Chain
+    ctx: StepContext
     base: str
     own: OwnHistory
     blocking: bool
@@ -133,7 +133,7 @@ def _judge(plan: RedPlan, n_tests: int, runs: RedRuns) -> CheckResult:
     on_base, on_candidate = runs.on_base, runs.on_candidate
     dur = sum(r.duration_s for r in (on_base, on_candidate, runs.authored,
                                      runs.bare.run if runs.bare else None) if r is not None)
-    base = ("the start commit" if plan.base == plan.ctx.att["start_commit"]
+    base = ("the start commit" if plan.base == plan.ctx.start_commit
             else f"its base {plan.base[:12]} (the target merged in)")
     problems: list[tuple[str, str, RunResult]] = []
     if on_base.passed:

@@ -13,6 +13,7 @@ import fnmatch
 import unicodedata
 from collections import deque
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from a2a_tui import quoting
 from a2a_tui.gate.cards.gate_rules import Limits
@@ -22,6 +23,9 @@ from a2a_tui.gate.verification.results import CheckResult
 from a2a_tui.gate.verification.tree_limits import too_large
 from a2a_tui.git import Change, Git
 from a2a_tui.repo import A2A_DIR
+
+if TYPE_CHECKING:  # annotations only: the ledger's package is not needed to run this
+    from a2a_tui.gate.ledger.records import AttemptRecord
 
 TRAILER_PREFIX = "a2a-"
 SYMLINK_HOPS = 40
@@ -192,7 +196,8 @@ def droppable(card: Card, test: str) -> bool:
 
 # --- provenance -----------------------------------------------------------------------------
 
-def provenance(g: GateContext, att, card: Card, own: OwnHistory, blocking: bool) -> CheckResult:
+def provenance(g: GateContext, att: AttemptRecord, card: Card, own: OwnHistory,
+               blocking: bool) -> CheckResult:
     """Commit trailers as git parses them (`git interpret-trailers --parse`): a commit with no
     `A2A-*` trailer is the user's own (a human intervention); one that has any must be this
     attempt's writer's, for this card, with no key given two different values."""
@@ -221,7 +226,7 @@ def provenance(g: GateContext, att, card: Card, own: OwnHistory, blocking: bool)
     return CheckResult("provenance", "provenance", blocking, True, detail=detail)
 
 
-def _trailer_problem(values: dict[str, list[str]], att, card: Card,
+def _trailer_problem(values: dict[str, list[str]], att: AttemptRecord, card: Card,
                      writers: set[str]) -> tuple[str, str] | None:
     twice = sorted(k for k, v in values.items() if len(v) > 1)
     if twice:
@@ -230,7 +235,7 @@ def _trailer_problem(values: dict[str, list[str]], att, card: Card,
     attempt = (values.get("a2a-attempt") or [None])[0]
     task = (values.get("a2a-task") or [None])[0]
     session = (values.get("a2a-session") or [None])[0]
-    if attempt is not None and attempt != att["id"]:
+    if attempt is not None and attempt != att.id:
         return "foreign_attempt", f"made for attempt {attempt}"
     if task is not None and task != card.id:
         return "wrong_task", f"made for card {task}, not {card.id}"
@@ -246,20 +251,20 @@ def _writers(g: GateContext, att) -> set[str]:
     """Every session that has been this attempt's writer (a writer may be handed over)."""
     rows = g.store.all("SELECT json_extract(payload, '$.writer'), json_extract(payload, '$.to')"
                        " FROM events WHERE attempt = ? AND kind IN ('claimed', 'writer_bound')",
-                       (att["id"],))
-    found = {att["writer"]} | {v for r in rows for v in r if v}
+                       (att.id,))
+    found = {att.writer} | {v for r in rows for v in r if v}
     return {w.split(":", 1)[1] for w in found if w.startswith("session:")}
 
 
-def _record_human(g: GateContext, att, human: list[str]) -> None:
+def _record_human(g: GateContext, att: AttemptRecord, human: list[str]) -> None:
     if not human:
         return
     with g.store.write() as tx:
         seen = {r[0] for r in tx.all(
             "SELECT json_extract(payload, '$.sha') FROM events WHERE attempt=? AND"
             " kind='human_intervention' AND json_extract(payload, '$.via')='commit'",
-            (att["id"],))}
+            (att.id,))}
         for c in human:
             if c not in seen:  # an earlier verify run already recorded this commit
-                tx.append("human_intervention", actor="gate", task=att["card_id"],
-                          attempt=att["id"], payload={"via": "commit", "sha": c})
+                tx.append("human_intervention", actor="gate", task=att.card_id,
+                          attempt=att.id, payload={"via": "commit", "sha": c})

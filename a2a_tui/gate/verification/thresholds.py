@@ -11,17 +11,21 @@ first measure passes and becomes the baseline once integrated.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from a2a_tui.gate.cards.gate_rules import GateRules
 from a2a_tui.gate.cards.thresholds import Threshold
 from a2a_tui.gate.verification.isolated import RunResult
 from a2a_tui.gate.verification.results import CheckResult
 
+if TYPE_CHECKING:  # annotations only: the ledger's package is not needed to run this
+    from a2a_tui.gate.ledger.records import AttemptRecord
+
 READ_BYTES = 16 << 20   # of a log, its end: totals come last, and a log has no size limit
 
 
-def results(db, rules: GateRules, att, check: str, run: RunResult) -> list[CheckResult]:
+def results(db, rules: GateRules, att: AttemptRecord, check: str, run: RunResult
+            ) -> list[CheckResult]:
     """One result per threshold of gate.toml that reads `check`, from the run's output."""
     found = [t for t in rules.thresholds if t.check == check]
     if not found:
@@ -56,7 +60,7 @@ def _measure(t: Threshold, output: str, run: RunResult) -> float | None:
         return None
 
 
-def _baseline(db, att, t: Threshold) -> tuple[float, str] | None:
+def _baseline(db, att: AttemptRecord, t: Threshold) -> tuple[float, str] | None:
     """(the value, its attempt) at the last integration into the attempt's target that
     measured this threshold."""
     row = db.one(
@@ -68,7 +72,7 @@ def _baseline(db, att, t: Threshold) -> tuple[float, str] | None:
         " AND json_extract(e.payload, '$.sha') = a.submitted_sha"
         " AND json_extract(e.payload, '$.threshold.value') IS NOT NULL"
         " ORDER BY i.outcome_seq DESC, e.seq DESC LIMIT 1",
-        (att["target_branch"], f"{t.check}/{t.name}"))
+        (att.target_branch, f"{t.check}/{t.name}"))
     return None if row is None else (float(row[0]), row[1])
 
 

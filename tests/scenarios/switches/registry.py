@@ -36,7 +36,7 @@ SWITCHES: dict[str, Switch] = {
          Replace("a2a_tui.gate.verification.checkout", "Checkout.close", lambda _: _keep))),
     "target_guard": Switch(
         "integrate moves the target only from where the gate last left it (and only forward)",
-        (Edit("a2a_tui.gate.integration.targets", "observe",
+        (Edit("a2a_tui.gate.attempts.target_record", "observe",
               "if t.diverged_head is None and head == t.baseline:", "if True:"),
          Edit("a2a_tui.gate.integration.advance", "_check_lineage",
               "if not g.git.is_ancestor(old, sha):", "if False:"))),
@@ -57,7 +57,7 @@ SWITCHES: dict[str, Switch] = {
         "each attempt keeps its own verify logs (a new attempt writes beside, not over, them)",
         (Edit("a2a_tui.gate.verification.command", "verify",
               'logs = g.repo.a2a_dir / "logs" / attempt_id / f"run{run}"',
-              'logs = g.repo.a2a_dir / "logs" / att["card_id"] / f"run{run}"'),)),
+              'logs = g.repo.a2a_dir / "logs" / att.card_id / f"run{run}"'),)),
     "integration_recovery": Switch(
         "every gate command first settles an integration intent a crash left, from the ref",
         (Edit("a2a_tui.gate.integration.recovery", "recover",
