@@ -71,7 +71,7 @@ JS_FILES = {
     "test/calc.test.js": JS_HEAD + JS_MUL + JS_SUB,
 }
 NODE_TEST = "node --test"
-JS_ALLOWED = ("calc.js", "test/**", "package.json")
+JS_ALLOWED = ("calc.js", "test/**", "package.json", "FORGE")
 
 
 def js_repo(tmp_path: Path) -> Path:

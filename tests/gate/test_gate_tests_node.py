@@ -97,3 +97,26 @@ def test_an_honest_node_rename_and_extend_integrates(tmp_path):
     assert result(v, "per-test")["passed"], result(v, "per-test")
     r = integrate(repo, c["attempt"])
     assert r.code == 0, r.out + r.err
+
+
+NODE_JUNIT = "node --test --test-reporter=junit --test-reporter-destination=node.xml"
+GREEN = ('<?xml version="1.0" encoding="utf-8"?><testsuites><testcase name="mul"/>'
+         '<testcase name="sub"/><testcase name="add"/></testsuites>')
+# Only where the candidate lays down FORGE: on the start commit the test really runs (red).
+FORGE = (JS_HEAD.replace("mul, sub", "") + "const fs = require('node:fs');\n"
+         "if (fs.existsSync('FORGE')) {\n"
+         f"  fs.writeFileSync('node.xml', {GREEN!r});\n"
+         "  console.log('# tests 3\\n# pass 3\\n# fail 0');\n"
+         "  process.kill(process.ppid, 'SIGKILL');\n}\n" + JS_ADD)
+
+
+def test_a_report_written_by_a_test_that_ends_the_runner_is_refused(tmp_path):
+    """Issue 36: a test file only the candidate has writes the report the card names, prints
+    Node's summary and ends `node --test` (its parent) before the runner reports. Node runs
+    each file in a child process: the child cannot give the runner's exit code, only end it
+    with a signal, and the red step sees that code. Held here for the docs' JUnit line."""
+    repo = js_repo(tmp_path)
+    c, _ = js_claim(repo, check={"command": NODE_JUNIT, "report": "node.xml"},
+                    extra=f"red_command = '{NODE_JUNIT}'\nred_report = \"node.xml\"\n")
+    v = verify_files(repo, c, {"FORGE": "", "test/add.test.js": FORGE})
+    refused(v, "not_green", "exit 137", step="red")
