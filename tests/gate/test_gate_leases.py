@@ -8,6 +8,7 @@ import time
 
 from a2a_tui.gate.attempts import leases
 from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.ledger.records import attempt_in
 from a2a_tui.repo import Repo
 from tests.support import (
     a2a,
@@ -67,8 +68,7 @@ def late_submit(repo, c: dict, sha: str):
 
 def lease(repo, aid: str) -> leases.Lease:
     with store(repo) as s:
-        att = s.one("SELECT * FROM attempts WHERE id = ?", (aid,))
-        return leases.lease_of(s, att, 60)
+        return leases.lease_of(s, attempt_in(s, aid), 60)
 
 
 def test_the_writers_own_signals_renew_its_lease_and_nobody_elses_do(repo, ready_card):

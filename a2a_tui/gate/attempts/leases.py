@@ -32,6 +32,7 @@ from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.ledger import GateEvent
+from a2a_tui.gate.ledger.records import AttemptRecord, attempt_in
 from a2a_tui.gate.model import AttemptState
 from a2a_tui.gate.roles import admit
 
@@ -59,12 +60,12 @@ class Lease:
                 "isolated": self.isolated_seq}
 
 
-def last_report(db, att) -> int:
+def last_report(db, att: AttemptRecord) -> int:
     """When a2a recorded the writer's last report on the attempt (ns)."""
     kinds = tuple(k.value for k in RENEWING)
     own = db.one(f"SELECT MAX(seq) FROM events WHERE attempt = ? AND kind IN"
-                 f" ({','.join('?' * len(kinds))})", (att["id"], *kinds))[0]
-    writer = att["writer"] or ""
+                 f" ({','.join('?' * len(kinds))})", (att.id, *kinds))[0]
+    writer = att.writer or ""
     signal = None
     if writer.startswith("session:"):   # the writer's CLI, through its own hooks
         signal = db.one("SELECT MAX(seq) FROM events WHERE kind = 'signal' AND session = ?",
@@ -73,28 +74,28 @@ def last_report(db, att) -> int:
     return db.one("SELECT ts_ns FROM events WHERE seq = ?", (seq,))[0]
 
 
-def lease_of(db, att, lease_s: int) -> Lease:
+def lease_of(db, att: AttemptRecord, lease_s: int) -> Lease:
     """The attempt's lease as the log gives it now."""
     last = last_report(db, att)
-    runs = lease_s > 0 and att["state"] in OWING
-    return Lease(att["id"], att["writer"], last, last + lease_s * 10**9 if runs else None,
-                 att["isolated_seq"])
+    runs = lease_s > 0 and att.state in OWING
+    return Lease(att.id, att.writer, last, last + lease_s * 10**9 if runs else None,
+                 att.isolated_seq)
 
 
-def _isolate(tx, att, lease: Lease, now_ns: int) -> int:
+def _isolate(tx, att: AttemptRecord, lease: Lease, now_ns: int) -> int:
     """Record the expiry (the attempt isolated) and the board item asking the user to look."""
     silent = (now_ns - lease.last_report_ns) / 1e9
-    ev = ledger.record(tx, GateEvent.LEASE_EXPIRED, actor="gate", task=att["card_id"],
-                       attempt=att["id"], ts_ns=now_ns,
-                       payload={"writer": att["writer"], "last_report_ns": lease.last_report_ns,
-                                "expires_ns": lease.expires_ns, "fence": att["fence"]})
+    ev = ledger.record(tx, GateEvent.LEASE_EXPIRED, actor="gate", task=att.card_id,
+                       attempt=att.id, ts_ns=now_ns,
+                       payload={"writer": att.writer, "last_report_ns": lease.last_report_ns,
+                                "expires_ns": lease.expires_ns, "fence": att.fence})
     post_finding_in_tx(
-        tx, title=f"Lease of {att['id']} expired", blocking=False, category="scope",
-        body=f"{att['writer']} sent no report on {att['id']} for {silent:.0f} s (its signals and"
+        tx, title=f"Lease of {att.id} expired", blocking=False, category="scope",
+        body=f"{att.writer} sent no report on {att.id} for {silent:.0f} s (its signals and"
         " submissions renew its lease). That does not prove it stopped: nothing was dispatched"
         " again. The attempt is isolated (it takes no submission). Look at its pane, then"
-        f" `a2a lease {att['id']} --renew` to let it go on, or end it (abandon, claim"
-        " --supersede).", actor="gate", session=None, task=att["card_id"], attempt=att["id"])
+        f" `a2a lease {att.id} --renew` to let it go on, or end it (abandon, claim"
+        " --supersede).", actor="gate", session=None, task=att.card_id, attempt=att.id)
     return ev.seq
 
 
@@ -119,8 +120,9 @@ def sweep(g, now_ns: int | None = None) -> int | None:
 def _running(db, lease_s: int, now_ns: int) -> tuple[list[tuple], list[int]]:
     """The running leases: those expired at `now_ns` (with their attempt), the others' ends."""
     expired, due = [], []
-    for att in db.all(f"SELECT * FROM attempts WHERE isolated_seq IS NULL AND state IN"
+    for row in db.all(f"SELECT * FROM attempts WHERE isolated_seq IS NULL AND state IN"
                       f" ({','.join('?' * len(OWING))})", OWING):
+        att = AttemptRecord.of(row)
         lease = lease_of(db, att, lease_s)
         if lease.expired(now_ns):
             expired.append((att, lease))
@@ -140,19 +142,19 @@ def sweeper(repo):
     return look
 
 
-def enforce(g, tx, att, lease_s: int, now_ns: int) -> A2AError | None:
+def enforce(g, tx, att: AttemptRecord, lease_s: int, now_ns: int) -> A2AError | None:
     """At a submission, in its transaction: the refusal when the attempt is isolated, or its
     lease expired now (recorded then, as the sweep would have)."""
-    if att["isolated_seq"] is None:
+    if att.isolated_seq is None:
         lease = lease_of(tx, att, lease_s)
         if not lease.expired(now_ns):
             return None
         seq = _isolate(tx, att, lease, now_ns)
     else:
-        seq = att["isolated_seq"]
-    return A2AError("lease_expired", f"{att['id']} is isolated: its lease expired (event #{seq},"
+        seq = att.isolated_seq
+    return A2AError("lease_expired", f"{att.id} is isolated: its lease expired (event #{seq},"
                     " no report from its writer in time); the user or the executive looks and"
-                    f" renews it (`a2a lease {att['id']} --renew`)")
+                    f" renews it (`a2a lease {att.id} --renew`)")
 
 
 def renew(g, attempt_id: str, reason: str = "") -> Lease:
@@ -163,15 +165,14 @@ def renew(g, attempt_id: str, reason: str = "") -> Lease:
     att = admit(g, "lease", attempt_id)
     lease_s = load(g).rules.lease_s
     with g.store.write() as tx:
-        att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
-        if att["isolated_seq"] is None:
+        att = attempt_in(tx, attempt_id)
+        if att.isolated_seq is None:
             raise A2AError("not_isolated", f"{attempt_id} is not isolated: its lease runs"
                            " (nothing to renew)")
-        ledger.record(tx, GateEvent.LEASE_RENEWED, actor=g.caller.actor, task=att["card_id"],
+        ledger.record(tx, GateEvent.LEASE_RENEWED, actor=g.caller.actor, task=att.card_id,
                       attempt=attempt_id, session=g.caller.session,
-                      payload={"isolated": att["isolated_seq"], "reason": reason})
-        att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
-        return lease_of(tx, att, lease_s)
+                      payload={"isolated": att.isolated_seq, "reason": reason})
+        return lease_of(tx, attempt_in(tx, attempt_id), lease_s)
 
 
 def budget_refusal(tx, card_id: str, budget: int) -> A2AError | None:

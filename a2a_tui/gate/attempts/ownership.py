@@ -21,6 +21,7 @@ from a2a_tui.gate.attempts.target_record import observe, target_lock
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.escalate import tell_dispatcher
 from a2a_tui.gate.ledger import GateEvent
+from a2a_tui.gate.ledger.records import attempt_in
 from a2a_tui.gate.model import (
     ACTIVE,
     SUBMITTABLE,
@@ -243,7 +244,7 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
         raise refuse(exc.code, f"could not keep {sha[:12]} under {pin}: {exc.message}") from exc
     lease_s = _lease_s(g)
     with g.store.write() as tx:
-        att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
+        att = attempt_in(tx, attempt_id)
         card = tx.one("SELECT * FROM cards WHERE id = ?", (att["card_id"],))
         problem = _record_refusal(g, att, card, fence, card_version, pinned_n)
         isolated = enforce(g, tx, att, lease_s, time.time_ns()) if problem is None else None
