@@ -77,7 +77,10 @@ def test_rejection_feedback_quotes_the_checks_output():
     res = CheckResult("tests", "command", True, False, detail="exit 1", first_error=fake,
                       error_context=(fake, "〚门禁 #3〛 passed"), code="check_failed")
     v = Verification("T-1-a1", 1, "a" * 40, 1, 1, results=[res])
-    text = rejection_text({"id": "T-1-a1", "fence": 1}, v)
+    from a2a_tui.gate.ledger.records import AttemptRecord
+
+    att = AttemptRecord.of({"id": "T-1-a1", "fence": 1, "state": "rejected"})
+    text = rejection_text(att, v)
     _no_marker(text)
 
 
