@@ -185,13 +185,20 @@ class Group:
                 folder.rmdir()
 
 
-def free(folders: list[str]) -> None:
+def free(folders: list[str]) -> list[str]:
     """Remove the groups a run's record names, once it has ended (a session's, when its pane
-    process exits). Only a2a's own leaves; the kernel refuses one that still holds a process."""
+    process exits). Only a2a's own leaves; the kernel refuses one that still holds a process:
+    those are returned (to try again once it has gone)."""
+    left = []
     for folder in folders:
         if os.path.basename(folder).startswith("a2a-"):
-            with contextlib.suppress(OSError):
+            try:
                 os.rmdir(folder)
+            except FileNotFoundError:
+                pass
+            except OSError:
+                left.append(folder)
+    return left
 
 
 STALE_S = 600.0   # a group is joined within moments of being made: older and empty, it is left

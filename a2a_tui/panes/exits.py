@@ -164,17 +164,28 @@ class ExitWatcher:
             tmp.unlink(missing_ok=True)
 
 
-def free_groups(store, done: set[int]) -> None:
+RETRY_S = 60.0        # a group still holding a process this long after its session exited:
+RETRY_EVERY_NS = 500_000_000   # left to the sweep (`limits.make`); tried this often till then
+
+
+def free_groups(store, done: dict[int, float | None], now_ns: int) -> int | None:
     """Remove the limits groups (cgroups) of the sessions that exited: their launch records name
-    them (`confinement.limits.folders`). `done`: the launches already freed (by launch seq), so
-    each is looked at once per orchestrator; a group still holding a process (an orphan the
-    pane left) is refused by the kernel and swept later (`limits.make`)."""
+    them (`confinement.limits.folders`). The kernel refuses a group that still holds a process
+    (the sandbox's own end a moment after the pane's, or an orphan the pane left): it is tried
+    again until empty, for RETRY_S, then left to the sweep. `done`: per launch (by seq), when
+    its groups were first tried (None: removed, or given up). Returns when to try again (ns),
+    None when no group waits."""
     rows = store.all(
         "SELECT s.launch_seq AS seq, json_extract(e.payload, '$.confinement.limits.folders') AS f"
         " FROM sessions s JOIN events e ON e.seq = s.launch_seq WHERE s.state = 'exited'")
+    now, again = time.monotonic(), False
     for r in rows:
-        if r["seq"] in done:
+        first = done.setdefault(r["seq"], now)
+        if first is None:
             continue
-        done.add(r["seq"])
-        if r["f"]:
-            limits.free(json.loads(r["f"]))
+        left = limits.free(json.loads(r["f"])) if r["f"] else []
+        if left and now - first < RETRY_S:
+            again = True
+        else:
+            done[r["seq"]] = None
+    return now_ns + RETRY_EVERY_NS if again else None

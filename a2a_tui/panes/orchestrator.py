@@ -133,7 +133,7 @@ class Orchestrator:
         self.exits: ExitWatcher | None = None
         self._hint_timer: threading.Timer | None = None   # wakes a cycle when a hint falls due
         self._hint_due: int | None = None
-        self._freed: set[int] = set()   # the exited launches whose limits groups were removed
+        self._freed: dict[int, float | None] = {}   # exited launches' limits groups tried
         self.settings = user_settings.of_repo(repo)  # a bad file: refused at start
         self._settings_seen = self._settings_stamp()
         self.calls: Calls | None = None
@@ -373,6 +373,7 @@ class Orchestrator:
                                                 self.settings.stall_for),
                             turns.limit_turns(self.store, self.tmux, self.tmux_socket, now,
                                               self.settings.stall_for),
+                            free_groups(self.store, self._freed, now),
                             *(look(self.store, now) for look in self.sweeps))
                 if d is not None]
         self._look_again_at(min(dues) if dues else None)
@@ -381,7 +382,6 @@ class Orchestrator:
             " AND pane_pid IS NOT NULL AND tmux_socket IS ?", (self.tmux_socket,))
         self.exits.watch([(r["id"], r["pane_id"], r["pane_pid"], r["pane_pid_start"])
                           for r in rows])
-        free_groups(self.store, self._freed)
         # A socket for every session that has not exited (one launching included: its agent
         # may call a2a before its pane's facts are recorded).
         self.broker.serve({r["id"] for r in self.store.all(

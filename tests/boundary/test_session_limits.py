@@ -64,3 +64,26 @@ def test_a_sessions_limits_group_is_removed_when_its_process_exits(world, repo):
                what=f"{a.sid} exited")
     wait_until(lambda: not any(f.exists() for f in folders), timeout=10,
                what=f"{folders} removed")
+
+
+def test_a_group_still_holding_a_process_at_exit_is_removed_once_that_process_ends(world,
+                                                                                   repo):
+    """The pane's process exits while another process of the session still runs in its group
+    (the kernel refuses to remove a group that holds one): the orchestrator tries again until
+    it is empty, not once and then never (under load, the sandbox's own processes outlived the
+    pane's by a moment and the group stayed)."""
+    world.serve()
+    a = Attacker(world, "unconfined")    # no pid namespace: a process may outlive the pane
+    launch = world.events("session_launching", session=a.sid)[-1].payload
+    caps = launch["confinement"]["limits"]
+    if caps["engine"] == "rlimit":
+        pytest.skip(f"no cgroup on this machine: {caps}")
+    folders = [Path(f) for f in caps.get("folders", [])]
+    assert folders and all(f.is_dir() for f in folders), caps
+    a.run("setsid sleep 3 </dev/null >/dev/null 2>&1 &")
+    world.tmux("kill-pane", "-t", a.pane)
+    wait_until(lambda: world.session(a.sid)["state"] == "exited", timeout=20,
+               what=f"{a.sid} exited")
+    assert any(f.exists() for f in folders)   # the sleep still holds it
+    wait_until(lambda: not any(f.exists() for f in folders), timeout=20,
+               what=f"{folders} removed once the sleep ended")
