@@ -164,15 +164,15 @@ class ExitWatcher:
             tmp.unlink(missing_ok=True)
 
 
-RETRY_S = 60.0        # a group still holding a process this long after its session exited:
-RETRY_EVERY_NS = 500_000_000   # left to the sweep (`limits.make`); tried this often till then
+GROUP_RETRY_S = 60.0  # a group still holding a process this long after its session exited:
+GROUP_RETRY_EVERY_NS = 500_000_000  # left to the sweep (`limits.make`); tried this often till then
 
 
 def free_groups(store, done: dict[int, float | None], now_ns: int) -> int | None:
     """Remove the limits groups (cgroups) of the sessions that exited: their launch records name
     them (`confinement.limits.folders`). The kernel refuses a group that still holds a process
     (the sandbox's own end a moment after the pane's, or an orphan the pane left): it is tried
-    again until empty, for RETRY_S, then left to the sweep. `done`: per launch (by seq), when
+    again until empty, for GROUP_RETRY_S, then left to the sweep. `done`: per launch (by seq), when
     its groups were first tried (None: removed, or given up). Returns when to try again (ns),
     None when no group waits."""
     rows = store.all(
@@ -184,8 +184,8 @@ def free_groups(store, done: dict[int, float | None], now_ns: int) -> int | None
         if first is None:
             continue
         left = limits.free(json.loads(r["f"])) if r["f"] else []
-        if left and now - first < RETRY_S:
+        if left and now - first < GROUP_RETRY_S:
             again = True
         else:
             done[r["seq"]] = None
-    return now_ns + RETRY_EVERY_NS if again else None
+    return now_ns + GROUP_RETRY_EVERY_NS if again else None
