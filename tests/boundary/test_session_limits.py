@@ -53,12 +53,7 @@ def test_a_sessions_limits_group_is_removed_when_its_process_exits(world, repo):
     once its pane's process has exited, not left until a later launch's sweep."""
     world.serve()                      # the orchestrator watches the pane's process
     a = Attacker(world, "confined")
-    launch = world.events("session_launching", session=a.sid)[-1].payload
-    caps = launch["confinement"]["limits"]
-    if caps["engine"] == "rlimit":
-        pytest.skip(f"no cgroup on this machine: {caps}")
-    folders = [Path(f) for f in caps.get("folders", [])]
-    assert folders and all(f.is_dir() for f in folders), caps
+    folders = _groups(world, a)
     world.tmux("kill-pane", "-t", a.pane)
     wait_until(lambda: world.session(a.sid)["state"] == "exited", timeout=20,
                what=f"{a.sid} exited")
@@ -74,12 +69,7 @@ def test_a_group_still_holding_a_process_at_exit_is_removed_once_that_process_en
     pane's by a moment and the group stayed)."""
     world.serve()
     a = Attacker(world, "unconfined")    # no pid namespace: a process may outlive the pane
-    launch = world.events("session_launching", session=a.sid)[-1].payload
-    caps = launch["confinement"]["limits"]
-    if caps["engine"] == "rlimit":
-        pytest.skip(f"no cgroup on this machine: {caps}")
-    folders = [Path(f) for f in caps.get("folders", [])]
-    assert folders and all(f.is_dir() for f in folders), caps
+    folders = _groups(world, a)
     a.run("setsid sleep 3 </dev/null >/dev/null 2>&1 &")
     world.tmux("kill-pane", "-t", a.pane)
     wait_until(lambda: world.session(a.sid)["state"] == "exited", timeout=20,
@@ -87,3 +77,15 @@ def test_a_group_still_holding_a_process_at_exit_is_removed_once_that_process_en
     assert any(f.exists() for f in folders)   # the sleep still holds it
     wait_until(lambda: not any(f.exists() for f in folders), timeout=20,
                what=f"{folders} removed once the sleep ended")
+
+
+def _groups(world, a: Attacker) -> list[Path]:
+    """The cgroup folders `a`'s launch record names (each there now); skips where the machine
+    has no cgroup to give (setrlimit alone)."""
+    launch = world.events("session_launching", session=a.sid)[-1].payload
+    caps = launch["confinement"]["limits"]
+    if caps["engine"] == "rlimit":
+        pytest.skip(f"no cgroup on this machine: {caps}")
+    folders = [Path(f) for f in caps.get("folders", [])]
+    assert folders and all(f.is_dir() for f in folders), caps
+    return folders
