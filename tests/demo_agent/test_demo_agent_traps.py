@@ -103,7 +103,8 @@ def test_the_auto_mode_choice_payload_is_claude_codes_byte_for_byte(tmp_path):
     out = tmp_path / "notes"
     out.mkdir()
     hook = tmp_path / "keep.sh"
-    hook.write_text(f'#!/bin/sh\ncat > {out}/"$(date +%s%N)-$1.json"\n')
+    # The note is written aside and renamed in: the test reads it as soon as its name appears.
+    hook.write_text(f'#!/bin/sh\nf={out}/"$(date +%s%N)-$1"\ncat > "$f.part" && mv "$f.part" "$f.json"\n')
     hook.chmod(0o755)
     settings = {"hooks": {ev: [{"hooks": [{"type": "command", "command": f"{hook} {ev}"}]}]
                           for ev in ("UserPromptSubmit", "Notification")}}
