@@ -1,7 +1,8 @@
 """The house's figures (issue 23), read from the source with `ast`: one command for before/after.
 
 Prints: SQL writes to gate tables outside the ledger's fold, functions returning
-`dict[str, Any]`, the longest functions, the deepest nesting, the largest files, the modules at
+`dict[str, Any]`, functions returning `JsonObject` (a JSON edge) and whether each is named for
+it, the longest functions, the deepest nesting, the largest files, the modules at
 gate/'s top level, bare attempt-state strings in comparisons and import circles.
 `python bench/house_metrics.py [ROOT]` (ROOT: a checkout, default this one; e.g. the tree of an
 older commit from `git archive <sha> | tar -x -C /tmp/x`).
@@ -87,6 +88,17 @@ def dict_returns(files: dict[str, ast.Module], kinds: tuple[str, ...]) -> Counte
             if fn.returns is not None and ast.unparse(fn.returns).replace(" ", "") in kinds:
                 found[rel] += 1
     return found
+
+
+def json_edges(files: dict[str, ast.Module]) -> list[tuple[str, bool]]:
+    """Functions returning `JsonObject` (a2a_tui/jsontypes.py), each with whether its name says
+    it builds JSON for the outside (`to_json`, `..._json`)."""
+    out = []
+    for rel, tree in files.items():
+        for fn in _functions(tree):
+            if fn.returns is not None and ast.unparse(fn.returns).strip("'\"") == "JsonObject":
+                out.append((f"{rel}:{fn.lineno} {fn.name}", fn.name.endswith("json")))
+    return out
 
 
 def _depth(node: ast.AST) -> int:
@@ -233,6 +245,12 @@ def main(argv: list[str]) -> None:
         dicts = dict_returns(files, kinds)
         print(f"functions returning {label}: {sum(dicts.values())}"
               f" ({sum(n for r, n in dicts.items() if r.startswith('a2a_tui/gate/'))} in gate/)")
+    edges = json_edges(files)
+    print(f"functions returning JsonObject (a JSON edge): {len(edges)};"
+          f" not named for it (to_json, ..._json): {sum(not named for _, named in edges)}")
+    for where, named in edges:
+        if not named:
+            print(f"  {where}")
     fns = functions(files)
     print(f"functions over 60 lines: {sum(n > 60 for n, _, _ in fns)}; longest:")
     for n, _, where in sorted(fns, reverse=True)[:TOP]:

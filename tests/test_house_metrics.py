@@ -18,6 +18,7 @@ def test_house_metrics_runs_and_counts_no_gate_write_outside_the_fold():
     assert "import circles (module level): 0" in r.stdout, r.stdout
     assert "attempt states as bare strings in comparisons: 0" in r.stdout, r.stdout
     assert "import circles (type-only imports included): 0" in r.stdout, r.stdout
+    assert "not named for it (to_json, ..._json): 0" in r.stdout, r.stdout
 
 
 def _metrics(root: Path) -> str:
@@ -37,9 +38,14 @@ def test_a_circle_through_a_type_only_import_and_record_key_reads_are_counted(tm
     (pkg / "steps" / "one.py").write_text(
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
         "    from a2a_tui.steps.chain import Chain\n"
-        "def f(att, ctx):\n    return att['state'], ctx.attempt.get('sha'), att[0]\n")
+        "def f(att, ctx):\n    return att['state'], ctx.attempt.get('sha'), att[0]\n"
+        "def to_json() -> JsonObject:\n    return {}\n"
+        "def status() -> 'JsonObject':\n    return {}\n")
     out = _metrics(tmp_path)
     assert "import circles (module level): 0" in out, out
     assert "import circles (type-only imports included): 1" in out, out
     assert "a2a_tui.steps.chain -> a2a_tui.steps.one" in out, out
     assert 'attempt record key reads (att["..."], att.get("...")): 2 in 1 modules' in out, out
+    assert "returning JsonObject (a JSON edge): 2; not named for it (to_json, ..._json): 1" \
+        in out, out
+    assert "a2a_tui/steps/one.py:8 status" in out, out

@@ -32,6 +32,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from a2a_tui.jsontypes import JsonObject
+
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 MIB = 1024 * 1024
 
@@ -81,7 +83,7 @@ class Machine:
     base: tuple[Path, ...] = ()
     notes: tuple[str, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"engine": str(self.engine), "base": [str(b) for b in self.base],
                 "notes": list(self.notes)}
 

@@ -23,9 +23,9 @@ import subprocess
 import sys
 from dataclasses import asdict, dataclass
 from enum import StrEnum
-from typing import Any
 
 from a2a_tui import host
+from a2a_tui.jsontypes import JsonObject
 
 SANDBOX_EXEC = "/usr/bin/sandbox-exec"
 # The namespaces a session gets, tried by the probe exactly as a launch uses them.
@@ -51,7 +51,7 @@ class Probe:
     version: str | None = None
     reason: str = ""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {**asdict(self), "engine": str(self.engine)}
 
 

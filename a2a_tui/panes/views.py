@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any
+
+from a2a_tui.jsontypes import JsonObject
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,7 @@ class SessionView:
         """Seconds since the pane's last signal (None before the first)."""
         return round((now_ns - self.last_signal_ns) / 1e9, 3) if self.last_signal_ns else None
 
-    def to_json(self, now_ns: int) -> dict[str, Any]:
+    def to_json(self, now_ns: int) -> JsonObject:
         """The session as `a2a sessions --json` prints it (field names are the contract)."""
         return {
             "session": self.id, "role": self.role, "cli": self.cli, "pane": self.pane_id,

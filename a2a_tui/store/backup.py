@@ -24,6 +24,7 @@ from typing import Any
 from urllib.parse import quote
 
 from a2a_tui.errors import A2AError
+from a2a_tui.jsontypes import JsonObject
 from a2a_tui.store import chain, pages, rolling, trouble
 from a2a_tui.store.db import Store
 from a2a_tui.store.owner import DB_SUFFIXES, Identity, identity_of, remove_files
@@ -45,7 +46,7 @@ class BackupInfo:
     def identity(self) -> Identity:
         return Identity(self.store_id, self.root)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return asdict(self)
 
 

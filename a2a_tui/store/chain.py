@@ -12,9 +12,9 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import Any
 
 from a2a_tui.errors import A2AError
+from a2a_tui.jsontypes import JsonObject
 from a2a_tui.store.trouble import PASSING
 
 GENESIS = "0" * 64
@@ -39,7 +39,7 @@ class Break:
     seq: int
     why: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"seq": self.seq, "why": self.why}
 
 

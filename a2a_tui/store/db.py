@@ -20,6 +20,7 @@ from urllib.parse import quote
 
 from a2a_tui import ids
 from a2a_tui.errors import A2AError
+from a2a_tui.jsontypes import JsonObject
 from a2a_tui.store import chain, migrate, pages, trouble
 from a2a_tui.store.trouble import StoreCode
 
@@ -39,7 +40,7 @@ class Event:
     session: str | None
     payload: dict[str, Any]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "seq": self.seq, "ts_ns": self.ts_ns, "kind": self.kind, "actor": self.actor,
             "task": self.task, "attempt": self.attempt, "session": self.session,

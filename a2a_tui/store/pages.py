@@ -32,6 +32,7 @@ from typing import Any
 from urllib.parse import quote
 
 from a2a_tui.errors import A2AError
+from a2a_tui.jsontypes import JsonObject
 
 STAMP_SUFFIX = ".checked"
 BACKUPS_DIR = "backups"   # beside the database: a2a's own rolling backups (store/rolling.py)
@@ -113,7 +114,7 @@ class Kept:
     def taken_s(self) -> float:
         return float(calendar.timegm(time.strptime(self.taken, "%Y%m%dT%H%M%S")))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"path": str(self.path), "taken": self.taken + "Z", "last_seq": self.last_seq}
 
 

@@ -104,7 +104,8 @@ def test_the_auto_mode_choice_payload_is_claude_codes_byte_for_byte(tmp_path):
     out.mkdir()
     hook = tmp_path / "keep.sh"
     # The note is written aside and renamed in: the test reads it as soon as its name appears.
-    hook.write_text(f'#!/bin/sh\nf={out}/"$(date +%s%N)-$1"\ncat > "$f.part" && mv "$f.part" "$f.json"\n')
+    hook.write_text(f'#!/bin/sh\nf={out}/"$(date +%s%N)-$1"\n'
+                    'cat > "$f.part" && mv "$f.part" "$f.json"\n')
     hook.chmod(0o755)
     settings = {"hooks": {ev: [{"hooks": [{"type": "command", "command": f"{hook} {ev}"}]}]
                           for ev in ("UserPromptSubmit", "Notification")}}
