@@ -16,6 +16,7 @@ import textwrap
 import pytest
 
 from tests.scenarios import delivery, orchestration, recovery, rules
+from tests.scenarios.conftest import COUNTEREXAMPLES_ENV
 from tests.scenarios.switches import ROOT
 from tests.scenarios.switches.edits import Replace
 from tests.scenarios.switches.registry import SWITCHES, switch_off
@@ -105,7 +106,7 @@ def test_breaks():
 def test_a_counterexample_that_passes_or_breaks_is_a_failure(tmp_path):
     (tmp_path / "conftest.py").write_text(textwrap.dedent(CONFTEST))
     (tmp_path / "test_meta.py").write_text(textwrap.dedent(SCENARIOS))
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), COUNTEREXAMPLES_ENV: "1"}
     r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rA", "-n", "0", "-p",
                         "no:cacheprovider", str(tmp_path)],
                        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
@@ -121,3 +122,18 @@ def test_a_counterexample_that_passes_or_breaks_is_a_failure(tmp_path):
     }, r.stdout + r.stderr
     assert "counterexample passed: with 'nothing' switched off" in r.stdout
     assert "counterexample broke instead of failing its assertions" in r.stdout
+
+
+def test_the_counterexamples_run_only_when_asked_for(tmp_path):
+    """The suite runs the proofs; `A2A_COUNTEREXAMPLES=1` adds the counterexamples."""
+    (tmp_path / "conftest.py").write_text(textwrap.dedent(CONFTEST))
+    (tmp_path / "test_meta.py").write_text(textwrap.dedent(SCENARIOS))
+    env = {k: v for k, v in os.environ.items() if k != COUNTEREXAMPLES_ENV}
+    ids = {}
+    for asked in ("", "1"):
+        r = subprocess.run([sys.executable, "-m", "pytest", "-q", "--collect-only", "-n", "0",
+                            "-p", "no:cacheprovider", str(tmp_path)], cwd=tmp_path,
+                           env={**env, "PYTHONPATH": str(ROOT), COUNTEREXAMPLES_ENV: asked},
+                           capture_output=True, text=True, timeout=120)
+        ids[asked] = {line.split("[")[1] for line in r.stdout.splitlines() if "::" in line}
+    assert ids == {"": {"proof]"}, "1": {"proof]", "counterexample]"}}, ids
