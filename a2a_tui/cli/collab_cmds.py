@@ -11,7 +11,10 @@ from a2a_tui.cli.output import Result
 from a2a_tui.errors import A2AError
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from a2a_tui.collab.context import Collab
+    from a2a_tui.collab.items import BoardItem, Sent
 
 
 def kind_help() -> str:
@@ -126,7 +129,7 @@ def cmd_board_ask(ctx, args) -> Result:
 
     item = board.ask(_collab(ctx), args.title, args.option, args.recommend, args.why,
                      body=args.body, blocking=args.blocking, category=args.category)
-    return Result(item, f"asked {item['id']}: {item['title']}", rules="board ask")
+    return Result(item.to_json(), f"asked {item.id}: {item.title}", rules="board ask")
 
 
 def cmd_board_report(ctx, args) -> Result:
@@ -134,8 +137,8 @@ def cmd_board_report(ctx, args) -> Result:
 
     item = board.report(_collab(ctx), args.title, args.body, blocking=args.blocking,
                         category=args.category)
-    return Result(item, f"reported {item['id']}: {item['title']}"
-                        f"{' (protected: only the user closes it)' if item['protected'] else ''}",
+    return Result(item.to_json(), f"reported {item.id}: {item.title}"
+                  f"{' (protected: only the user closes it)' if item.protected else ''}",
                   rules="board report")
 
 
@@ -143,37 +146,38 @@ def cmd_board_list(ctx, args) -> Result:
     from a2a_tui.collab import board
 
     data = board.list_board(ctx.store)
-    items = [i for i in data["items"] if not args.open or i["status"] != "closed"]
-    return Result(data, "\n".join(_item_line(i) for i in items) or "(board is empty)",
+    items = [i for i in data.items if not args.open or i.status != "closed"]
+    return Result(data.to_json(), "\n".join(_item_line(i) for i in items) or "(board is empty)",
                   rules="board list")
 
 
 def cmd_board_show(ctx, args) -> Result:
     from a2a_tui.collab import board
 
-    i = board.show(ctx.store, args.id)
+    shown = board.show(ctx.store, args.id)
+    i = shown.item
     lines = [_item_line(i)]
-    if i["body"]:
-        lines.append(i["body"])
-    for o in i["options"]:
-        mark = "  (recommended)" if o["key"] == i["recommend"] else ""
-        lines.append(f"  [{o['key']}] {o['text']}{mark}")
-    if i["why"]:
-        lines.append(f"why: {i['why']}")
-    for r in i["records"]:
-        if r["kind"] == "answer":
-            sent = f" (delivered #{r['dispatch']})" if r["dispatch"] else " (pending)"
-            lines.append(f"answer {r['user_input']}: {_one_line(r['input_text'])}{sent}")
+    if i.body:
+        lines.append(i.body)
+    for o in i.options:
+        mark = "  (recommended)" if o.key == i.recommend else ""
+        lines.append(f"  [{o.key}] {o.text}{mark}")
+    if i.why:
+        lines.append(f"why: {i.why}")
+    for r in shown.records:
+        if r.kind == "answer":
+            sent = f" (delivered #{r.dispatch})" if r.dispatch else " (pending)"
+            lines.append(f"answer {r.user_input}: {_one_line(r.input_text or '')}{sent}")
         else:
-            lines.append(f"closed by {r['actor']}: {r['reason']}")
-    return Result(i, "\n".join(lines), rules="board list")
+            lines.append(f"closed by {r.actor}: {r.reason}")
+    return Result(shown.to_json(), "\n".join(lines), rules="board list")
 
 
 def cmd_board_close(ctx, args) -> Result:
     from a2a_tui.collab import board
 
     i = board.close(_collab(ctx), args.id, args.reason)
-    return Result(i, f"closed {i['id']}", rules="board close")
+    return Result(i.to_json(), f"closed {i.id}", rules="board close")
 
 
 def cmd_board_answer(ctx, args) -> Result:
@@ -181,32 +185,32 @@ def cmd_board_answer(ctx, args) -> Result:
 
     r = board.answer(_collab(ctx), args.id, option=args.option, adopt=args.adopt,
                      text=args.text, hold=args.hold)
-    lines = [f"recorded {r['user_input']} as the answer to {r['id']}"]
-    lines += _sent_lines(r["sent"]) or (["held: send with `a2a board send`"] if r["held"] else [])
-    return Result(r, "\n".join(lines), rules="board answer")
+    lines = [f"recorded {r.user_input} as the answer to {r.item.id}"]
+    lines += _sent_lines(r.sent) or (["held: send with `a2a board send`"] if r.held else [])
+    return Result(r.to_json(), "\n".join(lines), rules="board answer")
 
 
 def cmd_board_send(ctx, args) -> Result:
     from a2a_tui.collab import board
 
     sent = board.send_pending(_collab(ctx), args.session)
-    return Result({"sent": sent}, "\n".join(_sent_lines(sent)) or "no held answers",
+    return Result({"sent": [s.to_json() for s in sent]},
+                  "\n".join(_sent_lines(sent)) or "no held answers",
                   rules="board answer")
 
 
-def _sent_lines(sent: list[dict[str, Any]]) -> list[str]:
-    return [f"{', '.join(s['user_inputs'])} -> {s['session']} as one prompt, dispatch"
-            f" #{s['dispatch']}" if s["dispatch"] else f"{', '.join(s['user_inputs'])}: {s['why']}"
-            for s in sent]
+def _sent_lines(sent: Sequence[Sent]) -> list[str]:
+    return [f"{', '.join(s.user_inputs)} -> {s.session} as one prompt, dispatch #{s.dispatch}"
+            if s.dispatch else f"{', '.join(s.user_inputs)}: {s.why}" for s in sent]
 
 
-def _item_line(i: dict[str, Any]) -> str:
-    who = i["asked_by"] or i["actor"]
-    flags = [f for f in ("blocking" if i["blocking"] else "",
-                         i["category"] if i["category"] != "other" else "",
-                         "protected" if i["protected"] else "") if f]
-    return (f"{i['id']:<5} {i['status']:<8} {i['kind']:<8} {who:<14}"
-            f" {i['title']}{'  [' + ', '.join(flags) + ']' if flags else ''}")
+def _item_line(i: BoardItem) -> str:
+    who = i.asked_by or i.actor
+    flags = [f for f in ("blocking" if i.blocking else "",
+                         i.category if i.category != "other" else "",
+                         "protected" if i.protected else "") if f]
+    return (f"{i.id:<5} {i.status:<8} {i.kind:<8} {who:<14}"
+            f" {i.title}{'  [' + ', '.join(flags) + ']' if flags else ''}")
 
 
 def _one_line(text: str, width: int = 100) -> str:

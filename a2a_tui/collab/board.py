@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 import re
 import time
-from typing import Any
 
 from a2a_tui.collab.context import Collab, records_refusals, require_text
 from a2a_tui.collab.delivery import deliver_in_tx, session_is_live
+from a2a_tui.collab.items import Answered, Board, BoardItem, BoardRecord, ItemShown, Sent
 from a2a_tui.collab.roles import BOARD_ASKERS, BOARD_CLOSERS, CATEGORIES, PROTECTED_CATEGORIES
 from a2a_tui.collab.user_input import record_user_input_in_tx, require_user
 from a2a_tui.errors import A2AError
@@ -83,7 +83,7 @@ def parse_option(spec: str) -> dict[str, str]:
 
 @records_refusals
 def ask(c: Collab, title: str, options: list[str], recommend: str, why: str, *, body: str = "",
-        blocking: bool = False, category: str = "other") -> dict[str, Any]:
+        blocking: bool = False, category: str = "other") -> BoardItem:
     """A controller's question to the user: options with keys, a recommendation and why."""
     title = require_text(title, "--title")
     why = require_text(why, "--why")
@@ -107,11 +107,11 @@ def ask(c: Collab, title: str, options: list[str], recommend: str, why: str, *, 
                                blocking=blocking, actor=c.caller.actor,
                                session=c.caller.session, role=c.role, options=opts,
                                recommend=recommend, why=why)
-        return item_dict(tx, _item(tx, item_id))
+        return item_of(tx, _item(tx, item_id))
 
 
 def report(c: Collab, title: str, body: str, *, blocking: bool = False,
-           category: str = "other") -> dict[str, Any]:
+           category: str = "other") -> BoardItem:
     """Anyone's finding: a problem noticed outside one's own scope."""
     title = require_text(title, "--title")
     body = require_text(body, "--body")
@@ -119,11 +119,11 @@ def report(c: Collab, title: str, body: str, *, blocking: bool = False,
         item_id = post_finding_in_tx(tx, title=title, body=body, category=category,
                                      blocking=blocking, actor=c.caller.actor,
                                      session=c.caller.session, role=c.role)
-        return item_dict(tx, _item(tx, item_id))
+        return item_of(tx, _item(tx, item_id))
 
 
 @records_refusals
-def close(c: Collab, item_id: str, reason: str) -> dict[str, Any]:
+def close(c: Collab, item_id: str, reason: str) -> BoardItem:
     """Close an item with a reason. Controllers may close unprotected items; the user any."""
     reason = require_text(reason, "--reason")
     with c.store.write() as tx:
@@ -143,7 +143,7 @@ def close(c: Collab, item_id: str, reason: str) -> dict[str, Any]:
         if not close_in_tx(tx, item_id, reason, actor=c.caller.actor, session=c.caller.session,
                            role=c.role):
             raise A2AError("already_closed", f"{item_id} is already closed")
-        return item_dict(tx, item)
+        return item_of(tx, item)
 
 
 def close_in_tx(tx, item_id: str, reason: str, *, actor: str, session: str | None,
@@ -162,7 +162,7 @@ def close_in_tx(tx, item_id: str, reason: str, *, actor: str, session: str | Non
 
 @records_refusals
 def answer(c: Collab, item_id: str, *, option: str | None = None, adopt: bool = False,
-           text: str | None = None, hold: bool = False, source: str = "cli") -> dict[str, Any]:
+           text: str | None = None, hold: bool = False, source: str = "cli") -> Answered:
     """The user's answer: a user input (choice or answer) and a board record pointing at it.
 
     Unless `hold`, every pending answer for the asking session goes out at once, as one prompt;
@@ -201,17 +201,17 @@ def answer(c: Collab, item_id: str, *, option: str | None = None, adopt: bool = 
                                  "adopted": adopt})
         tx.execute("INSERT INTO board_records(seq, item_id, kind, user_input, actor, role, ts_ns)"
                    " VALUES (?,?,'answer',?,'user','user',?)", (seq, item_id, uid, time.time_ns()))
-        sent = []
+        sent: list[Sent] = []
         if not hold and item["asked_by"]:
             sent = _send_in_tx(tx, item["asked_by"])
-        result = {**item_dict(tx, item), "user_input": uid, "held": hold, "sent": sent}
-    if any(s.get("dispatch") for s in sent):
+        result = Answered(item_of(tx, item), uid, hold, tuple(sent))
+    if any(s.dispatch for s in sent):
         wake(c.repo)
     return result
 
 
 @records_refusals
-def send_pending(c: Collab, session: str | None = None) -> list[dict[str, Any]]:
+def send_pending(c: Collab, session: str | None = None) -> list[Sent]:
     """Deliver every held answer, one prompt per asking session (or only `session`'s)."""
     require_user(c, "sending board answers")
     with c.store.write() as tx:
@@ -222,12 +222,12 @@ def send_pending(c: Collab, session: str | None = None) -> list[dict[str, Any]]:
         if session is not None:
             sessions = [s for s in sessions if s == session]
         sent = [x for s in sessions for x in _send_in_tx(tx, s)]
-    if any(s.get("dispatch") for s in sent):
+    if any(s.dispatch for s in sent):
         wake(c.repo)
     return sent
 
 
-def _send_in_tx(tx, session: str) -> list[dict[str, Any]]:
+def _send_in_tx(tx, session: str) -> list[Sent]:
     """Queue all undelivered answers for `session` as one dispatch (if the session is live)."""
     rows = tx.all(
         "SELECT u.id, u.kind, u.text, u.option_key, u.ref, i.title FROM user_inputs u"
@@ -238,10 +238,10 @@ def _send_in_tx(tx, session: str) -> list[dict[str, Any]]:
         return []
     ids = [r["id"] for r in rows]
     if not session_is_live(tx, session):
-        return [{"session": session, "user_inputs": ids, "dispatch": None,
-                 "why": f"session {session} is not live; the answers stay pending"}]
+        return [Sent(session, tuple(ids), None,
+                     f"session {session} is not live; the answers stay pending")]
     n = deliver_in_tx(tx, ids, session, batch_text(rows), source="board", actor="user")
-    return [{"session": session, "user_inputs": ids, "dispatch": n}]
+    return [Sent(session, tuple(ids), n)]
 
 
 def batch_text(rows) -> str:
@@ -267,16 +267,12 @@ def _status(tx, item_id: str) -> str:
     return "closed" if "close" in kinds else "answered" if "answer" in kinds else "open"
 
 
-def item_dict(tx, row) -> dict[str, Any]:
+def item_of(tx, row) -> BoardItem:
     """An item as shown: its stored fields and its status derived from later records."""
-    d = dict(row)
-    d["options"] = json.loads(d["options"])
-    d["blocking"], d["protected"] = bool(d["blocking"]), bool(d["protected"])
-    d["status"] = _status(tx, d["id"])
-    return d
+    return BoardItem.of(row, _status(tx, row["id"]))
 
 
-def record_dicts(tx, item_id: str | None = None) -> list[dict[str, Any]]:
+def records_of(tx, item_id: str | None = None) -> tuple[BoardRecord, ...]:
     """Answers and closures, oldest first, with the answering user input's text and delivery."""
     sql = ("SELECT r.*, u.kind AS input_kind, u.text AS input_text, u.option_key,"
            " d.session AS delivered_to, d.dispatch FROM board_records r"
@@ -284,19 +280,17 @@ def record_dicts(tx, item_id: str | None = None) -> list[dict[str, Any]]:
            " LEFT JOIN deliveries d ON d.record = r.user_input")
     rows = tx.all(sql + (" WHERE r.item_id = ?" if item_id else "") + " ORDER BY r.seq",
                   (item_id,) if item_id else ())
-    return [dict(r) for r in rows]
+    return tuple(BoardRecord.of(r) for r in rows)
 
 
-def list_board(store) -> dict[str, Any]:
+def list_board(store) -> Board:
     """Every item and every answer and closure, as separate records."""
     with store.snapshot() as tx:
-        items = [item_dict(tx, r) for r in tx.all("SELECT * FROM board_items ORDER BY seq")]
-        return {"items": items, "records": record_dicts(tx)}
+        items = [item_of(tx, r) for r in tx.all("SELECT * FROM board_items ORDER BY seq")]
+        return Board(tuple(items), records_of(tx))
 
 
-def show(store, item_id: str) -> dict[str, Any]:
+def show(store, item_id: str) -> ItemShown:
     """One item with its answers and closures."""
     with store.snapshot() as tx:
-        d = item_dict(tx, _item(tx, item_id))
-        d["records"] = record_dicts(tx, item_id)
-        return d
+        return ItemShown(item_of(tx, _item(tx, item_id)), records_of(tx, item_id))

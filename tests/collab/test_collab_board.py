@@ -26,12 +26,12 @@ def _refused(fn, *args, code, **kw):
 def test_protected_items_cannot_be_closed_by_agents_but_can_by_the_user(repo, as_):
     w, exe, ide, user = (as_("w1", "worker"), as_("exe1", "executive"),
                          as_("ide1", "ideation"), as_())
-    blocking = board.report(w, "CI is red on main", "since 4f2a", blocking=True)["id"]
-    by_cat = [board.report(w, f"a {c} problem", "details", category=c)["id"]
+    blocking = board.report(w, "CI is red on main", "since 4f2a", blocking=True).id
+    by_cat = [board.report(w, f"a {c} problem", "details", category=c).id
               for c in PROTECTED_CATEGORIES]
     question = board.ask(ide, "Drop the old table?", OPTS, "A", "it is unused",
-                         category="irreversible")["id"]
-    plain = board.report(w, "typo in README", "teh")["id"]
+                         category="irreversible").id
+    plain = board.report(w, "typo in README", "teh").id
     for item in (blocking, *by_cat, question):
         for agent in (exe, ide):
             msg = _refused(board.close, agent, item, "not a problem", code="protected_item")
@@ -40,10 +40,10 @@ def test_protected_items_cannot_be_closed_by_agents_but_can_by_the_user(repo, as
     _refused(board.close, w, plain, "fixed it", code="close_not_allowed")
     _refused(board.close, as_("r1", "reviewer"), plain, "fine", code="close_not_allowed")
     # A controller closes an unprotected item, with a reason; the user closes the rest.
-    assert board.close(exe, plain, "not a problem: it is a quote")["status"] == "closed"
+    assert board.close(exe, plain, "not a problem: it is a quote").status == "closed"
     _refused(board.close, exe, plain, "again", code="already_closed")
     for item in (blocking, *by_cat, question):
-        assert board.close(user, item, "handled")["status"] == "closed"
+        assert board.close(user, item, "handled").status == "closed"
     with store(repo) as s:
         closes = s.all("SELECT item_id, role FROM board_records WHERE kind = 'close'")
     assert sorted((c["item_id"], c["role"]) for c in closes) == sorted(
@@ -60,7 +60,7 @@ def test_an_agent_in_a_pane_cannot_close_a_protected_item(repo, panes):
 
 
 def test_a_close_needs_a_reason(repo, as_):
-    item = board.report(as_(), "x", "y")["id"]
+    item = board.report(as_(), "x", "y").id
     _refused(board.close, as_("exe1", "executive"), item, "  ", code="empty_text")
 
 
@@ -101,13 +101,13 @@ def test_only_controllers_ask_and_questions_are_well_formed(repo, as_):
 def test_answers_are_user_inputs_and_status_is_derived(repo, as_):
     ide, user = as_("ide1", "ideation"), as_()
     q = board.ask(ide, "Which store?", OPTS, "A", "one file, transactions")
-    assert (q["status"], q["asked_by"], q["protected"]) == ("open", "ide1", False)
+    assert (q.status, q.asked_by, q.protected) == ("open", "ide1", False)
     _refused(board.answer, user, "Q-1", option="C", code="bad_answer")
     _refused(board.answer, user, "Q-1", code="bad_answer")
     a = board.answer(user, "Q-1", adopt=True, text="and keep WAL on", hold=True)
-    assert (a["status"], a["user_input"]) == ("answered", "U-1")
+    assert (a.item.status, a.user_input) == ("answered", "U-1")
     f = board.report(as_("w1", "worker"), "slow test", "12s")
-    _refused(board.answer, user, f["id"], option="A", code="bad_answer")
+    _refused(board.answer, user, f.id, option="A", code="bad_answer")
     board.close(user, "Q-1", "decided")
     _refused(board.answer, user, "Q-1", text="more", code="item_closed")
     with store(repo) as s:
@@ -124,8 +124,15 @@ def test_board_list_json_shows_items_answers_and_closures_as_separate_records(re
     board.close(user, "F-1", "fixed upstream")
     data = a2a("board", "list", "--json", cwd=repo).json
     items = {i["id"]: i for i in data["items"]}
-    for i in items.values():
-        assert {"id", "kind", "status", "protected", "asked_by"} <= set(i)
+    for i in items.values():   # the table's columns in its order, then the derived status
+        assert list(i) == ["id", "kind", "title", "body", "options", "recommend", "why",
+                           "blocking", "category", "protected", "asked_by", "actor", "role",
+                           "task", "attempt", "seq", "ts_ns", "status"]
+    assert items["Q-1"]["options"] == [{"key": "A", "text": "keep SQLite"},
+                                       {"key": "B", "text": "move to files"}]
+    assert list(data["records"][0]) == [
+        "seq", "item_id", "kind", "user_input", "reason", "actor", "session", "role", "ts_ns",
+        "input_kind", "input_text", "option_key", "delivered_to", "dispatch"]
     assert (items["Q-1"]["kind"], items["Q-1"]["status"], items["Q-1"]["asked_by"]) == \
         ("question", "answered", "ide1")
     assert (items["F-1"]["kind"], items["F-1"]["status"], items["F-1"]["protected"],

@@ -249,7 +249,7 @@ def build_fixed(repo: Path, clock: list[int]) -> None:
             sha = commit_in(Path(c.worktree), {"src/app.py": f"{text}\n"}, message=text)
             submit(g, c.attempt, sha, 1, c.fence)
             verify(g, c.attempt)
-        board.answer(user, q["id"], option="a")
+        board.answer(user, q.id, option="a")
         score = Score(b, "boundary reason", t, "taste reason")
         if task == "T-3":
             abandon(g, c.attempt, score, "not worth it")

@@ -18,7 +18,7 @@ from tests.tui.tui_support import of_type, run, until, workbench
 def ask(as_, title: str, session: str = "exec1", *options: str) -> str:
     c = as_(session, "executive")
     opts = list(options) or ["a=Keep it small", "b=Do it all now"]
-    return board.ask(c, title, opts, opts[0].split("=")[0], f"why {title}")["id"]
+    return board.ask(c, title, opts, opts[0].split("=")[0], f"why {title}").id
 
 
 def dispatches(repo, session: str = "exec1") -> list[dict]:

@@ -97,7 +97,7 @@ def test_esc_clears_a_kept_filter(repo):
 
 def test_enter_on_the_waiting_list_goes_to_the_thing(repo, as_):
     register_session(repo, "exec1", "executive")
-    q = board.ask(as_("exec1", "executive"), "Ship it?", ["a=yes", "b=no"], "a", "why")["id"]
+    q = board.ask(as_("exec1", "executive"), "Ship it?", ["a=yes", "b=no"], "a", "why").id
     add_ready_card(repo, "T-1")
     add_ready_card(repo, "T-2")
     att = a2a("claim", "T-2", "--json", cwd=repo).json["attempt"]

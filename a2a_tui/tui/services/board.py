@@ -30,19 +30,19 @@ class Board(Part):
                 (asker, item_id))[0]
             r = board.answer(self._collab(s), item_id, option=option, adopt=adopt, text=text,
                              hold=others > 0, source=SOURCE)
-        sent = [x for x in r["sent"] if x.get("dispatch")]
-        if r["held"]:
+        sent = [x for x in r.sent if x.dispatch]
+        if r.held:
             how = f"held for a batch ({others} more open from {asker}; s sends now)"
         elif sent:
-            how = f"sent to {sent[0]['session']} as #{sent[0]['dispatch']}" + (
-                f" with {len(sent[0]['user_inputs']) - 1} held answer(s)"
-                if len(sent[0]["user_inputs"]) > 1 else "")
+            how = f"sent to {sent[0].session} as #{sent[0].dispatch}" + (
+                f" with {len(sent[0].user_inputs) - 1} held answer(s)"
+                if len(sent[0].user_inputs) > 1 else "")
         else:
-            why = next((x.get("why") for x in r["sent"] if x.get("why")), None)
+            why = next((x.why for x in r.sent if x.why), None)
             how = why or "recorded (nobody to send it to)"
-        return Done(f"{item_id} answered · {r['user_input']} · {how}",
-                    {"item": item_id, "user_input": r["user_input"], "held": r["held"],
-                     "sent": r["sent"]})
+        return Done(f"{item_id} answered · {r.user_input} · {how}",
+                    {"item": item_id, "user_input": r.user_input, "held": r.held,
+                     "sent": [x.to_json() for x in r.sent]})
 
     def send_answers(self) -> Done:
         """Send every held answer: one prompt per asking session."""
@@ -50,9 +50,10 @@ class Board(Part):
 
         with self.store() as s:
             sent = board.send_pending(self._collab(s))
-        parts = [f"{x['session']} #{x['dispatch']} ({len(x['user_inputs'])} answers)"
-                 if x.get("dispatch") else f"{x['session']}: {x.get('why')}" for x in sent]
-        return Done("sent " + "; ".join(parts) if parts else "no held answers", {"sent": sent})
+        parts = [f"{x.session} #{x.dispatch} ({len(x.user_inputs)} answers)"
+                 if x.dispatch else f"{x.session}: {x.why}" for x in sent]
+        return Done("sent " + "; ".join(parts) if parts else "no held answers",
+                    {"sent": [x.to_json() for x in sent]})
 
     def say(self, text: str, kind: str = "message") -> Done:
         """A message (approval, refusal) to the ideation controller."""
