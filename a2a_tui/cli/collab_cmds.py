@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from a2a_tui.cli.output import Result
 from a2a_tui.errors import A2AError
@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from a2a_tui.collab.context import Collab
+    from a2a_tui.collab.entries import InboxEntry
     from a2a_tui.collab.items import BoardItem, Sent
 
 
@@ -80,46 +81,47 @@ def cmd_inbox_post(ctx, args) -> Result:
 
     e = inbox.post(_collab(ctx), args.kind, args.text, card=args.card, status=args.status,
                    ref=args.ref, quote=args.quote, user_input=args.user_input)
-    lines = [f"posted {e['id']}: {e['kind']} -> {e['recipient']}"]
-    if e["authorized"] is False:
-        lines.append(f"UNAUTHORIZED: {e['authorization_note']}; the entry is stored, and card"
-                     f" {e['card_id']} cannot be claimed on it")
-    elif e["authorized"]:
-        lines.append(f"authorized: {e['authorization_note']}")
-    lines.append(f"delivered to {e['delivered']['session']} as dispatch"
-                 f" #{e['delivered']['dispatch']}" if e["delivered"]
-                 else "not delivered to a pane (no live recipient session)")
-    return Result(e, "\n".join(lines), rules="inbox post")
+    lines = [f"posted {e.id}: {e.kind} -> {e.recipient}"]
+    if e.authorized is False:
+        lines.append(f"UNAUTHORIZED: {e.authorization_note}; the entry is stored, and card"
+                     f" {e.card_id} cannot be claimed on it")
+    elif e.authorized:
+        lines.append(f"authorized: {e.authorization_note}")
+    lines.append(f"delivered to {e.delivered.session} as dispatch #{e.delivered.dispatch}"
+                 if e.delivered else "not delivered to a pane (no live recipient session)")
+    return Result(e.to_json(), "\n".join(lines), rules="inbox post")
 
 
 def cmd_inbox_list(ctx, args) -> Result:
     from a2a_tui.collab import inbox
 
     rows = inbox.list_entries(ctx.store, card=args.card)
-    return Result(rows, "\n".join(_entry_line(e) for e in rows) or "(inbox is empty)",
+    return Result([e.to_json() for e in rows],
+                  "\n".join(_entry_line(e) for e in rows) or "(inbox is empty)",
                   rules="inbox list")
 
 
 def cmd_inbox_show(ctx, args) -> Result:
     from a2a_tui.collab import inbox
 
-    e = inbox.show(ctx.store, args.id)
-    lines = [_entry_line(e), e["text"]]
-    if e["quote"] and e["author_role"] != "user":
-        lines.append(f"quote ({e['user_input']}): {e['quote']}")
-    lines += ["responses:", *["  " + _entry_line(r) for r in e["responses"]]] \
-        if e["responses"] else []
-    return Result(e, "\n".join(lines), rules="inbox list")
+    shown = inbox.show(ctx.store, args.id)
+    e = shown.entry
+    lines = [_entry_line(e), e.text]
+    if e.quote and e.author_role != "user":
+        lines.append(f"quote ({e.user_input}): {e.quote}")
+    lines += ["responses:", *["  " + _entry_line(r) for r in shown.responses]] \
+        if shown.responses else []
+    return Result(shown.to_json(), "\n".join(lines), rules="inbox list")
 
 
-def _entry_line(e: dict[str, Any]) -> str:
-    author = e["author_role"] + (f"({e['author_session']})" if e["author_session"] else "")
-    bits = [e["id"], e["kind"], f"{author}->{e['recipient']}", e["state"]]
-    bits += [x for x in (e["card_id"] and f"card {e['card_id']}", e["status"],
-                         e["ref"] and f"re {e['ref']}") if x]
-    if e["authorized"] is not None:
-        bits.append("authorized" if e["authorized"] else "UNAUTHORIZED")
-    return "  ".join(bits) + "  " + _one_line(e["text"])
+def _entry_line(e: InboxEntry) -> str:
+    author = e.author_role + (f"({e.author_session})" if e.author_session else "")
+    bits = [e.id, e.kind, f"{author}->{e.recipient}", e.state]
+    bits += [x for x in (e.card_id and f"card {e.card_id}", e.status,
+                         e.ref and f"re {e.ref}") if x]
+    if e.authorized is not None:
+        bits.append("authorized" if e.authorized else "UNAUTHORIZED")
+    return "  ".join(bits) + "  " + _one_line(e.text)
 
 
 # --- board ------------------------------------------------------------------------------

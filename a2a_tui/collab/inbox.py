@@ -7,11 +7,11 @@ entries pointing at old ones. New entries are delivered to the recipient's pane 
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from a2a_tui.collab.authorization import check_quote, needs_authorization
 from a2a_tui.collab.context import Collab, records_refusals, require_text
 from a2a_tui.collab.delivery import deliver_in_tx, live_session
+from a2a_tui.collab.entries import Delivered, EntryShown, InboxEntry
 from a2a_tui.collab.roles import INBOX_KINDS, REPORT_STATUSES, inbox_rule, may_write
 from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.errors import A2AError
@@ -23,7 +23,7 @@ NOTICE_CHARS = 160
 @records_refusals
 def post(c: Collab, kind: str, text: str, *, card: str | None = None, status: str | None = None,
          ref: str | None = None, quote: str | None = None,
-         user_input: str | None = None) -> dict[str, Any]:
+         user_input: str | None = None) -> InboxEntry:
     """Append an inbox entry after checking the caller's role, its fields and its references.
 
     An `assign` of a card that needs the user's authorization is stored either way; it is
@@ -73,7 +73,7 @@ def post(c: Collab, kind: str, text: str, *, card: str | None = None, status: st
                                      notice(entry_id, kind, author_role, c.caller.session, card,
                                             status, ref, text),
                                      source="inbox", actor=c.caller.actor)
-        entry = entry_dict(tx, tx.one("SELECT * FROM inbox WHERE id = ?", (entry_id,)))
+        entry = entry_of(tx, tx.one("SELECT * FROM inbox WHERE id = ?", (entry_id,)))
     if dispatch is not None:
         wake(c.repo)
     return entry
@@ -159,35 +159,35 @@ def notice(entry_id: str, kind: str, author_role: str, session: str | None, card
             f"Read it with `a2a inbox show {entry_id}`.")
 
 
-def entry_dict(store_or_tx, row) -> dict[str, Any]:
+def entry_of(store_or_tx, row) -> InboxEntry:
     """An entry as shown: its stored fields, its derived state, and where it was delivered."""
-    d = dict(row)
-    d["authorized"] = None if d["authorized"] is None else bool(d["authorized"])
-    responses = store_or_tx.all("SELECT id, kind FROM inbox WHERE ref = ? ORDER BY n", (d["id"],))
+    responses = store_or_tx.all("SELECT id, kind FROM inbox WHERE ref = ? ORDER BY n", (row["id"],))
     kinds = {r["kind"] for r in responses}
-    d["state"] = "disposed" if "disposition" in kinds else "acked" if "ack" in kinds else "open"
-    d["responses"] = [r["id"] for r in responses]
-    dl = store_or_tx.one("SELECT session, dispatch FROM deliveries WHERE record = ?", (d["id"],))
-    d["delivered"] = dict(dl) if dl else None
-    return d
+    dl = store_or_tx.one("SELECT session, dispatch FROM deliveries WHERE record = ?", (row["id"],))
+    stored = {k: row[k] for k in row.keys()}
+    stored["authorized"] = None if row["authorized"] is None else bool(row["authorized"])
+    return InboxEntry(
+        **stored,
+        state="disposed" if "disposition" in kinds else "acked" if "ack" in kinds else "open",
+        responses=tuple(r["id"] for r in responses),
+        delivered=Delivered(dl["session"], dl["dispatch"]) if dl else None)
 
 
-def list_entries(store, *, card: str | None = None) -> list[dict[str, Any]]:
+def list_entries(store, *, card: str | None = None) -> list[InboxEntry]:
     """Every entry, oldest first (acks and dispositions are entries of their own)."""
     sql, params = "SELECT * FROM inbox", ()
     if card:
         sql, params = sql + " WHERE card_id = ?", (card,)
     with store.snapshot() as tx:
-        return [entry_dict(tx, r) for r in tx.all(sql + " ORDER BY n", params)]
+        return [entry_of(tx, r) for r in tx.all(sql + " ORDER BY n", params)]
 
 
-def show(store, entry_id: str) -> dict[str, Any]:
+def show(store, entry_id: str) -> EntryShown:
     """One entry with the entries that point at it."""
     with store.snapshot() as tx:
         row = tx.one("SELECT * FROM inbox WHERE id = ?", (entry_id,))
         if row is None:
             raise A2AError("unknown_entry", f"no inbox entry {entry_id!r} (see `a2a inbox list`)")
-        d = entry_dict(tx, row)
-        d["responses"] = [entry_dict(tx, r) for r in
-                          tx.all("SELECT * FROM inbox WHERE ref = ? ORDER BY n", (entry_id,))]
-    return d
+        return EntryShown(entry_of(tx, row), tuple(
+            entry_of(tx, r)
+            for r in tx.all("SELECT * FROM inbox WHERE ref = ? ORDER BY n", (entry_id,))))

@@ -59,7 +59,7 @@ def test_a_quote_not_found_verbatim_in_a_user_input_is_unauthorized(repo, as_, a
     inbox.post(ide, "revise", "an earlier entry", card=auth_card)  # I-1
     quote, uid = QUOTES[case]
     e = inbox.post(ide, "assign", "run T-1", card=auth_card, quote=quote, user_input=uid)
-    assert e["authorized"] is False, e["authorization_note"]
+    assert e.authorized is False, e.authorization_note
     assert _claim(repo).json["error"]["code"] == "unauthorized_assignment"
 
 
@@ -67,7 +67,7 @@ def test_the_whole_message_may_be_quoted_even_if_short(repo, as_, auth_card):
     say(as_(), "OK")
     e = inbox.post(as_("ide1", "ideation"), "assign", "go", card=auth_card, quote="OK",
                    user_input="U-1")
-    assert e["authorized"] is True
+    assert e.authorized is True
 
 
 def test_a_new_card_version_needs_a_new_authorization(repo, as_, auth_card):

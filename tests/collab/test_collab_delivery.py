@@ -49,10 +49,10 @@ def test_the_most_recent_live_session_of_the_role_gets_the_notice(repo, panes, a
     new = panes.open("exe-new", "executive")
     ide = as_("ide1", "ideation")
     a2a("inbox", "post", "report", "--status", "PASS", "--text", "x", cwd=repo)  # I-1 (user)
-    assert inbox.post(ide, "revise", "smaller", ref="I-1")["delivered"]["session"] == "exe-new"
+    assert inbox.post(ide, "revise", "smaller", ref="I-1").delivered.session == "exe-new"
     tmux(panes.socket, "kill-pane", "-t", new.pane_id)  # its process is gone, not yet "exited"
     wait_until(lambda: not process_alive(new.pid), what="the pane process to end")
-    assert inbox.post(ide, "revise", "smaller", ref="I-1")["delivered"]["session"] == "exe-old"
+    assert inbox.post(ide, "revise", "smaller", ref="I-1").delivered.session == "exe-old"
 
 
 def test_say_queues_the_users_message_to_the_ideation_pane_with_its_id(repo, panes):

@@ -23,8 +23,12 @@ def test_inbox_list_json_shows_entries_acks_and_dispositions_as_records(repo, as
     inbox.post(ide, "assign", "run T-1", card=auth_card)                      # I-5
     rows = a2a("inbox", "list", "--json", cwd=repo).json
     assert [r["id"] for r in rows] == ["I-1", "I-2", "I-3", "I-4", "I-5"]
-    for r in rows:
+    for r in rows:   # the table's columns in its order, then what is derived
         assert FIELDS <= set(r), FIELDS - set(r)
+        assert list(r) == ["id", "n", "kind", "author_session", "author_role", "recipient",
+                           "card_id", "card_version", "status", "ref", "text", "quote",
+                           "user_input", "authorized", "authorization_note", "seq", "ts_ns",
+                           "state", "responses", "delivered"]
     by = {r["id"]: r for r in rows}
     assert (by["I-1"]["state"], by["I-1"]["responses"]) == ("acked", ["I-2", "I-3"])
     assert (by["I-2"]["kind"], by["I-2"]["ref"], by["I-2"]["recipient"]) == ("ack", "I-1",

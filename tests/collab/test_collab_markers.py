@@ -49,7 +49,7 @@ def test_pane_input_authorizes_nothing_until_the_user_confirms_it(repo, as_, aut
     ide = as_("ide1", "ideation")
     entry = inbox.post(ide, "assign", "run T-1", card=auth_card,
                        quote="go ahead and run T-1 tonight", user_input=typed)
-    assert entry["authorized"] is False and "typed into a pane" in entry["authorization_note"]
+    assert entry.authorized is False and "typed into a pane" in entry.authorization_note
     # A session cannot confirm it; the user can.
     r = a2a_as(repo, "ide1", "ideation", "input", "confirm", typed, "--json")
     assert r.code != 0 and json.loads(r.out)["error"]["code"] == "user_only", r.out
@@ -58,5 +58,5 @@ def test_pane_input_authorizes_nothing_until_the_user_confirms_it(repo, as_, aut
     assert r.json["confirms"] == typed
     entry = inbox.post(ide, "assign", "run T-1", card=auth_card,
                        quote="go ahead and run T-1 tonight", user_input=typed)
-    assert entry["authorized"] is True, entry
+    assert entry.authorized is True, entry
     assert a2a("claim", auth_card, "--json", cwd=repo).code == 0

@@ -50,7 +50,7 @@ def test_a_relay_may_keep_or_lower_a_status_never_raise_it(repo, as_, original, 
         assert f"I-1 reports {original}" in e.value.message
     else:
         e = inbox.post(ide, "report", "relayed", status=relayed, ref="I-1")
-        assert (e["status"], e["recipient"], e["ref"]) == (relayed, "user", "I-1")
+        assert (e.status, e.recipient, e.ref) == (relayed, "user", "I-1")
 
 
 def test_a_relay_of_a_relay_cannot_raise_either(repo, as_):

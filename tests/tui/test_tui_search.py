@@ -36,7 +36,7 @@ def test_slash_finds_an_inbox_entry_older_than_those_shown(repo, as_):
     add_ready_card(repo, "T-1")
     register_session(repo, "idea1", "ideation")
     c = as_("idea1", "ideation")
-    first = inbox.post(c, "assign", "the ancient assignment", card="T-1")["id"]
+    first = inbox.post(c, "assign", "the ancient assignment", card="T-1").id
     for i in range(INBOX_LIMIT + 5):
         inbox.post(c, "revise", f"revision {i}", card="T-1")
 
