@@ -37,9 +37,9 @@ def cmd_say(ctx, args) -> Result:
     from a2a_tui.collab.user_input import say
 
     r = say(_collab(ctx), args.text, args.kind)
-    where = (f"queued to {r['to_session']} as dispatch #{r['dispatch']}" if r["dispatch"]
+    where = (f"queued to {r.to_session} as dispatch #{r.dispatch}" if r.dispatch
              else "not delivered: no live ideation session")
-    return Result(r, f"recorded {r['id']} ({r['kind']}); {where}", rules="say")
+    return Result(r.to_json(), f"recorded {r.id} ({r.kind}); {where}", rules="say")
 
 
 def cmd_input_list(ctx, args) -> Result:
@@ -70,8 +70,8 @@ def cmd_input_confirm(ctx, args) -> Result:
     from a2a_tui.collab.user_input import confirm_pane_input
 
     r = confirm_pane_input(_collab(ctx), args.id)
-    return Result(r, f"{r['confirms']} confirmed as yours ({r['id']})" if r["changed"]
-                  else f"{r['confirms']} was already confirmed ({r['id']})")
+    return Result(r.to_json(), f"{r.confirms} confirmed as yours ({r.id})" if r.changed
+                  else f"{r.confirms} was already confirmed ({r.id})")
 
 
 # --- inbox ------------------------------------------------------------------------------

@@ -7,11 +7,13 @@ that can authorize: text any session writes is data, whatever it claims.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from a2a_tui.collab.context import Collab, records_refusals, require_text
 from a2a_tui.collab.delivery import deliver_in_tx, live_session
 from a2a_tui.errors import A2AError
+from a2a_tui.jsontypes import JsonObject
 from a2a_tui.queue import wake
 
 # review_comments: line comments on a diff sent to its writer (gate/reviews/comments.py;
@@ -21,6 +23,35 @@ USER_INPUT_KINDS = ("message", "answer", "approval", "refusal", "choice", "actio
 # A refusal never authorizes anything, even if a quote from it reads like consent.
 AUTHORIZING_KINDS = ("message", "answer", "approval", "choice", "action")
 SAY_KINDS = ("message", "approval", "refusal")
+
+
+@dataclass(frozen=True)
+class Said:
+    """A message of the user's to the ideation controller: its record, and the dispatch that
+    carries it to that session's pane (None: no live ideation session)."""
+
+    id: str
+    kind: str
+    text: str
+    to_session: str | None
+    dispatch: int | None
+
+    def to_json(self) -> JsonObject:
+        return {"id": self.id, "kind": self.kind, "text": self.text,
+                "to_session": self.to_session, "dispatch": self.dispatch}
+
+
+@dataclass(frozen=True)
+class Confirmed:
+    """Pane input `confirms` confirmed as the user's by the user input `id`; `changed` False:
+    it had been confirmed before (by `id`)."""
+
+    id: str
+    confirms: str
+    changed: bool
+
+    def to_json(self) -> JsonObject:
+        return {"id": self.id, "confirms": self.confirms, "changed": self.changed}
 
 
 def require_user(c: Collab, what: str) -> None:
@@ -59,7 +90,7 @@ def record_user_input_in_tx(tx, kind: str, text: str, *, source: str,
 
 
 @records_refusals
-def say(c: Collab, text: str, kind: str = "message", *, source: str = "cli") -> dict[str, Any]:
+def say(c: Collab, text: str, kind: str = "message", *, source: str = "cli") -> Said:
     """Record a message (approval, refusal) from the user to the ideation controller and queue it
     to that session's pane. With no live ideation session it is recorded and not delivered."""
     text = require_text(text, "the message")
@@ -76,11 +107,11 @@ def say(c: Collab, text: str, kind: str = "message", *, source: str = "cli") -> 
                                      source="user", actor="user")
     if dispatch is not None:
         wake(c.repo)
-    return {"id": uid, "kind": kind, "text": text, "to_session": session, "dispatch": dispatch}
+    return Said(uid, kind, text, session, dispatch)
 
 
 @records_refusals
-def confirm_pane_input(c: Collab, uid: str, *, source: str = "cli") -> dict[str, Any]:
+def confirm_pane_input(c: Collab, uid: str, *, source: str = "cli") -> Confirmed:
     """The user confirms that pane input `uid` (typed into a managed pane) was theirs: a user
     input of its own (kind action, `ref` = uid), after which a quote of `uid` can authorize
     (collab/authorization.py). Only the user, from their terminal or the workbench."""
@@ -95,10 +126,10 @@ def confirm_pane_input(c: Collab, uid: str, *, source: str = "cli") -> dict[str,
         done = tx.one("SELECT id FROM user_inputs WHERE kind = 'action' AND ref = ? AND"
                       " text LIKE 'confirm %'", (uid,))
         if done is not None:
-            return {"id": done["id"], "confirms": uid, "changed": False}
+            return Confirmed(done["id"], uid, False)
         new = record_user_input_in_tx(tx, "action", f"confirm {uid} as my words", source=source,
                                       ref=uid, details={"confirms": uid})
-    return {"id": new, "confirms": uid, "changed": True}
+    return Confirmed(new, uid, True)
 
 
 def say_text(uid: str, kind: str, text: str) -> str:

@@ -61,9 +61,9 @@ class Board(Part):
 
         with self.store() as s:
             r = say(self._collab(s), text, kind, source=SOURCE)
-        where = (f"queued to {r['to_session']} as #{r['dispatch']}" if r["dispatch"]
+        where = (f"queued to {r.to_session} as #{r.dispatch}" if r.dispatch
                  else "recorded; no live ideation session to deliver it to")
-        return Done(f"{r['id']} ({kind}) {where}", r)
+        return Done(f"{r.id} ({kind}) {where}", r.to_json())
 
     def confirm_input(self, uid: str) -> Done:
         """Confirm that pane input `uid` (typed into a pane) was the user's: only then can a
@@ -72,4 +72,4 @@ class Board(Part):
 
         with self.store() as s:
             r = confirm_pane_input(self._collab(s), uid, source=SOURCE)
-        return Done(f"{uid} confirmed as yours · {r['id']}", r)
+        return Done(f"{uid} confirmed as yours · {r.id}", r.to_json())
