@@ -56,7 +56,7 @@ def cmd_retro(ctx, args) -> Result:
     queued = inject(g.store, launched["session"], retro.first_prompt(prepared), source="retro",
                     actor=g.caller.actor)
     r = {**prepared, "session": launched["session"], "pane": launched.get("pane"),
-         "dispatch": queued["dispatch"]}
+         "dispatch": queued.dispatch}
     wake(ctx.repo)
     return Result(r, f"retrospective {r['retro']}: session {r['session']} (pane {r['pane']}) gets"
                      f" {r['prompt']} as #{r['dispatch']}; it saves to {r['output']}")

@@ -73,10 +73,10 @@ def cmd_inject(ctx, args) -> Result:
     source = "user" if ctx.caller.is_user else "session"
     r = control.inject(ctx.store, args.session, text, source=source, actor=ctx.caller.actor)
     wake(ctx.repo)
-    msg = control.queued_line(r, f"`a2a resume {r['session']}`")
+    msg = control.queued_line(r, f"`a2a resume {r.session}`")
     if _orchestrator_pid(ctx) is None:
         msg += "; no orchestrator runs: it is delivered once `a2a serve` (or the TUI) starts"
-    return Result(r, msg, rules="inject")
+    return Result(r.to_json(), msg, rules="inject")
 
 
 def cmd_pause(ctx, args) -> Result:
@@ -105,7 +105,7 @@ def cmd_release(ctx, args) -> Result:
 
     r = control.release(ctx.store, args.session, actor=ctx.caller.actor)
     wake(ctx.repo)
-    return Result(r, f"released {r['session']} (was {r['from']})", rules="release")
+    return Result(r.to_json(), f"released {r.session} (was {r.was})", rules="release")
 
 
 def cmd_sessions(ctx, args) -> Result:

@@ -72,7 +72,7 @@ class Director:
         r = control.inject(self.store, session, "\n".join(lines), source="orchestrator",
                            actor=ACTOR)
         wake(self.repo)
-        return r["dispatch"]
+        return r.dispatch
 
     def wait(self, what: str, pred: Callable[[], Any], timeout: float = STEP_TIMEOUT) -> Any:
         """Wait until `pred()` holds, reading the store again only when it changes."""

@@ -8,18 +8,49 @@ call these same functions; what they show of the sessions is `panes.views`.
 from __future__ import annotations
 
 import time
-from typing import Any
+from dataclasses import dataclass
 
 from a2a_tui.collab.delivery import deliver_in_tx
 from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.errors import A2AError
+from a2a_tui.jsontypes import JsonObject
 from a2a_tui.panes import machine
 from a2a_tui.panes.records import pane_of, save_pane, session_row, set_dispatch
 from a2a_tui.queue import enqueue_in_tx
 
 
+@dataclass(frozen=True)
+class Queued:
+    """A prompt queued for a pane: its dispatch number, how many wait ahead of it, whether the
+    pane is paused, and the user input it carries (when the user typed it in the workbench)."""
+
+    session: str
+    dispatch: int
+    ahead: int
+    paused: bool
+    user_input: str | None = None
+
+    def to_json(self) -> JsonObject:
+        out: JsonObject = {"session": self.session, "dispatch": self.dispatch,
+                           "ahead": self.ahead, "paused": self.paused}
+        return out if self.user_input is None else {**out, "user_input": self.user_input}
+
+
+@dataclass(frozen=True)
+class Released:
+    """A pane declared idle by the user: the state it was in and the dispatch it had in
+    flight (now `released`)."""
+
+    session: str
+    was: str
+    in_flight: int | None
+
+    def to_json(self) -> JsonObject:
+        return {"session": self.session, "from": self.was, "in_flight": self.in_flight}
+
+
 def inject(store, sid: str, text: str, *, source: str, actor: str,
-           user_input_from: str | None = None) -> dict[str, Any]:
+           user_input_from: str | None = None) -> Queued:
     """Queue `text` for the session's pane; returns the dispatch number and queue position.
 
     With `user_input_from` (where the user typed it: "tui"), the text is first recorded as the
@@ -41,16 +72,14 @@ def inject(store, sid: str, text: str, *, source: str, actor: str,
             n = deliver_in_tx(tx, [uid], sid, text, source=source, actor=actor)
         ahead = tx.one("SELECT COUNT(*) FROM dispatches WHERE session = ? AND state = 'queued'"
                        " AND n < ?", (sid, n))[0]
-    out = {"session": sid, "dispatch": n, "ahead": ahead, "paused": bool(row["paused"])}
-    return out if uid is None else {**out, "user_input": uid}
+    return Queued(sid, n, ahead, bool(row["paused"]), uid)
 
 
-def queued_line(r: dict[str, Any], resume: str) -> str:
+def queued_line(r: Queued, resume: str) -> str:
     """What an inject says: its number and place, and, for a paused pane, that the pause holds
     it (`resume`: how the user lifts it where they stand)."""
-    sid = r["session"]
-    held = f"; {sid} is paused: held until you resume it ({resume})" if r.get("paused") else ""
-    return f"queued #{r['dispatch']} for {sid} ({r['ahead']} ahead){held}"
+    held = f"; {r.session} is paused: held until you resume it ({resume})" if r.paused else ""
+    return f"queued #{r.dispatch} for {r.session} ({r.ahead} ahead){held}"
 
 
 def set_paused(store, sids: list[str] | None, paused: bool, *, actor: str) -> list[str]:
@@ -70,7 +99,7 @@ def set_paused(store, sids: list[str] | None, paused: bool, *, actor: str) -> li
     return changed
 
 
-def release(store, sid: str, *, actor: str) -> dict[str, Any]:
+def release(store, sid: str, *, actor: str) -> Released:
     """The user declares a busy / waiting / unknown pane idle (e.g. after an Esc interrupt).
 
     The in-flight dispatch, if any, is marked `released`; the input box is cleared before the
@@ -91,4 +120,4 @@ def release(store, sid: str, *, actor: str) -> dict[str, Any]:
             if d is not None and d["state"] in ("sent", "delivered"):
                 set_dispatch(tx, old.in_flight, "released", ended_ns=time.time_ns())
         save_pane(tx, sid, old, new)
-    return {"session": sid, "from": old.state, "in_flight": old.in_flight}
+    return Released(sid, old.state, old.in_flight)

@@ -33,7 +33,7 @@ def test_the_workbench_and_a2a_sessions_read_one_sessions_view(repo):
     for sid in ("w1", "w2", "w3"):
         register_session(repo, sid, "worker", gone_pid(), start=0)
     s = open_store(repo)
-    n = {text: control.inject(s, sid, text, source="user", actor="user")["dispatch"]
+    n = {text: control.inject(s, sid, text, source="user", actor="user").dispatch
          for sid, text in (("w1", "a"), ("w2", "b"), ("w1", "c"), ("w1", "d"), ("w2", "e"))}
     # A crash between paste and Enter: the orchestrator's recovery marks them unknown.
     s.conn.execute("UPDATE dispatches SET state = 'sending' WHERE n IN (?, ?)", (n["a"], n["e"]))

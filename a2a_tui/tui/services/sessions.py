@@ -24,8 +24,8 @@ class Sessions(Part):
         with self.store() as s:
             r = control.inject(s, sid, text, source="user", actor=USER, user_input_from=SOURCE)
         self._wake()
-        return Done(f"{control.queued_line(r, 'p on the Sessions panel')} · {r['user_input']}",
-                    r)
+        return Done(f"{control.queued_line(r, 'p on the Sessions panel')} · {r.user_input}",
+                    r.to_json())
 
     def set_paused(self, sids: list[str] | None, paused: bool) -> Done:
         """Pause or resume the named sessions (None: every session that has not exited)."""
@@ -48,9 +48,9 @@ class Sessions(Part):
 
         with self.store() as s:
             r = control.release(s, sid, actor=USER)
-            uid = self._record(s, "action", f"release {sid} (was {r['from']})", to_session=sid)
+            uid = self._record(s, "action", f"release {sid} (was {r.was})", to_session=sid)
         self._wake()
-        return Done(f"released {sid} (was {r['from']}) · {uid}", {**r, "user_input": uid})
+        return Done(f"released {sid} (was {r.was}) · {uid}", {**r.to_json(), "user_input": uid})
 
     def jump(self, sid: str) -> Done:
         """Show the session's pane in tmux (its window becomes the current one). Navigation,
