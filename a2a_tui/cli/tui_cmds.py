@@ -26,7 +26,7 @@ def cmd_up(ctx, args) -> Result:
     # a2a's own; never the server this terminal is inside (the user's own sessions live there).
     socket = socket_from_env(args.tmux_socket, alive(recorded_server(repo), repo))
     r = up(repo, socket, attach=not args.no_attach)
-    return Result(r, r["text"])
+    return Result(r.to_json(), r.text)
 
 
 def cmd_down(ctx, args) -> Result:
@@ -122,7 +122,7 @@ def cmd_demo(ctx, args) -> Result:
     from a2a_tui.tmux import socket_from_env
 
     r = start(socket_from_env(args.tmux_socket), attach=not args.no_attach, where=args.dir)
-    return Result(r, r["text"])
+    return Result(r.to_json(), r.text)
 
 
 def cmd_demo_director(ctx, args) -> Result:

@@ -13,11 +13,13 @@ import os
 import shlex
 import shutil
 import sys
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from a2a_tui.demo import sample
 from a2a_tui.errors import A2AError
+from a2a_tui.jsontypes import JsonObject
 from a2a_tui.repo import Repo
 from a2a_tui.tmux import Tmux
 from a2a_tui.tui.up import (
@@ -41,8 +43,29 @@ def director_command(root: str, tmux_socket: str | None) -> list[str]:
     return ["/bin/sh", "-c", script]
 
 
+@dataclass(frozen=True)
+class DemoStarted:
+    """Where the demo runs: its sample repository, tmux session and panes, how to attach and
+    how to end it, and what the user is told (`text`)."""
+
+    root: str
+    session: str
+    workbench_pane: str
+    director_pane: str
+    tmux_socket: str | None
+    attach: str
+    down: str
+    text: str
+
+    def to_json(self) -> JsonObject:
+        return {"root": self.root, "session": self.session,
+                "workbench_pane": self.workbench_pane, "director_pane": self.director_pane,
+                "tmux_socket": self.tmux_socket, "attach": self.attach, "down": self.down,
+                "text": self.text}
+
+
 def start(tmux_socket: str | None, *, attach: bool = True, where: str | None = None
-          ) -> dict[str, Any]:
+          ) -> DemoStarted:
     """Set the demo up; returns where everything is (and attaches unless told not to)."""
     tmux = Tmux(tmux_socket)  # no tmux: one clear error before anything is built
     made = where is None or not Path(where).exists()
@@ -57,22 +80,20 @@ def start(tmux_socket: str | None, *, attach: bool = True, where: str | None = N
     way_back(tmux, session, pane)
     director = tmux.new_pane(session, director_command(str(root), tmux_socket), str(root))
     tmux.name_window(director.pane_id, DIRECTOR_WINDOW)
-    result: dict[str, Any] = {
-        "root": str(root), "session": session, "workbench_pane": pane,
-        "director_pane": director.pane_id, "tmux_socket": tmux_socket,
-        "attach": shlex.join(tmux.attach_argv(session)),
-    }
-    down = ["a2a", "down", "--repo", str(root), *(["--tmux-socket", tmux_socket]
-                                                   if tmux_socket else [])]
-    result["down"] = shlex.join(down)
-    result["text"] = (f"demo repository: {root}\nworkbench: tmux session {session}"
-                      f" (pane {pane}); the director narrates in window '{DIRECTOR_WINDOW}'\n"
-                      f"attach with: {result['attach']}\n"
-                      f"q in the workbench detaches, and the demo goes on; end it (agents,"
-                      f" tmux session, sample repository) with `a2a down` here, or from"
-                      f" anywhere with: {result['down']}")
+    attach_cmd = shlex.join(tmux.attach_argv(session))
+    down = shlex.join(["a2a", "down", "--repo", str(root),
+                       *(["--tmux-socket", tmux_socket] if tmux_socket else [])])
+    result = DemoStarted(
+        root=str(root), session=session, workbench_pane=pane, director_pane=director.pane_id,
+        tmux_socket=tmux_socket, attach=attach_cmd, down=down,
+        text=(f"demo repository: {root}\nworkbench: tmux session {session}"
+              f" (pane {pane}); the director narrates in window '{DIRECTOR_WINDOW}'\n"
+              f"attach with: {attach_cmd}\n"
+              f"q in the workbench detaches, and the demo goes on; end it (agents,"
+              f" tmux session, sample repository) with `a2a down` here, or from"
+              f" anywhere with: {down}"))
     if attach:
-        attach_to(tmux, session, pane, result)
+        result = replace(result, text=attach_to(tmux, session, pane, str(root)))
     return result
 
 

@@ -16,10 +16,11 @@ import shlex
 import shutil
 import sys
 import time
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from a2a_tui.errors import A2AError
+from a2a_tui.jsontypes import JsonObject
 from a2a_tui.panes.orchestrator import lock_holder
 from a2a_tui.repo import Repo
 from a2a_tui.tmux import SESSION_TAG, Tmux
@@ -136,7 +137,29 @@ def way_back(tmux: Tmux, session: str, pane: str) -> None:
                                 str(int(length) + len(BACK_KEY) + len(" : workbench  ")))
 
 
-def up(repo: Repo, tmux_socket: str | None, *, attach: bool = True) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Up:
+    """What `a2a up` found or started: the workbench's tmux session and pane, the orchestrator,
+    how to attach, and what the user is told (`text`)."""
+
+    session: str
+    pane: str
+    started: bool
+    tmux_socket: str | None
+    attach: str
+    root: str
+    orchestrator_pid: int | None
+    orchestrator_started: bool
+    text: str
+
+    def to_json(self) -> JsonObject:
+        return {"session": self.session, "pane": self.pane, "started": self.started,
+                "tmux_socket": self.tmux_socket, "attach": self.attach, "root": self.root,
+                "orchestrator_pid": self.orchestrator_pid,
+                "orchestrator_started": self.orchestrator_started, "text": self.text}
+
+
+def up(repo: Repo, tmux_socket: str | None, *, attach: bool = True) -> Up:
     """Start what is missing, then attach this terminal to the workbench (unless `attach` is
     False). Attaching from outside tmux replaces this process with tmux."""
     tmux = Tmux(tmux_socket)
@@ -151,15 +174,15 @@ def up(repo: Repo, tmux_socket: str | None, *, attach: bool = True) -> dict[str,
     way_back(tmux, session, pane)
     record_server(repo, tmux_socket, session, pane)
     attach_cmd = shlex.join(tmux.attach_argv(session))
-    result = {"session": session, "pane": pane, "started": started, "tmux_socket": tmux_socket,
-              "attach": attach_cmd, "root": str(repo.root), "orchestrator_pid": pid,
-              "orchestrator_started": served}
     verb = "started" if started else "running"
-    result["text"] = (f"workbench {verb} in tmux session {session} (pane {pane}), orchestrator"
-                      f" pid {pid}; attach with: {attach_cmd}")
+    result = Up(session=session, pane=pane, started=started, tmux_socket=tmux_socket,
+                attach=attach_cmd, root=str(repo.root), orchestrator_pid=pid,
+                orchestrator_started=served,
+                text=f"workbench {verb} in tmux session {session} (pane {pane}), orchestrator"
+                     f" pid {pid}; attach with: {attach_cmd}")
     if not attach:
         return result
-    return attach_to(tmux, session, pane, result)
+    return replace(result, text=attach_to(tmux, session, pane, result.root))
 
 
 UP_EVENT = "workbench_up"
@@ -216,18 +239,16 @@ def elsewhere(err: A2AError, tmux: Tmux, verb: str = "up") -> A2AError:
                     exit_code=err.exit_code, details={"running": there})
 
 
-def attach_to(tmux: Tmux, session: str, pane: str, result: dict[str, Any]) -> dict[str, Any]:
+def attach_to(tmux: Tmux, session: str, pane: str, root: str) -> str:
     """Show the workbench pane to this terminal: switch our client when we already run inside
-    this tmux server, else attach (nested when inside another server) until the user detaches,
-    then say what runs on."""
+    this tmux server, else attach (nested when inside another server) until the user detaches;
+    then what the user is told: what runs on."""
     inside = os.environ.get("TMUX", "")
     here = tmux.socket_path()
     if tmux.show_pane(pane) or (inside and here and inside.split(",")[0] == here):
-        result["text"] = f"switched to the workbench in tmux session {session}"
-        return result
+        return f"switched to the workbench in tmux session {session}"
     tmux.attach(session, nested=bool(inside))
-    result["text"] = after_detach(tmux, session, result["root"])
-    return result
+    return after_detach(tmux, session, root)
 
 
 def after_detach(tmux: Tmux, session: str, root: str) -> str:
