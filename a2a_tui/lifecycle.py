@@ -19,6 +19,7 @@ import json
 import shlex
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -27,13 +28,14 @@ from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.errors import A2AError
 from a2a_tui.gate.model import ENDED
 from a2a_tui.identity import process_alive
+from a2a_tui.jsontypes import JsonObject
 from a2a_tui.panes import machine
 from a2a_tui.panes.orchestrator import stop_running
 from a2a_tui.panes.records import pane_of, save_pane, session_row, set_dispatch
 from a2a_tui.queue import enqueue_in_tx, wake
 from a2a_tui.resources import hooks_dir
 from a2a_tui.settings import Settings
-from a2a_tui.spawn import ROLES, spawn
+from a2a_tui.spawn import ROLES, Launched, spawn
 from a2a_tui.tmux import Tmux
 
 ACTOR = "user"
@@ -42,11 +44,89 @@ PROCESS_GONE_S = 3.0        # how long `end` waits to see the pane's process gon
 DOWN_GONE_S = 10.0          # how long `down` waits for all of them together
 
 
+@dataclass(frozen=True)
+class Started:
+    """A session started by the user's hand (`how`: new, restart, revive or fork): the launch,
+    its options, the user input that decided it, and what `how` adds: the dispatch that gave it
+    its task (`assigned`), the launch it brings back (`restarts`, with the old pane), the
+    conversation it goes on with (`continues`), the session it copies (`forks`) and why a
+    revive started afresh (`fresh`)."""
+
+    how: str
+    launched: Launched
+    options: tuple[str, ...]
+    user_input: str | None
+    assigned: int | None = None
+    restarts: int | None = None
+    old_pane: str | None = None
+    old_pane_closed: bool = False
+    options_known: bool = True
+    continues: str | None = None
+    forks: str | None = None
+    fresh: str | None = None
+
+    def to_json(self) -> JsonObject:
+        out: JsonObject = self.launched.to_json()
+        if self.assigned is not None:
+            out["assigned"] = self.assigned
+        if self.how == "fork":
+            out |= {"forks": self.forks, "continues": self.continues}
+        if self.how in ("restart", "revive"):
+            out |= {"restarts": self.restarts, "old_pane": self.old_pane,
+                    "old_pane_closed": self.old_pane_closed}
+        out["options"] = list(self.options)
+        if self.how in ("restart", "revive"):
+            out |= {"continues": self.continues, "options_known": self.options_known}
+        out["user_input"] = self.user_input
+        if self.how == "revive":
+            out["fresh"] = self.fresh
+        return out
+
+
+@dataclass(frozen=True)
+class Ended:
+    """A session the user ended: its pane (closed, or already gone), whether its process is
+    gone, and the user input that decided it."""
+
+    session: str
+    pane: str | None
+    pane_closed: bool
+    process_gone: bool
+    pid: int | None
+    user_input: str | None
+
+    def to_json(self) -> JsonObject:
+        return {"session": self.session, "pane": self.pane, "pane_closed": self.pane_closed,
+                "process_gone": self.process_gone, "pid": self.pid,
+                "user_input": self.user_input}
+
+
+@dataclass(frozen=True)
+class Down:
+    """`a2a down`: the tmux session and server, whether the orchestrator stopped (its pid),
+    each session ended, what ran last (`then`: the demo's removal) and whether the tmux session
+    was there to kill."""
+
+    tmux_session: str
+    tmux_socket: str | None
+    orchestrator_stopped: int | None
+    ended: tuple[Ended, ...]
+    user_input: str | None
+    then: str | None
+    killed: bool
+
+    def to_json(self) -> JsonObject:
+        return {"tmux_session": self.tmux_session, "tmux_socket": self.tmux_socket,
+                "orchestrator_stopped": self.orchestrator_stopped,
+                "ended": [e.to_json() for e in self.ended], "user_input": self.user_input,
+                "then": self.then, "killed": self.killed}
+
+
 def new(g, settings: Settings, *, role: str, cli: str | None = None, model: str | None = None,
         effort: str | None = None, options: Sequence[str] | None = None,
         attempt: str | None = None, session: str | None = None,
         tmux_socket: str | None = None, source: str = "cli", assign: bool = False
-        ) -> dict[str, Any]:
+        ) -> Started:
     """A new session of `role`; what is not given comes from the settings' defaults for the
     role on its CLI (`[clis.<cli>]`, and `[roles.<role>]` where written for that CLI).
     `assign`: a session on an attempt gets its task as its first prompt (the card, the checks,
@@ -67,23 +147,24 @@ def new(g, settings: Settings, *, role: str, cli: str | None = None, model: str 
     uid = _decided(g, what, source=source, attempt=attempt)
     r = spawn(g, role=role, cli=cli, model=model, effort=effort, attempt=attempt,
               session=session, tmux_socket=tmux_socket, extra=extra, user_input=uid)
+    assigned = None
     if assign and attempt:
         from a2a_tui.gate.cards.commands import assignment  # lazy: the card model (pydantic)
 
         text = assignment(g, attempt)
         with g.store.write() as tx:
-            r["assigned"] = n = enqueue_in_tx(tx, r["session"], text, source="user",
-                                              actor=g.caller.actor, attempt=attempt)
+            assigned = enqueue_in_tx(tx, r.session, text, source="user",
+                                     actor=g.caller.actor, attempt=attempt)
             # Who gave the attempt its worker: the executive that did is told what becomes
             # of it (gate/escalate.tell_dispatcher).
             tx.append(ASSIGNED, actor=g.caller.actor, task=g.attempt(attempt).card_id,
-                      attempt=attempt, session=r["session"],
-                      payload={"dispatch": n, "by": g.caller.actor})
+                      attempt=attempt, session=r.session,
+                      payload={"dispatch": assigned, "by": g.caller.actor})
     wake(g.repo)
-    return {**r, "options": list(extra), "user_input": uid}
+    return Started("new", r, extra, uid, assigned=assigned)
 
 
-def restart(g, session_id: str, *, resume: bool = False, source: str = "cli") -> dict[str, Any]:
+def restart(g, session_id: str, *, resume: bool = False, source: str = "cli") -> Started:
     """Start an exited session again: same id, role, attempt, CLI, model, effort and options,
     on the same tmux server; a new launch record with `restarts: <old launch seq>`.
     `resume`: on the CLI's own conversation (`revive`)."""
@@ -95,7 +176,7 @@ def restart(g, session_id: str, *, resume: bool = False, source: str = "cli") ->
     return _relaunch(g, row, record, uid)
 
 
-def revive(g, session_id: str, *, source: str = "cli") -> dict[str, Any]:
+def revive(g, session_id: str, *, source: str = "cli") -> Started:
     """Start an exited session again on its CLI's own conversation (the one its launch chose,
     or Codex's thread id, learned from its notify), in the same folder; a new launch record with
     `revives: <old launch seq>`; its queue is kept. A CLI that cannot resume (the demo agent),
@@ -107,12 +188,13 @@ def revive(g, session_id: str, *, source: str = "cli") -> dict[str, Any]:
     uid = _decided(g, f"revive {session_id}", source=source, to_session=session_id,
                    attempt=row["attempt_id"])
     if why:
-        return {**_relaunch(g, row, record, uid, note={"revive_refused": why}), "fresh": why}
-    return {**_relaunch(g, row, record, uid, continues=thread), "fresh": None}
+        return replace(_relaunch(g, row, record, uid, note={"revive_refused": why}),
+                       how="revive", fresh=why)
+    return replace(_relaunch(g, row, record, uid, continues=thread), how="revive")
 
 
 def fork(g, session_id: str, *, new_id: str | None = None, tmux_socket: str | None = None,
-         source: str = "cli") -> dict[str, Any]:
+         source: str = "cli") -> Started:
     """A new session (`new_id`, else the role's next id) on a copy of `session_id`'s
     conversation, same role, CLI and options, in the same folder, bound to no attempt; its
     launch record names the original (`forks`). A2AError `cannot_fork` where the CLI cannot."""
@@ -136,8 +218,7 @@ def fork(g, session_id: str, *, new_id: str | None = None, tmux_socket: str | No
               user_input=uid, cwd=Path(record.get("cwd") or row["cwd"]),
               note={"forks": session_id, "forks_launch": row["launch_seq"]})
     wake(g.repo)
-    return {**r, "forks": session_id, "continues": thread, "options": list(extra),
-            "user_input": uid}
+    return Started("fork", r, extra, uid, forks=session_id, continues=thread)
 
 
 def _cannot(g, row, record: dict[str, Any], thread: str, *, fork: bool) -> str | None:
@@ -176,7 +257,7 @@ def _launch_record(g, row) -> dict[str, Any]:
 
 
 def _relaunch(g, row, record: dict[str, Any], uid: str | None, *, continues: str | None = None,
-              note: dict[str, Any] | None = None) -> dict[str, Any]:
+              note: dict[str, Any] | None = None) -> Started:
     """The exited session `row` launched again under its id, in the same folder."""
     extra = list(record.get("extra") or [])
     closed = _close_dead_pane(row)
@@ -186,13 +267,13 @@ def _relaunch(g, row, record: dict[str, Any], uid: str | None, *, continues: str
               extra=tuple(extra), restarts=row["launch_seq"], user_input=uid,
               continues=continues, cwd=cwd, note=note)
     wake(g.repo)
-    return {**r, "restarts": row["launch_seq"], "old_pane": row["pane_id"],
-            "old_pane_closed": closed, "options": extra, "continues": continues,
-            "options_known": "extra" in record, "user_input": uid}
+    return Started("restart", r, tuple(extra), uid, restarts=row["launch_seq"],
+                   old_pane=row["pane_id"], old_pane_closed=closed, continues=continues,
+                   options_known="extra" in record)
 
 
 def end(g, session_id: str, *, source: str = "cli", user_input: str | None = None
-        ) -> dict[str, Any]:
+        ) -> Ended:
     """The user ends a session: its pane is closed, the session recorded `exited` with
     `ended_by: user` (a dispatch in flight as `ended`); its queue is kept for a restart."""
     _require_user(g, "ending a session")
@@ -217,8 +298,7 @@ def _close_pane(row) -> bool:
     return True
 
 
-def _record_end(g, session_id: str, uid: str | None, closed: bool, gone: bool
-                ) -> dict[str, Any]:
+def _record_end(g, session_id: str, uid: str | None, closed: bool, gone: bool) -> Ended:
     with g.store.write() as tx:
         fresh = session_row(tx, session_id)
         p = pane_of(fresh)
@@ -229,12 +309,11 @@ def _record_end(g, session_id: str, uid: str | None, closed: bool, gone: bool
         if p.state != "exited":
             _end_in_flight(tx, fresh, p.in_flight)
             save_pane(tx, session_id, p, machine.exited(p))
-    return {"session": session_id, "pane": fresh["pane_id"], "pane_closed": closed,
-            "process_gone": gone, "pid": fresh["pane_pid"], "user_input": uid}
+    return Ended(session_id, fresh["pane_id"], closed, gone, fresh["pane_pid"], uid)
 
 
 def down(g, tmux_socket: str | None, *, confirm: Callable[[list[str]], bool],
-         source: str = "cli", then: Callable[[], Any] | None = None) -> dict[str, Any]:
+         source: str = "cli", then: Callable[[], str] | None = None) -> Down:
     """End the repository's a2a tmux session: its orchestrator stops, every live session there
     ends (as `end` does), the tmux session goes. Worktrees and the store stay. `confirm` is
     asked, with the busy sessions, when agents are at work; no means nothing is done. `then`
@@ -256,14 +335,12 @@ def down(g, tmux_socket: str | None, *, confirm: Callable[[list[str]], bool],
     closed = {r["id"]: _close_pane(r) for r in rows}
     gone = _wait_gone(rows, DOWN_GONE_S)
     ended = [_record_end(g, r["id"], uid, closed[r["id"]], gone[r["id"]]) for r in rows]
-    done = {"tmux_session": tmux_session, "tmux_socket": tmux_socket,
-            "orchestrator_stopped": stopped, "ended": ended, "user_input": uid,
-            "then": then() if then is not None else None}
+    last = then() if then is not None else None
     tmux = Tmux(tmux_socket)
-    done["killed"] = tmux.has_session(tmux_session)
-    if done["killed"]:
+    killed = tmux.has_session(tmux_session)
+    if killed:
         tmux.kill_session(tmux_session)
-    return done
+    return Down(tmux_session, tmux_socket, stopped, tuple(ended), uid, last, killed)
 
 
 # --- helpers ----------------------------------------------------------------------------------
@@ -321,22 +398,21 @@ def _end_in_flight(tx, row, n: int | None) -> None:
                   payload={"n": n, "why": "the user ended the session"})
 
 
-def describe_revive(r: dict[str, Any]) -> str:
+def describe_revive(r: Started) -> str:
     """One line for a revive (the CLI and the workbench say the same)."""
-    how = (f"started afresh: {r['fresh']}" if r["fresh"] else
-           f"on its conversation {r['continues']}")
-    return (f"revived {describe(r)} (launch #{r['launch_seq']} revives #{r['restarts']}) {how}"
-            + (f" · {r['user_input']}" if r.get("user_input") else ""))
+    how = f"started afresh: {r.fresh}" if r.fresh else f"on its conversation {r.continues}"
+    return (f"revived {describe(r)} (launch #{r.launched.launch_seq} revives #{r.restarts})"
+            f" {how}" + (f" · {r.user_input}" if r.user_input else ""))
 
 
-def describe_fork(r: dict[str, Any]) -> str:
-    return (f"forked {r['forks']} as {describe(r)} on a copy of its conversation"
-            f" {r['continues']}" + (f" · {r['user_input']}" if r.get("user_input") else ""))
+def describe_fork(r: Started) -> str:
+    return (f"forked {r.forks} as {describe(r)} on a copy of its conversation"
+            f" {r.continues}" + (f" · {r.user_input}" if r.user_input else ""))
 
 
-def describe(r: dict[str, Any]) -> str:
+def describe(r: Started) -> str:
     """One line for a launch made here (the CLI and the workbench say the same)."""
-    opts = f" -- {shlex.join(r['options'])}" if r.get("options") else ""
-    return (f"{r['session']} ({r['role']}, {r['cli']} {r.get('cli_version', '')}".rstrip()
-            + f") in pane {r['pane']}" + (f", writer of {r['attempt']}" if r.get("attempt")
-                                          else "") + opts)
+    opts = f" -- {shlex.join(r.options)}" if r.options else ""
+    s = r.launched
+    return (f"{s.session} ({s.role}, {s.cli} {s.cli_version}".rstrip()
+            + f") in pane {s.pane}" + (f", writer of {s.attempt}" if s.attempt else "") + opts)

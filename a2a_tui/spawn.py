@@ -18,6 +18,7 @@ import os
 import shlex
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ from a2a_tui.gate.reviews import launch as review_start
 from a2a_tui.gate.roles import CONTROLLERS
 from a2a_tui.git import clone_head
 from a2a_tui.identity import session_leader, start_time
+from a2a_tui.jsontypes import JsonObject
 from a2a_tui.panes.githooks import git_config_env, write_hooks
 from a2a_tui.panes.records import check_session_id, record_launched, record_launching
 from a2a_tui.profiles.environment import A2A_NAMES, launch_env, named, write_private
@@ -46,12 +48,43 @@ DEMO_CLI = "demo"
 DEMO_UNCONFINED = "a2a's own demo agent, in the sample repository of `a2a demo`, starts anyway"
 
 
+@dataclass(frozen=True)
+class Launched:
+    """A session started: its id and pane, what runs there (role, CLI and version, model,
+    effort, argv), where (attempt, folder, tmux), its launch record's seq and its confinement
+    as recorded."""
+
+    session: str
+    pane: str
+    role: str
+    cli: str
+    cli_version: str
+    model: str
+    effort: str
+    attempt: str | None
+    cwd: str
+    launch_seq: int
+    argv: tuple[str, ...]
+    tmux_session: str
+    tmux_socket: str | None
+    pid: int
+    confinement: JsonObject
+
+    def to_json(self) -> JsonObject:
+        return {"session": self.session, "pane": self.pane, "role": self.role, "cli": self.cli,
+                "cli_version": self.cli_version, "model": self.model, "effort": self.effort,
+                "attempt": self.attempt, "cwd": self.cwd, "launch_seq": self.launch_seq,
+                "argv": list(self.argv), "tmux_session": self.tmux_session,
+                "tmux_socket": self.tmux_socket, "pid": self.pid,
+                "confinement": self.confinement}
+
+
 def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
           attempt: str | None = None, session: str | None = None,
           tmux_socket: str | None = None, extra: tuple[str, ...] = (),
           continues: str | None = None, fork: bool = False, restarts: int | None = None,
           user_input: str | None = None, cwd: Path | None = None,
-          note: dict[str, Any] | None = None) -> dict[str, Any]:
+          note: dict[str, Any] | None = None) -> Launched:
     """Launch one session; `g` is the GateContext (repo, store, caller) of the command.
 
     `continues`: the CLI's own conversation to resume (or, with `fork`, to copy). `restarts`:
@@ -128,11 +161,10 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
         _failed(store, sid, attempt, str(exc))
         raise
     _record_started(g, tmux, facts, ctx, attempt=attempt, seq=seq, confined=box.confined)
-    return {"session": sid, "pane": facts.pane_id, "role": role, "cli": cli,
-            "cli_version": version, "model": model, "effort": effort, "attempt": attempt,
-            "cwd": str(cwd), "launch_seq": seq, "argv": launch.argv,
-            "tmux_session": tmux_session, "tmux_socket": tmux_socket, "pid": facts.pid,
-            "confinement": box.record()}
+    return Launched(session=sid, pane=facts.pane_id, role=role, cli=cli, cli_version=version,
+                    model=model, effort=effort, attempt=attempt, cwd=str(cwd), launch_seq=seq,
+                    argv=tuple(launch.argv), tmux_session=tmux_session,
+                    tmux_socket=tmux_socket, pid=facts.pid, confinement=box.record())
 
 
 def _role_card(role: str) -> tuple[Path, str | None]:
@@ -394,5 +426,5 @@ def spawn_reviewer(g, attempt: str, *, cli: str, model: str = "", effort: str = 
             raise
         crashpoint("review_start:after_spawn")
         # In the session's output folder: the one place of its run folder it may write.
-        report = g.repo.session_out_dir(launched["session"]) / "review.md"
+        report = g.repo.session_out_dir(launched.session) / "review.md"
         return review_start.started(g, planned, launched, report)

@@ -49,13 +49,13 @@ def cmd_retro(ctx, args) -> Result:
                      tmux_socket=socket_from_env(args.tmux_socket))
     # The prompt in its run folder (read-only to it), the retrospective in its output folder:
     # a confined session sees nothing else of `.a2a/`.
-    sid = launched["session"]
+    sid = launched.session
     prepared = retro.place(figures, prompt_file=g.repo.session_run_dir(sid) / "retro-prompt.md",
                            out_file=g.repo.session_out_dir(sid) / "retrospective.md")
-    retro.record_started(g, prepared, launched["session"])
-    queued = inject(g.store, launched["session"], retro.first_prompt(prepared), source="retro",
+    retro.record_started(g, prepared, launched.session)
+    queued = inject(g.store, launched.session, retro.first_prompt(prepared), source="retro",
                     actor=g.caller.actor)
-    r = {**prepared, "session": launched["session"], "pane": launched.get("pane"),
+    r = {**prepared, "session": launched.session, "pane": launched.pane,
          "dispatch": queued.dispatch}
     wake(ctx.repo)
     return Result(r, f"retrospective {r['retro']}: session {r['session']} (pane {r['pane']}) gets"

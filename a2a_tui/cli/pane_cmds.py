@@ -48,22 +48,22 @@ def cmd_spawn(ctx, args) -> Result:
               attempt=args.attempt, session=args.session, tmux_socket=socket,
               extra=tuple(extra), continues=args.resume or args.fork, fork=args.fork is not None)
     wake(ctx.repo)
-    text = (f"spawned {r['session']} ({r['role']}, {r['cli']} {r['cli_version']}) in pane"
-            f" {r['pane']} of tmux session {r['tmux_session']}"
-            + (f", writer of {r['attempt']}" if r["attempt"] else ""))
+    text = (f"spawned {r.session} ({r.role}, {r.cli} {r.cli_version}) in pane"
+            f" {r.pane} of tmux session {r.tmux_session}"
+            + (f", writer of {r.attempt}" if r.attempt else ""))
     # Nothing serving the repository: the session would stay `unknown`, its prompts held and
     # its `a2a` unanswered (the broker is the orchestrator's). Started as `a2a up` starts it.
-    r["orchestrator_started"] = None
+    data = {**r.to_json(), "orchestrator_started": None}
     if _orchestrator_pid(ctx) is None:
         # lazy: libtmux and the up machinery, only when there is an orchestrator to start
         from a2a_tui.tmux import Tmux
         from a2a_tui.tui.up import ORCHESTRATOR_WINDOW, ensure_orchestrator
 
         pid, _pane, _ = ensure_orchestrator(ctx.repo, Tmux(socket), socket)
-        r["orchestrator_started"] = pid
+        data["orchestrator_started"] = pid
         text += (f"; no orchestrator ran: started it (pid {pid}, tmux window"
                  f" '{ORCHESTRATOR_WINDOW}'; `a2a down` ends both)")
-    return Result(r, text, rules="spawn")
+    return Result(data, text, rules="spawn")
 
 
 def cmd_inject(ctx, args) -> Result:

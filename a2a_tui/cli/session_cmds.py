@@ -20,26 +20,26 @@ def cmd_new(ctx, args) -> Result:
                       cli=args.cli, model=args.model, effort=args.effort,
                       options=extra, attempt=args.attempt, session=args.session,
                       tmux_socket=socket_from_env(args.tmux_socket), assign=args.assign)
-    return Result(r, f"started {lifecycle.describe(r)}"
-                  + (f" · {r['user_input']}" if r["user_input"] else ""), rules="spawn")
+    return Result(r.to_json(), f"started {lifecycle.describe(r)}"
+                  + (f" · {r.user_input}" if r.user_input else ""), rules="spawn")
 
 
 def cmd_restart(ctx, args) -> Result:
     from a2a_tui import lifecycle
 
     r = lifecycle.restart(ctx.gate, args.session)
-    text = f"restarted {lifecycle.describe(r)} (launch #{r['launch_seq']} restarts" \
-           f" #{r['restarts']})"
-    if not r["options_known"]:
+    text = f"restarted {lifecycle.describe(r)} (launch #{r.launched.launch_seq} restarts" \
+           f" #{r.restarts})"
+    if not r.options_known:
         text += "; its first launch did not record its options: started without any"
-    return Result(r, text + (f" · {r['user_input']}" if r["user_input"] else ""))
+    return Result(r.to_json(), text + (f" · {r.user_input}" if r.user_input else ""))
 
 
 def cmd_revive(ctx, args) -> Result:
     from a2a_tui import lifecycle
 
     r = lifecycle.revive(ctx.gate, args.session)
-    return Result(r, lifecycle.describe_revive(r))
+    return Result(r.to_json(), lifecycle.describe_revive(r))
 
 
 def cmd_fork(ctx, args) -> Result:
@@ -48,7 +48,7 @@ def cmd_fork(ctx, args) -> Result:
 
     new_id = check_session_id(args.new_id) if args.new_id else None
     r = lifecycle.fork(ctx.gate, args.session, new_id=new_id, tmux_socket=args.tmux_socket)
-    return Result(r, lifecycle.describe_fork(r), rules="spawn")
+    return Result(r.to_json(), lifecycle.describe_fork(r), rules="spawn")
 
 
 def cmd_end(ctx, args) -> Result:
@@ -61,10 +61,10 @@ def cmd_end(ctx, args) -> Result:
         raise A2AError("session_busy", f"{args.session} is {row['state']}: not ended"
                        " (`--yes` ends it anyway)")
     r = lifecycle.end(ctx.gate, args.session)
-    return Result(r, f"ended {r['session']}: pane {r['pane']} "
-                  + ("closed" if r["pane_closed"] else "was already gone")
-                  + ("" if r["process_gone"] else "; its process still runs")
-                  + f"; its queue is kept · {r['user_input']}")
+    return Result(r.to_json(), f"ended {r.session}: pane {r.pane} "
+                  + ("closed" if r.pane_closed else "was already gone")
+                  + ("" if r.process_gone else "; its process still runs")
+                  + f"; its queue is kept · {r.user_input}")
 
 
 def cmd_attention(ctx, args) -> Result:

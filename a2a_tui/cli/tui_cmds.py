@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from a2a_tui.cli.output import Result, ask
 from a2a_tui.errors import A2AError
+
+if TYPE_CHECKING:
+    from a2a_tui.lifecycle import Ended
 
 
 def cmd_up(ctx, args) -> Result:
@@ -55,18 +59,18 @@ def cmd_down(ctx, args) -> Result:
     r = lifecycle.down(ctx.gate, socket, confirm=lambda busy: args.yes or ask(
         f"{', '.join(busy)} still at work. End them and the tmux session? [y/N] "),
         then=remove if demo is not None else None)
-    r["removed"] = r.pop("then")
-    lines = [ended_line(e) for e in r["ended"]]
-    if r["orchestrator_stopped"]:
-        lines.append(f"stopped the orchestrator (pid {r['orchestrator_stopped']})")
-    lines.append(f"tmux session {r['tmux_session']} "
-                 + ("ended" if r["killed"] else "was not running"))
+    lines = [ended_line(e) for e in r.ended]
+    if r.orchestrator_stopped:
+        lines.append(f"stopped the orchestrator (pid {r.orchestrator_stopped})")
+    lines.append(f"tmux session {r.tmux_session} " + ("ended" if r.killed else "was not running"))
     if demo is not None:
-        lines.append(f"removed the demo repository {r['removed']}")
+        lines.append(f"removed the demo repository {r.then}")
     else:
         lines.append(f"kept: the store and the worktrees of {ctx.repo.root} (`a2a up` starts"
                      " again)")
-    return Result(r, "\n".join(lines))
+    data = r.to_json()
+    data["removed"] = data.pop("then")
+    return Result(data, "\n".join(lines))
 
 
 def alive(socket: str | None, repo) -> str | None:
@@ -81,11 +85,11 @@ def alive(socket: str | None, repo) -> str | None:
         return None
 
 
-def ended_line(e: dict) -> str:
+def ended_line(e: Ended) -> str:
     """What `a2a down` says of a session it ended."""
-    if e["process_gone"]:
-        return f"ended {e['session']}"
-    return (f"ended {e['session']}: its pane is closed, but its process (pid {e.get('pid')})"
+    if e.process_gone:
+        return f"ended {e.session}"
+    return (f"ended {e.session}: its pane is closed, but its process (pid {e.pid})"
             " had not exited 10 s after its hang-up")
 
 

@@ -122,7 +122,7 @@ def plan(g: GateContext, attempt_id: str) -> Planned:
 
 def started(g: GateContext, p: Planned, launched: dict[str, Any], report: Path) -> dict[str, Any]:
     """`review_started` with the session, and its first prompt queued, in one transaction."""
-    sid = launched["session"]
+    sid = launched.session
     with g.store.write() as tx:
         text = first_prompt(tx, g, p, report)
         ledger.record(tx, GateEvent.REVIEW_STARTED, actor=g.caller.actor, task=p.card,
@@ -130,12 +130,12 @@ def started(g: GateContext, p: Planned, launched: dict[str, Any], report: Path) 
                       payload={"review": p.run_id, "sha": p.sha, "submission": p.submission,
                                "round": p.round, "follows": p.follows,
                                "checkout": str(p.checkout), "report": str(report),
-                               "cli": launched["cli"], "model": launched["model"],
-                               "effort": launched["effort"]})
+                               "cli": launched.cli, "model": launched.model,
+                               "effort": launched.effort})
         dispatch = enqueue_in_tx(tx, sid, text, source="review", actor=g.caller.actor)
     return {"review": p.run_id, "attempt": p.attempt, "sha": p.sha, "submission": p.submission,
             "round": p.round, "checkout": str(p.checkout), "report": str(report),
-            "session": sid, "pane": launched.get("pane"), "dispatch": dispatch}
+            "session": sid, "pane": launched.pane, "dispatch": dispatch}
 
 
 def failed(g: GateContext, p: Planned, reason: str) -> None:

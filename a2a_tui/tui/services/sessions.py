@@ -75,7 +75,7 @@ class Sessions(Part):
                               model=spec.model, effort=spec.effort, options=spec.options,
                               attempt=spec.attempt, tmux_socket=self.tmux_socket, source=SOURCE,
                               assign=spec.assign)
-        return Done(f"started {lifecycle.describe(r)} · {r['user_input']}", r)
+        return Done(f"started {lifecycle.describe(r)} · {r.user_input}", r.to_json())
 
     def restart(self, sid: str) -> Done:
         """Start an exited session again (`a2a session restart`)."""
@@ -83,7 +83,7 @@ class Sessions(Part):
 
         with self.store() as s:
             r = lifecycle.restart(self._gate(s), sid, source=SOURCE)
-        return Done(f"restarted {lifecycle.describe(r)} · {r['user_input']}", r)
+        return Done(f"restarted {lifecycle.describe(r)} · {r.user_input}", r.to_json())
 
     def end_session(self, sid: str) -> Done:
         """End a session (`a2a session end`): its pane is closed, its queue kept."""
@@ -91,7 +91,7 @@ class Sessions(Part):
 
         with self.store() as s:
             r = lifecycle.end(self._gate(s), sid, source=SOURCE)
-        return Done(f"ended {sid} (pane {r['pane']} closed) · {r['user_input']}", r)
+        return Done(f"ended {sid} (pane {r.pane} closed) · {r.user_input}", r.to_json())
 
     def revive(self, sid: str) -> Done:
         """Start an exited session again on its CLI's own conversation (`a2a session
@@ -100,7 +100,7 @@ class Sessions(Part):
 
         with self.store() as s:
             r = lifecycle.revive(self._gate(s), sid, source=SOURCE)
-        return Done(lifecycle.describe_revive(r), r)
+        return Done(lifecycle.describe_revive(r), r.to_json())
 
     def fork(self, sid: str) -> Done:
         """A new session on a copy of the session's conversation (`a2a session fork`)."""
@@ -108,7 +108,7 @@ class Sessions(Part):
 
         with self.store() as s:
             r = lifecycle.fork(self._gate(s), sid, tmux_socket=self.tmux_socket, source=SOURCE)
-        return Done(lifecycle.describe_fork(r), r)
+        return Done(lifecycle.describe_fork(r), r.to_json())
 
     def waiting_seen(self) -> Done:
         """The user has looked at what waits: rejections and stops so far count as seen."""
