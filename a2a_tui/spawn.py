@@ -135,7 +135,7 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
                   "env": sorted(launch.env), "role_card": str(card),
                   "role_card_digest": card_digest, "repo_commit": commit,
                   "tmux_socket": tmux_socket, "tmux_session": tmux_session,
-                  "env_passed": sorted(travel), "confinement": box.record(),
+                  "env_passed": sorted(travel), "confinement": box.to_json(),
                   "broker_socket": str(repo.broker_socket(sid)), **(note or {}),
                   **({"project_profile": project["seq"]} if project else {}),
                   **({"user_input": user_input} if user_input else {})}
@@ -164,7 +164,7 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
     return Launched(session=sid, pane=facts.pane_id, role=role, cli=cli, cli_version=version,
                     model=model, effort=effort, attempt=attempt, cwd=str(cwd), launch_seq=seq,
                     argv=tuple(launch.argv), tmux_session=tmux_session,
-                    tmux_socket=tmux_socket, pid=facts.pid, confinement=box.record())
+                    tmux_socket=tmux_socket, pid=facts.pid, confinement=box.to_json())
 
 
 def _role_card(role: str) -> tuple[Path, str | None]:

@@ -14,7 +14,7 @@ step, the base runs of per-test evidence) runs in a sandbox of its own, built he
   unless the card asks for it (`network = true`) or the user's default says so;
 - limits on processes and memory (limits.py), joined before the sandbox starts.
 
-`Sandbox.record()` is what the verification keeps: the engine, its version, the network, the
+`Sandbox.to_json()` is what the verification keeps: the engine, its version, the network, the
 limits, and the policy's digest. Where the machine cannot confine, checks run only when the
 user's settings allow it (`[confinement] unconfined_checks = true`), and the record says
 `confined: false` with the reason; verify shows **unconfined** wherever it shows the verdict.
@@ -41,6 +41,7 @@ from a2a_tui.confine.policy import (
 )
 from a2a_tui.confine.probe import Engine, Probe, probe
 from a2a_tui.errors import A2AError
+from a2a_tui.jsontypes import JsonObject
 
 
 def path_reads(search_path: str) -> list[str]:
@@ -110,7 +111,7 @@ class Sandbox:
         assert self.binary is not None
         return bwrap.argv(self.binary, policy), {"TMPDIR": "/tmp"}
 
-    def record(self, search_path: str = "") -> dict[str, Any]:
+    def to_json(self, search_path: str = "") -> JsonObject:
         """The verification's `confinement` entry: exactly what every run got."""
         base: dict[str, Any] = {"network": self.network, "limits": self.limits.to_json()}
         if not self.confined:

@@ -161,7 +161,7 @@ class Group:
     folders: list[Path] = field(default_factory=list)
     problem: str = ""
 
-    def record(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         out: dict[str, Any] = {"engine": str(self.machine.engine), **self.limits.to_json()}
         notes = [*self.machine.notes, *([self.problem] if self.problem else [])]
         if notes:

@@ -20,6 +20,7 @@ from a2a_tui.confine import bwrap, limits, seatbelt
 from a2a_tui.confine.policy import Policy, Request, build
 from a2a_tui.confine.probe import Engine, Probe, probe
 from a2a_tui.errors import A2AError
+from a2a_tui.jsontypes import JsonObject
 
 
 @dataclass(frozen=True)
@@ -46,9 +47,9 @@ class Confinement:
             lines.append(f"ulimit -v {self.group.limits.memory_mb * 1024} || exit 126")
         return lines
 
-    def record(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """The launch record's `confinement` entry: exactly what was applied."""
-        caps = {"limits": self.group.record()} if self.group is not None else {}
+        caps = {"limits": self.group.to_json()} if self.group is not None else {}
         if not self.confined:
             return {"engine": str(Engine.NONE), "confined": False, "reason": self.reason,
                     **caps}

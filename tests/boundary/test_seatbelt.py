@@ -69,7 +69,7 @@ def test_the_profile_hides_a2a_and_home_and_keeps_the_sessions_own_folders(tmp_p
     assert any(ln.startswith("(deny network-outbound") and "/private/tmp" in ln for ln in lines)
     # A private TMPDIR in place of the shared /tmp, under the session's folder.
     assert box.env["TMPDIR"].startswith(str(root / ".a2a/run/w1/tmp"))
-    assert box.record()["digest"].startswith("sha256:")
+    assert box.to_json()["digest"].startswith("sha256:")
 
 
 def test_a_path_with_quotes_is_escaped(tmp_path):

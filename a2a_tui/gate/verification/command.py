@@ -70,7 +70,7 @@ def verify(g: GateContext, attempt_id: str, progress: Progress | None = None,
         logs.mkdir(parents=True, exist_ok=True)
         room = dataclasses.replace(room, network=room.network if card.network is None
                                    else card.network)
-        v.confinement = room.record()
+        v.confinement = room.to_json()
         chain = Chain(g, att, v, card, rules.rules, logs, progress,
                       environment(rules.rules.allows_variable, card.env), cancel, room)
         crashpoint("verify:started")
