@@ -22,6 +22,7 @@ from a2a_tui.gate.attempts.locks import op_lock
 from a2a_tui.gate.attempts.review_checkouts import reclaim_checkouts
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.ledger import GateEvent
+from a2a_tui.gate.ledger.records import AttemptRecord
 from a2a_tui.gate.model import ENDED, UNRESOLVED, WorktreeState, way_out
 from a2a_tui.gate.roles import require_role
 from a2a_tui.git import ZERO_SHA, GitError
@@ -40,10 +41,10 @@ def reclaim(g: GateContext, attempt_id: str | None = None, force: bool = False
     ledger.require_intact(g)
     if attempt_id is not None:
         att = g.attempt(attempt_id)
-        if att["state"] not in ENDED:
-            hint = (f"; {way_out(attempt_id, att['state'])}" if att["state"] in UNRESOLVED
+        if att.state not in ENDED:
+            hint = (f"; {way_out(attempt_id, att.state)}" if att.state in UNRESOLVED
                     else "")
-            raise A2AError("attempt_active", f"attempt {attempt_id} is {att['state']}: only ended"
+            raise A2AError("attempt_active", f"attempt {attempt_id} is {att.state}: only ended"
                            " attempts (integrated, abandoned, superseded, failed) are reclaimed"
                            + hint)
         if force:
@@ -51,9 +52,9 @@ def reclaim(g: GateContext, attempt_id: str | None = None, force: bool = False
         forced = settle(g.store, att, None, what="reclaim", force=force, delivery=False)
         out = [_reclaim_one(g, att, forced)]
     else:
-        rows = g.store.all(
+        rows = map(AttemptRecord.of, g.store.all(
             f"SELECT * FROM attempts WHERE state IN ({','.join('?' * len(ENDED))})"
-            " AND worktree_state NOT IN ('removed') ORDER BY claimed_ns", ENDED)
+            " AND worktree_state NOT IN ('removed') ORDER BY claimed_ns", ENDED))
         out = [_held(att, found) if (found := holdups(g.store, att, None, delivery=False))
                else _reclaim_one(g, att) for att in rows]
     for r in out:   # and the read-only checkouts its reviews were given
@@ -61,20 +62,20 @@ def reclaim(g: GateContext, attempt_id: str | None = None, force: bool = False
     return out
 
 
-def _held(att, found) -> dict[str, Any]:
+def _held(att: AttemptRecord, found) -> dict[str, Any]:
     """What a reclaim of every ended attempt says of one whose writer still holds its clone."""
-    return {"attempt": att["id"], "worktree": att["worktree"], "worktree_state": "held",
+    return {"attempt": att.id, "worktree": att.worktree, "worktree_state": "held",
             "changed": False, "reason": "; ".join(h.reason for h in found)
-            + f" (`a2a reclaim {att['id']}` says what to do)"}
+            + f" (`a2a reclaim {att.id}` says what to do)"}
 
 
-def _reclaim_one(g: GateContext, att, forced: list[dict[str, str]] | None = None
-                 ) -> dict[str, Any]:
-    aid = att["id"]
-    ledger.require_intact(g, att["card_id"])
+def _reclaim_one(g: GateContext, att: AttemptRecord,
+                 forced: list[dict[str, str]] | None = None) -> dict[str, Any]:
+    aid = att.id
+    ledger.require_intact(g, att.card_id)
     with op_lock(g.repo.locks_dir, aid, what=f"an operation on {aid}"):
         att = g.attempt(aid)
-        path = Path(att["worktree"])
+        path = Path(att.worktree)
         result: dict[str, Any] = {"attempt": aid, "worktree": str(path)}
         if forced:
             result["forced"] = forced
@@ -86,7 +87,7 @@ def _reclaim_one(g: GateContext, att, forced: list[dict[str, str]] | None = None
             return _record(g, att, "unknown", result | {
                 "reason": f"could not import the clone's head {head[:12]} ({exc.message});"
                           " nothing removed", "git": exc.stderr})
-        head = head or g.git.ref_value(f"refs/heads/{att['branch']}") or att["submitted_sha"]
+        head = head or g.git.ref_value(f"refs/heads/{att.branch}") or att.submitted_sha
         ref = hidden_ref(aid)
         if head:
             current = g.git.ref_value(ref)
@@ -99,7 +100,7 @@ def _reclaim_one(g: GateContext, att, forced: list[dict[str, str]] | None = None
                                   " nothing removed", "git": exc.stderr})
             result["kept_ref"] = ref
             result["kept_sha"] = head
-        if att["worktree_state"] == "removed":
+        if att.worktree_state == "removed":
             return result | {"worktree_state": "removed", "changed": False}
         if not path.exists():
             g.git.worktree_prune()
@@ -124,7 +125,7 @@ def _reclaim_one(g: GateContext, att, forced: list[dict[str, str]] | None = None
         return _record(g, att, "removed", result)
 
 
-def _kept_if_dirty(g: GateContext, att, result: dict[str, Any],
+def _kept_if_dirty(g: GateContext, att: AttemptRecord, result: dict[str, Any],
                    read: Callable[[], list[str]]) -> dict[str, Any] | None:
     """The record of a worktree kept because `read` found uncommitted paths (or could not
     look); None when it is clean."""
@@ -140,7 +141,8 @@ def _kept_if_dirty(g: GateContext, att, result: dict[str, Any],
     return None
 
 
-def _reclaim_linked(g: GateContext, att, path: Path, result: dict[str, Any]) -> dict[str, Any]:
+def _reclaim_linked(g: GateContext, att: AttemptRecord, path: Path,
+                    result: dict[str, Any]) -> dict[str, Any]:
     """A linked worktree, as claims made before clones left them (its branch is in the
     repository): removed by git when clean, as then."""
     kept = _kept_if_dirty(g, att, result, lambda: g.git.status(path))
@@ -151,16 +153,17 @@ def _reclaim_linked(g: GateContext, att, path: Path, result: dict[str, Any]) -> 
     except GitError as exc:
         return _record(g, att, "unknown", result | {
             "reason": f"git worktree remove failed: {exc.stderr.strip()[:200]}"})
-    g.git.delete_branch(att["branch"])
+    g.git.delete_branch(att.branch)
     return _record(g, att, "removed", result)
 
 
-def _record(g: GateContext, att, state: str, result: dict[str, Any]) -> dict[str, Any]:
+def _record(g: GateContext, att: AttemptRecord, state: str,
+            result: dict[str, Any]) -> dict[str, Any]:
     kind = {WorktreeState.REMOVED: GateEvent.WORKTREE_REMOVED,
             WorktreeState.KEPT_DIRTY: GateEvent.WORKTREE_KEPT,
             WorktreeState.UNKNOWN: GateEvent.WORKTREE_UNKNOWN}[state]
     with g.store.write() as tx:
-        ledger.record(tx, kind, actor=g.caller.actor, task=att["card_id"], attempt=att["id"],
+        ledger.record(tx, kind, actor=g.caller.actor, task=att.card_id, attempt=att.id,
                       session=g.caller.session, payload=result)
         if state != "removed":
             report_kept_worktree(tx, att, result)

@@ -8,12 +8,13 @@ import json
 from collections import Counter
 from typing import Any
 
+from a2a_tui.gate.ledger.records import AttemptRecord
 from a2a_tui.kinds import GateEvent
 
 VERIFY_EVENTS = (GateEvent.VERIFIED, GateEvent.REJECTED, GateEvent.VERIFY_FLAKY)
 
 
-def objective_facts(tx, att, now_ns: int) -> dict[str, Any]:
+def objective_facts(tx, att: AttemptRecord, now_ns: int) -> dict[str, Any]:
     """{rounds, wall_time_s, rejections_by_step: {step: n}, changed_lines: {added, removed}}.
 
     `rounds` is the number of submissions; `changed_lines` is the candidate's own diff as its
@@ -23,13 +24,13 @@ def objective_facts(tx, att, now_ns: int) -> dict[str, Any]:
     lines = None
     rows = tx.all(f"SELECT kind, payload FROM events WHERE attempt = ? AND kind IN"
                   f" ({','.join('?' * len(VERIFY_EVENTS))}) ORDER BY seq",
-                  (att["id"], *VERIFY_EVENTS))
+                  (att.id, *VERIFY_EVENTS))
     for r in rows:
         p = json.loads(r["payload"])
         if r["kind"] == GateEvent.REJECTED:
             steps[p.get("first_failure_step") or p.get("first_failure") or "unknown"] += 1
-        if p.get("submission") == att["submission_n"]:
+        if p.get("submission") == att.submission_n:
             lines = p.get("changed_lines")
-    return {"rounds": att["submission_n"],
-            "wall_time_s": round((now_ns - att["claimed_ns"]) / 1e9, 3),
+    return {"rounds": att.submission_n,
+            "wall_time_s": round((now_ns - att.claimed_ns) / 1e9, 3),
             "rejections_by_step": dict(steps), "changed_lines": lines}

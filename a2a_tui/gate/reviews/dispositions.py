@@ -148,7 +148,7 @@ def check_integrable(g: GateContext, att: AttemptRecord, tx) -> str | None:
     inside the integration intent's transaction, where it uses the user's approval (if the card
     asks for one). Returns the approval used, if any."""
     fresh = attempt_in(tx, att.id)
-    if fresh["submitted_sha"] != att.submitted_sha:
+    if fresh.submitted_sha != att.submitted_sha:
         raise A2AError("attempt_changed", f"{att.id} was submitted again meanwhile:"
                        " verify the new candidate")
     body = json.loads(tx.one("SELECT body FROM cards WHERE id = ?", (att.card_id,))["body"])
