@@ -395,4 +395,4 @@ def spawn_reviewer(g, attempt: str, *, cli: str, model: str = "", effort: str = 
         crashpoint("review_start:after_spawn")
         # In the session's output folder: the one place of its run folder it may write.
         report = g.repo.session_out_dir(launched["session"]) / "review.md"
-        return review_start.started(g, planned, launched, report)
+        return review_start.started(g, planned, launched, report).to_json()

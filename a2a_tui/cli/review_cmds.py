@@ -68,7 +68,7 @@ def cmd_dispose(ctx, args) -> Result:
     from a2a_tui.queue import wake
 
     r = dispose(ctx.gate, args.attempt, args.issue, args.decision, args.reason)
-    if r.feedback and r.feedback.get("sent"):
+    if r.feedback and r.feedback.sent:
         wake(ctx.repo)
     return Result(r.to_json(), f"{r.issue} of {r.attempt} at {r.sha[:12]}: {r.decision}"
                   + (f" ({r.user_input})" if r.user_input else ""), rules="review dispose")

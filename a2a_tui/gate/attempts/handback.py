@@ -27,6 +27,7 @@ from a2a_tui.errors import A2AError
 from a2a_tui.gate.attempts import clones
 from a2a_tui.gate.ledger.records import AttemptRecord
 from a2a_tui.gate.roles import require_role
+from a2a_tui.jsontypes import JsonObject
 
 # Pane states a writer may be taken back in; every other one (busy, waiting, unknown) holds it.
 SETTLED = ("idle", "exited")
@@ -42,7 +43,7 @@ class Holdup:
     code: str      # writer_busy | delivery_unsubmitted
     reason: str
 
-    def to_json(self) -> dict[str, str]:
+    def to_json(self) -> JsonObject:
         return {"code": self.code, "reason": self.reason}
 
 
@@ -101,7 +102,7 @@ def permit_force(g, att: AttemptRecord, what: str) -> None:
 
 
 def settle(db, att: AttemptRecord, head: str | None, *, what: str, force: bool,
-           delivery: bool = True) -> list[dict[str, str]]:
+           delivery: bool = True) -> list[JsonObject]:
     """Refuse `what` on the attempt while something holds it, naming every reason and the way
     out; with `force` (the caller was permitted it), return what was overridden, to record."""
     found = holdups(db, att, head, delivery=delivery)

@@ -5,14 +5,13 @@ from __future__ import annotations
 import shutil
 import time
 from dataclasses import dataclass
-from typing import Any
 
 from a2a_tui.collab.authorization import claim_refusal
 from a2a_tui.errors import A2AError
 from a2a_tui.faults import crashpoint
 from a2a_tui.gate import ledger
 from a2a_tui.gate.attempts import clones
-from a2a_tui.gate.attempts.facts import objective_facts
+from a2a_tui.gate.attempts.facts import ObjectiveFacts, objective_facts
 from a2a_tui.gate.attempts.handback import clone_head, permit_force, settle
 from a2a_tui.gate.attempts.leases import budget_refusal, enforce, previous
 from a2a_tui.gate.attempts.locks import op_lock
@@ -35,6 +34,7 @@ from a2a_tui.gate.model import (
 )
 from a2a_tui.gate.roles import require_role
 from a2a_tui.git import FULL_SHA, ZERO_SHA, GitError
+from a2a_tui.jsontypes import JsonObject
 from a2a_tui.queue import wake
 
 
@@ -70,7 +70,7 @@ class Abandoned(CommandResult):
     rounds: int
     rejections: int
     duration_s: float
-    facts: dict[str, Any]           # the objective facts beside the score (gate/attempts/facts.py)
+    facts: ObjectiveFacts           # beside the score (gate/attempts/facts.py)
 
 
 @dataclass(frozen=True)
@@ -364,9 +364,10 @@ def abandon(g: GateContext, attempt_id: str, score: Score | None, reason: str = 
             scored = score.to_json() if score is not None else None
             ledger.record(tx, GateEvent.ABANDONED, actor=g.caller.actor, task=att.card_id,
                           attempt=attempt_id, session=g.caller.session, ts_ns=now,
-                          payload={"reason": reason, "score": scored, **facts,
+                          payload={"reason": reason, "score": scored, **facts.to_json(),
                                    **({"forced": forced} if forced else {})})
-    return Abandoned(attempt_id, AttemptState.ABANDONED, score, **facts)
+    return Abandoned(attempt_id, AttemptState.ABANDONED, score, facts.rounds, facts.rejections,
+                     facts.duration_s, facts.facts)
 
 
 def has_commits(att: AttemptRecord) -> bool:
@@ -381,14 +382,28 @@ def untouched(att: AttemptRecord) -> bool:
     return not att.submission_n and not has_commits(att)
 
 
-def score_facts(tx, att: AttemptRecord, now_ns: int) -> dict[str, Any]:
+@dataclass(frozen=True)
+class ScoreFacts:
+    """What the gate fills in beside a score: rounds, rejections, duration, and the facts."""
+
+    rounds: int
+    rejections: int
+    duration_s: float
+    facts: ObjectiveFacts
+
+    def to_json(self) -> JsonObject:
+        """As the ending event's payload holds them (beside its `score`)."""
+        return {"rounds": self.rounds, "rejections": self.rejections,
+                "duration_s": self.duration_s, "facts": self.facts.to_json()}
+
+
+def score_facts(tx, att: AttemptRecord, now_ns: int) -> ScoreFacts:
     """What the gate fills in beside a score: rounds, rejections, duration."""
-    rounds = att.submission_n
     rejections = tx.one("SELECT COUNT(*) FROM verifications"
                         " WHERE attempt_id=? AND state='rejected'", (att.id,))[0]
-    return {"rounds": rounds, "rejections": rejections,
-            "duration_s": round((now_ns - att.claimed_ns) / 1e9, 3),
-            "facts": objective_facts(tx, att, now_ns)}
+    return ScoreFacts(att.submission_n, rejections,
+                      round((now_ns - att.claimed_ns) / 1e9, 3),
+                      objective_facts(tx, att, now_ns))
 
 
 def bind_writer(g: GateContext, attempt_id: str, session_id: str) -> WriterBound:

@@ -8,11 +8,11 @@ import os
 import shutil
 import stat
 from pathlib import Path
-from typing import Any
 
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.ledger.records import attempt_in
 from a2a_tui.git import GitError
+from a2a_tui.jsontypes import JsonObject
 
 
 def make_checkout(g: GateContext, path: Path, sha: str) -> None:
@@ -35,7 +35,7 @@ def _untouched(g: GateContext, path: Path, sha: str) -> bool:
         return False
 
 
-def reclaim_checkouts(g: GateContext, attempt_id: str) -> list[dict[str, Any]]:
+def reclaim_checkouts(g: GateContext, attempt_id: str) -> list[JsonObject]:
     """Remove the review checkouts of an ended attempt (`a2a reclaim`); one that no longer shows
     exactly its SHA, untouched, is kept and said so."""
     out = []

@@ -223,7 +223,7 @@ def resolve_intent(g: GateContext, attempt_id: str, *, actor: str, recovering: b
                                actor=actor, task=att.card_id, attempt=attempt_id,
                                ts_ns=now, payload={**base, "score": score_json,
                                                    "worktree_synced": synced,
-                                                   **score_facts(tx, att, now)})
+                                                   **score_facts(tx, att, now).to_json()})
             spotchecks.after_integrated(tx, every, ev.seq)
         elif observed == it["old_sha"]:
             # Not moved: the CAS did not apply, the candidate stays verified.

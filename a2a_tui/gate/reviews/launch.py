@@ -27,7 +27,7 @@ from a2a_tui.gate.cards import gate_rules
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.ledger.records import attempt_in
-from a2a_tui.gate.model import VERIFIABLE, AttemptState, contract_lines
+from a2a_tui.gate.model import VERIFIABLE, AttemptState, CommandResult, contract_lines
 from a2a_tui.gate.roles import admit
 from a2a_tui.queue import enqueue_in_tx
 
@@ -120,7 +120,23 @@ def plan(g: GateContext, attempt_id: str) -> Planned:
     return p
 
 
-def started(g: GateContext, p: Planned, launched: dict[str, Any], report: Path) -> dict[str, Any]:
+@dataclass(frozen=True)
+class ReviewStarted(CommandResult):
+    """A reviewer launched: its run, the candidate it reads, its session and first dispatch."""
+
+    review: str
+    attempt: str
+    sha: str
+    submission: int
+    round: int
+    checkout: str
+    report: str
+    session: str
+    pane: str | None
+    dispatch: int
+
+
+def started(g: GateContext, p: Planned, launched: dict[str, Any], report: Path) -> ReviewStarted:
     """`review_started` with the session, and its first prompt queued, in one transaction."""
     sid = launched["session"]
     with g.store.write() as tx:
@@ -133,9 +149,8 @@ def started(g: GateContext, p: Planned, launched: dict[str, Any], report: Path) 
                                "cli": launched["cli"], "model": launched["model"],
                                "effort": launched["effort"]})
         dispatch = enqueue_in_tx(tx, sid, text, source="review", actor=g.caller.actor)
-    return {"review": p.run_id, "attempt": p.attempt, "sha": p.sha, "submission": p.submission,
-            "round": p.round, "checkout": str(p.checkout), "report": str(report),
-            "session": sid, "pane": launched.get("pane"), "dispatch": dispatch}
+    return ReviewStarted(p.run_id, p.attempt, p.sha, p.submission, p.round, str(p.checkout),
+                         str(report), sid, launched.get("pane"), dispatch)
 
 
 def failed(g: GateContext, p: Planned, reason: str) -> None:
