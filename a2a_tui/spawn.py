@@ -409,7 +409,7 @@ def _failed(store, sid: str, attempt: str | None, reason: str,
 
 def spawn_reviewer(g, attempt: str, *, cli: str, model: str = "", effort: str = "",
                    tmux_socket: str | None = None, extra: tuple[str, ...] = ()
-                   ) -> dict[str, Any]:
+                   ) -> review_start.ReviewStarted:
     """`a2a review start`: a fresh reviewer session in a read-only checkout of exactly the
     attempt's submitted SHA, recorded with that SHA, its first prompt queued (gate/reviews/launch.py
     says what it holds). The role's permissions come with the launch (`profiles`, role

@@ -3,6 +3,7 @@ writer of gate state: a smoke test of the script and a guard on its first figure
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +20,15 @@ def test_house_metrics_runs_and_counts_no_gate_write_outside_the_fold():
     assert "attempt states as bare strings in comparisons: 0" in r.stdout, r.stdout
     assert "import circles (type-only imports included): 0" in r.stdout, r.stdout
     assert "not named for it (to_json, ..._json): 0" in r.stdout, r.stdout
+    # The gate reads the attempt as a record (gate/ledger/records.py AttemptRecord), which has no
+    # key access. The 3 left are not the gate's reads of a record: the fold's own rows, as its
+    # handlers write them (gate/ledger/attempts.py, rows.py), and a metrics dict named `att`.
+    assert 'attempt record key reads (att["..."], att.get("...")): 3 in 3 modules' in r.stdout, \
+        r.stdout
+    # Between the gate's parts data travels as records; what it hands the outside as JSON is a
+    # `JsonObject` (a2a_tui/jsontypes.py), named for it.
+    assert re.search(r"functions returning dict\[str, Any\]: \d+ \(0 in gate/\)", r.stdout), \
+        r.stdout
 
 
 def _metrics(root: Path) -> str:

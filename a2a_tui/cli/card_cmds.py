@@ -119,7 +119,7 @@ def run_editor(path: Path) -> None:
 
 
 def cmd_card_show(ctx, args) -> Result:
-    r = gate.show_card(ctx.gate, args.card)
+    r = gate.show_card(ctx.gate, args.card).to_json()
     b = r["body"]
     lines = [f"{r['card']}  v{r['version']}  {r['state']}  fence {r['fence']}  {r['digest'][:19]}",
              f"title: {b['title']}", f"goal: {b['goal']}",

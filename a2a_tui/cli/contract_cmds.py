@@ -56,6 +56,6 @@ def cmd_feedback_more(ctx, args) -> Result:
     from a2a_tui.gate.verification.feedback import more_rounds
 
     r = more_rounds(ctx.gate, args.attempt, args.rounds)
-    return Result(r, f"{r['attempt']}: {r['added']} more round(s) of automatic feedback"
-                  f" (limit now {r['limit']}, {r['rejections']} rejection(s) so far) ·"
-                  f" {r['user_input']}")
+    return Result(r.to_json(), f"{r.attempt}: {r.added} more round(s) of automatic feedback"
+                  f" (limit now {r.limit}, {r.rejections} rejection(s) so far) ·"
+                  f" {r.user_input}")

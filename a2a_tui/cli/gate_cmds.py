@@ -141,13 +141,14 @@ def cmd_reclaim(ctx, args) -> Result:
     rows = gate.reclaim(ctx.gate, args.attempt, force=args.force)
     lines = []
     for r in rows:
-        line = f"{r['attempt']}: worktree {r['worktree_state']}"
-        if r.get("kept_ref"):
-            line += f"; commit {r['kept_sha'][:12]} kept at {r['kept_ref']}"
-        if r.get("reason"):
-            line += f" ({r['reason']})"
+        line = f"{r.attempt}: worktree {r.worktree_state}"
+        if r.kept_ref:
+            line += f"; commit {(r.kept_sha or '')[:12]} kept at {r.kept_ref}"
+        if r.reason:
+            line += f" ({r.reason})"
         lines.append(line)
-    return Result({"reclaimed": rows}, "\n".join(lines) or "nothing to reclaim", rules="reclaim")
+    return Result({"reclaimed": [r.to_json() for r in rows]}, "\n".join(lines)
+                  or "nothing to reclaim", rules="reclaim")
 
 
 def cmd_lease(ctx, args) -> Result:

@@ -47,10 +47,10 @@ def cmd_start(ctx, args) -> Result:
                        effort=args.effort, tmux_socket=socket_from_env(args.tmux_socket),
                        extra=options)
     wake(ctx.repo)
-    which = "first review" if r["round"] == 0 else f"follow-up round {r['round']}"
-    return Result(r, f"review {r['review']} ({which}) of {r['attempt']} at {r['sha'][:12]}:"
-                     f" session {r['session']} (pane {r['pane']}) in {r['checkout']}, read-only;"
-                     f" its prompt is #{r['dispatch']}; the report goes to {r['report']}",
+    which = "first review" if r.round == 0 else f"follow-up round {r.round}"
+    return Result(r.to_json(), f"review {r.review} ({which}) of {r.attempt} at {r.sha[:12]}:"
+                  f" session {r.session} (pane {r.pane}) in {r.checkout}, read-only;"
+                  f" its prompt is #{r.dispatch}; the report goes to {r.report}",
                   rules="review start")
 
 
@@ -68,7 +68,7 @@ def cmd_dispose(ctx, args) -> Result:
     from a2a_tui.queue import wake
 
     r = dispose(ctx.gate, args.attempt, args.issue, args.decision, args.reason)
-    if r.feedback and r.feedback.get("sent"):
+    if r.feedback and r.feedback.sent:
         wake(ctx.repo)
     return Result(r.to_json(), f"{r.issue} of {r.attempt} at {r.sha[:12]}: {r.decision}"
                   + (f" ({r.user_input})" if r.user_input else ""), rules="review dispose")

@@ -17,9 +17,10 @@ def cmd_store_verify(ctx, args) -> Result:
     # anything: the open ran the quick one only if the file changed (store/pages.py).
     pages.check(ctx.store.conn, ctx.store.path, full=True)
     g = ctx.gate
-    r = {**ledger.verify(g.store), "pages": "ok"}
-    if not r["intact"]:
-        ledger.freeze(g, {k: r[k] for k in r if k not in ("intact", "pages")})
+    check = ledger.verify(g.store)
+    r = {**check.to_json(), "pages": "ok"}
+    if check.problem is not None:
+        ledger.freeze(g, check.problem)
         return Result(r, f"TAMPERED: first bad seq #{r['seq']}: {r['why']}\nthe gate is frozen;"
                          " `a2a store rebuild` (gate tables) or, for the event chain, look at"
                          " the events and `a2a store reseal --reason`", rules="store",
@@ -49,8 +50,8 @@ def cmd_store_rebuild(ctx, args) -> Result:
                        f" {brk.seq - 1}`) and restore .a2a/a2a.db from a copy, or accept them"
                        " with `a2a store reseal --reason`", details=brk.to_json())
     with g.store.write() as tx:
-        r = ledger.rebuild_in(tx, reason="a2a store rebuild", actor=ctx.caller.actor)
-        r["repaired"] = ledger.repair(tx, actor=ctx.caller.actor, how="rebuild")
+        r = {**ledger.rebuild_in(tx, reason="a2a store rebuild", actor=ctx.caller.actor).to_json(),
+             "repaired": ledger.repair(tx, actor=ctx.caller.actor, how="rebuild")}
     text = f"rebuilt {', '.join(r['rebuilt'])} from the log"
     if r["first_difference"]:
         text += f"; first difference was {r['first_difference']}"
@@ -67,12 +68,13 @@ def cmd_store_reseal(ctx, args) -> Result:
         raise A2AError("chain_whole", "every event's hash is right: nothing to reseal"
                        " (`a2a store rebuild` repairs the gate's tables)")
     with g.store.write() as tx:
-        r = ledger.reseal(tx, from_seq=brk.seq, reason=args.reason, actor=ctx.caller.actor)
+        r = ledger.reseal(tx, from_seq=brk.seq, reason=args.reason,
+                          actor=ctx.caller.actor).to_json()
         r["user_input"] = record_user_input_in_tx(
             tx, "action", f"resealed the event chain from #{brk.seq}: {args.reason}",
             source="cli")
         r["rebuilt"] = ledger.rebuild_in(tx, reason=f"reseal from #{brk.seq}",
-                                         actor=ctx.caller.actor)
+                                         actor=ctx.caller.actor).to_json()
         r["repaired"] = ledger.repair(tx, actor=ctx.caller.actor, how="reseal")
     return Result(r, f"resealed from #{brk.seq} ({r['rehashed']} hash(es) recomputed), recorded"
                      f" as {r['user_input']}; gate tables rebuilt; the gate is no longer frozen",

@@ -13,11 +13,12 @@ executive controller's pane when one is live.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from a2a_tui.collab.board import post_finding_in_tx
 from a2a_tui.collab.delivery import live_session, session_is_live
 from a2a_tui.gate.model import VerifyState
+from a2a_tui.jsontypes import JsonObject
 from a2a_tui.queue import enqueue_in_tx
 
 if TYPE_CHECKING:  # annotations only
@@ -179,7 +180,7 @@ def feedback_stopped(tx, att: AttemptRecord, v, rejections: int, limit: int) -> 
     return queued
 
 
-def attempt_history(tx, attempt: str) -> list[dict[str, Any]]:
+def attempt_history(tx, attempt: str) -> list[JsonObject]:
     """Each completed verify of the attempt: its verdict, first failure and log."""
     rows = tx.all(f"SELECT kind, payload FROM events WHERE attempt = ? AND kind IN"
                   f" ({','.join('?' * len(VERDICT_EVENTS))}) ORDER BY seq",

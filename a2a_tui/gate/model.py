@@ -10,6 +10,7 @@ from enum import StrEnum
 from typing import Any
 
 from a2a_tui.errors import A2AError
+from a2a_tui.jsontypes import JsonObject
 from a2a_tui.states import AttemptState
 
 __all__ = ["AttemptState"]  # re-exported: the gate's commands name it here
@@ -122,7 +123,7 @@ class CommandResult:
     """A gate command's answer: attributes for its callers (the CLI, the workbench), one
     `to_json()` for `--json`. A field named like a keyword ends in `_` (`as_`: "as")."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {f.name.rstrip("_"): _plain(getattr(self, f.name)) for f in fields(self)}
 
 
@@ -139,7 +140,7 @@ class Score:
     taste: int
     taste_reason: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"boundary": self.boundary, "boundary_reason": self.boundary_reason,
                 "taste": self.taste, "taste_reason": self.taste_reason}
 
@@ -169,16 +170,6 @@ def parse_scores(items: list[str] | None) -> Score:
         )
     return Score(got["boundary"][0], got["boundary"][1], got["taste"][0], got["taste"][1])
 
-
-def attempt_row_json(row: Any) -> dict[str, Any]:
-    keys = row.keys()
-    return {k: row[k] for k in keys}
-
-
-def card_body(row: Any) -> dict[str, Any]:
-    """A card's fields: parsed from a table row's JSON, or as the log's row (ledger) holds them."""
-    body = row["body"]
-    return body if isinstance(body, dict) else json.loads(body)
 
 
 

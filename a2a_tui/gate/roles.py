@@ -12,9 +12,10 @@ anyway) and the stand-in agent CLI.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from a2a_tui.errors import A2AError
+from a2a_tui.jsontypes import JsonObject
 
 if TYPE_CHECKING:  # annotations only: every command reads the role table, few an attempt
     from a2a_tui.gate.ledger.records import AttemptRecord
@@ -163,7 +164,7 @@ def who_may(command: str, writer: str | None = None) -> str:
     return ", ".join(names[:-1]) + (" or " if len(names) > 1 else "") + names[-1]
 
 
-def table() -> list[dict[str, Any]]:
+def table() -> list[JsonObject]:
     """The table as rows, for `a2a rules`."""
     return [{"command": c, "who": list(w), "text": who_may(c)} for c, w in ROLE_TABLE.items()]
 

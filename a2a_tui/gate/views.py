@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from a2a_tui.gate.model import ACTIVE, AttemptState
+from a2a_tui.jsontypes import JsonObject
 
 
 def card_status(card_state: str, attempt_state: str | None) -> str:
@@ -33,7 +34,7 @@ class CardView:
     fence: int
     status: str = ""               # `card_status`: follows the latest attempt
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return asdict(self)
 
 
@@ -51,7 +52,7 @@ class AttemptView:
     # done with the user's full access, and every view of the attempt says so.
     unconfined: bool = False
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return asdict(self)
 
 

@@ -313,7 +313,7 @@ def series(h: History) -> dict[str, Any]:
     for a in h.attempts.values():
         if a.concluded and a.ended_ns is not None:
             per_day[day(a.ended_ns)].append(a)
-    att = attention(h)
+    seen = attention(h)
     sc = scores(h)
     return {
         "first_pass_by_day": [{"day": d, **_pass_row(v)} for d, v in sorted(per_day.items())],
@@ -321,7 +321,7 @@ def series(h: History) -> dict[str, Any]:
             {"step": s, "count": n} for s, n in sorted(
                 Counter(r.step for a in h.attempts.values() for r in a.rejections).items(),
                 key=lambda kv: (-kv[1], kv[0]))],
-        "attention_by_day": att["by_day"],
+        "attention_by_day": seen["by_day"],
         "scores_by_model": [{k: g[k] for k in ("model", "n", "boundary_mean", "taste_mean")}
                             for g in sc["by_model"]],
     }

@@ -29,7 +29,7 @@ def assert_whole(store: Store) -> None:
     n, lo, hi = store.one("SELECT COUNT(*), MIN(seq), MAX(seq) FROM events")
     assert n == 0 or (lo == 1 and hi == n), f"event seqs not dense: {n} events, {lo}..{hi}"
     state = ledger.verify(store)
-    assert state["intact"], state
+    assert state.intact, state
     orphans = store.all(
         "SELECT f.name FROM spool_files f LEFT JOIN events e ON e.seq = f.seq"
         " WHERE e.seq IS NULL OR e.kind NOT IN ('signal', 'signal_quarantined')"

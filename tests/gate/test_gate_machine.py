@@ -57,6 +57,7 @@ from a2a_tui.gate.integration import targets
 from a2a_tui.gate.integration.advance import integrate
 from a2a_tui.gate.integration.recovery import recover
 from a2a_tui.gate.integration.resolution import RESOLUTIONS, resolve
+from a2a_tui.gate.ledger.records import AttemptRecord
 from a2a_tui.gate.model import ACTIVE, Score
 from a2a_tui.gate.roles import require_role
 from a2a_tui.gate.verification.command import verify
@@ -300,7 +301,7 @@ class GateMachine(RuleBasedStateMachine):
         assert r is None or r.state == "abandoned"
 
     def unsubmitted(self, att) -> bool:
-        head = clone_head(att)
+        head = clone_head(AttemptRecord.of(att))
         return head is not None and head not in (att["start_commit"], att["submitted_sha"])
 
     # --- the user ----------------------------------------------------------------------------

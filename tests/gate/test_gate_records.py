@@ -62,5 +62,5 @@ def test_an_attempt_is_a_frozen_record_from_the_log(repo):
             att.state = AttemptState.ABANDONED   # type: ignore[misc]
         with pytest.raises(AttributeError):
             _ = att.stat   # type: ignore[attr-defined]  # a misspelt field fails where it is read
-        with pytest.raises(KeyError):
-            _ = att["stat"]
+        with pytest.raises(TypeError):   # read by attribute only: a key read is an error
+            _ = att["state"]   # type: ignore[index]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 
 from a2a_tui.gate.attempts.leases import OWING
+from a2a_tui.gate.ledger.records import read_attempt
 
 ERROR_STOPS = ("StopFailure",)   # the CLI stopped on an error (an API failure): not the model's
 
@@ -32,8 +33,8 @@ def on_signal(tx, sid: str) -> int | None:
             or p.get("event") in ERROR_STOPS:
         return None
     s = tx.one("SELECT attempt_id, cli, model, effort, role FROM sessions WHERE id = ?", (sid,))
-    att = s and tx.one("SELECT * FROM attempts WHERE id = ?", (s["attempt_id"],))
-    if not att or att["writer"] != f"session:{sid}" or att["state"] not in OWING:
+    att = read_attempt(tx, s["attempt_id"]) if s is not None else None
+    if att is None or att.writer != f"session:{sid}" or att.state not in OWING:
         return None
     began = tx.one("SELECT MAX(seq) FROM events WHERE kind = 'signal' AND session = ? AND seq < ?"
                    " AND json_extract(payload, '$.kind') = 'prompt'", (sid, ev["seq"]))[0] or 0
@@ -41,9 +42,9 @@ def on_signal(tx, sid: str) -> int | None:
         return None
     # spelled here, as every kind the gate appends (tests/gate/test_gate_fold_writer.py); the
     # registry names it for the metrics (kinds.EventKind.MODEL_STOPPED_EARLY)
-    return tx.append("model_stopped_early", actor="gate", task=att["card_id"],
-                     attempt=att["id"], session=sid,
-                     payload={"signal": ev["seq"], "turn_began": began, "state": att["state"],
+    return tx.append("model_stopped_early", actor="gate", task=att.card_id,
+                     attempt=att.id, session=sid,
+                     payload={"signal": ev["seq"], "turn_began": began, "state": att.state,
                               "cli": s["cli"], "model": s["model"], "effort": s["effort"]})
 
 

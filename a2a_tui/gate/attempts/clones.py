@@ -22,6 +22,7 @@ import tempfile
 from pathlib import Path
 
 from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.ledger.records import AttemptRecord
 from a2a_tui.git import ZERO_SHA, GitError, clone_head
 from a2a_tui.repo import Repo
 
@@ -41,16 +42,16 @@ def objects_of(path: Path) -> Path | None:
     return objects
 
 
-def head_of(att) -> str | None:
+def head_of(att: AttemptRecord) -> str | None:
     """The commit the attempt's clone has checked out (None when there is no clone)."""
-    return clone_head(Path(att["worktree"]))
+    return clone_head(Path(att.worktree))
 
 
-def bring_in(g: GateContext, att, sha: str) -> bool:
+def bring_in(g: GateContext, att: AttemptRecord, sha: str) -> bool:
     """Make commit `sha` of the attempt's clone present in the main repository and pin it.
     True when it is there (already, or imported now); False when the clone does not have it.
     A broken import raises GitError with git's message."""
-    return import_head(g.repo, att["id"], Path(att["worktree"]), sha, att["start_commit"])
+    return import_head(g.repo, att.id, Path(att.worktree), sha, att.start_commit)
 
 
 def import_head(repo: Repo, attempt_id: str, clone: Path, sha: str, start: str) -> bool:

@@ -25,7 +25,9 @@ from dataclasses import dataclass
 
 from a2a_tui.errors import A2AError
 from a2a_tui.gate.attempts import clones
+from a2a_tui.gate.ledger.records import AttemptRecord
 from a2a_tui.gate.roles import require_role
+from a2a_tui.jsontypes import JsonObject
 
 # Pane states a writer may be taken back in; every other one (busy, waiting, unknown) holds it.
 SETTLED = ("idle", "exited")
@@ -41,7 +43,7 @@ class Holdup:
     code: str      # writer_busy | delivery_unsubmitted
     reason: str
 
-    def to_json(self) -> dict[str, str]:
+    def to_json(self) -> JsonObject:
         return {"code": self.code, "reason": self.reason}
 
 
@@ -50,13 +52,13 @@ def _holdup(code: str, reason: str) -> Holdup:
     return Holdup(code, reason)
 
 
-def writer_session(att) -> str | None:
+def writer_session(att: AttemptRecord) -> str | None:
     """The session id of the attempt's writer (None: the user writes it)."""
-    writer = att["writer"] or ""
+    writer = att.writer or ""
     return writer.removeprefix("session:") if writer.startswith("session:") else None
 
 
-def pane_holdup(db, att) -> Holdup | None:
+def pane_holdup(db, att: AttemptRecord) -> Holdup | None:
     """Why the writer's pane holds the attempt (None: it is idle, exited, or has no pane)."""
     sid = writer_session(att)
     if sid is None:
@@ -70,37 +72,37 @@ def pane_holdup(db, att) -> Holdup | None:
     return _holdup("writer_busy", f"its writer, session {sid}, {why}")
 
 
-def delivery_holdup(att, head: str | None) -> Holdup | None:
+def delivery_holdup(att: AttemptRecord, head: str | None) -> Holdup | None:
     """Why the writer's delivery holds the attempt: commits in its clone past the last
     submission (`head`: the clone's head, read before the transaction; None: no clone)."""
     if writer_session(att) is None or head is None:
         return None
-    if head in (att["start_commit"], att["submitted_sha"]):
+    if head in (att.start_commit, att.submitted_sha):
         return None
-    last = (f"its last submission ({att['submitted_sha'][:12]})" if att["submitted_sha"]
+    last = (f"its last submission ({att.submitted_sha[:12]})" if att.submitted_sha
             else "nothing submitted")
     return _holdup("delivery_unsubmitted", f"its clone's head {head[:12]} was never submitted"
                   f" ({last})")
 
 
-def clone_head(att) -> str | None:
+def clone_head(att: AttemptRecord) -> str | None:
     """The head of the attempt's clone, read outside any transaction (git)."""
     return clones.head_of(att)
 
 
-def holdups(db, att, head: str | None, *, delivery: bool = True) -> list[Holdup]:
+def holdups(db, att: AttemptRecord, head: str | None, *, delivery: bool = True) -> list[Holdup]:
     """Every reason the attempt cannot be taken from its writer now (empty: it can)."""
     found = [pane_holdup(db, att), delivery_holdup(att, head) if delivery else None]
     return [h for h in found if h is not None]
 
 
-def permit_force(g, att, what: str) -> None:
+def permit_force(g, att: AttemptRecord, what: str) -> None:
     """`--force` is the user's alone: a session asking for it is refused and recorded."""
     require_role(g, "force", attempt=att, detail=f" ({what})")
 
 
-def settle(db, att, head: str | None, *, what: str, force: bool,
-           delivery: bool = True) -> list[dict[str, str]]:
+def settle(db, att: AttemptRecord, head: str | None, *, what: str, force: bool,
+           delivery: bool = True) -> list[JsonObject]:
     """Refuse `what` on the attempt while something holds it, naming every reason and the way
     out; with `force` (the caller was permitted it), return what was overridden, to record."""
     found = holdups(db, att, head, delivery=delivery)
@@ -112,8 +114,8 @@ def settle(db, att, head: str | None, *, what: str, force: bool,
         ways.append(f"wait until session {sid} is idle (the Sessions panel), or end it"
                     f" (`a2a session end {sid}`)")
     if any(h.code == "delivery_unsubmitted" for h in found):
-        ways.append(f"have it submit its work (`a2a submit {att['id']} ...`)")
+        ways.append(f"have it submit its work (`a2a submit {att.id} ...`)")
     ways.append("or, the user alone, --force (recorded)")
-    raise A2AError(found[0].code, f"{what} {att['id']} refused: "
+    raise A2AError(found[0].code, f"{what} {att.id} refused: "
                    + "; ".join(h.reason for h in found) + ". " + "; ".join(ways),
                    details={"holdups": [h.to_json() for h in found]})

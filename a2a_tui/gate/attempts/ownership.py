@@ -5,14 +5,13 @@ from __future__ import annotations
 import shutil
 import time
 from dataclasses import dataclass
-from typing import Any
 
 from a2a_tui.collab.authorization import claim_refusal
 from a2a_tui.errors import A2AError
 from a2a_tui.faults import crashpoint
 from a2a_tui.gate import ledger
 from a2a_tui.gate.attempts import clones
-from a2a_tui.gate.attempts.facts import objective_facts
+from a2a_tui.gate.attempts.facts import ObjectiveFacts, objective_facts
 from a2a_tui.gate.attempts.handback import clone_head, permit_force, settle
 from a2a_tui.gate.attempts.leases import budget_refusal, enforce, previous
 from a2a_tui.gate.attempts.locks import op_lock
@@ -21,7 +20,7 @@ from a2a_tui.gate.attempts.target_record import observe, target_lock
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.escalate import tell_dispatcher
 from a2a_tui.gate.ledger import GateEvent
-from a2a_tui.gate.ledger.records import attempt_in
+from a2a_tui.gate.ledger.records import AttemptRecord, attempt_in
 from a2a_tui.gate.model import (
     ACTIVE,
     SUBMITTABLE,
@@ -35,6 +34,7 @@ from a2a_tui.gate.model import (
 )
 from a2a_tui.gate.roles import require_role
 from a2a_tui.git import FULL_SHA, ZERO_SHA, GitError
+from a2a_tui.jsontypes import JsonObject
 from a2a_tui.queue import wake
 
 
@@ -70,7 +70,7 @@ class Abandoned(CommandResult):
     rounds: int
     rejections: int
     duration_s: float
-    facts: dict[str, Any]           # the objective facts beside the score (gate/attempts/facts.py)
+    facts: ObjectiveFacts           # beside the score (gate/attempts/facts.py)
 
 
 @dataclass(frozen=True)
@@ -108,17 +108,16 @@ def claim(g: GateContext, card_id: str, *, writer: str | None = None,
     with op_lock(g.repo.locks_dir, f"card-{card_id}", what=f"a claim of {card_id}"):
         with g.store.snapshot() as tx:  # what needs no git is refused before the target is read
             _, active = _claim_refusal(tx, card_id, supersede, budget, again)
-        olds = [g.attempt(old["id"]) for old in active]
+        olds = [g.attempt(old.id) for old in active]
         for old in olds if force else ():
             permit_force(g, old, "claim --supersede")
-        heads = {old["id"]: clone_head(old) for old in olds}   # git, before the transaction
+        heads = {old.id: clone_head(old) for old in olds}   # git, before the transaction
         with target_lock(g, cfg.target_branch):
             start = observe(g, cfg.target_branch, task=card_id)
         with g.store.write() as tx:
             card, active = _claim_refusal(tx, card_id, supersede, budget, again)
             follows = previous(tx, card_id)
-            forced = {old["id"]: settle(tx, tx.one("SELECT * FROM attempts WHERE id=?",
-                                                   (old["id"],)), heads.get(old["id"]),
+            forced = {old.id: settle(tx, old, heads.get(old.id),
                                         what="claim --supersede of", force=force)
                       for old in active}
             n = 1 + (tx.one("SELECT COALESCE(MAX(n), 0) FROM attempts WHERE card_id=?",
@@ -128,10 +127,10 @@ def claim(g: GateContext, card_id: str, *, writer: str | None = None,
             branch = f"a2a/{attempt_id}"
             worktree = g.repo.worktrees_dir / attempt_id
             for old in active:
-                overridden = forced[old["id"]]
+                overridden = forced[old.id]
                 ledger.record(tx, GateEvent.ATTEMPT_SUPERSEDED, actor=g.caller.actor, task=card_id,
-                              attempt=old["id"], session=g.caller.session,
-                              payload={"by": attempt_id, "fence": fence, "was": old["state"],
+                              attempt=old.id, session=g.caller.session,
+                              payload={"by": attempt_id, "fence": fence, "was": old.state,
                                        **({"forced": overridden} if overridden else {})})
             ledger.record(
                 tx, GateEvent.CLAIMED, actor=g.caller.actor, task=card_id, attempt=attempt_id,
@@ -162,7 +161,7 @@ def claim(g: GateContext, card_id: str, *, writer: str | None = None,
                           payload={"path": str(worktree), "branch": branch,
                                    "start_commit": start, "layout": "clone"})
     return Claimed(attempt_id, card_id, fence, branch, str(worktree), start, card["version"],
-                   writer, tuple(a["id"] for a in active))
+                   writer, tuple(a.id for a in active))
 
 
 def _claim_refusal(tx, card_id: str, supersede: bool, budget: int, again: bool):
@@ -179,18 +178,18 @@ def _claim_refusal(tx, card_id: str, supersede: bool, budget: int, again: bool):
                        f"card {card_id} was integrated by {done['id']}: its work is in the"
                        f" target already; `a2a claim {card_id} --again` starts another attempt")
     _check_authorization(tx, card_id)
-    active = tx.all(
-        f"SELECT id, state FROM attempts WHERE card_id = ? AND state IN"
-        f" ({','.join('?' * len(ACTIVE))})", (card_id, *ACTIVE))
+    active = [AttemptRecord.of(r) for r in tx.all(
+        f"SELECT * FROM attempts WHERE card_id = ? AND state IN"
+        f" ({','.join('?' * len(ACTIVE))})", (card_id, *ACTIVE))]
     if active and not supersede:
         raise A2AError(
             "already_claimed",
-            f"card {card_id} is already claimed by attempt {active[0]['id']}"
-            f" ({active[0]['state']}); use --supersede to take it over")
+            f"card {card_id} is already claimed by attempt {active[0].id}"
+            f" ({active[0].state}); use --supersede to take it over")
     for old in active:
-        if old["state"] in UNRESOLVED:
-            raise A2AError("attempt_unresolved", f"attempt {old['id']} is {old['state']}:"
-                           f" {way_out(old['id'], old['state'])}")
+        if old.state in UNRESOLVED:
+            raise A2AError("attempt_unresolved", f"attempt {old.id} is {old.state}:"
+                           f" {way_out(old.id, old.state)}")
     spent = budget_refusal(tx, card_id, budget)
     if spent is not None:
         raise spent
@@ -218,7 +217,7 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
     kept with the submission and never read by the gate's decisions.
     """
     att = g.attempt(attempt_id)
-    ledger.require_intact(g, att["card_id"])
+    ledger.require_intact(g, att.card_id)
     require_role(g, "submit", attempt=att)
     open_items = clean_open_items(unresolved)
     sha_in = sha
@@ -226,7 +225,7 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
 
     def refuse(code: str, message: str) -> A2AError:
         with g.store.write() as tx:
-            tx.append("submit_refused", actor=g.caller.actor, task=att["card_id"],
+            tx.append("submit_refused", actor=g.caller.actor, task=att.card_id,
                       attempt=attempt_id, session=g.caller.session,
                       payload={"code": code, "message": message, "sha": sha_in,
                                "fence": fence, "card_version": card_version})
@@ -237,7 +236,7 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
         raise refuse(*found[:2]) from found[2]
     # The evidence is pinned before the record says it was submitted (git never runs inside
     # the transaction); a submission refused below leaves a pin that the next one replaces.
-    pinned_n, pin = att["submission_n"] + 1, submitted_ref(attempt_id, att["submission_n"] + 1)
+    pinned_n, pin = att.submission_n + 1, submitted_ref(attempt_id, att.submission_n + 1)
     try:
         _pin(g, pin, sha, f"a2a: {attempt_id} submission {pinned_n}")
     except GitError as exc:
@@ -245,20 +244,20 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
     lease_s = _lease_s(g)
     with g.store.write() as tx:
         att = attempt_in(tx, attempt_id)
-        card = tx.one("SELECT * FROM cards WHERE id = ?", (att["card_id"],))
+        card = tx.one("SELECT * FROM cards WHERE id = ?", (att.card_id,))
         problem = _record_refusal(g, att, card, fence, card_version, pinned_n)
         isolated = enforce(g, tx, att, lease_s, time.time_ns()) if problem is None else None
         if isolated is not None:
             problem = (isolated.code, isolated.message)
         elif problem is None:
-            n = att["submission_n"] + 1
-            ledger.record(tx, GateEvent.SUBMITTED, actor=g.caller.actor, task=att["card_id"],
+            n = att.submission_n + 1
+            ledger.record(tx, GateEvent.SUBMITTED, actor=g.caller.actor, task=att.card_id,
                           attempt=attempt_id, session=g.caller.session,
                           payload={"n": n, "sha": sha, "card_version": card_version,
                                    "fence": fence, "unresolved": open_items,
                                    **({"self_check": self_check} if self_check else {})})
             told = tell_dispatcher(tx, attempt_id, f"{attempt_id} submitted {sha} (card"
-                                   f" {att['card_id']} v{card_version}, submission {n}):"
+                                   f" {att.card_id} v{card_version}, submission {n}):"
                                    f" `a2a verify {attempt_id}` checks it.")
     if problem is not None:
         raise refuse(*problem)
@@ -271,7 +270,7 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
 IMPORT_REFUSALS = ("tree_refused", "clone_unsafe", "git_timeout")
 
 
-def _candidate_refusal(g: GateContext, att, sha: str, sha_in: str
+def _candidate_refusal(g: GateContext, att: AttemptRecord, sha: str, sha_in: str
                        ) -> tuple[str, str, A2AError | None] | None:
     """Why `sha` cannot be the attempt's candidate (code, message, the error behind it), read
     from git before anything is recorded; None when it can."""
@@ -290,22 +289,22 @@ def _candidate_refusal(g: GateContext, att, sha: str, sha_in: str
         return ("import_failed", why, exc)
     if not present or not g.git.object_is_commit(sha):
         return "bad_sha", f"{sha} is not a commit in the attempt's clone or the repository", None
-    if sha == att["start_commit"]:
+    if sha == att.start_commit:
         return "empty_submission", f"{sha} is the start commit itself: nothing was delivered", None
-    if not g.git.is_ancestor(att["start_commit"], sha):
+    if not g.git.is_ancestor(att.start_commit, sha):
         return ("not_descendant", f"{sha} does not descend from the start commit"
-                f" {att['start_commit'][:12]}", None)
+                f" {att.start_commit[:12]}", None)
     return None
 
 
-def _record_refusal(g: GateContext, att, card, fence: int, card_version: int,
+def _record_refusal(g: GateContext, att: AttemptRecord, card, fence: int, card_version: int,
                     pinned_n: int) -> tuple[str, str] | None:
     """Why the record refuses the submission now, under the write lock (code, message)."""
-    attempt_id = att["id"]
-    if att["state"] not in SUBMITTABLE:
+    attempt_id = att.id
+    if att.state not in SUBMITTABLE:
         return ("attempt_not_open",
-                f"attempt {attempt_id} is {att['state']}: it takes no submissions")
-    if fence != att["fence"] or att["fence"] != card["fence"]:
+                f"attempt {attempt_id} is {att.state}: it takes no submissions")
+    if fence != att.fence or att.fence != card["fence"]:
         return ("stale_fence", f"fence {fence} is not current for {attempt_id}"
                 f" (current: {card['fence']})")
     if card_version != card["version"]:
@@ -313,13 +312,13 @@ def _record_refusal(g: GateContext, att, card, fence: int, card_version: int,
                 f" {card_version}: read the card again (`a2a card show {card['id']}`)")
     if card["state"] != CardState.READY:
         return "card_not_ready", f"card {card['id']} changed and is not confirmed ready"
-    if not g.caller.is_user and g.caller.actor != att["writer"]:
+    if not g.caller.is_user and g.caller.actor != att.writer:
         # The writer changed since the role check (a2a spawn --attempt hands it over).
-        return ("role_forbidden", f"submit {attempt_id} is for its writer ({att['writer']}) or"
+        return ("role_forbidden", f"submit {attempt_id} is for its writer ({att.writer}) or"
                 f" the user: {g.caller.describe()} may not")
-    if att["submission_n"] + 1 != pinned_n:
+    if att.submission_n + 1 != pinned_n:
         return ("attempt_changed", f"{attempt_id} was submitted again meanwhile (now submission"
-                f" {att['submission_n']}): submit again")
+                f" {att.submission_n}): submit again")
     return None
 
 
@@ -341,55 +340,70 @@ def abandon(g: GateContext, attempt_id: str, score: Score | None, reason: str = 
     `force`: the user's alone, recorded)."""
     require_role(g, "abandon")
     att = g.attempt(attempt_id)
-    ledger.require_intact(g, att["card_id"])
+    ledger.require_intact(g, att.card_id)
     if force:
         permit_force(g, att, "abandon")
     # Read before the write transaction (no git inside it); a commit made meanwhile is only
     # a commit nobody submitted.
     head = clone_head(att)
-    committed = head != att["start_commit"]
+    committed = head != att.start_commit
     with op_lock(g.repo.locks_dir, attempt_id, what=f"an operation on {attempt_id}"):
         with g.store.write() as tx:
-            att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
-            if att["state"] in UNRESOLVED:
-                raise A2AError("attempt_not_open", f"attempt {attempt_id} is {att['state']}"
-                               f" and cannot be abandoned: {way_out(attempt_id, att['state'])}")
-            if att["state"] not in ACTIVE:
-                raise A2AError("attempt_not_open", f"attempt {attempt_id} is {att['state']}:"
+            att = attempt_in(tx, attempt_id)
+            if att.state in UNRESOLVED:
+                raise A2AError("attempt_not_open", f"attempt {attempt_id} is {att.state}"
+                               f" and cannot be abandoned: {way_out(attempt_id, att.state)}")
+            if att.state not in ACTIVE:
+                raise A2AError("attempt_not_open", f"attempt {attempt_id} is {att.state}:"
                                " it has ended")
             forced = settle(tx, att, head, what="abandon", force=force)
-            if score is None and (att["submission_n"] or committed):
+            if score is None and (att.submission_n or committed):
                 score = parse_scores([])   # there is work to judge: it is scored
             now = time.time_ns()
             facts = score_facts(tx, att, now)
             scored = score.to_json() if score is not None else None
-            ledger.record(tx, GateEvent.ABANDONED, actor=g.caller.actor, task=att["card_id"],
+            ledger.record(tx, GateEvent.ABANDONED, actor=g.caller.actor, task=att.card_id,
                           attempt=attempt_id, session=g.caller.session, ts_ns=now,
-                          payload={"reason": reason, "score": scored, **facts,
+                          payload={"reason": reason, "score": scored, **facts.to_json(),
                                    **({"forced": forced} if forced else {})})
-    return Abandoned(attempt_id, AttemptState.ABANDONED, score, **facts)
+    return Abandoned(attempt_id, AttemptState.ABANDONED, score, facts.rounds, facts.rejections,
+                     facts.duration_s, facts.facts)
 
 
-def has_commits(att) -> bool:
+def has_commits(att: AttemptRecord) -> bool:
     """Whether the attempt's clone has moved off its start commit. The branch is in the clone
     (read as data, gate/attempts/clones.py); a clone that cannot be read may hold work: True."""
-    return clones.head_of(att) != att["start_commit"]
+    return clones.head_of(att) != att.start_commit
 
 
-def untouched(att) -> bool:
+def untouched(att: AttemptRecord) -> bool:
     """Nothing submitted and no commit in the attempt's clone: an abandon has nothing to score
     (the workbench asks only a yes)."""
-    return not att["submission_n"] and not has_commits(att)
+    return not att.submission_n and not has_commits(att)
 
 
-def score_facts(tx, att, now_ns: int) -> dict[str, Any]:
+@dataclass(frozen=True)
+class ScoreFacts:
+    """What the gate fills in beside a score: rounds, rejections, duration, and the facts."""
+
+    rounds: int
+    rejections: int
+    duration_s: float
+    facts: ObjectiveFacts
+
+    def to_json(self) -> JsonObject:
+        """As the ending event's payload holds them (beside its `score`)."""
+        return {"rounds": self.rounds, "rejections": self.rejections,
+                "duration_s": self.duration_s, "facts": self.facts.to_json()}
+
+
+def score_facts(tx, att: AttemptRecord, now_ns: int) -> ScoreFacts:
     """What the gate fills in beside a score: rounds, rejections, duration."""
-    rounds = att["submission_n"]
     rejections = tx.one("SELECT COUNT(*) FROM verifications"
-                        " WHERE attempt_id=? AND state='rejected'", (att["id"],))[0]
-    return {"rounds": rounds, "rejections": rejections,
-            "duration_s": round((now_ns - att["claimed_ns"]) / 1e9, 3),
-            "facts": objective_facts(tx, att, now_ns)}
+                        " WHERE attempt_id=? AND state='rejected'", (att.id,))[0]
+    return ScoreFacts(att.submission_n, rejections,
+                      round((now_ns - att.claimed_ns) / 1e9, 3),
+                      objective_facts(tx, att, now_ns))
 
 
 def bind_writer(g: GateContext, attempt_id: str, session_id: str) -> WriterBound:
@@ -397,22 +411,20 @@ def bind_writer(g: GateContext, attempt_id: str, session_id: str) -> WriterBound
 
     Allowed for the user and for the attempt's current writer; the old writer loses the right.
     """
-    ledger.require_intact(g, g.attempt(attempt_id)["card_id"])
+    ledger.require_intact(g, g.attempt(attempt_id).card_id)
     with g.store.write() as tx:
-        att = tx.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
-        if att is None:
-            raise A2AError("unknown_attempt", f"no attempt {attempt_id!r} (see `a2a status`)")
-        if att["state"] not in ACTIVE or att["state"] in UNRESOLVED:
-            hint = f": {way_out(attempt_id, att['state'])}" if att["state"] in UNRESOLVED else ""
-            raise A2AError("attempt_not_open", f"attempt {attempt_id} is {att['state']}{hint}")
-        if not g.caller.is_user and g.caller.actor != att["writer"]:
+        att = attempt_in(tx, attempt_id)
+        if att.state not in ACTIVE or att.state in UNRESOLVED:
+            hint = f": {way_out(attempt_id, att.state)}" if att.state in UNRESOLVED else ""
+            raise A2AError("attempt_not_open", f"attempt {attempt_id} is {att.state}{hint}")
+        if not g.caller.is_user and g.caller.actor != att.writer:
             raise A2AError("not_writer", f"{g.caller.describe()} is not the writer of {attempt_id}"
-                           f" ({att['writer']}) and cannot hand it over")
+                           f" ({att.writer}) and cannot hand it over")
         new = f"session:{session_id}"
-        ledger.record(tx, GateEvent.WRITER_BOUND, actor=g.caller.actor, task=att["card_id"],
+        ledger.record(tx, GateEvent.WRITER_BOUND, actor=g.caller.actor, task=att.card_id,
                       attempt=attempt_id, session=session_id,
-                      payload={"from": att["writer"], "to": new, "fence": att["fence"]})
-    return WriterBound(attempt_id, new, att["writer"], att["fence"])
+                      payload={"from": att.writer, "to": new, "fence": att.fence})
+    return WriterBound(attempt_id, new, att.writer, att.fence)
 
 
 LEASE_DEFAULT_S = 3600   # gate.toml's lease_s when it names none (gate_rules.GateRules)

@@ -8,10 +8,11 @@ import os
 import shutil
 import stat
 from pathlib import Path
-from typing import Any
 
 from a2a_tui.gate.context import GateContext
+from a2a_tui.gate.ledger.records import attempt_in
 from a2a_tui.git import GitError
+from a2a_tui.jsontypes import JsonObject
 
 
 def make_checkout(g: GateContext, path: Path, sha: str) -> None:
@@ -34,7 +35,7 @@ def _untouched(g: GateContext, path: Path, sha: str) -> bool:
         return False
 
 
-def reclaim_checkouts(g: GateContext, attempt_id: str) -> list[dict[str, Any]]:
+def reclaim_checkouts(g: GateContext, attempt_id: str) -> list[JsonObject]:
     """Remove the review checkouts of an ended attempt (`a2a reclaim`); one that no longer shows
     exactly its SHA, untouched, is kept and said so."""
     out = []
@@ -51,8 +52,8 @@ def reclaim_checkouts(g: GateContext, attempt_id: str) -> list[dict[str, Any]]:
                         "reason": f"it no longer shows exactly {r['sha'][:12]}, untouched"})
     if out:
         with g.store.write() as tx:
-            att = tx.one("SELECT card_id FROM attempts WHERE id = ?", (attempt_id,))
-            tx.append("review_checkouts_reclaimed", actor=g.caller.actor, task=att["card_id"],
+            tx.append("review_checkouts_reclaimed", actor=g.caller.actor,
+                      task=attempt_in(tx, attempt_id).card_id,
                       attempt=attempt_id, session=g.caller.session, payload={"checkouts": out})
     return out
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
 from urllib.parse import quote
 
 from a2a_tui.collab.board import post_finding_in_tx
@@ -21,6 +20,7 @@ from a2a_tui.gate.attempts.locks import op_lock
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.git import GitError, error_line
+from a2a_tui.jsontypes import JsonObject
 
 # The target lock is held for a compare and a move (and a worktree sync): briefly. A claim or an
 # integration waits this long for another one into the same target rather than failing at once.
@@ -41,7 +41,7 @@ class TargetView:
     diverged_seq: int | None
     finding: str | None            # the board item raised for the divergence
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"target": self.branch, "baseline": self.baseline, "source": self.source,
                 "seq": self.seq, "diverged": self.diverged_head is not None,
                 "diverged_head": self.diverged_head, "diverged_seq": self.diverged_seq,

@@ -9,7 +9,6 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
@@ -17,9 +16,10 @@ from a2a_tui.gate.cards.schema import Card, load_card
 from a2a_tui.gate.cards.weakening import weakenings
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.ledger.records import CardRecord
-from a2a_tui.gate.model import ACTIVE, CardState, CommandResult, card_body, contract_lines
+from a2a_tui.gate.model import ACTIVE, CardState, CommandResult, contract_lines
 from a2a_tui.gate.roles import require_role
 from a2a_tui.gate.views import card_status
+from a2a_tui.jsontypes import JsonObject
 from a2a_tui.queue import wake
 
 
@@ -34,7 +34,7 @@ class CardAdded(CommandResult):
     title: str
     event: str | None = None       # card_added | card_versioned | card_revised (when changed)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         out = super().to_json()
         if self.event is None:
             del out["event"]
@@ -76,7 +76,7 @@ def add_card(g: GateContext, path: Path, *, source_ticket: str | None = None) ->
         row = tx.one("SELECT * FROM cards WHERE id = ?", (card.id,))
         if not card.source_ticket:
             filled.append("source_ticket")
-            kept = card_body(row).get("source_ticket") if row is not None else None
+            kept = CardRecord.of(row).body.get("source_ticket") if row is not None else None
             card = card.model_copy(update={
                 "source_ticket": kept or source_ticket or source_of(tx, g.caller)})
         body, digest, contract = card.body(), card.digest(), card.contract_digest()
@@ -132,7 +132,7 @@ def _refuse_weakening(g: GateContext, card: Card) -> None:
                     (row["id"], *ACTIVE))
     if active is None:
         return
-    found = weakenings(Card.model_validate(card_body(row)), card)
+    found = weakenings(Card.model_validate(CardRecord.of(row).body), card)
     if not found:
         return
     message = (f"card {row['id']} is under way ({active['id']}): a version that weakens its"
@@ -194,19 +194,30 @@ def contract_precheck(g: GateContext, row: CardRecord) -> None:
                    details={"problems": found})
 
 
-def show_card(g: GateContext, card_id: str) -> dict[str, Any]:
+@dataclass(frozen=True)
+class CardShown(CommandResult):
+    """A card as `a2a card show` gives it: the log's version, state and fence, its fields, and
+    its attempts (id, state, fence, card_version, submitted_sha each)."""
+
+    card: str
+    version: int
+    digest: str
+    state: CardState
+    fence: int
+    body: JsonObject
+    attempts: tuple[JsonObject, ...]
+
+
+def show_card(g: GateContext, card_id: str) -> CardShown:
     row = g.card(card_id)
     attempts = g.store.all(
         "SELECT id, state, fence, card_version, submitted_sha FROM attempts WHERE card_id=?"
         " ORDER BY n", (card_id,))
-    return {
-        "card": card_id, "version": row.version, "digest": row.digest, "state": row.state,
-        "fence": row.fence, "body": row.body,
-        "attempts": [dict(a) for a in attempts],
-    }
+    return CardShown(card_id, row.version, row.digest, row.state, row.fence, row.body,
+                     tuple(dict(a) for a in attempts))
 
 
-def list_cards(g: GateContext) -> list[dict[str, Any]]:
+def list_cards(g: GateContext) -> list[JsonObject]:
     rows = g.store.all(
         "SELECT c.id, c.title, c.version, c.state, c.fence,"
         " (SELECT a.id FROM attempts a WHERE a.card_id = c.id ORDER BY a.n DESC LIMIT 1)"

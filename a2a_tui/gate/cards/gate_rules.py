@@ -34,6 +34,7 @@ from a2a_tui.gate.cards.schema import locate
 from a2a_tui.gate.cards.thresholds import Threshold, unique, weakenings
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.roles import require_role
+from a2a_tui.jsontypes import JsonObject
 from a2a_tui.repo import (
     CONFIG_TOML,
     GATE_TOML,
@@ -209,7 +210,7 @@ class LoadedRules:
     warnings: tuple[str, ...] = ()
     pending: tuple[str, ...] = ()   # rule files whose change is not in force (not accepted)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"digest": self.digest, "path": str(self.path), "warnings": list(self.warnings),
                 "pending": list(self.pending)}
 
@@ -280,7 +281,7 @@ def current(g: GateContext) -> LoadedRules:
     return loaded
 
 
-def accept(g: GateContext) -> list[dict[str, Any]]:
+def accept(g: GateContext) -> list[JsonObject]:
     """The user accepts the rule files as they are now: each changed one is validated (a bad
     file is refused, nothing recorded), then recorded as a user input and `rules_accepted`
     with the diff, and its board item is closed. Only the user (the role table)."""

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from a2a_tui.errors import A2AError
 from a2a_tui.gate.model import _digest, contract_digest_of
+from a2a_tui.jsontypes import JsonObject
 
 CARD_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$")
 GATE_FILLED = ("version", "digest", "start_commit", "writer", "sole_writer", "state")
@@ -211,7 +212,8 @@ class Card(BaseModel):
             self.title = first if len(first) <= TITLE_MAX else first[:TITLE_MAX - 1] + "…"
         return self
 
-    def body(self) -> dict[str, Any]:
+    def body(self) -> JsonObject:
+        """The card's fields as the log and its digests hold them (JSON)."""
         body = self.model_dump(mode="json")
         # A card that names no report (no hints) keeps the body and digests it had before
         # cards could.

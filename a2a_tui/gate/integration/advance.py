@@ -70,19 +70,19 @@ def integrate(g: GateContext, attempt_id: str, score: Score | None) -> Integrati
     back, and the outcome recorded.
     """
     require_role(g, "integrate")
-    card_id = g.attempt(attempt_id)["card_id"]   # an unknown attempt: refused before the lock
+    card_id = g.attempt(attempt_id).card_id   # an unknown attempt: refused before the lock
     with op_lock(g.repo.locks_dir, attempt_id, what=f"an operation on {attempt_id}"):
         # The log decides: one read of it, after the checks, for everything decided below.
         facts = ledger.before_integrate(g, card_id)
-        att = facts.attempt(attempt_id)
+        att = AttemptRecord.of(facts.attempt(attempt_id))
         sha = _check_candidate(g, att, facts)
         if score is None:   # asked only of a candidate that can be integrated
             score = parse_scores([])
-        branch = att["target_branch"]
+        branch = att.target_branch
         ref = ref_of(branch)
         with target_lock(g, branch):
             try:
-                old = observe(g, branch, task=att["card_id"], attempt=attempt_id)
+                old = observe(g, branch, task=att.card_id, attempt=attempt_id)
             except A2AError as exc:
                 if exc.code == "target_diverged":
                     _diagnose(g, att, exc.code, exc.details["observed"],
@@ -93,7 +93,8 @@ def integrate(g: GateContext, attempt_id: str, score: Score | None) -> Integrati
             return _move(g, att, ref, old, sha, score, root)
 
 
-def _check_checkout(g: GateContext, att, branch: str, old: str, sha: str) -> Path | None:
+def _check_checkout(g: GateContext, att: AttemptRecord, branch: str, old: str,
+                    sha: str) -> Path | None:
     """Where the target is checked out: its files must be clean, and git must be able to take
     its index, before anything moves (mainworktree.py); None where it is not checked out."""
     root = checked_out_here(g, branch)
@@ -111,10 +112,10 @@ def _check_checkout(g: GateContext, att, branch: str, old: str, sha: str) -> Pat
     return root
 
 
-def _move(g: GateContext, att, ref: str, old: str, sha: str, score: Score,
+def _move(g: GateContext, att: AttemptRecord, ref: str, old: str, sha: str, score: Score,
           root: Path | None) -> Integration:
     """Ask git, record the intent, move the ref and resolve what happened."""
-    attempt_id, branch = att["id"], att["target_branch"]
+    attempt_id, branch = att.id, att.target_branch
     sync = str(root) if root is not None else None
     try:
         g.git.check_ref_update(ref, sha, old)
@@ -124,9 +125,9 @@ def _move(g: GateContext, att, ref: str, old: str, sha: str, score: Score,
         raise refusal from exc
     with g.store.write() as tx:
         # Reviews and the user's approval decide here; the approval is used in this tx.
-        check_integrable(g, AttemptRecord.of(att), tx)
+        check_integrable(g, att, tx)
         ledger.record(tx, GateEvent.INTEGRATION_INTENT, actor=g.caller.actor,
-                      task=att["card_id"], attempt=attempt_id, session=g.caller.session,
+                      task=att.card_id, attempt=attempt_id, session=g.caller.session,
                       payload={"ref": ref, "old": old, "new": sha,
                                "sync_worktree": sync, "score": score.to_json(),
                                "actor": g.caller.actor})
@@ -140,24 +141,24 @@ def _move(g: GateContext, att, ref: str, old: str, sha: str, score: Score,
     return resolve_intent(g, attempt_id, actor=g.caller.actor, failure=failure)
 
 
-def _check_candidate(g: GateContext, att, facts: ledger.Ledger) -> str:
+def _check_candidate(g: GateContext, att: AttemptRecord, facts: ledger.Ledger) -> str:
     """The verified SHA, if everything the gate decided about it still holds (read from the
     log's view `facts`, not from the tables)."""
-    attempt_id = att["id"]
-    if att["state"] != AttemptState.VERIFIED:
-        hint = f": {way_out(attempt_id, att['state'])}" if att["state"] in UNRESOLVED else \
+    attempt_id = att.id
+    if att.state != AttemptState.VERIFIED:
+        hint = f": {way_out(attempt_id, att.state)}" if att.state in UNRESOLVED else \
             " (`a2a verify` first)"
-        raise A2AError("not_verified", f"attempt {attempt_id} is {att['state']}: only a verified"
+        raise A2AError("not_verified", f"attempt {attempt_id} is {att.state}: only a verified"
                        f" candidate can be integrated{hint}")
-    if not g.caller.is_user and g.caller.actor == att["writer"]:
+    if not g.caller.is_user and g.caller.actor == att.writer:
         raise A2AError("writer_cannot_integrate",
                        f"{g.caller.describe()} wrote {attempt_id}; integration is for the"
                        " executive controller or the user")
-    sha = att["submitted_sha"]
-    card = facts.get("cards", att["card_id"])
+    sha = att.submitted_sha
+    card = facts.get("cards", att.card_id)
     last = facts.last_verdict(attempt_id)  # an interrupted run decided nothing
     if (last is None or last["state"] != VerifyState.PASSED or last["sha"] != sha
-            or last["submission_n"] != att["submission_n"]):
+            or last["submission_n"] != att.submission_n):
         raise A2AError("not_verified", f"no passing verification of {sha[:12]} for {attempt_id}")
     if last["card_version"] != card["version"] or card["state"] != CardState.READY:
         raise A2AError("stale_card_version",
@@ -170,10 +171,10 @@ def _check_candidate(g: GateContext, att, facts: ledger.Ledger) -> str:
     return sha
 
 
-def _check_lineage(g: GateContext, att, old: str, sha: str) -> None:
+def _check_lineage(g: GateContext, att: AttemptRecord, old: str, sha: str) -> None:
     """Moving `old` to `sha` lands exactly the commits verify judged (start..sha): the target
     must contain the attempt's start, and the candidate must contain the target."""
-    branch, start = att["target_branch"], att["start_commit"]
+    branch, start = att.target_branch, att.start_commit
     if not g.git.is_ancestor(old, sha):
         _diagnose(g, att, "target_moved", old)
         raise A2AError("target_moved",
@@ -184,7 +185,7 @@ def _check_lineage(g: GateContext, att, old: str, sha: str) -> None:
         _diagnose(g, att, "target_moved", old, start=start)
         raise A2AError("target_moved",
                        f"{branch} at {old[:12]} no longer contains {start[:12]}, the commit"
-                       f" {att['id']} started from (the user moved {branch} back); integrating"
+                       f" {att.id} started from (the user moved {branch} back); integrating"
                        " would bring back what was undone. Start a new attempt from the new head.")
 
 
@@ -204,7 +205,7 @@ def resolve_intent(g: GateContext, attempt_id: str, *, actor: str, recovering: b
         IndexLock(g, Path(it["sync_worktree"])).clear_own_stale()
     if observed == it["new_sha"] and it["sync_worktree"]:
         synced = sync_worktree(g, Path(it["sync_worktree"]), it["old_sha"], it["new_sha"],
-                               att["target_branch"])
+                               att.target_branch)
     from a2a_tui.gate.cards import gate_rules  # pydantic: only here (start-up)
 
     every = gate_rules.load(g).rules.spot_check_every
@@ -219,29 +220,29 @@ def resolve_intent(g: GateContext, attempt_id: str, *, actor: str, recovering: b
         if observed == it["new_sha"]:
             state = IntegrationState.INTEGRATED
             ev = ledger.record(tx, GateEvent.INTEGRATED,
-                               actor=actor, task=att["card_id"], attempt=attempt_id,
+                               actor=actor, task=att.card_id, attempt=attempt_id,
                                ts_ns=now, payload={**base, "score": score_json,
                                                    "worktree_synced": synced,
-                                                   **score_facts(tx, att, now)})
+                                                   **score_facts(tx, att, now).to_json()})
             spotchecks.after_integrated(tx, every, ev.seq)
         elif observed == it["old_sha"]:
             # Not moved: the CAS did not apply, the candidate stays verified.
             state = IntegrationState.NOT_APPLIED
-            ledger.record(tx, GateEvent.INTEGRATION_NOT_APPLIED, actor=actor, task=att["card_id"],
+            ledger.record(tx, GateEvent.INTEGRATION_NOT_APPLIED, actor=actor, task=att.card_id,
                           attempt=attempt_id, payload=base)
         else:
             # Moved elsewhere: nobody can say what happened, for a person to decide.
             state = IntegrationState.UNKNOWN
-            ledger.record(tx, GateEvent.INTEGRATION_UNKNOWN, actor=actor, task=att["card_id"],
+            ledger.record(tx, GateEvent.INTEGRATION_UNKNOWN, actor=actor, task=att.card_id,
                           attempt=attempt_id, payload=base)
-    result = Integration(attempt_id, state, att["target_branch"], it["old_sha"], it["new_sha"],
+    result = Integration(attempt_id, state, att.target_branch, it["old_sha"], it["new_sha"],
                          observed, synced, recovering)
     if state == IntegrationState.NOT_APPLIED and not recovering:
         if failure is not None:
-            refusal = git_refusal(failure, att["target_branch"])
+            refusal = git_refusal(failure, att.target_branch)
             raise A2AError(refusal.code, refusal.message + "; nothing was integrated",
                            details={**result.to_json(), **refusal.details})
-        raise A2AError("cas_failed", f"{att['target_branch']} did not move: it changed under us"
+        raise A2AError("cas_failed", f"{att.target_branch} did not move: it changed under us"
                        f" (still {observed[:12] if observed else 'missing'});"
                        " nothing was integrated",
                        details=result.to_json())
@@ -252,7 +253,7 @@ def resolve_intent(g: GateContext, attempt_id: str, *, actor: str, recovering: b
     return result
 
 
-def _diagnose(g: GateContext, att, code: str, head: str, **extra: Any) -> None:
+def _diagnose(g: GateContext, att: AttemptRecord, code: str, head: str, **extra: Any) -> None:
     with g.store.write() as tx:
-        tx.append("integrate_refused", actor=g.caller.actor, task=att["card_id"], attempt=att["id"],
+        tx.append("integrate_refused", actor=g.caller.actor, task=att.card_id, attempt=att.id,
                   session=g.caller.session, payload={"code": code, "target_head": head, **extra})

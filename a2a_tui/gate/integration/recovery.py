@@ -7,7 +7,6 @@ its operation lock is free, i.e. its owner is gone.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
@@ -18,10 +17,13 @@ from a2a_tui.gate.integration.advance import resolve_intent
 from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.ledger.records import AttemptRecord
 from a2a_tui.git import clone_head
+from a2a_tui.jsontypes import JsonObject
 
 
-def recover(g: GateContext) -> list[dict[str, Any]]:
-    done: list[dict[str, Any]] = []
+def recover(g: GateContext) -> list[JsonObject]:
+    """Settle what crashed operations left; what was settled, as `a2a recover --json` and every
+    command's `recovered` say it."""
+    done: list[JsonObject] = []
     for it in g.store.all("SELECT attempt_id FROM integrations WHERE state='intent'"):
         aid = it["attempt_id"]
         try:
@@ -52,11 +54,11 @@ def recover(g: GateContext) -> list[dict[str, Any]]:
         att = AttemptRecord.of(row)
         if not lock_is_free(g.repo.locks_dir, f"card-{att.card_id}"):
             continue
-        done.append(_resolve_pending_worktree(g, att))
+        done.append(_pending_worktree_json(g, att))
     return done
 
 
-def _resolve_pending_worktree(g: GateContext, att: AttemptRecord) -> dict[str, Any]:
+def _pending_worktree_json(g: GateContext, att: AttemptRecord) -> JsonObject:
     """A claim that died before recording its clone: look at what is on disk. A clone whose
     head is the start commit and whose files match it is the claim's, complete; anything
     else is failed (its folder kept as unknown, for the user to look at)."""

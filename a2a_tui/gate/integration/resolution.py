@@ -97,7 +97,7 @@ def _record(g: GateContext, att: AttemptRecord, it, as_: str, reason: str, head:
             # log alone makes the scores row (gate/ledger/attempts.py).
             intent = tx.one("SELECT payload FROM events WHERE seq=?", (it["intent_seq"],))
             score = Score(**json.loads(intent["payload"])["score"])
-            payload.update(score=score.to_json(), **score_facts(tx, att, now))
+            payload.update(score=score.to_json(), **score_facts(tx, att, now).to_json())
         # The attempt, its integration, score and the target's baseline: written by the fold.
         seq = ledger.record(tx, GateEvent.ATTEMPT_RESOLVED,
                             actor=g.caller.actor, task=att.card_id,

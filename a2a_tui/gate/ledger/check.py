@@ -10,6 +10,7 @@ from typing import Any
 from a2a_tui.gate.ledger.rows import Ledger
 from a2a_tui.gate.ledger.tables import CHECKED, Row, Table
 from a2a_tui.gate.ledger.writer import load
+from a2a_tui.jsontypes import JsonObject
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,7 @@ def against_log(store: Any, card_id: str | None = None) -> tuple[Ledger, Mismatc
 FREEZE_KINDS = ("store_tampered", "store_repaired")
 
 
-def frozen(db: Any) -> dict[str, Any] | None:
+def frozen(db: Any) -> JsonObject | None:
     """The payload of the `store_tampered` event that froze the gate, while no repair followed."""
     row = db.one("SELECT kind, payload FROM events WHERE kind IN (?, ?) ORDER BY seq DESC"
                  " LIMIT 1", FREEZE_KINDS)

@@ -3,6 +3,7 @@ problem is recorded once and refused until the user repairs it (ledger/repairs.p
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from a2a_tui.errors import A2AError
@@ -11,10 +12,49 @@ from a2a_tui.gate.ledger.repairs import rebuild
 from a2a_tui.gate.ledger.rows import Ledger
 from a2a_tui.gate.ledger.tables import CHECKED
 from a2a_tui.gate.ledger.writer import gate_events
+from a2a_tui.jsontypes import JsonObject
 from a2a_tui.store import chain
 
 
-def tampered_error(problem: dict[str, Any]) -> A2AError:
+@dataclass(frozen=True)
+class StoreProblem:
+    """What froze the gate: the first bad seq, why, and where (`chain`: an event's hash;
+    `projection`: a gate table's row, column)."""
+
+    seq: int
+    why: str
+    what: str
+    table: str | None = None
+    key: tuple | None = None
+    column: str | None = None
+
+    def to_json(self) -> JsonObject:
+        """The `store_tampered` event's payload and the refusal's details."""
+        out: JsonObject = {"seq": self.seq, "why": self.why, "what": self.what}
+        if self.what == "projection":
+            out |= {"table": self.table, "key": list(self.key or ()), "column": self.column}
+        return out
+
+
+@dataclass(frozen=True)
+class StoreCheck:
+    """`a2a store verify`'s reading: intact, or the first problem; the frozen gate's record."""
+
+    problem: StoreProblem | None
+    events: int = 0
+    frozen: JsonObject | None = None
+
+    @property
+    def intact(self) -> bool:
+        return self.problem is None
+
+    def to_json(self) -> JsonObject:
+        if self.problem is not None:
+            return {"intact": False, **self.problem.to_json()}
+        return {"intact": True, "events": self.events, "frozen": self.frozen}
+
+
+def tampered_error(problem: JsonObject) -> A2AError:
     return A2AError("store_tampered",
                     f"the store was changed outside a2a (first bad seq #{problem['seq']}:"
                     f" {problem['why']}); the gate is frozen until you repair it: `a2a store"
@@ -23,13 +63,14 @@ def tampered_error(problem: dict[str, Any]) -> A2AError:
                     details=problem)
 
 
-def freeze(g: Any, problem: dict[str, Any]) -> A2AError:
+def freeze(g: Any, found: StoreProblem) -> A2AError:
     """Record the problem (once: not again while the same one holds) as a `store_tampered`
     event and a protected board item, if the store still takes writes; the error to raise."""
     # lazy: the board (and the collaboration records under it) only when the gate freezes; every
     # gate command imports this module
     from a2a_tui.collab.board import post_finding_in_tx
 
+    problem = found.to_json()
     held = frozen(g.store)
     if held is None or (held.get("seq"), held.get("why")) != (problem["seq"], problem["why"]):
         try:
@@ -46,13 +87,12 @@ def freeze(g: Any, problem: dict[str, Any]) -> A2AError:
     return tampered_error(problem)
 
 
-def chain_problem(brk: chain.Break) -> dict[str, Any]:
-    return {"seq": brk.seq, "why": brk.why, "what": "chain"}
+def chain_problem(brk: chain.Break) -> StoreProblem:
+    return StoreProblem(brk.seq, brk.why, "chain")
 
 
-def mismatch_problem(m: Mismatch) -> dict[str, Any]:
-    return {"seq": m.seq or 0, "why": m.describe(), "what": "projection", "table": m.table,
-            "key": list(m.key), "column": m.column}
+def mismatch_problem(m: Mismatch) -> StoreProblem:
+    return StoreProblem(m.seq or 0, m.describe(), "projection", m.table, tuple(m.key), m.column)
 
 
 def on_open(g: Any) -> None:
@@ -99,12 +139,12 @@ def before_integrate(g: Any, card_id: str) -> Ledger:
     return ledger
 
 
-def verify(db: Any) -> dict[str, Any]:
+def verify(db: Any) -> StoreCheck:
     """The whole check, read-only: the chain from the first event, then every gate table."""
     brk = chain.check(db.conn)
     if brk is not None:
-        return {"intact": False, **chain_problem(brk)}
+        return StoreCheck(chain_problem(brk))
     _, mismatch = against_log(db)
     if mismatch is not None:
-        return {"intact": False, **mismatch_problem(mismatch)}
-    return {"intact": True, "events": db.last_seq(), "frozen": frozen(db)}
+        return StoreCheck(mismatch_problem(mismatch))
+    return StoreCheck(None, db.last_seq(), frozen(db))

@@ -74,16 +74,6 @@ class AttemptRecord:
         values = {f.name: row[f.name] if f.name in keys else None for f in fields(cls)}
         return cls(**{**values, "state": AttemptState(values["state"])})
 
-    # The modules not converted yet still read `att["state"]` (bench/house_metrics.py counts
-    # them): answered from the fields, until the count is 0 and this goes.
-    def __getitem__(self, key: str) -> Any:
-        if key not in _ATTEMPT_FIELDS:
-            raise KeyError(key)
-        return getattr(self, key)
-
-    def keys(self) -> tuple[str, ...]:
-        return _ATTEMPT_FIELDS
-
 
 def attempt_in(db: Any, attempt_id: str) -> AttemptRecord:
     """The attempt `attempt_id` of the attempts table (a Store or an open transaction), which the
@@ -99,5 +89,3 @@ def read_attempt(db: Any, attempt_id: str) -> AttemptRecord | None:
     row = db.one("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
     return None if row is None else AttemptRecord.of(row)
 
-
-_ATTEMPT_FIELDS = tuple(f.name for f in fields(AttemptRecord))

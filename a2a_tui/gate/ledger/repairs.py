@@ -3,23 +3,39 @@ freeze lifted (`repair`), the events accepted as they now are after looking (`re
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from a2a_tui.gate.ledger.check import compare, frozen, row_seq
 from a2a_tui.gate.ledger.rows import card_text
 from a2a_tui.gate.ledger.tables import CHECKED, Row, Table
 from a2a_tui.gate.ledger.writer import load
+from a2a_tui.gate.model import CommandResult
 from a2a_tui.store import chain
 from a2a_tui.store.migrate import schema_of
 
 
-def rebuild(store: Any, *, reason: str, actor: str) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Rebuilt(CommandResult):
+    rebuilt: tuple[str, ...]          # the tables written again
+    seq: int                          # the `projections_rebuilt` event
+    first_difference: str | None      # the first row that disagreed with the log
+
+
+@dataclass(frozen=True)
+class Resealed(CommandResult):
+    from_seq: int
+    rehashed: int                     # the events whose hash was computed again
+    seq: int                          # the `chain_resealed` event
+
+
+def rebuild(store: Any, *, reason: str, actor: str) -> Rebuilt:
     """Write every gate table again from the log, in one transaction."""
     with store.write() as tx:
         return rebuild_in(tx, reason=reason, actor=actor)
 
 
-def rebuild_in(tx: Any, *, reason: str, actor: str) -> dict[str, Any]:
+def rebuild_in(tx: Any, *, reason: str, actor: str) -> Rebuilt:
     """Write every checked gate table again from the log in the open transaction (tables that
     are gone are created from the schema first; columns the log lacks are kept from the
     replaced rows). Records `projections_rebuilt` with the first difference it found."""
@@ -31,7 +47,7 @@ def rebuild_in(tx: Any, *, reason: str, actor: str) -> dict[str, Any]:
     first = differed.describe() if differed else None
     seq = tx.append("projections_rebuilt", actor=actor, payload={
         "reason": reason, "tables": [t.name for t in CHECKED], "first_difference": first})
-    return {"rebuilt": [t.name for t in CHECKED], "seq": seq, "first_difference": first}
+    return Rebuilt(tuple(t.name for t in CHECKED), seq, first)
 
 
 def repair(tx: Any, *, actor: str, how: str) -> int | None:
@@ -42,7 +58,7 @@ def repair(tx: Any, *, actor: str, how: str) -> int | None:
     return tx.append("store_repaired", actor=actor, payload={"how": how, "was": held})
 
 
-def reseal(tx: Any, *, from_seq: int, reason: str, actor: str) -> dict[str, Any]:
+def reseal(tx: Any, *, from_seq: int, reason: str, actor: str) -> Resealed:
     """Accept the events as they now are from `from_seq` on: compute their hashes again (the
     append-only trigger is dropped and made again in this transaction) and move the checkpoint
     to the end. A person does this after looking at those events; `reason` says what they saw."""
@@ -63,7 +79,7 @@ def reseal(tx: Any, *, from_seq: int, reason: str, actor: str) -> dict[str, Any]
     last, tip_hash = chain.tip(tx.conn)
     tx.execute("INSERT INTO chain_checkpoint(id, seq, hash) VALUES (1, ?, ?) ON CONFLICT(id)"
                " DO UPDATE SET seq = excluded.seq, hash = excluded.hash", (last, tip_hash))
-    return {"from_seq": from_seq, "rehashed": n, "seq": seq}
+    return Resealed(from_seq, n, seq)
 
 
 def _rewrite(tx: Any, table: Table, rows: dict[tuple, Row], present: bool) -> None:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass
-from typing import Any
 
 from a2a_tui.collab.delivery import deliver_in_tx
 from a2a_tui.collab.user_input import record_user_input_in_tx
@@ -27,6 +26,7 @@ from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.model import CommandResult
 from a2a_tui.gate.reviews.diff import AttemptDiff, attempt_diff
 from a2a_tui.git import GitError
+from a2a_tui.jsontypes import JsonObject
 from a2a_tui.queue import check_text, wake
 
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
@@ -45,7 +45,7 @@ class Comment:
     state: str
     user_input: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return asdict(self)
 
 

@@ -27,9 +27,26 @@ from a2a_tui.gate.ledger.records import AttemptRecord, attempt_in
 from a2a_tui.gate.model import CommandResult
 from a2a_tui.gate.reviews import approvals
 from a2a_tui.gate.roles import admit
+from a2a_tui.jsontypes import JsonObject
 from a2a_tui.queue import enqueue_in_tx
 
 DECISIONS = ("accept", "reject", "defer")
+
+
+@dataclass(frozen=True)
+class Sent:
+    """An accepted issue, sent to the writer's pane as a dispatch, or why it was not."""
+
+    dispatch: int | None = None
+    why: str | None = None
+
+    @property
+    def sent(self) -> bool:
+        return self.dispatch is not None
+
+    def to_json(self) -> JsonObject:
+        return {"sent": True, "dispatch": self.dispatch} if self.sent else \
+            {"sent": False, "why": self.why}
 
 
 @dataclass(frozen=True)
@@ -40,7 +57,7 @@ class Disposed(CommandResult):
     decision: str                  # accept | reject | defer
     reason: str
     user_input: str | None         # the user's disposition; None: the executive controller's
-    feedback: dict[str, Any] | None  # an accepted issue sent to the writer (or why not)
+    feedback: Sent | None          # an accepted issue sent to the writer (or why not)
 
 
 @dataclass(frozen=True)
@@ -104,11 +121,11 @@ def latest_disposition(db, review_id: int, issue: str):
                   " ORDER BY seq DESC LIMIT 1", (review_id, issue))
 
 
-def _send_accepted(tx, att: AttemptRecord, issue, reason: str, who: str) -> dict[str, Any]:
+def _send_accepted(tx, att: AttemptRecord, issue, reason: str, who: str) -> Sent:
     """An accepted issue goes to the writer's pane as the gate's feedback."""
     writer = att.writer
     if not writer.startswith("session:"):
-        return {"sent": False, "why": "the writer is not a managed session"}
+        return Sent(why="the writer is not a managed session")
     text = "\n".join([
         f"Review issue {quoting.name(issue['issue'])} of {att.id} at"
         f" {att.submitted_sha[:12]} was accepted by {who}: {quoting.name(issue['title'])}",
@@ -118,7 +135,7 @@ def _send_accepted(tx, att: AttemptRecord, issue, reason: str, who: str) -> dict
         f" --card-version <n> --fence {att.fence}"])
     n = enqueue_in_tx(tx, writer.split(":", 1)[1], text, source="gate", actor="gate",
                       attempt=att.id)
-    return {"sent": True, "dispatch": n}
+    return Sent(dispatch=n)
 
 
 def override(g: GateContext, attempt_id: str, reason: str, *, source: str = "cli"
@@ -148,7 +165,7 @@ def check_integrable(g: GateContext, att: AttemptRecord, tx) -> str | None:
     inside the integration intent's transaction, where it uses the user's approval (if the card
     asks for one). Returns the approval used, if any."""
     fresh = attempt_in(tx, att.id)
-    if fresh["submitted_sha"] != att.submitted_sha:
+    if fresh.submitted_sha != att.submitted_sha:
         raise A2AError("attempt_changed", f"{att.id} was submitted again meanwhile:"
                        " verify the new candidate")
     body = json.loads(tx.one("SELECT body FROM cards WHERE id = ?", (att.card_id,))["body"])

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
 from a2a_tui import quoting
 from a2a_tui.errors import A2AError
@@ -27,12 +27,22 @@ from a2a_tui.gate.cards import gate_rules
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.ledger.records import attempt_in
-from a2a_tui.gate.model import VERIFIABLE, AttemptState, contract_lines
+from a2a_tui.gate.model import VERIFIABLE, AttemptState, CommandResult, contract_lines
 from a2a_tui.gate.roles import admit
 from a2a_tui.queue import enqueue_in_tx
 
 REVIEWABLE = (*VERIFIABLE, AttemptState.VERIFYING)
 MAX_FILES_LISTED = 40
+
+
+class Launched(Protocol):
+    """What the review needs of its reviewer's launch (a2a_tui/spawn.py `Launched`)."""
+
+    session: str
+    pane: str
+    cli: str
+    model: str
+    effort: str
 
 
 @dataclass(frozen=True)
@@ -120,7 +130,23 @@ def plan(g: GateContext, attempt_id: str) -> Planned:
     return p
 
 
-def started(g: GateContext, p: Planned, launched: dict[str, Any], report: Path) -> dict[str, Any]:
+@dataclass(frozen=True)
+class ReviewStarted(CommandResult):
+    """A reviewer launched: its run, the candidate it reads, its session and first dispatch."""
+
+    review: str
+    attempt: str
+    sha: str
+    submission: int
+    round: int
+    checkout: str
+    report: str
+    session: str
+    pane: str | None
+    dispatch: int
+
+
+def started(g: GateContext, p: Planned, launched: Launched, report: Path) -> ReviewStarted:
     """`review_started` with the session, and its first prompt queued, in one transaction."""
     sid = launched.session
     with g.store.write() as tx:
@@ -133,9 +159,8 @@ def started(g: GateContext, p: Planned, launched: dict[str, Any], report: Path) 
                                "cli": launched.cli, "model": launched.model,
                                "effort": launched.effort})
         dispatch = enqueue_in_tx(tx, sid, text, source="review", actor=g.caller.actor)
-    return {"review": p.run_id, "attempt": p.attempt, "sha": p.sha, "submission": p.submission,
-            "round": p.round, "checkout": str(p.checkout), "report": str(report),
-            "session": sid, "pane": launched.pane, "dispatch": dispatch}
+    return ReviewStarted(p.run_id, p.attempt, p.sha, p.submission, p.round, str(p.checkout),
+                         str(report), sid, launched.pane, dispatch)
 
 
 def failed(g: GateContext, p: Planned, reason: str) -> None:

@@ -8,12 +8,12 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import asdict, dataclass
-from typing import Any
 
 from a2a_tui.errors import A2AError
 from a2a_tui.gate.ledger.records import AttemptRecord, read_attempt
 from a2a_tui.gate.reviews import approvals
 from a2a_tui.gate.reviews.dispositions import review_problem
+from a2a_tui.jsontypes import JsonObject
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ class ReviewState:
     approvals: tuple[ApprovalView, ...]
     blocked: tuple[str, str] | None   # (code, message): what stops integration now, if anything
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return asdict(self)
 
 

@@ -11,10 +11,13 @@ a person decides (escalate.py); the user may grant more rounds (`a2a feedback mo
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from a2a_tui import quoting
 from a2a_tui.errors import A2AError
+from a2a_tui.gate.model import CommandResult
+from a2a_tui.jsontypes import JsonObject
 from a2a_tui.queue import enqueue_in_tx
 
 if TYPE_CHECKING:  # annotations only: the ledger's package is not needed to run this
@@ -72,32 +75,60 @@ def rejection_text(att: AttemptRecord, v, *, last: bool = False) -> str:
     return quoting.body(plain("\n".join(lines + tail)))[:MAX_CHARS]
 
 
+@dataclass(frozen=True)
+class Feedback:
+    """A rejection's feedback: queued to the writer's pane as a dispatch, or why it was not."""
+
+    run: int
+    sha: str
+    consecutive_rejections: int
+    limit: int
+    dispatch: int | None = None      # the dispatch queued (None: not sent)
+    why: str | None = None           # why it was not sent
+
+    @property
+    def sent(self) -> bool:
+        return self.dispatch is not None
+
+    def payload(self) -> JsonObject:
+        """The `gate_feedback` event's payload."""
+        out: JsonObject = {"run": self.run, "sha": self.sha,
+                           "consecutive_rejections": self.consecutive_rejections,
+                           "limit": self.limit, "sent": self.sent}
+        return out | ({"dispatch": self.dispatch} if self.sent else {"why": self.why})
+
+
 def queue_rejection_feedback(tx, att: AttemptRecord, v, rejections: int, max_rounds: int
-                             ) -> dict[str, Any]:
+                             ) -> Feedback:
     """Queue the feedback to the writer's pane, or record why it was not sent."""
     writer = att.writer
-    payload: dict[str, Any] = {"run": v.run, "sha": v.sha, "consecutive_rejections": rejections,
-                               "limit": max_rounds}
+    dispatch, why = None, None
     if not writer.startswith("session:"):
-        payload["sent"] = False
-        payload["why"] = "the writer is not a managed session"
+        why = "the writer is not a managed session"
     elif rejections > max_rounds:
-        payload["sent"] = False
-        payload["why"] = (f"{rejections} consecutive rejections (limit {max_rounds}): automatic"
-                          " feedback stopped; the executive controller or the user decides")
+        why = (f"{rejections} consecutive rejections (limit {max_rounds}): automatic"
+               " feedback stopped; the executive controller or the user decides")
     else:
         session = writer.split(":", 1)[1]
         text = rejection_text(att, v, last=rejections == max_rounds)
         dispatch = enqueue_in_tx(tx, session, text, source="gate", actor="gate",
                                  attempt=att.id)
-        payload["sent"] = True
-        payload["dispatch"] = dispatch
+    fb = Feedback(v.run, v.sha, rejections, max_rounds, dispatch, why)
     tx.append("gate_feedback", actor="gate", task=att.card_id, attempt=att.id,
-              payload=payload)
-    return payload
+              payload=fb.payload())
+    return fb
 
 
-def more_rounds(g, attempt_id: str, rounds: int) -> dict[str, Any]:
+@dataclass(frozen=True)
+class RoundsAdded(CommandResult):
+    attempt: str
+    added: int
+    limit: int                       # the attempt's limit of automatic feedback rounds now
+    rejections: int                  # its consecutive rejections so far
+    user_input: str
+
+
+def more_rounds(g, attempt_id: str, rounds: int) -> RoundsAdded:
     """The user grants an attempt `rounds` more rounds of automatic feedback (a user input)."""
     from a2a_tui.collab.user_input import record_user_input_in_tx
     from a2a_tui.gate.cards.gate_rules import current
@@ -118,5 +149,4 @@ def more_rounds(g, attempt_id: str, rounds: int) -> dict[str, Any]:
         tx.append("feedback_rounds_added", actor="user", task=att.card_id, attempt=attempt_id,
                   payload={"rounds": rounds, "user_input": uid})
         new_limit = limit(tx, att, base)
-    return {"attempt": attempt_id, "added": rounds, "limit": new_limit,
-            "rejections": att.rejections, "user_input": uid}
+    return RoundsAdded(attempt_id, rounds, new_limit, att.rejections, uid)

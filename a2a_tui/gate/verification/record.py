@@ -9,11 +9,12 @@ from a2a_tui.gate import escalate, ledger
 from a2a_tui.gate.cards.gate_rules import GateRules
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.ledger import GateEvent
-from a2a_tui.gate.ledger.records import AttemptRecord
+from a2a_tui.gate.ledger.records import AttemptRecord, attempt_in
 from a2a_tui.gate.model import VerifyState
 from a2a_tui.gate.verification.feedback import limit, queue_rejection_feedback
 from a2a_tui.gate.verification.interrupt import VerifyInterrupted
 from a2a_tui.gate.verification.results import CheckResult, Verification
+from a2a_tui.jsontypes import JsonObject
 
 VERDICT_EVENT = {VerifyState.PASSED: GateEvent.VERIFIED, VerifyState.REJECTED: GateEvent.REJECTED,
                  VerifyState.FLAKY: GateEvent.VERIFY_FLAKY,
@@ -58,7 +59,7 @@ def conclude(g: GateContext, att: AttemptRecord, v: Verification, rules: GateRul
     verdict = v.verdict
     queued = False
     with g.store.write() as tx:
-        cur = tx.one("SELECT rejections FROM attempts WHERE id=?", (v.attempt,))["rejections"]
+        cur = attempt_in(tx, v.attempt).rejections
         # Only a rejection is the worker's strike; flaky, contract_invalid and commit_missing
         # leave the count.
         rejections = {VerifyState.PASSED: 0, VerifyState.REJECTED: cur + 1}.get(verdict, cur)
@@ -73,17 +74,18 @@ def conclude(g: GateContext, att: AttemptRecord, v: Verification, rules: GateRul
             item, queued = escalate.commit_missing(tx, att, v)
             extra = {"item": item}
         ledger.record(tx, VERDICT_EVENT[verdict], actor="gate", task=att.card_id,
-                      attempt=v.attempt, payload={**_payload(v, rejections), **extra})
+                      attempt=v.attempt, payload={**_verdict_json(v, rejections), **extra})
         if verdict == VerifyState.REJECTED:
             most = limit(tx, att, rules.feedback_rounds)
-            queued |= bool(queue_rejection_feedback(tx, att, v, rejections, most)["sent"])
+            queued |= bool(queue_rejection_feedback(tx, att, v, rejections, most).sent)
             queued |= escalate.test_suspects(tx, att, v)
             if rejections == most:
                 queued |= escalate.feedback_stopped(tx, att, v, rejections, most)
     return queued
 
 
-def _payload(v: Verification, rejections: int) -> dict[str, Any]:
+def _verdict_json(v: Verification, rejections: int) -> JsonObject:
+    """The verdict as its event holds it in the log (`verified`, `rejected`, ...)."""
     first = v.first_failure()
     return {"run": v.run, "sha": v.sha, "card_version": v.card_version,
             "submission": v.submission, "rules_digest": v.rules_digest, "verdict": v.verdict,

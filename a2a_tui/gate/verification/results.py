@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from a2a_tui.jsontypes import JsonObject
+
 if TYPE_CHECKING:
     from a2a_tui.gate.verification.isolated import RunResult
 
@@ -40,7 +42,7 @@ class CheckResult:
     def __post_init__(self) -> None:
         self.step = self.step or ("checks" if self.kind == "command" else self.kind)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"name": self.name, "kind": self.kind, "step": self.step, "code": self.code,
                 "blocking": self.blocking, "passed": self.passed, "exit_code": self.exit_code,
                 "duration_s": round(self.duration_s, 3), "detail": self.detail,

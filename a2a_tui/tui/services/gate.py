@@ -177,8 +177,8 @@ class Gate(Part):
                                tmux_socket=self.tmux_socket,
                                extra=self.settings().launch("reviewer", cli).options)
         self._wake()
-        return Done(f"review {r['review']} of {attempt}: session {r['session']} in its read-only"
-                    f" checkout · {uid}", {**r, "user_input": uid})
+        return Done(f"review {r.review} of {attempt}: session {r.session} in its read-only"
+                    f" checkout · {uid}", {**r.to_json(), "user_input": uid})
 
     def dispose(self, attempt: str, issue: str, decision: str, reason: str) -> Done:
         """Your disposition of a blocking issue (a user input)."""

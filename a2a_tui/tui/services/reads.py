@@ -42,10 +42,10 @@ class Reads(Part):
         """Nothing submitted, no commit in the attempt's clone: abandoned without scores (the
         gate's own rule, gate/attempts/ownership.py `untouched`)."""
         from a2a_tui.gate.attempts.ownership import untouched
+        from a2a_tui.gate.ledger.records import read_attempt
 
         with self.store() as s:
-            att = s.one("SELECT worktree, start_commit, submission_n FROM attempts WHERE id = ?",
-                        (attempt,))
+            att = read_attempt(s, attempt)
         return att is not None and untouched(att)
 
     def card_detail(self, card: str) -> CardDetail:

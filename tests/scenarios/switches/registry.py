@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from tests.scenarios.switches.edits import Edit, Replace, Setter, text_edit
 
@@ -24,11 +25,11 @@ SWITCHES: dict[str, Switch] = {
     "submit_fence": Switch(
         "submit refuses a fence that is not the attempt's and the card's current one",
         (Edit("a2a_tui.gate.attempts.ownership", "_record_refusal",
-              'if fence != att["fence"] or att["fence"] != card["fence"]:', "if False:"),)),
+              'if fence != att.fence or att.fence != card["fence"]:', "if False:"),)),
     "submit_lineage": Switch(
         "submit refuses a commit that does not descend from the attempt's start commit",
         (Edit("a2a_tui.gate.attempts.ownership", "_candidate_refusal",
-              'if not g.git.is_ancestor(att["start_commit"], sha):', "if False:"),)),
+              "if not g.git.is_ancestor(att.start_commit, sha):", "if False:"),)),
     "exact_sha_checkout": Switch(
         "verify runs the checks on a fresh checkout of exactly the submitted SHA",
         (Replace("a2a_tui.gate.verification.checkout", "Checkout.__enter__",
@@ -47,12 +48,12 @@ SWITCHES: dict[str, Switch] = {
     "verdict_bound_to_sha": Switch(
         "integrate takes only a passing verdict of the attempt's current submission",
         (Edit("a2a_tui.gate.integration.advance", "_check_candidate",
-              'if att["state"] != AttemptState.VERIFIED:',
-              'if att["state"] not in (AttemptState.VERIFIED, AttemptState.SUBMITTED):'),
+              "if att.state != AttemptState.VERIFIED:",
+              "if att.state not in (AttemptState.VERIFIED, AttemptState.SUBMITTED):"),
          Edit("a2a_tui.gate.integration.advance", "_check_candidate",
               'or last["sha"] != sha', ""),
          Edit("a2a_tui.gate.integration.advance", "_check_candidate",
-              'or last["submission_n"] != att["submission_n"]', ""))),
+              'or last["submission_n"] != att.submission_n', ""))),
     "evidence_per_attempt": Switch(
         "each attempt keeps its own verify logs (a new attempt writes beside, not over, them)",
         (Edit("a2a_tui.gate.verification.command", "verify",
@@ -266,9 +267,9 @@ def _idle_is_delivery(ingest):
     head."""
     def ingesting(store, path, *args, **kw):
         result = ingest(store, path, *args, **kw)
-        from a2a_tui.gate.attempts import clones
         from a2a_tui.gate.attempts.ownership import submit
         from a2a_tui.gate.context import GateContext
+        from a2a_tui.git import clone_head
         from a2a_tui.identity import Caller
         from a2a_tui.repo import Repo
 
@@ -277,7 +278,7 @@ def _idle_is_delivery(ingest):
                              " a.fence, a.card_version FROM sessions s JOIN attempts a"
                              " ON a.id = s.attempt_id WHERE s.state = 'idle'"
                              " AND a.state = 'claimed'"):
-            head = clones.head_of(row)
+            head = clone_head(Path(row["worktree"]))
             if head and head != row["start_commit"]:
                 submit(GateContext(repo, store, Caller(session=row["id"], role=row["role"])),
                        row["attempt"], head, row["card_version"], row["fence"])
