@@ -170,7 +170,7 @@ def test_a_checks_report_is_part_of_the_cards_contract():
     red = parse_card(CARD_TOML.format(id="T-1", check="mvn -q test",
                                       extra='red_report = "target/red.xml"'))
     # A card naming no report keeps the body (and digests) it had before cards could.
-    assert "report" not in plain.body()["checks"][0] and "red_report" not in plain.body()
+    assert "report" not in plain.body_json()["checks"][0] and "red_report" not in plain.body_json()
     assert len({plain.contract_digest(), named.contract_digest(), red.contract_digest()}) == 3
     with pytest.raises(A2AError, match="stay inside it"):
         parse_card(card + 'report = "../elsewhere.xml"\n')

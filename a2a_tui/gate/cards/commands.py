@@ -79,7 +79,7 @@ def add_card(g: GateContext, path: Path, *, source_ticket: str | None = None) ->
             kept = CardRecord.of(row).body.get("source_ticket") if row is not None else None
             card = card.model_copy(update={
                 "source_ticket": kept or source_ticket or source_of(tx, g.caller)})
-        body, digest, contract = card.body(), card.digest(), card.contract_digest()
+        body, digest, contract = card.body_json(), card.digest(), card.contract_digest()
         if row is not None and row["digest"] == digest:
             return CardAdded(card.id, row["version"], digest, False, row["state"],
                              tuple(filled), card.title)

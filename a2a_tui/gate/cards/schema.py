@@ -212,7 +212,7 @@ class Card(BaseModel):
             self.title = first if len(first) <= TITLE_MAX else first[:TITLE_MAX - 1] + "…"
         return self
 
-    def body(self) -> JsonObject:
+    def body_json(self) -> JsonObject:
         """The card's fields as the log and its digests hold them (JSON)."""
         body = self.model_dump(mode="json")
         # A card that names no report (no hints) keeps the body and digests it had before
@@ -226,10 +226,10 @@ class Card(BaseModel):
         return body
 
     def digest(self) -> str:
-        return _digest(self.body())
+        return _digest(self.body_json())
 
     def contract_digest(self) -> str:
-        return contract_digest_of(self.body())
+        return contract_digest_of(self.body_json())
 
 
 

@@ -164,6 +164,6 @@ def card_text(body: dict[str, Any]) -> str:
     from a2a_tui.gate.cards.schema import Card  # lazy: pydantic, only when a card's row is written
 
     try:
-        return json.dumps(Card.model_validate(body).body())
+        return json.dumps(Card.model_validate(body).body_json())
     except ValidationError:  # a body an older card model accepted: same content, sorted keys
         return json.dumps(body)
