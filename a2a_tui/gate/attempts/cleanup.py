@@ -25,6 +25,7 @@ from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.model import ENDED, UNRESOLVED, WorktreeState, way_out
 from a2a_tui.gate.roles import require_role
 from a2a_tui.git import ZERO_SHA, GitError
+from a2a_tui.payloads import attempts as pa
 
 
 def hidden_ref(attempt_id: str) -> str:
@@ -161,7 +162,7 @@ def _record(g: GateContext, att, state: str, result: dict[str, Any]) -> dict[str
             WorktreeState.UNKNOWN: GateEvent.WORKTREE_UNKNOWN}[state]
     with g.store.write() as tx:
         ledger.record(tx, kind, actor=g.caller.actor, task=att["card_id"], attempt=att["id"],
-                      session=g.caller.session, payload=result)
+                      session=g.caller.session, payload=pa.WORKTREE_OUTCOME[kind].of(result))
         if state != "removed":
             report_kept_worktree(tx, att, result)
     return result | {"worktree_state": state, "changed": True}
