@@ -17,7 +17,7 @@ class ReviewRequested(Payload):
     sha: str
     submission: int
     round: int
-    follows: str | None = None   # the run of the round before
+    follows: int | None = None   # the review (its seq) of the round before
     checkout: str
 
 
@@ -29,7 +29,7 @@ class ReviewStarted(Payload):
     sha: str
     submission: int
     round: int
-    follows: str | None = None
+    follows: int | None = None
     checkout: str
     report: str
     cli: str

@@ -89,3 +89,17 @@ def test_an_old_log_gives_the_metrics_its_code_gave(path, tmp_path):
     log = _old(path)
     with _store_of(log, tmp_path) as s:
         assert json.loads(json.dumps(metrics.compute(s), default=str)) == log["metrics"]
+
+
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: p.stem)
+def test_every_typed_payload_main_wrote_passes_its_types_check(path):
+    """What main wrote is what the types must accept when written now: each typed event's
+    payload, made again from its keys, passes the check a new append makes, and is stored
+    with the same values (a key the type adds reads as its default)."""
+    for e in _old(path)["events"]:
+        t = PAYLOADS.get(e["kind"])
+        if t is None:
+            continue
+        raw = json.loads(e["payload"])
+        again = t.of(raw).dumped()
+        assert {k: again[k] for k in raw} == raw, e["seq"]
