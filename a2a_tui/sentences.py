@@ -14,6 +14,8 @@ from typing import Any
 
 from a2a_tui.kinds import EventKind as K
 from a2a_tui.kinds import GateEvent as G
+from a2a_tui.payloads import payload_of
+from a2a_tui.payloads.verify import Verified
 from a2a_tui.store.db import Event
 
 # How a prompt travels (queued and finished are said; the steps between are folded), and the
@@ -44,6 +46,16 @@ def _p(e: Event, key: str, default: Any = "?") -> Any:
     return default if value in (None, "") else value
 
 
+def _v(value: Any, default: Any = "?") -> Any:
+    """A payload's value as said: `default` for none or empty."""
+    return default if value in (None, "") else value
+
+
+def _typed(say: Callable[[Event, Any], str]) -> Callable[[Event], str]:
+    """The sentence of a kind with a payload type, said from that type (a2a_tui/payloads)."""
+    return lambda e: say(e, payload_of(e.kind, e.payload))
+
+
 def _att(e: Event) -> str:
     return e.attempt or e.task or "?"
 
@@ -56,9 +68,9 @@ def _short(sha: Any) -> str:
     return str(sha)[:12] if sha else "?"
 
 
-def _checks(e: Event) -> str:
+def _checks(p: Verified) -> str:
     """"5/7 passed, unit-tests failed": how many checks passed, and the first that failed."""
-    checks = [c for c in e.payload.get("checks") or [] if isinstance(c, dict)]
+    checks = [c for c in p.checks or [] if isinstance(c, dict)]
     passed = sum(1 for c in checks if c.get("passed"))
     failed = [c.get("name", "?") for c in checks
               if not c.get("passed") and not c.get("skipped")]
@@ -99,72 +111,83 @@ def _user_input(e: Event) -> str:
 
 
 SENTENCES: dict[str, Callable[[Event], str]] = {
-    # cards and attempts
+    # cards and attempts (typed: a2a_tui/payloads/attempts.py)
     G.CARD_ADDED: lambda e: f"{who(e.actor)} added card {e.task}",
     G.CARD_VERSIONED: lambda e: f"{who(e.actor)} wrote a new version of card {e.task}",
     G.CARD_REVISED: lambda e: f"{who(e.actor)} revised card {e.task}",
-    G.CARD_READY: lambda e: f"{who(e.actor)} made card {e.task} v{_p(e, 'version')} ready",
-    G.CLAIMED: lambda e: f"{who(e.actor)} claimed {e.task} as {e.attempt}"
-                         f" (fence {_p(e, 'fence')})",
-    G.ATTEMPT_SUPERSEDED: lambda e: f"{e.attempt} was superseded by {_p(e, 'by')}",
-    G.WORKTREE_CREATED: lambda e: f"the gate made {e.attempt}'s clone on {_p(e, 'branch')}",
-    G.WORKTREE_FAILED: lambda e: f"{e.attempt}'s clone failed: {_p(e, 'error')}",
-    G.WRITER_BOUND: lambda e: f"{e.attempt} is now written by {who(str(_p(e, 'to')))}",
-    G.SUBMITTED: lambda e: f"{who(e.actor)} submitted {_short(_p(e, 'sha'))} for {e.attempt}"
-                           f" (candidate {_p(e, 'n')})",
+    G.CARD_READY: _typed(lambda e, p: f"{who(e.actor)} made card {e.task} v{_v(p.version)}"
+                                      " ready"),
+    G.CLAIMED: _typed(lambda e, p: f"{who(e.actor)} claimed {e.task} as {e.attempt}"
+                                   f" (fence {_v(p.fence)})"),
+    G.ATTEMPT_SUPERSEDED: _typed(lambda e, p: f"{e.attempt} was superseded by {_v(p.by)}"),
+    G.WORKTREE_CREATED: _typed(lambda e, p: f"the gate made {e.attempt}'s clone on"
+                                            f" {_v(p.branch)}"),
+    G.WORKTREE_FAILED: _typed(lambda e, p: f"{e.attempt}'s clone failed: {_v(p.error)}"),
+    G.WRITER_BOUND: _typed(lambda e, p: f"{e.attempt} is now written by {who(str(_v(p.to)))}"),
+    G.SUBMITTED: _typed(lambda e, p: f"{who(e.actor)} submitted {_short(p.sha)} for"
+                                     f" {e.attempt} (candidate {_v(p.n)})"),
     G.ABANDONED: lambda e: f"{who(e.actor)} abandoned {e.attempt}",
     G.LEASE_EXPIRED: lambda e: f"{e.attempt}'s lease expired: isolated until renewed",
     G.LEASE_RENEWED: lambda e: f"{who(e.actor)} renewed {e.attempt}'s lease",
-    # verify
-    G.VERIFY_STARTED: lambda e: f"verify {e.attempt} started on {_short(_p(e, 'sha'))}"
-                                f" (run {_p(e, 'run')})",
-    G.CHECK_RESULT: lambda e: f"check {_p(e, 'name')} of {e.attempt} "
-                              + ("passed" if e.payload.get("passed") else "failed"),
-    G.TESTS_REPORTED: lambda e: f"the tests of {e.attempt} ({_p(e, 'source')}) were read",
-    G.VERIFIED: lambda e: f"verify {e.attempt} passed {_checks(e).removesuffix(' passed')}",
-    G.REJECTED: lambda e: f"verify {e.attempt} rejected it: {_checks(e)}",
-    G.VERIFY_FLAKY: lambda e: f"verify {e.attempt} was flaky: {_checks(e)}",
-    G.CONTRACT_INVALID: lambda e: f"card {e.task}'s contract cannot be checked"
-                                  f" ({_p(e, 'item')} on the board)",
+    # verify (typed: a2a_tui/payloads/verify.py)
+    G.VERIFY_STARTED: _typed(lambda e, p: f"verify {e.attempt} started on {_short(p.sha)}"
+                                          f" (run {_v(p.run)})"),
+    G.CHECK_RESULT: _typed(lambda e, p: f"check {_v(p.name)} of {e.attempt} "
+                                        + ("passed" if p.passed else "failed")),
+    G.TESTS_REPORTED: _typed(lambda e, p: f"the tests of {e.attempt} ({_v(p.source)}) were"
+                                          " read"),
+    G.VERIFIED: _typed(lambda e, p: f"verify {e.attempt} passed"
+                                    f" {_checks(p).removesuffix(' passed')}"),
+    G.REJECTED: _typed(lambda e, p: f"verify {e.attempt} rejected it: {_checks(p)}"),
+    G.VERIFY_FLAKY: _typed(lambda e, p: f"verify {e.attempt} was flaky: {_checks(p)}"),
+    G.CONTRACT_INVALID: _typed(lambda e, p: f"card {e.task}'s contract cannot be checked"
+                                            f" ({_v(p.item)} on the board)"),
     G.VERIFY_COMMIT_MISSING: lambda e: f"verify {e.attempt}: the submitted commit is missing",
-    G.VERIFY_INTERRUPTED: lambda e: f"verify {e.attempt} was interrupted ({_p(e, 'why')})",
-    # integrate, resolve, reclaim
+    G.VERIFY_INTERRUPTED: _typed(lambda e, p: f"verify {e.attempt} was interrupted"
+                                              f" ({_v(p.why)})"),
+    # integrate, resolve, reclaim (typed: a2a_tui/payloads/integrate.py, attempts.py)
     G.INTEGRATION_INTENT: lambda e: f"{who(e.actor)} is integrating {e.attempt}",
-    G.INTEGRATED: lambda e: f"{e.attempt} integrated: {_short(_p(e, 'old'))} →"
-                            f" {_short(_p(e, 'new'))}",
+    G.INTEGRATED: _typed(lambda e, p: f"{e.attempt} integrated: {_short(p.old)} →"
+                                      f" {_short(p.new)}"),
     G.INTEGRATION_NOT_APPLIED: lambda e: f"{e.attempt}'s integration did not happen",
     G.INTEGRATION_UNKNOWN: lambda e: f"{e.attempt}'s integration cannot be read: you decide",
-    G.ATTEMPT_RESOLVED: lambda e: f"{who(e.actor)} resolved {e.attempt} as {_p(e, 'as')}",
+    G.ATTEMPT_RESOLVED: _typed(lambda e, p: f"{who(e.actor)} resolved {e.attempt} as"
+                                            f" {_v(p.as_)}"),
     G.WORKTREE_REMOVED: lambda e: f"{e.attempt}'s clone was removed (its commits kept)",
-    G.WORKTREE_KEPT: lambda e: f"{e.attempt}'s clone was kept: {_p(e, 'reason')}",
+    G.WORKTREE_KEPT: _typed(lambda e, p: f"{e.attempt}'s clone was kept: {_v(p.reason)}"),
     G.WORKTREE_UNKNOWN: lambda e: f"{e.attempt}'s clone could not be read",
-    # reviews, approvals, line comments
-    G.REVIEW_REQUESTED: lambda e: f"{who(e.actor)} asked for review {_p(e, 'review')}",
+    # reviews, approvals, line comments (typed: a2a_tui/payloads/reviews.py)
+    G.REVIEW_REQUESTED: _typed(lambda e, p: f"{who(e.actor)} asked for review {_v(p.review)}"),
     G.REVIEW_STARTED: lambda e: f"{e.session} started reviewing {e.attempt}",
-    G.REVIEW_LAUNCH_FAILED: lambda e: f"review {_p(e, 'review')} did not start",
-    G.REVIEWED: lambda e: f"{e.session} reviewed {e.attempt}: "
-                          f"{len(e.payload.get('blocking_issues') or [])} blocking issue(s)",
-    G.REVIEW_DISPOSITION: lambda e: f"{who(e.actor)} {_p(e, 'decision')}ed issue"
-                                    f" {_p(e, 'issue')} of {e.attempt}",
+    G.REVIEW_LAUNCH_FAILED: _typed(lambda e, p: f"review {_v(p.review)} did not start"),
+    G.REVIEWED: _typed(lambda e, p: f"{e.session} reviewed {e.attempt}: "
+                                    f"{len(p.blocking_issues or [])} blocking issue(s)"),
+    G.REVIEW_DISPOSITION: _typed(lambda e, p: f"{who(e.actor)} {_v(p.decision)}ed issue"
+                                              f" {_v(p.issue)} of {e.attempt}"),
     G.REVIEW_OVERRIDDEN: lambda e: f"{who(e.actor)} overrode the review of {e.attempt}",
-    G.INTEGRATION_APPROVED: lambda e: f"{who(e.actor)} approved integrating {e.attempt}"
-                                      f" ({_p(e, 'approval')})",
-    G.APPROVAL_CONSUMED: lambda e: f"approval {_p(e, 'approval')} was used for {e.attempt}",
-    G.APPROVAL_REVOKED: lambda e: f"{who(e.actor)} revoked approval {_p(e, 'approval')}",
-    G.REVIEW_COMMENT_ADDED: lambda e: f"{who(e.actor)} commented {_p(e, 'path')}:"
-                                      f"{_p(e, 'line')} of {e.attempt}",
-    G.REVIEW_COMMENT_EDITED: lambda e: f"{who(e.actor)} edited comment {_p(e, 'id')}",
-    G.REVIEW_COMMENT_REMOVED: lambda e: f"{who(e.actor)} removed comment {_p(e, 'id')}",
-    G.REVIEW_COMMENTS_SENT: lambda e: f"{who(e.actor)} sent"
-                                      f" {len(e.payload.get('comments') or [])} comment(s)"
-                                      f" to {e.session}",
-    # the targets' record
-    G.TARGET_OBSERVED: lambda e: f"the gate saw {_p(e, 'target')} at {_short(_p(e, 'head'))}",
-    G.TARGET_DIVERGED: lambda e: f"{_p(e, 'target', 'the target')} moved outside the gate",
-    G.TARGET_ADOPTED: lambda e: f"{who(e.actor)} adopted {_p(e, 'target')} at"
-                                f" {_short(_p(e, 'head'))}",
-    G.TARGET_RESTORED: lambda e: f"{who(e.actor)} restored {_p(e, 'target')} to"
-                                 f" {_short(_p(e, 'head'))}",
+    G.INTEGRATION_APPROVED: _typed(lambda e, p: f"{who(e.actor)} approved integrating"
+                                                f" {e.attempt} ({_v(p.approval)})"),
+    G.APPROVAL_CONSUMED: _typed(lambda e, p: f"approval {_v(p.approval)} was used for"
+                                             f" {e.attempt}"),
+    G.APPROVAL_REVOKED: _typed(lambda e, p: f"{who(e.actor)} revoked approval"
+                                            f" {_v(p.approval)}"),
+    G.REVIEW_COMMENT_ADDED: _typed(lambda e, p: f"{who(e.actor)} commented {_v(p.path)}:"
+                                                f"{_v(p.line)} of {e.attempt}"),
+    G.REVIEW_COMMENT_EDITED: _typed(lambda e, p: f"{who(e.actor)} edited comment {_v(p.id)}"),
+    G.REVIEW_COMMENT_REMOVED: _typed(lambda e, p: f"{who(e.actor)} removed comment"
+                                                  f" {_v(p.id)}"),
+    G.REVIEW_COMMENTS_SENT: _typed(lambda e, p: f"{who(e.actor)} sent"
+                                                f" {len(p.comments or [])} comment(s)"
+                                                f" to {e.session}"),
+    # the targets' record (typed: a2a_tui/payloads/targets.py)
+    G.TARGET_OBSERVED: _typed(lambda e, p: f"the gate saw {_v(p.target)} at"
+                                           f" {_short(p.head)}"),
+    G.TARGET_DIVERGED: _typed(lambda e, p: f"{_v(p.target, 'the target')} moved outside the"
+                                           " gate"),
+    G.TARGET_ADOPTED: _typed(lambda e, p: f"{who(e.actor)} adopted {_v(p.target)} at"
+                                          f" {_short(p.head)}"),
+    G.TARGET_RESTORED: _typed(lambda e, p: f"{who(e.actor)} restored {_v(p.target)} to"
+                                           f" {_short(p.head)}"),
     # outside the gate's tables
     K.INITIALIZED: lambda e: f"{who(e.actor)} set a2a up here (target branch"
                              f" {_p(e, 'target_branch')})",

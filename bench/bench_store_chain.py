@@ -23,6 +23,9 @@ from benchlib import row, timed
 # isort: split
 from a2a_tui.gate import ledger
 from a2a_tui.gate.cards.schema import parse_card
+from a2a_tui.payloads import attempts as pa
+from a2a_tui.payloads import integrate as pi
+from a2a_tui.payloads import verify as pv
 from a2a_tui.store import Store, chain
 from tests.support import CARD_TOML
 
@@ -33,32 +36,31 @@ def gate_history(tx, cards: int) -> None:
     body = parse_card(CARD_TOML.format(id="T-0", check="true", extra="")).body()
     for i in range(cards):
         card, att = f"T-{i}", f"T-{i}-a1"
-        tx.append("card_added", actor="user", task=card, payload={
-            "version": 1, "digest": f"sha256:{i}", "source": "bench", "card": body})
-        tx.append("card_ready", actor="user", task=card, payload={"version": 1})
-        tx.append("claimed", actor="user", task=card, attempt=att, payload={
-            "fence": 1, "branch": f"a2a/{att}", "worktree": f"/w/{att}", "start_commit": "0" * 40,
-            "card_version": 1, "writer": "session:w1", "target_branch": "main"})
-        tx.append("worktree_created", actor="gate", task=card, attempt=att, payload={})
+        tx.append("card_added", actor="user", task=card, payload=pa.CardAdded(
+            version=1, digest=f"sha256:{i}", source="bench", card=body))
+        tx.append("card_ready", actor="user", task=card, payload=pa.CardReady(version=1))
+        tx.append("claimed", actor="user", task=card, attempt=att, payload=pa.Claimed(
+            fence=1, branch=f"a2a/{att}", worktree=f"/w/{att}", start_commit="0" * 40,
+            card_version=1, writer="session:w1", target_branch="main"))
+        tx.append("worktree_created", actor="gate", task=card, attempt=att,
+                  payload=pa.WorktreeCreated())
         sha = f"{i:040x}"
-        tx.append("submitted", actor="session:w1", task=card, attempt=att, payload={
-            "n": 1, "sha": sha, "card_version": 1, "fence": 1})
-        tx.append("verify_started", actor="user", task=card, attempt=att, payload={
-            "run": 1, "sha": sha, "submission": 1, "card_version": 1})
+        tx.append("submitted", actor="session:w1", task=card, attempt=att, payload=pa.Submitted(
+            n=1, sha=sha, card_version=1, fence=1))
+        tx.append("verify_started", actor="user", task=card, attempt=att,
+                  payload=pv.VerifyStarted(run=1, sha=sha, submission=1, card_version=1))
         for name in ("sanity", "boundary", "drift", "provenance", "red", "tests"):
-            tx.append("check_result", actor="gate", task=card, attempt=att, payload={
-                "run": 1, "sha": sha, "card_version": 1, "name": name, "kind": name,
-                "blocking": True, "passed": True, "exit_code": 0, "duration_s": 0.1,
-                "detail": "ok", "skipped": False, "log": None})
-        tx.append("verified", actor="gate", task=card, attempt=att, payload={
-            "run": 1, "consecutive_rejections": 0})
-        tx.append("integration_intent", actor="user", task=card, attempt=att, payload={
-            "ref": "refs/heads/main", "old": "0" * 40, "new": sha, "sync_worktree": None})
-        tx.append("integrated", actor="user", task=card, attempt=att, payload={
-            "ref": "refs/heads/main", "old": "0" * 40, "new": sha, "observed": sha,
-            "score": {"boundary": 3, "boundary_reason": "ok", "taste": 2, "taste_reason": "ok"},
-            "rounds": 1, "rejections": 0, "duration_s": 1.0})
-
+            tx.append("check_result", actor="gate", task=card, attempt=att, payload=pv.CheckResult(
+                run=1, sha=sha, card_version=1, name=name, kind=name, blocking=True,
+                passed=True, exit_code=0, duration_s=0.1, detail="ok", skipped=False, log=None))
+        tx.append("verified", actor="gate", task=card, attempt=att,
+                  payload=pv.Verified(run=1, consecutive_rejections=0))
+        tx.append("integration_intent", actor="user", task=card, attempt=att,
+                  payload=pi.IntegrationIntent(ref="refs/heads/main", old="0" * 40, new=sha))
+        tx.append("integrated", actor="user", task=card, attempt=att, payload=pi.Integrated(
+            ref="refs/heads/main", old="0" * 40, new=sha, observed=sha,
+            score={"boundary": 3, "boundary_reason": "ok", "taste": 2, "taste_reason": "ok"},
+            rounds=1, rejections=0, duration_s=1.0))
 
 def build(path: Path, n: int, cards: int) -> None:
     s = Store(path)

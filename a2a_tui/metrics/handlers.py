@@ -1,6 +1,8 @@
 """The metrics' fold, one handler per event kind: `HANDLERS[kind](state, row)` changes the records
-of the history being read (metrics/records.py), in sequence order. The same apply style as the
-gate's ledger (gate/ledger/writer.py), keyed by the one registry of kinds (a2a_tui/kinds.py).
+of the history being read (metrics/records.py), in sequence order. A handler reads a typed
+kind's payload as its type (`row.typed`: a2a_tui/payloads), the others' as a dict. The same
+apply style as the gate's ledger (gate/ledger/writer.py), keyed by the one registry of kinds
+(a2a_tui/kinds.py).
 
 A handler takes the `Folding` state (the history and what is still open: questions, stops,
 unknown outcomes, divergences) and the event; it writes nothing outside the history.
@@ -10,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from a2a_tui.kinds import EventKind, GateEvent
 from a2a_tui.metrics.kinds import CHECK_STEP, RESOLUTIONS, STEPS, THRESHOLD_STEP
@@ -23,6 +25,9 @@ from a2a_tui.metrics.records import (
     Session,
     model_label,
 )
+from a2a_tui.payloads.attempts import Abandoned
+from a2a_tui.payloads.integrate import Integrated
+from a2a_tui.payloads.verify import Rejected, Verified
 from a2a_tui.states import AttemptState, SelfCheck
 
 
@@ -102,7 +107,7 @@ def _writer_bound(f: Folding, r: Row) -> None:
 def _submitted(f: Folding, r: Row) -> None:
     if (a := f.attempt(r)) is not None:
         a.rounds += 1
-        told = r.payload.get("self_check")
+        told = r.typed.self_check
         a.self_check = told.get("saw") if isinstance(told, dict) else None
         if r.session != a.writer:
             a.serve(r.session, "submit")
@@ -117,8 +122,8 @@ def _served(what: str) -> Handler:
     return handler
 
 
-def _tests(a: Attempt, p: dict[str, Any]) -> None:
-    t = p.get("tests")
+def _tests(a: Attempt, p: Verified) -> None:
+    t = p.tests
     if not isinstance(t, dict):
         return
     before = a.tests or {"masked": 0, "dropped": 0}
@@ -139,7 +144,7 @@ def _verified(f: Folding, r: Row) -> None:
         _judged(a, SelfCheck.PASSED)
         a.verify_runs += 1
         a.verified_ns = r.ts_ns
-        _tests(a, r.payload)
+        _tests(a, r.typed)
 
 
 def _rejected(f: Folding, r: Row) -> None:
@@ -147,20 +152,19 @@ def _rejected(f: Folding, r: Row) -> None:
         return
     a.verify_runs += 1
     _judged(a, SelfCheck.FAILED)
-    p = r.payload
+    p: Rejected = r.typed
     _tests(a, p)
-    first = p.get("first_failure") or "unknown"
-    step = p.get("step") or (first if first in STEPS else THRESHOLD_STEP
-                             if p.get("first_failure_step") == THRESHOLD_STEP else CHECK_STEP)
-    a.rejections.append(Rejection(a.id, a.task, r.seq, r.ts_ns, step, p.get("code") or first,
-                                  p.get("run")))
+    first = p.first_failure or "unknown"
+    step = p.step or (first if first in STEPS else THRESHOLD_STEP
+                      if p.first_failure_step == THRESHOLD_STEP else CHECK_STEP)
+    a.rejections.append(Rejection(a.id, a.task, r.seq, r.ts_ns, step, p.code or first, p.run))
 
 
 def _flaky(f: Folding, r: Row) -> None:
     if (a := f.attempt(r)) is not None:
         a.verify_runs += 1
         a.flaky += 1
-        _tests(a, r.payload)
+        _tests(a, r.typed)
 
 
 def _contract_invalid(f: Folding, r: Row) -> None:
@@ -172,16 +176,16 @@ def _reviewed(f: Folding, r: Row) -> None:
     if (a := f.attempt(r)) is None:
         return
     a.serve(r.session, "review")
-    verdict = r.payload.get("verdict")
+    verdict = r.typed.verdict
     if verdict in ("block", "fail"):
         a.rejections.append(Rejection(a.id, a.task, r.seq, r.ts_ns, "review", verdict, None))
 
 
-def _facts(a: Attempt, p: dict[str, Any]) -> None:
-    score = p.get("score") or {}
+def _facts(a: Attempt, p: Integrated | Abandoned) -> None:
+    score = p.score or {}
     if "boundary" in score or "taste" in score:
         a.score = score
-    lines = p.get("changed_lines")
+    lines = p.changed_lines
     if isinstance(lines, dict) and "added" in lines and "removed" in lines:
         a.lines = (int(lines["added"]), int(lines["removed"]))
 
@@ -189,14 +193,14 @@ def _facts(a: Attempt, p: dict[str, Any]) -> None:
 def _integrated(f: Folding, r: Row) -> None:
     if (a := f.attempt(r)) is not None:
         f.end(a, r, AttemptState.INTEGRATED)
-        _facts(a, r.payload)
+        _facts(a, r.typed)
 
 
 def _abandoned(f: Folding, r: Row) -> None:
     if (a := f.attempt(r)) is not None:
         a.serve(r.session, "abandon")
         f.end(a, r, AttemptState.ABANDONED)
-        _facts(a, r.payload)
+        _facts(a, r.typed)
 
 
 def _ended(outcome: str) -> Handler:
@@ -216,7 +220,7 @@ def _integration_unknown(f: Folding, r: Row) -> None:
 def _resolved(f: Folding, r: Row) -> None:
     if (a := f.attempt(r)) is None:
         return
-    outcome = RESOLUTIONS.get(str(r.payload.get("as", "")).lower())
+    outcome = RESOLUTIONS.get(str(r.typed.as_ or "").lower())
     a.outcome, a.ended_ns = outcome, (r.ts_ns if outcome else None)
     if (item := f.unknowns.pop(a.id, None)) is not None:
         item.acted_ns = r.ts_ns
@@ -274,7 +278,8 @@ def _feedback(f: Folding, r: Row) -> None:
 
 
 def _target_key(r: Row) -> str:
-    return str(r.payload.get("target") or r.payload.get("ref") or "")
+    # The divergence's and the adoption's payload types name the target; a `ref` is older.
+    return str(r.typed.target or r.payload.get("ref") or "")
 
 
 def _diverged(f: Folding, r: Row) -> None:

@@ -8,6 +8,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from a2a_tui.payloads import payload_of
 from a2a_tui.states import CONCLUDED, AttemptState
 
 NO_TASK = "(no task)"
@@ -183,7 +184,8 @@ def model_label(cli: str | None, model: str | None, effort: str | None) -> str:
 class Row:
     """One event; its payload is decoded only if a handler reads it (most never do)."""
 
-    __slots__ = ("seq", "ts_ns", "kind", "task", "attempt", "session", "_raw", "_payload")
+    __slots__ = ("seq", "ts_ns", "kind", "task", "attempt", "session", "_raw", "_payload",
+                 "_typed")
 
     def __init__(self, seq: int, ts_ns: int, kind: str, task: str | None, attempt: str | None,
                  session: str | None, raw: str | dict[str, Any]) -> None:
@@ -191,9 +193,17 @@ class Row:
         self.task, self.attempt, self.session = task, attempt, session
         self._raw = raw
         self._payload: dict[str, Any] | None = raw if isinstance(raw, dict) else None
+        self._typed: Any = None
 
     @property
     def payload(self) -> dict[str, Any]:
         if self._payload is None:
             self._payload = json.loads(self._raw)
         return self._payload
+
+    @property
+    def typed(self) -> Any:
+        """The payload as its kind's type (a2a_tui/payloads `payload_of`), read once."""
+        if self._typed is None:
+            self._typed = payload_of(self.kind, self.payload)
+        return self._typed

@@ -21,6 +21,7 @@ from urllib.parse import quote
 from a2a_tui import ids
 from a2a_tui.errors import A2AError
 from a2a_tui.jsontypes import JsonObject
+from a2a_tui.payloads import Payload, stored
 from a2a_tui.store import chain, migrate, pages, trouble
 from a2a_tui.store.trouble import StoreCode
 
@@ -82,13 +83,16 @@ class Tx:
         task: str | None = None,
         attempt: str | None = None,
         session: str | None = None,
-        payload: dict[str, Any] | None = None,
+        payload: Payload | dict[str, Any] | None = None,
         ts_ns: int | None = None,
     ) -> int:
         """Append one event, chained to the one before (store/chain.py); returns its sequence
-        number. The write lock this transaction holds makes `last + 1` the next seq."""
+        number. The write lock this transaction holds makes `last + 1` the next seq. A kind
+        with a payload type (a2a_tui/payloads) takes that type and nothing else: a PayloadError
+        before anything is written."""
+        text = dumps(stored(kind, payload))
         last, prev = chain.tip(self.conn)
-        seq, ts, text = last + 1, ts_ns or time.time_ns(), dumps(payload or {})
+        seq, ts = last + 1, ts_ns or time.time_ns()
         self.conn.execute(
             "INSERT INTO events(seq, ts_ns, kind, actor, task, attempt, session, payload, hash)"
             " VALUES (?,?,?,?,?,?,?,?,?)",

@@ -1,14 +1,17 @@
 """docs/reference/events.md: every kind of event in a2a's log — appended somewhere in the code
 (docs/refgen/scan.py) or named in the registry of kinds (a2a_tui/kinds.py: what the gate's
-ledger folds and the metrics read) — with what it records (docs/reference/events.toml), who
-writes it and who reads it."""
+ledger folds and the metrics read) — with what it records (docs/reference/events.toml), its
+payload's fields (from its payload type, a2a_tui/payloads), who writes it and who reads it."""
 
 from __future__ import annotations
+
+import dataclasses
 
 from a2a_tui.gate.ledger import HANDLERS
 from a2a_tui.kinds import EventKind, GateEvent
 from a2a_tui.metrics.handlers import HANDLERS as METRICS_FOLD
 from a2a_tui.metrics.history import READ_IN_SQL
+from a2a_tui.payloads import PAYLOADS
 
 from . import scan
 from .codes_ref import check_told, sections_of, where
@@ -27,8 +30,26 @@ log, `a2a store rebuild` writes them again from it), and every metric is compute
 ("the metrics read it"). Why the log decides: [the record](../explanation/the-record.md).
 
 The kinds are read from the code (what it appends, what the ledger folds, what the metrics
-read); what each records is kept in [`events.toml`](events.toml).
+read); what each records is kept in [`events.toml`](events.toml). A kind with a payload type
+(`a2a_tui/payloads`) lists its payload's keys and their types, from that type: an append must
+give that type, and a key marked optional may be missing from an older event (it reads as its
+default). A kind without one (—) still carries a free-form payload.
 """
+
+
+def fields(kind: str) -> str:
+    """The payload's keys and types, from the kind's payload type ("—": no type yet)."""
+    t = PAYLOADS.get(kind)
+    if t is None:
+        return "—"
+    out = []
+    for f in dataclasses.fields(t):  # type: ignore[arg-type]
+        optional = (f.default is not dataclasses.MISSING
+                    or f.default_factory is not dataclasses.MISSING)
+        out.append(f"{code(f.metadata.get('key', f.name))}: {f.type}"
+                   + (" (optional)" if optional else ""))
+    return ", ".join(out)
+
 
 
 def kinds() -> dict[str, set[str]]:
@@ -54,7 +75,9 @@ def render() -> str:
                 continue
             readers = [r for r, yes in (("the gate folds it", kind in HANDLERS),
                                         ("the metrics read it", kind in read)) if yes]
-            rows.append((code(kind), meaning, where(found[kind]) or "—", "; ".join(readers)))
+            rows.append((code(kind), meaning, fields(kind), where(found[kind]) or "—",
+                         "; ".join(readers)))
         out += [f"## {s['title']}\n",
-                table(("kind", "what it records", "appended in", "read by"), rows), ""]
+                table(("kind", "what it records", "payload", "appended in", "read by"), rows),
+                ""]
     return "\n".join(out).rstrip() + "\n"

@@ -7,6 +7,7 @@ are in test_gate_review_launch.py, _verdict.py, _report.py and _rules.py.
 
 from __future__ import annotations
 
+from a2a_tui.payloads.reviews import Reviewed
 from tests.support import (
     a2a,
     commit_in,
@@ -38,8 +39,8 @@ def test_a_block_from_before_reports_stops_its_sha_until_the_user_overrides(repo
     notes = "no test for empty names"
     with store(repo) as s, s.write() as tx:
         seq = tx.append("reviewed", actor="session:r1", task=claim["card"], attempt=attempt,
-                        session="r1", payload={"sha": sha, "submission": 1, "verdict": "block",
-                                               "notes": notes})
+                        session="r1", payload=Reviewed(sha=sha, submission=1, verdict="block",
+                                                       notes=notes))
         tx.execute("INSERT INTO reviews(id, attempt_id, submission_n, sha, session, verdict,"
                    " notes, seq) VALUES (?, ?, 1, ?, 'r1', 'block', ?, ?)",
                    (seq, attempt, sha, notes, seq))

@@ -5,6 +5,7 @@ user last looked; `a2a attention` lists them and `--seen` marks the rejections a
 from __future__ import annotations
 
 from a2a_tui.panes.records import pane_of, save_pane, session_row
+from a2a_tui.payloads.verify import Rejected
 from tests.support import a2a, a2a_as, register_session, set_session, store
 
 
@@ -22,7 +23,8 @@ def test_everything_that_waits_and_what_seeing_clears(repo):
                   payload={"since_ns": 1_000, "item": "F-1"})
         tx.append("pane_stalled", actor="orchestrator", session="w3",  # an older silence
                   payload={"since_ns": 1_500, "item": "F-2"})
-        tx.append("rejected", actor="gate", attempt="T-1-a1", payload={"first_failure": "tests"})
+        tx.append("rejected", actor="gate", attempt="T-1-a1",
+                  payload=Rejected(first_failure="tests"))
         tx.append("gate_feedback", actor="gate", attempt="T-1-a1", payload={
             "sent": False, "why": "4 consecutive rejections (limit 3): automatic feedback stops"})
         tx.append("gate_feedback", actor="gate", attempt="T-2-a1", payload={

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from a2a_tui import metrics
 from a2a_tui.store import Store
+from tests.support.records import append_as_written
 
 S = 10**9
 
@@ -26,16 +27,17 @@ def history(path, old_tasks: int) -> tuple[Store, int]:
                     ("claimed", f"{task}-a1", {}), ("signal", None, {"kind": "tool"}),
                     ("signal", None, {"kind": "stop"}), ("abandoned", f"{task}-a1", {})):
                 ts += S
-                tx.append(kind, actor="gate", task=task if kind != "signal" else None,
-                          attempt=attempt, session=sid, payload=payload, ts_ns=ts)
+                append_as_written(tx, kind, actor="gate",
+                                  task=task if kind != "signal" else None, attempt=attempt,
+                                  session=sid, payload=payload, ts_ns=ts)
     since = ts + S // 2
     with s.write() as tx:
         for kind, attempt, payload in (("claimed", "T-1-a2", {}), ("writer_bound", "T-1-a2", {}),
                                        ("signal", None, {"kind": "stop"}),
                                        ("signal", None, {"kind": "stop"})):
             ts += S
-            tx.append(kind, actor="gate", task="T-1" if attempt else None, attempt=attempt,
-                      session="w1", payload=payload, ts_ns=ts)
+            append_as_written(tx, kind, actor="gate", task="T-1" if attempt else None,
+                              attempt=attempt, session="w1", payload=payload, ts_ns=ts)
     return s, since
 
 

@@ -5,13 +5,29 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from a2a_tui.store import Event, Store
+from a2a_tui.store import Event, Store, chain
+from a2a_tui.store.db import Tx, dumps
 from tests.support.wait import wait_until
 
 
 def store(repo: Path) -> Store:
     """A connection to the repository's store (close it, or use it in a `with`)."""
     return Store(repo / ".a2a" / "a2a.db")
+
+
+def append_as_written(tx: Tx, kind: str, *, actor: str, task: str | None = None,
+                      attempt: str | None = None, session: str | None = None,
+                      payload: dict[str, Any] | None = None, ts_ns: int) -> int:
+    """Append an event whose payload is a plain dict, chained like any other, whatever its
+    kind: an event as an older a2a (or a hand with the database file) wrote it, which `Tx.append`
+    refuses for a kind with a payload type (a2a_tui/payloads). Its seq."""
+    last, prev = chain.tip(tx.conn)
+    text = dumps(payload or {})
+    tx.execute("INSERT INTO events(seq, ts_ns, kind, actor, task, attempt, session, payload, hash)"
+               " VALUES (?,?,?,?,?,?,?,?,?)",
+               (last + 1, ts_ns, kind, actor, task, attempt, session, text,
+                chain.link(prev, last + 1, ts_ns, kind, actor, task, attempt, session, text)))
+    return last + 1
 
 
 def rows(repo: Path, sql: str, params: tuple = ()) -> list[dict[str, Any]]:

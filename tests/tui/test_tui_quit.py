@@ -10,6 +10,7 @@ import json
 from textual.notifications import Notify
 
 from a2a_tui.panes.orchestrator import lock_holder
+from a2a_tui.payloads.verify import Rejected
 from a2a_tui.repo import Repo
 from a2a_tui.tui.panels.sessions import SessionsPanel
 from a2a_tui.tui.screens.confirm import ConfirmScreen
@@ -46,7 +47,7 @@ def test_bang_lists_what_waits_and_marks_rejections_seen(repo):
     register_session(repo, "w1", state="waiting")
     with store(repo) as s, s.write() as tx:
         tx.append("rejected", actor="gate", attempt="T-1-a1",
-                  payload={"first_failure": "tests", "passed": False})
+                  payload=Rejected(first_failure="tests", passed=False))
 
     async def scenario():
         async with workbench(repo) as (app, pilot, _seen):

@@ -9,6 +9,7 @@ from textual.widgets import DataTable
 from textual.widgets._footer import FooterKey
 
 from a2a_tui.collab import board
+from a2a_tui.payloads.verify import Rejected
 from a2a_tui.tui.panels.board import BoardPanel
 from a2a_tui.tui.panels.events import EventsPanel
 from a2a_tui.tui.panels.gate import GatePanel
@@ -103,7 +104,7 @@ def test_enter_on_the_waiting_list_goes_to_the_thing(repo, as_):
     att = a2a("claim", "T-2", "--json", cwd=repo).json["attempt"]
     with store(repo) as s, s.write() as tx:
         tx.append("rejected", actor="gate", task="T-2", attempt=att,
-                  payload={"first_failure": "tests", "passed": False})
+                  payload=Rejected(first_failure="tests", passed=False))
 
     async def scenario():
         from a2a_tui.tui.screens.waiting import WaitingScreen

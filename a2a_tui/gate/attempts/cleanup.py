@@ -27,6 +27,7 @@ from a2a_tui.gate.model import ENDED, UNRESOLVED, WorktreeState, way_out
 from a2a_tui.gate.roles import require_role
 from a2a_tui.git import ZERO_SHA, GitError
 from a2a_tui.jsontypes import JsonObject
+from a2a_tui.payloads import attempts as pa
 
 
 def hidden_ref(attempt_id: str) -> str:
@@ -204,7 +205,8 @@ def _record(g: GateContext, att: AttemptRecord, state: str, result: Reclaimed) -
             WorktreeState.UNKNOWN: GateEvent.WORKTREE_UNKNOWN}[state]
     with g.store.write() as tx:
         ledger.record(tx, kind, actor=g.caller.actor, task=att.card_id, attempt=att.id,
-                      session=g.caller.session, payload=result.payload())
+                      session=g.caller.session,
+                      payload=pa.WORKTREE_OUTCOME[kind].of(result.payload()))
         if state != "removed":
             report_kept_worktree(tx, att, result.worktree, result.reason or "",
                                  result.files or ())

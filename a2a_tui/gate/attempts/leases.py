@@ -35,6 +35,7 @@ from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.ledger.records import AttemptRecord, attempt_in
 from a2a_tui.gate.model import AttemptState
 from a2a_tui.gate.roles import admit
+from a2a_tui.payloads import attempts as pa
 
 # The states in which the writer owes work: the lease runs.
 OWING = (AttemptState.CLAIMED, AttemptState.REJECTED)
@@ -87,8 +88,9 @@ def _isolate(tx, att: AttemptRecord, lease: Lease, now_ns: int) -> int:
     silent = (now_ns - lease.last_report_ns) / 1e9
     ev = ledger.record(tx, GateEvent.LEASE_EXPIRED, actor="gate", task=att.card_id,
                        attempt=att.id, ts_ns=now_ns,
-                       payload={"writer": att.writer, "last_report_ns": lease.last_report_ns,
-                                "expires_ns": lease.expires_ns, "fence": att.fence})
+                       payload=pa.LeaseExpired(writer=att.writer,
+                                               last_report_ns=lease.last_report_ns,
+                                               expires_ns=lease.expires_ns, fence=att.fence))
     post_finding_in_tx(
         tx, title=f"Lease of {att.id} expired", blocking=False, category="scope",
         body=f"{att.writer} sent no report on {att.id} for {silent:.0f} s (its signals and"
@@ -171,7 +173,7 @@ def renew(g, attempt_id: str, reason: str = "") -> Lease:
                            " (nothing to renew)")
         ledger.record(tx, GateEvent.LEASE_RENEWED, actor=g.caller.actor, task=att.card_id,
                       attempt=attempt_id, session=g.caller.session,
-                      payload={"isolated": att.isolated_seq, "reason": reason})
+                      payload=pa.LeaseRenewed(isolated=att.isolated_seq, reason=reason))
         return lease_of(tx, attempt_in(tx, attempt_id), lease_s)
 
 

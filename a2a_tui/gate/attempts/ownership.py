@@ -35,6 +35,7 @@ from a2a_tui.gate.model import (
 from a2a_tui.gate.roles import require_role
 from a2a_tui.git import FULL_SHA, ZERO_SHA, GitError
 from a2a_tui.jsontypes import JsonObject
+from a2a_tui.payloads import attempts as pa
 from a2a_tui.queue import wake
 
 
@@ -130,15 +131,16 @@ def claim(g: GateContext, card_id: str, *, writer: str | None = None,
                 overridden = forced[old.id]
                 ledger.record(tx, GateEvent.ATTEMPT_SUPERSEDED, actor=g.caller.actor, task=card_id,
                               attempt=old.id, session=g.caller.session,
-                              payload={"by": attempt_id, "fence": fence, "was": old.state,
-                                       **({"forced": overridden} if overridden else {})})
+                              payload=pa.AttemptSuperseded(by=attempt_id, fence=fence,
+                                                           was=old.state,
+                                                           forced=overridden or None))
             ledger.record(
                 tx, GateEvent.CLAIMED, actor=g.caller.actor, task=card_id, attempt=attempt_id,
                 session=g.caller.session,
-                payload={"fence": fence, "branch": branch, "worktree": str(worktree),
-                         "start_commit": start, "card_version": card["version"],
-                         "writer": writer, "target_branch": cfg.target_branch,
-                         "follows": follows, "budget": [n, budget]})
+                payload=pa.Claimed(fence=fence, branch=branch, worktree=str(worktree),
+                                   start_commit=start, card_version=card["version"],
+                                   writer=writer, target_branch=cfg.target_branch,
+                                   follows=follows, budget=[n, budget]))
         crashpoint("claim:after_record")
         # Outside the transaction: git.
         try:
@@ -150,16 +152,16 @@ def claim(g: GateContext, card_id: str, *, writer: str | None = None,
             exc = exc if isinstance(exc, A2AError) else A2AError("worktree_failed", str(exc))
             with g.store.write() as tx:
                 ledger.record(tx, GateEvent.WORKTREE_FAILED, actor="gate", task=card_id,
-                              attempt=attempt_id, payload={"error": exc.message,
-                                                           "git": getattr(exc, "stderr", None)})
+                              attempt=attempt_id, payload=pa.WorktreeFailed(
+                                  error=exc.message, git=getattr(exc, "stderr", None)))
             raise A2AError("worktree_failed",
                            f"claim {attempt_id} recorded but its worktree failed:"
                            f" {exc.message}") from exc
         with g.store.write() as tx:
             ledger.record(tx, GateEvent.WORKTREE_CREATED,
                           actor="gate", task=card_id, attempt=attempt_id,
-                          payload={"path": str(worktree), "branch": branch,
-                                   "start_commit": start, "layout": "clone"})
+                          payload=pa.WorktreeCreated(path=str(worktree), branch=branch,
+                                                     start_commit=start, layout="clone"))
     return Claimed(attempt_id, card_id, fence, branch, str(worktree), start, card["version"],
                    writer, tuple(a.id for a in active))
 
@@ -253,9 +255,9 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
             n = att.submission_n + 1
             ledger.record(tx, GateEvent.SUBMITTED, actor=g.caller.actor, task=att.card_id,
                           attempt=attempt_id, session=g.caller.session,
-                          payload={"n": n, "sha": sha, "card_version": card_version,
-                                   "fence": fence, "unresolved": open_items,
-                                   **({"self_check": self_check} if self_check else {})})
+                          payload=pa.Submitted(n=n, sha=sha, card_version=card_version,
+                                               fence=fence, unresolved=open_items,
+                                               self_check=self_check or None))
             told = tell_dispatcher(tx, attempt_id, f"{attempt_id} submitted {sha} (card"
                                    f" {att.card_id} v{card_version}, submission {n}):"
                                    f" `a2a verify {attempt_id}` checks it.")
@@ -364,8 +366,8 @@ def abandon(g: GateContext, attempt_id: str, score: Score | None, reason: str = 
             scored = score.to_json() if score is not None else None
             ledger.record(tx, GateEvent.ABANDONED, actor=g.caller.actor, task=att.card_id,
                           attempt=attempt_id, session=g.caller.session, ts_ns=now,
-                          payload={"reason": reason, "score": scored, **facts.to_json(),
-                                   **({"forced": forced} if forced else {})})
+                          payload=pa.Abandoned(reason=reason, score=scored, **facts.to_json(),
+                                               forced=forced or None))
     return Abandoned(attempt_id, AttemptState.ABANDONED, score, facts.rounds, facts.rejections,
                      facts.duration_s, facts.facts)
 
@@ -423,7 +425,7 @@ def bind_writer(g: GateContext, attempt_id: str, session_id: str) -> WriterBound
         new = f"session:{session_id}"
         ledger.record(tx, GateEvent.WRITER_BOUND, actor=g.caller.actor, task=att.card_id,
                       attempt=attempt_id, session=session_id,
-                      payload={"from": att.writer, "to": new, "fence": att.fence})
+                      payload=pa.WriterBound(from_=att.writer, to=new, fence=att.fence))
     return WriterBound(attempt_id, new, att.writer, att.fence)
 
 

@@ -21,6 +21,7 @@ from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.git import GitError, error_line
 from a2a_tui.jsontypes import JsonObject
+from a2a_tui.payloads import targets as pt
 
 # The target lock is held for a compare and a move (and a worktree sync): briefly. A claim or an
 # integration waits this long for another one into the same target rather than failing at once.
@@ -99,9 +100,9 @@ def observe(g: GateContext, branch: str, *, task: str | None = None,
                      + "\n".join(reflog[:10]),
                 actor="gate", session=None, task=task, attempt=attempt)
             ledger.record(tx, GateEvent.TARGET_DIVERGED, actor="gate", task=task, attempt=attempt,
-                          payload={"target": branch, "expected": t.baseline, "observed": head,
-                                   "reflog": reflog, "baseline_seq": t.seq,
-                                   "baseline_source": t.source, "finding": finding})
+                          payload=pt.TargetDiverged(
+                              target=branch, expected=t.baseline, observed=head, reflog=reflog,
+                              baseline_seq=t.seq, baseline_source=t.source, finding=finding))
             t = view(tx, branch)
             assert t is not None
     raise _diverged(t, head, reflog)
@@ -148,7 +149,7 @@ def seed_in_tx(tx, branch: str, head: str) -> TargetView:
                      " ORDER BY seq DESC LIMIT 1", (branch,))
         baseline, source = (row["sha"], "init") if row and row["sha"] else (head, "first_seen")
     ledger.record(tx, GateEvent.TARGET_OBSERVED, actor="gate",
-                  payload={"target": branch, "head": baseline, "source": source})
+                  payload=pt.TargetObserved(target=branch, head=baseline, source=source))
     t = view(tx, branch)
     assert t is not None
     return t

@@ -20,6 +20,8 @@ from a2a_tui.gate.model import ACTIVE, CardState, CommandResult, contract_lines
 from a2a_tui.gate.roles import require_role
 from a2a_tui.gate.views import card_status
 from a2a_tui.jsontypes import JsonObject
+from a2a_tui.payloads import attempts as pa
+from a2a_tui.payloads import verify as pv
 from a2a_tui.queue import wake
 
 
@@ -93,8 +95,8 @@ def add_card(g: GateContext, path: Path, *, source_ticket: str | None = None) ->
             version, state, kind = row["version"], row["state"], ledger.GateEvent.CARD_REVISED
         # The card's row (and a new version's) is written by the fold (gate/ledger/).
         ledger.record(tx, kind, actor=g.caller.actor, task=card.id, session=g.caller.session,
-                      payload={"version": version, "digest": digest, "source": str(path),
-                               "card": body, **({"filled": filled} if filled else {})})
+                      payload=pa.CARD_BODY[kind](version=version, digest=digest,
+                                                 source=str(path), card=body, filled=filled))
     return CardAdded(card.id, version, digest, True, state, tuple(filled), card.title, kind)
 
 
@@ -159,7 +161,7 @@ def ready_card(g: GateContext, card_id: str) -> CardReady:
             return CardReady(card_id, row["version"], CardState.READY, False)
         ledger.record(tx, ledger.GateEvent.CARD_READY, actor=g.caller.actor, task=card_id,
                       session=g.caller.session,
-                      payload={"version": row["version"], "digest": row["digest"]})
+                      payload=pa.CardReady(version=row["version"], digest=row["digest"]))
     return CardReady(card_id, row["version"], CardState.READY, True)
 
 
@@ -184,9 +186,9 @@ def contract_precheck(g: GateContext, row: CardRecord) -> None:
         item, queued = escalate.card_contract_invalid(tx, row.id, row.version, found)
         ledger.record(tx, ledger.GateEvent.CONTRACT_INVALID, actor=g.caller.actor, task=row.id,
                       session=g.caller.session,
-                      payload={"where": "card ready", "card": row.id,
-                               "version": row.version, "start_commit": head,
-                               "problems": found, "item": item})
+                      payload=pv.ContractInvalid(where="card ready", card=row.id,
+                                                 version=row.version, start_commit=head,
+                                                 problems=found, item=item))
     if queued:
         wake(g.repo)
     raise A2AError("contract_invalid", f"card {row.id} v{row.version} cannot be ready:"

@@ -45,6 +45,7 @@ from a2a_tui.gate.model import (
 from a2a_tui.gate.reviews.dispositions import check_integrable
 from a2a_tui.gate.roles import require_role
 from a2a_tui.git import GitError
+from a2a_tui.payloads import integrate as pi
 
 
 @dataclass(frozen=True)
@@ -128,9 +129,9 @@ def _move(g: GateContext, att: AttemptRecord, ref: str, old: str, sha: str, scor
         check_integrable(g, att, tx)
         ledger.record(tx, GateEvent.INTEGRATION_INTENT, actor=g.caller.actor,
                       task=att.card_id, attempt=attempt_id, session=g.caller.session,
-                      payload={"ref": ref, "old": old, "new": sha,
-                               "sync_worktree": sync, "score": score.to_json(),
-                               "actor": g.caller.actor})
+                      payload=pi.IntegrationIntent(ref=ref, old=old, new=sha,
+                                                   sync_worktree=sync, score=score.to_json(),
+                                                   actor=g.caller.actor))
     crashpoint("integrate:after_intent")
     failure = None
     try:
@@ -221,20 +222,20 @@ def resolve_intent(g: GateContext, attempt_id: str, *, actor: str, recovering: b
             state = IntegrationState.INTEGRATED
             ev = ledger.record(tx, GateEvent.INTEGRATED,
                                actor=actor, task=att.card_id, attempt=attempt_id,
-                               ts_ns=now, payload={**base, "score": score_json,
-                                                   "worktree_synced": synced,
-                                                   **score_facts(tx, att, now).to_json()})
+                               ts_ns=now, payload=pi.Integrated.of(
+                                   {**base, "score": score_json, "worktree_synced": synced,
+                                    **score_facts(tx, att, now).to_json()}))
             spotchecks.after_integrated(tx, every, ev.seq)
         elif observed == it["old_sha"]:
             # Not moved: the CAS did not apply, the candidate stays verified.
             state = IntegrationState.NOT_APPLIED
             ledger.record(tx, GateEvent.INTEGRATION_NOT_APPLIED, actor=actor, task=att.card_id,
-                          attempt=attempt_id, payload=base)
+                          attempt=attempt_id, payload=pi.IntegrationNotApplied.of(base))
         else:
             # Moved elsewhere: nobody can say what happened, for a person to decide.
             state = IntegrationState.UNKNOWN
             ledger.record(tx, GateEvent.INTEGRATION_UNKNOWN, actor=actor, task=att.card_id,
-                          attempt=attempt_id, payload=base)
+                          attempt=attempt_id, payload=pi.IntegrationUnknown.of(base))
     result = Integration(attempt_id, state, att.target_branch, it["old_sha"], it["new_sha"],
                          observed, synced, recovering)
     if state == IntegrationState.NOT_APPLIED and not recovering:

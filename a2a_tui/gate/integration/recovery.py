@@ -18,6 +18,8 @@ from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.ledger.records import AttemptRecord
 from a2a_tui.git import clone_head
 from a2a_tui.jsontypes import JsonObject
+from a2a_tui.payloads import attempts as pa
+from a2a_tui.payloads import verify as pv
 
 
 def recover(g: GateContext) -> list[JsonObject]:
@@ -47,7 +49,8 @@ def recover(g: GateContext) -> list[JsonObject]:
             # A verify changes nothing outside the store: it is safe to run again later.
             ledger.record(tx, GateEvent.VERIFY_INTERRUPTED, actor="gate", attempt=aid,
                           task=aid.rsplit("-a", 1)[0],
-                          payload={"run": v["run"], "sha": v["sha"], "recovered": True})
+                          payload=pv.VerifyInterrupted(run=v["run"], sha=v["sha"],
+                                                       recovered=True))
             done.append({"kind": "verification", "attempt": aid, "run": v["run"],
                          "state": "interrupted"})
     for row in g.store.all("SELECT * FROM attempts WHERE worktree_state='pending'"):
@@ -73,13 +76,13 @@ def _pending_worktree_json(g: GateContext, att: AttemptRecord) -> JsonObject:
     with g.store.write() as tx:
         if complete:
             ledger.record(tx, GateEvent.WORKTREE_CREATED, actor="gate", task=att.card_id,
-                          attempt=att.id, payload={"path": str(path), "recovered": True,
-                                                      "start_commit": att.start_commit,
-                                                      "layout": "clone"})
+                          attempt=att.id, payload=pa.WorktreeCreated(
+                              path=str(path), recovered=True, start_commit=att.start_commit,
+                              layout="clone"))
             return {"kind": "claim", "attempt": att.id, "worktree_state": "present"}
         # A folder left on disk stays, as unknown, for the user (gate/ledger/attempts.py).
         ledger.record(tx, GateEvent.WORKTREE_FAILED, actor="gate", task=att.card_id,
-                      attempt=att.id, payload={
-                          "recovered": True, "clone_head": head, "exists": path.exists(),
-                          "error": "the claim died before its worktree was recorded"})
+                      attempt=att.id, payload=pa.WorktreeFailed(
+                          recovered=True, clone_head=head, exists=path.exists(),
+                          error="the claim died before its worktree was recorded"))
         return {"kind": "claim", "attempt": att.id, "state": "failed"}

@@ -27,6 +27,7 @@ from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.ledger.records import AttemptRecord
 from a2a_tui.gate.model import AttemptState, CommandResult, Resolution, Score
 from a2a_tui.gate.roles import require_role
+from a2a_tui.payloads import integrate as pi
 
 RESOLUTIONS = tuple(Resolution)
 # The attempt's state after each resolution; not-applied makes it a verified candidate again
@@ -102,5 +103,5 @@ def _record(g: GateContext, att: AttemptRecord, it, as_: str, reason: str, head:
         seq = ledger.record(tx, GateEvent.ATTEMPT_RESOLVED,
                             actor=g.caller.actor, task=att.card_id,
                             attempt=attempt_id, session=g.caller.session, ts_ns=now,
-                            payload=payload).seq
+                            payload=pi.AttemptResolved.of(payload)).seq
     return Resolved(attempt_id, Resolution(as_), state, sha, branch, head, uid, seq)

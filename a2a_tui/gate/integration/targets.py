@@ -47,6 +47,7 @@ from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.model import CommandResult
 from a2a_tui.gate.roles import require_role
 from a2a_tui.git import GitError
+from a2a_tui.payloads import targets as pt
 
 
 @dataclass(frozen=True)
@@ -111,9 +112,9 @@ def adopt(g: GateContext, branch: str, reason: str | None) -> Adopted:
                 f" (was {t.baseline}). {reason}", source="cli")
             ledger.record(tx, GateEvent.TARGET_ADOPTED,
                           actor=g.caller.actor, session=g.caller.session,
-                          payload={"target": branch, "previous": t.baseline, "head": head,
-                                   "reason": reason, "user_input": uid,
-                                   "diverged_seq": t.diverged_seq})
+                          payload=pt.TargetAdopted(target=branch, previous=t.baseline,
+                                                   head=head, reason=reason, user_input=uid,
+                                                   diverged_seq=t.diverged_seq))
             _decided_in_tx(tx, t, f"adopted {head[:12]} ({uid})")
     return Adopted(branch, t.baseline, head, uid, t.finding)
 
@@ -137,9 +138,10 @@ def restore(g: GateContext, branch: str, reason: str | None) -> Restored:
                 uid = record_user_input_in_tx(tx, "action", said, source="cli")
             ledger.record(tx, GateEvent.TARGET_RESTORED, actor=g.caller.actor,
                           session=g.caller.session,
-                          payload={"target": branch, "from": head, "head": t.baseline,
-                                   "moved": moved, "reason": reason, "user_input": uid,
-                                   "intent_seq": intent, "worktree_synced": synced})
+                          payload=pt.TargetRestored(
+                              target=branch, from_=head, head=t.baseline, moved=moved,
+                              reason=reason, user_input=uid, intent_seq=intent,
+                              worktree_synced=synced))
             _decided_in_tx(tx, t, f"restored to {t.baseline[:12]} ({uid})")
     return Restored(branch, head, t.baseline, moved, uid, synced, t.finding)
 

@@ -1,5 +1,6 @@
 """The fold of reviews, approvals and line comments (gate/review*.py, gate/reviews/approvals.py,
-gate/reviews/comments.py), one handler per event kind."""
+gate/reviews/comments.py), one handler per event kind, each given its kind's payload type
+(a2a_tui/payloads/reviews.py)."""
 
 from __future__ import annotations
 
@@ -8,100 +9,93 @@ import json
 from a2a_tui.gate.ledger.attempts import Handler
 from a2a_tui.gate.ledger.rows import Rows
 from a2a_tui.kinds import GateEvent
+from a2a_tui.payloads import reviews as r
 from a2a_tui.store import Event
 
 
-def _review_requested(rows: Rows, ev: Event) -> None:
-    p = ev.payload
+def _review_requested(rows: Rows, ev: Event, p: r.ReviewRequested) -> None:
     rows.add("review_runs", {
-        "id": p["review"], "attempt_id": ev.attempt, "submission_n": p["submission"],
-        "sha": p["sha"], "round": p["round"], "follows": p["follows"], "checkout": p["checkout"],
+        "id": p.review, "attempt_id": ev.attempt, "submission_n": p.submission,
+        "sha": p.sha, "round": p.round, "follows": p.follows, "checkout": p.checkout,
         "state": "requested", "session": None, "report": None, "requested_seq": ev.seq,
         "updated_seq": ev.seq})
 
 
-def _review_started(rows: Rows, ev: Event) -> None:
-    rows.set("review_runs", (ev.payload["review"],), state="running", session=ev.session,
-             report=ev.payload["report"], updated_seq=ev.seq)
+def _review_started(rows: Rows, ev: Event, p: r.ReviewStarted) -> None:
+    rows.set("review_runs", (p.review,), state="running", session=ev.session, report=p.report,
+             updated_seq=ev.seq)
 
 
-def _review_launch_failed(rows: Rows, ev: Event) -> None:
-    rows.set("review_runs", (ev.payload["review"],), state="failed", updated_seq=ev.seq)
+def _review_launch_failed(rows: Rows, ev: Event, p: r.ReviewLaunchFailed) -> None:
+    rows.set("review_runs", (p.review,), state="failed", updated_seq=ev.seq)
 
 
-def _reviewed(rows: Rows, ev: Event) -> None:
+def _reviewed(rows: Rows, ev: Event, p: r.Reviewed) -> None:
     """A verdict; one given before reports (`block` with notes) has no run, risks or issues.
     Its id is its event's seq."""
-    p = ev.payload
-    rows.add("reviews", {"id": ev.seq, "attempt_id": ev.attempt, "submission_n": p["submission"],
-                         "sha": p["sha"], "session": ev.session, "verdict": p["verdict"],
-                         "notes": p["notes"], "seq": ev.seq, "run_id": p.get("review"),
-                         "risks": json.dumps(p.get("risks", [])),
-                         "follow_up": int(p.get("recommends_follow_up", False)),
-                         "report_digest": p.get("report_digest")})
-    for issue in p.get("blocking_issues", []):
+    rows.add("reviews", {"id": ev.seq, "attempt_id": ev.attempt, "submission_n": p.submission,
+                         "sha": p.sha, "session": ev.session, "verdict": p.verdict,
+                         "notes": p.notes, "seq": ev.seq, "run_id": p.review,
+                         "risks": json.dumps(list(p.risks)),
+                         "follow_up": int(p.recommends_follow_up),
+                         "report_digest": p.report_digest})
+    for issue in p.blocking_issues:
         rows.add("review_issues", {"review_id": ev.seq, "attempt_id": ev.attempt,
-                                   "sha": p["sha"], "issue": issue["id"], "title": issue["title"],
+                                   "sha": p.sha, "issue": issue["id"], "title": issue["title"],
                                    "evidence": json.dumps(issue["evidence"]), "seq": ev.seq})
 
 
-def _review_disposition(rows: Rows, ev: Event) -> None:
-    p = ev.payload
+def _review_disposition(rows: Rows, ev: Event, p: r.ReviewDisposition) -> None:
     rows.add("review_dispositions", {
-        "seq": ev.seq, "attempt_id": ev.attempt, "sha": p["sha"], "review_id": p["review"],
-        "issue": p["issue"], "decision": p["decision"], "reason": p["reason"], "actor": ev.actor,
-        "user_input": p["user_input"]})
+        "seq": ev.seq, "attempt_id": ev.attempt, "sha": p.sha, "review_id": p.review,
+        "issue": p.issue, "decision": p.decision, "reason": p.reason, "actor": ev.actor,
+        "user_input": p.user_input})
 
 
-def _review_overridden(rows: Rows, ev: Event) -> None:
-    p = ev.payload
+def _review_overridden(rows: Rows, ev: Event, p: r.ReviewOverridden) -> None:
     rows.add("review_overrides", {"seq": ev.seq, "attempt_id": ev.attempt,
-                                  "submission_n": p["submission"], "sha": p["sha"],
-                                  "reason": p["reason"], "user_input": p["user_input"]})
+                                  "submission_n": p.submission, "sha": p.sha,
+                                  "reason": p.reason, "user_input": p.user_input})
 
 
-def _integration_approved(rows: Rows, ev: Event) -> None:
-    p = ev.payload
-    rows.add("approvals", {"id": p["approval"], "attempt_id": ev.attempt,
-                           "submission_n": p["submission"], "sha": p["sha"],
-                           "card_version": p["card_version"], "evidence": p["evidence"],
-                           "user_input": p["user_input"], "seq": ev.seq,
+def _integration_approved(rows: Rows, ev: Event, p: r.IntegrationApproved) -> None:
+    rows.add("approvals", {"id": p.approval, "attempt_id": ev.attempt,
+                           "submission_n": p.submission, "sha": p.sha,
+                           "card_version": p.card_version, "evidence": p.evidence,
+                           "user_input": p.user_input, "seq": ev.seq,
                            # named by approvals since migration 14 (None before: no expiry)
-                           "expires_ns": p.get("expires_ns"),
-                           "target_branch": p.get("target_branch")})
+                           "expires_ns": p.expires_ns, "target_branch": p.target_branch})
 
 
-def _approval_revoked(rows: Rows, ev: Event) -> None:
-    p = ev.payload
-    rows.add("approval_revocations", {"approval_id": p["approval"], "attempt_id": ev.attempt,
-                                      "reason": p["reason"], "user_input": p["user_input"],
+def _approval_revoked(rows: Rows, ev: Event, p: r.ApprovalRevoked) -> None:
+    rows.add("approval_revocations", {"approval_id": p.approval, "attempt_id": ev.attempt,
+                                      "reason": p.reason, "user_input": p.user_input,
                                       "seq": ev.seq})
 
 
-def _approval_consumed(rows: Rows, ev: Event) -> None:
-    rows.add("approval_uses", {"approval_id": ev.payload["approval"], "attempt_id": ev.attempt,
+def _approval_consumed(rows: Rows, ev: Event, p: r.ApprovalConsumed) -> None:
+    rows.add("approval_uses", {"approval_id": p.approval, "attempt_id": ev.attempt,
                                "seq": ev.seq})
 
 
-def _comment_added(rows: Rows, ev: Event) -> None:
-    p = ev.payload
+def _comment_added(rows: Rows, ev: Event, p: r.ReviewCommentAdded) -> None:
     rows.add("review_comments", {
-        "id": p["id"], "n": int(p["id"].split("-", 1)[1]), "attempt": ev.attempt,
-        "path": p["path"], "line": p["line"], "sha": p["sha"], "text": p["text"],
+        "id": p.id, "n": int(p.id.split("-", 1)[1]), "attempt": ev.attempt,
+        "path": p.path, "line": p.line, "sha": p.sha, "text": p.text,
         "state": "held", "user_input": None, "created_seq": ev.seq, "updated_seq": ev.seq})
 
 
-def _comment_edited(rows: Rows, ev: Event) -> None:
-    rows.set("review_comments", (ev.payload["id"],), text=ev.payload["text"], updated_seq=ev.seq)
+def _comment_edited(rows: Rows, ev: Event, p: r.ReviewCommentEdited) -> None:
+    rows.set("review_comments", (p.id,), text=p.text, updated_seq=ev.seq)
 
 
-def _comment_removed(rows: Rows, ev: Event) -> None:
-    rows.set("review_comments", (ev.payload["id"],), state="removed", updated_seq=ev.seq)
+def _comment_removed(rows: Rows, ev: Event, p: r.ReviewCommentRemoved) -> None:
+    rows.set("review_comments", (p.id,), state="removed", updated_seq=ev.seq)
 
 
-def _comments_sent(rows: Rows, ev: Event) -> None:
-    for cid in ev.payload["comments"]:
-        rows.set("review_comments", (cid,), state="sent", user_input=ev.payload["user_input"],
+def _comments_sent(rows: Rows, ev: Event, p: r.ReviewCommentsSent) -> None:
+    for cid in p.comments:
+        rows.set("review_comments", (cid,), state="sent", user_input=p.user_input,
                  updated_seq=ev.seq)
 
 

@@ -14,6 +14,7 @@ from a2a_tui.gate.ledger import attempts, reviews, targets
 from a2a_tui.gate.ledger.attempts import Handler
 from a2a_tui.gate.ledger.rows import Ledger, Rows, TxRows
 from a2a_tui.kinds import GateEvent
+from a2a_tui.payloads import Payload, payload_of, stored
 from a2a_tui.store import Event
 from a2a_tui.store.db import dumps
 
@@ -31,25 +32,31 @@ HANDLERS = _merged(attempts.HANDLERS, reviews.HANDLERS, targets.HANDLERS)
 
 
 def apply(rows: Rows, ev: Event) -> None:
-    """The event's changes to the gate's tables (none, for a kind that changes no table)."""
-    for handler in HANDLERS.get(ev.kind, ()):
-        handler(rows, ev)
+    """The event's changes to the gate's tables (none, for a kind that changes no table). Each
+    handler receives the event and its typed payload (a2a_tui/payloads `payload_of`)."""
+    handlers = HANDLERS.get(ev.kind, ())
+    if handlers:
+        p = payload_of(ev.kind, ev.payload)
+        for handler in handlers:
+            handler(rows, ev, p)
 
 
 def record(tx: Any, kind: GateEvent | str, *, actor: str, task: str | None = None,
            attempt: str | None = None, session: str | None = None,
-           payload: dict[str, Any] | None = None, ts_ns: int | None = None,
+           payload: Payload | dict[str, Any] | None = None, ts_ns: int | None = None,
            kept: dict[str, Any] | None = None) -> Event:
     """Append the event and write what it changes to the gate's tables, in the open
-    transaction: the only way gate state changes. The handlers see the payload as the log
-    will give it back. `kept`: the columns the log does not hold, for the row it adds. A kind
+    transaction: the only way gate state changes. `payload`: the kind's payload type
+    (a2a_tui/payloads; a PayloadError otherwise). The handlers see the payload as the log will
+    give it back. `kept`: the columns the log does not hold, for the row it adds. A kind
     that is not a GateEvent is a ValueError: an event the fold would not apply is not gate
     state (append it with `tx.append`)."""
     kind = GateEvent(kind).value   # the store and the Event hold the plain text, as read back
     ts = ts_ns or time.time_ns()
     seq = tx.append(kind, actor=actor, task=task, attempt=attempt, session=session,
                     payload=payload, ts_ns=ts)
-    ev = Event(seq, ts, kind, actor, task, attempt, session, json.loads(dumps(payload or {})))
+    ev = Event(seq, ts, kind, actor, task, attempt, session,
+               json.loads(dumps(stored(kind, payload))))
     apply(TxRows(tx, kept), ev)
     return ev
 

@@ -34,6 +34,7 @@ from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.ledger.records import AttemptRecord, attempt_in
 from a2a_tui.gate.model import AttemptState, CommandResult
 from a2a_tui.gate.roles import admit
+from a2a_tui.payloads import reviews as pl
 
 # The evidence of a SHA: what each query returns, in a stable order.
 EVIDENCE = {
@@ -109,10 +110,10 @@ def approve(g: GateContext, attempt_id: str, *, source: str = "cli",
             source=source, ref=approval, attempt=attempt_id)
         ledger.record(tx, GateEvent.INTEGRATION_APPROVED, actor="user", task=card["id"],
                       attempt=attempt_id, ts_ns=now,
-                      payload={"approval": approval, "user_input": uid, "sha": sha,
-                               "submission": att.submission_n, "card_version": version,
-                               "evidence": digest, "target_branch": target,
-                               "expires_ns": expires})
+                      payload=pl.IntegrationApproved(
+                          approval=approval, user_input=uid, sha=sha,
+                          submission=att.submission_n, card_version=version, evidence=digest,
+                          target_branch=target, expires_ns=expires))
     required = json.loads(card["body"]).get("integrate_approval") == "user"
     return Approved(approval, attempt_id, sha, version, digest, uid, required, target, expires)
 
@@ -133,8 +134,8 @@ def revoke(g: GateContext, attempt_id: str, reason: str = "", *, source: str = "
                                       f" {attempt_id}" + (f": {reason}" if reason else ""),
                                       source=source, ref=row["id"], attempt=attempt_id)
         ledger.record(tx, GateEvent.APPROVAL_REVOKED, actor="user", task=att.card_id,
-                      attempt=attempt_id, payload={"approval": row["id"], "reason": reason,
-                                                   "user_input": uid})
+                      attempt=attempt_id, payload=pl.ApprovalRevoked(
+                          approval=row["id"], reason=reason, user_input=uid))
     return Revoked(row["id"], attempt_id, reason, uid)
 
 
@@ -202,6 +203,7 @@ def consume(tx, att: AttemptRecord, body: dict[str, Any], *, actor: str) -> str 
         raise A2AError("approval_stale", f"approval {row['id']} of {aid} is stale: {why};"
                        " the user approves again")
     ledger.record(tx, GateEvent.APPROVAL_CONSUMED, actor=actor, task=att.card_id, attempt=aid,
-                  payload={"approval": row["id"], "sha": sha,
-                           "card_version": row["card_version"], "evidence": row["evidence"]})
+                  payload=pl.ApprovalConsumed(approval=row["id"], sha=sha,
+                                              card_version=row["card_version"],
+                                              evidence=row["evidence"]))
     return row["id"]

@@ -27,6 +27,7 @@ from a2a_tui.gate.model import CommandResult
 from a2a_tui.gate.reviews.diff import AttemptDiff, attempt_diff
 from a2a_tui.git import GitError
 from a2a_tui.jsontypes import JsonObject
+from a2a_tui.payloads import reviews as pl
 from a2a_tui.queue import check_text, wake
 
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
@@ -100,8 +101,8 @@ def add(g, attempt: str, path: str, line: int, text: str) -> Comment:
         n = tx.next_counter("C")
         cid = f"C-{n}"
         ledger.record(tx, GateEvent.REVIEW_COMMENT_ADDED, actor="user", attempt=attempt,
-                      payload={"id": cid, "path": path, "line": line, "sha": d.head,
-                               "text": text})
+                      payload=pl.ReviewCommentAdded(id=cid, path=path, line=line, sha=d.head,
+                                                    text=text))
     return Comment(cid, attempt, path, line, d.head, text, "held")
 
 
@@ -129,7 +130,7 @@ def edit(g, cid: str, text: str) -> Comment:
     with g.store.write() as tx:
         c = _held(tx, cid)
         ledger.record(tx, GateEvent.REVIEW_COMMENT_EDITED, actor="user", attempt=c.attempt,
-                      payload={"id": cid, "text": text, "was": c.text})
+                      payload=pl.ReviewCommentEdited(id=cid, text=text, was=c.text))
     return Comment(**{**asdict(c), "text": text})
 
 
@@ -139,7 +140,7 @@ def remove(g, cid: str) -> Comment:
     with g.store.write() as tx:
         c = _held(tx, cid)
         ledger.record(tx, GateEvent.REVIEW_COMMENT_REMOVED, actor="user", attempt=c.attempt,
-                      payload={"id": cid})
+                      payload=pl.ReviewCommentRemoved(id=cid))
     return Comment(**{**asdict(c), "state": "removed"})
 
 
@@ -237,7 +238,7 @@ def send(g, attempt: str, *, source: str = "cli") -> CommentsSent:
         n = deliver_in_tx(tx, [uid], sid, text, source="user", actor="user")
         ledger.record(tx, GateEvent.REVIEW_COMMENTS_SENT,
                       actor="user", attempt=attempt, session=sid,
-                      payload={"user_input": uid, "sha": d.head, "comments": ids,
-                               "older": older, "dispatch": n})
+                      payload=pl.ReviewCommentsSent(user_input=uid, sha=d.head, comments=ids,
+                                                    older=older, dispatch=n))
     wake(g.repo)
     return CommentsSent(attempt, sid, d.head, tuple(ids), tuple(older), uid, n, text)

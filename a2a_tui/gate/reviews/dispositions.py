@@ -28,6 +28,7 @@ from a2a_tui.gate.model import CommandResult
 from a2a_tui.gate.reviews import approvals
 from a2a_tui.gate.roles import admit
 from a2a_tui.jsontypes import JsonObject
+from a2a_tui.payloads import reviews as pl
 from a2a_tui.queue import enqueue_in_tx
 
 DECISIONS = ("accept", "reject", "defer")
@@ -103,8 +104,9 @@ def dispose(g: GateContext, attempt_id: str, issue: str, decision: str, reason: 
                 + (f": {reason}" if reason else ""), source=source, attempt=attempt_id)
         ledger.record(tx, GateEvent.REVIEW_DISPOSITION, actor=g.caller.actor, task=att.card_id,
                       attempt=attempt_id, session=g.caller.session,
-                      payload={"review": row["review_id"], "issue": issue, "sha": sha,
-                               "decision": decision, "reason": reason, "user_input": uid})
+                      payload=pl.ReviewDisposition(review=row["review_id"], issue=issue,
+                                                   sha=sha, decision=decision, reason=reason,
+                                                   user_input=uid))
         sent = _send_accepted(tx, att, row, reason, g.caller.describe()) \
             if decision == "accept" else None
     return Disposed(attempt_id, sha, issue, decision, reason, uid, sent)
@@ -155,8 +157,8 @@ def override(g: GateContext, attempt_id: str, reason: str, *, source: str = "cli
                                       f" {sha}: {reason}", source=source, attempt=attempt_id)
         ledger.record(tx, GateEvent.REVIEW_OVERRIDDEN, actor="user", task=att.card_id,
                       attempt=attempt_id,
-                      payload={"sha": sha, "submission": att.submission_n, "reason": reason,
-                               "user_input": uid})
+                      payload=pl.ReviewOverridden(sha=sha, submission=att.submission_n,
+                                                  reason=reason, user_input=uid))
     return Overridden(attempt_id, sha, reason, uid)
 
 

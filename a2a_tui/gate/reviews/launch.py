@@ -29,6 +29,7 @@ from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.ledger.records import attempt_in
 from a2a_tui.gate.model import VERIFIABLE, AttemptState, CommandResult, contract_lines
 from a2a_tui.gate.roles import admit
+from a2a_tui.payloads import reviews as pl
 from a2a_tui.queue import enqueue_in_tx
 
 REVIEWABLE = (*VERIFIABLE, AttemptState.VERIFYING)
@@ -99,8 +100,9 @@ def plan(g: GateContext, attempt_id: str) -> Planned:
             if r["state"] == "requested":   # its launcher died (we hold the launch lock)
                 ledger.record(tx, GateEvent.REVIEW_LAUNCH_FAILED, actor=g.caller.actor,
                               task=att.card_id, attempt=attempt_id,
-                              payload={"review": r["id"], "reason": "its launch did not"
-                                       " finish: the launching process ended first"})
+                              payload=pl.ReviewLaunchFailed(
+                                  review=r["id"], reason="its launch did not finish: the"
+                                  " launching process ended first"))
         live = [r["id"] for r in runs
                 if r["state"] == "running" and r["session_state"] != "exited"]
         if live:
@@ -120,8 +122,9 @@ def plan(g: GateContext, attempt_id: str) -> Planned:
                     checkout=reviews_dir(g.repo) / f"{attempt_id}-s{n}")
         ledger.record(tx, GateEvent.REVIEW_REQUESTED, actor=g.caller.actor, task=p.card,
                       attempt=p.attempt, session=g.caller.session,
-                      payload={"review": run_id, "sha": sha, "submission": n, "round": round_,
-                               "follows": p.follows, "checkout": str(p.checkout)})
+                      payload=pl.ReviewRequested(review=run_id, sha=sha, submission=n,
+                                                 round=round_, follows=p.follows,
+                                                 checkout=str(p.checkout)))
     try:
         make_checkout(g, p.checkout, sha)
     except (A2AError, OSError) as exc:
@@ -153,11 +156,11 @@ def started(g: GateContext, p: Planned, launched: Launched, report: Path) -> Rev
         text = first_prompt(tx, g, p, report)
         ledger.record(tx, GateEvent.REVIEW_STARTED, actor=g.caller.actor, task=p.card,
                       attempt=p.attempt, session=sid,
-                      payload={"review": p.run_id, "sha": p.sha, "submission": p.submission,
-                               "round": p.round, "follows": p.follows,
-                               "checkout": str(p.checkout), "report": str(report),
-                               "cli": launched.cli, "model": launched.model,
-                               "effort": launched.effort})
+                      payload=pl.ReviewStarted(
+                          review=p.run_id, sha=p.sha, submission=p.submission, round=p.round,
+                          follows=p.follows, checkout=str(p.checkout), report=str(report),
+                          cli=launched.cli, model=launched.model,
+                          effort=launched.effort))
         dispatch = enqueue_in_tx(tx, sid, text, source="review", actor=g.caller.actor)
     return ReviewStarted(p.run_id, p.attempt, p.sha, p.submission, p.round, str(p.checkout),
                          str(report), sid, launched.pane, dispatch)
@@ -167,7 +170,8 @@ def failed(g: GateContext, p: Planned, reason: str) -> None:
     """The launch did not happen: the review can be started again."""
     with g.store.write() as tx:
         ledger.record(tx, GateEvent.REVIEW_LAUNCH_FAILED, actor=g.caller.actor, task=p.card,
-                      attempt=p.attempt, payload={"review": p.run_id, "reason": reason})
+                      attempt=p.attempt,
+                      payload=pl.ReviewLaunchFailed(review=p.run_id, reason=reason))
 
 
 # --- the checkout ----------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from a2a_tui.gate.model import CommandResult
 from a2a_tui.gate.reviews.launch import report_copy
 from a2a_tui.gate.reviews.report import Report, parse_report
 from a2a_tui.gate.roles import require_role
+from a2a_tui.payloads import reviews as pl
 from a2a_tui.queue import wake
 
 MAX_REPORT = 256 * 1024     # a report is a document, not a log
@@ -113,12 +114,12 @@ def _record(g: GateContext, tx, att: AttemptRecord, run: Row, sub: Row, report: 
     digest = "sha256:" + hashlib.sha256(raw).hexdigest()
     ledger.record(tx, GateEvent.REVIEWED, actor=g.caller.actor, task=att.card_id,
                   attempt=attempt_id, session=g.caller.session,
-                  payload={"review": run["id"], "sha": sha, "submission": sub["n"],
-                           "round": run["round"], "verdict": report.verdict,
-                           "blocking_issues": issues, "risks": report.risks,
-                           "recommends_follow_up": report.recommends_follow_up,
-                           "report": str(path.resolve()), "report_digest": digest,
-                           "notes": text})
+                  payload=pl.Reviewed(review=run["id"], sha=sha, submission=sub["n"],
+                                      round=run["round"], verdict=report.verdict,
+                                      blocking_issues=issues, risks=report.risks,
+                                      recommends_follow_up=report.recommends_follow_up,
+                                      report=str(path.resolve()), report_digest=digest,
+                                      notes=text))
     ids = ", ".join(i.id for i in report.blocking_issues)
     return tell_dispatcher(tx, attempt_id, f"The review of {attempt_id} at {sha[:12]}:"
                            f" {report.verdict}" + (

@@ -23,6 +23,7 @@ from a2a_tui.gate.ledger import GateEvent
 from a2a_tui.gate.verification.checkout import Checkout
 from a2a_tui.gate.verification.isolated import RunResult
 from a2a_tui.gate.verification.reports.model import TestReport
+from a2a_tui.payloads import verify as pv
 from a2a_tui.store import chain
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ def record(c: StepContext, name: str, fp: str, sha: str, source: str,
                "tests": report.by_file() if report else {}}
     with c.g.store.write() as tx:
         return ledger.record(tx, GateEvent.TESTS_REPORTED, actor="gate", task=c.task,
-                             attempt=c.v.attempt, payload=payload).seq
+                             attempt=c.v.attempt, payload=pv.TestsReported.of(payload)).seq
 
 
 def lookup(g: GateContext, sha: str, fp: str) -> Base | None:

@@ -32,6 +32,7 @@ from a2a_tui.gate.verification import record
 from a2a_tui.gate.verification.chain import Chain, Progress, run_chain
 from a2a_tui.gate.verification.interrupt import Cancel, VerifyInterrupted, deferred, interruptible
 from a2a_tui.gate.verification.results import CheckResult, Verification
+from a2a_tui.payloads import verify as pv
 from a2a_tui.queue import wake
 
 __all__ = ["CheckResult", "Verification", "VerifyInterrupted", "interruptible", "verify"]
@@ -60,9 +61,10 @@ def verify(g: GateContext, attempt_id: str, progress: Progress | None = None,
                              (attempt_id,))[0]
             ledger.record(tx, GateEvent.VERIFY_STARTED, actor=g.caller.actor, task=att.card_id,
                           attempt=attempt_id, session=g.caller.session,
-                          payload={"run": run, "sha": sub["sha"], "submission": sub["n"],
-                                   "card_version": sub["card_version"],
-                                   "rules_digest": rules.digest})
+                          payload=pv.VerifyStarted(run=run, sha=sub["sha"],
+                                                   submission=sub["n"],
+                                                   card_version=sub["card_version"],
+                                                   rules_digest=rules.digest))
         v = Verification(attempt_id, run, sub["sha"], sub["card_version"], sub["n"],
                          rules_digest=rules.digest, gate_rules=rules.to_json())
         card = card_at_version(g, att.card_id, sub["card_version"])

@@ -15,6 +15,7 @@ from a2a_tui.gate.verification.feedback import limit, queue_rejection_feedback
 from a2a_tui.gate.verification.interrupt import VerifyInterrupted
 from a2a_tui.gate.verification.results import CheckResult, Verification
 from a2a_tui.jsontypes import JsonObject
+from a2a_tui.payloads import verify as pv
 
 VERDICT_EVENT = {VerifyState.PASSED: GateEvent.VERIFIED, VerifyState.REJECTED: GateEvent.REJECTED,
                  VerifyState.FLAKY: GateEvent.VERIFY_FLAKY,
@@ -28,10 +29,11 @@ def result(g: GateContext, att: AttemptRecord, v: Verification, r: CheckResult) 
         # out (the check's log file has the output).
         ledger.record(tx, GateEvent.CHECK_RESULT,
                       actor="gate", task=att.card_id, attempt=v.attempt,
-                      payload={"run": v.run, "sha": v.sha, "card_version": v.card_version,
-                               "rules_digest": v.rules_digest,
-                               **{k: val for k, val in r.to_json().items()
-                                  if k not in ("stdout_tail", "stderr_tail")}},
+                      payload=pv.CheckResult.of(
+                          {"run": v.run, "sha": v.sha, "card_version": v.card_version,
+                           "rules_digest": v.rules_digest,
+                           **{k: val for k, val in r.to_json().items()
+                              if k not in ("stdout_tail", "stderr_tail")}}),
                       kept={"duration_s": r.duration_s, "stdout_tail": r.stdout_tail,
                             "stderr_tail": r.stderr_tail})
 
@@ -74,7 +76,9 @@ def conclude(g: GateContext, att: AttemptRecord, v: Verification, rules: GateRul
             item, queued = escalate.commit_missing(tx, att, v)
             extra = {"item": item}
         ledger.record(tx, VERDICT_EVENT[verdict], actor="gate", task=att.card_id,
-                      attempt=v.attempt, payload={**_verdict_json(v, rejections), **extra})
+                      attempt=v.attempt,
+                      payload=pv.VERDICTS[VERDICT_EVENT[verdict]].of(
+                          {**_verdict_json(v, rejections), **extra}))
         if verdict == VerifyState.REJECTED:
             most = limit(tx, att, rules.feedback_rounds)
             queued |= bool(queue_rejection_feedback(tx, att, v, rejections, most).sent)
@@ -108,4 +112,5 @@ def interrupted(g: GateContext, att: AttemptRecord, v: Verification, exc: BaseEx
     why = exc.why if isinstance(exc, VerifyInterrupted) else type(exc).__name__
     with g.store.write() as tx:
         ledger.record(tx, GateEvent.VERIFY_INTERRUPTED, actor="gate", task=att.card_id,
-                      attempt=v.attempt, payload={"run": v.run, "sha": v.sha, "why": why})
+                      attempt=v.attempt,
+                      payload=pv.VerifyInterrupted(run=v.run, sha=v.sha, why=why))

@@ -1,0 +1,121 @@
+"""The payload type of an event kind: a frozen dataclass whose fields are the payload's keys.
+
+Written, a payload is checked against its fields' types once (`Payload.__post_init__`: a
+misspelt key or a wrong type fails at the append, where it is made, not in a later fold) and
+stored as one JSON object (`dumped`: every field, under its key). Read back (`read`), it is
+built without a check: the log was checked when written, and a fold reads it a million times.
+The reader is tolerant of older logs: a key the event lacks reads as the field's default (None
+when the field has none), and a key no field names is left out of the typed view (the event's
+own `payload` keeps it, for `--json` and the Events panel). No pydantic: `a2a submit` and the
+board's commands record events and import nothing heavy (tests/test_startup.py).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from typing import Any, ClassVar, Literal, TypeVar, Union, get_args, get_origin
+
+P = TypeVar("P", bound="Payload")
+
+
+class PayloadError(TypeError):
+    """A payload that is not its kind's type, or a field whose value is not of its type."""
+
+
+def key(name: str, **kw: Any) -> Any:
+    """A field stored under another key than its name (a Python keyword: `as`, `from`)."""
+    return dataclasses.field(metadata={"key": name}, **kw)
+
+
+class Payload:
+    """The base of every payload type; each is a `@payload` dataclass."""
+
+    __slots__ = ()
+    KIND: ClassVar[str] = ""
+    _hints: ClassVar[dict[str, Any] | None] = None
+    _keys: ClassVar[tuple[tuple[str, str, Any], ...]] = ()   # (field, stored key, default)
+
+    def __post_init__(self) -> None:
+        hints = type(self)._hints
+        if hints is None:
+            hints = type(self)._hints = typing.get_type_hints(type(self))
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            value = getattr(self, f.name)
+            if not _fits(value, hints[f.name]):
+                raise PayloadError(f"{self.KIND} payload: {f.name} = {value!r} is not"
+                                   f" {_named(hints[f.name])}")
+
+    def dumped(self) -> dict[str, Any]:
+        """The payload as the log stores it: every field, under its key."""
+        return {k: getattr(self, name) for name, k, _ in self._keys}
+
+    @classmethod
+    def of(cls: type[P], values: dict[str, Any]) -> P:
+        """The payload of a dict keyed as stored, checked like any other (for a site that
+        builds its payload in parts): a key no field names is refused."""
+        names = {k: name for name, k, _ in cls._keys}
+        unknown = sorted(set(values) - set(names))
+        if unknown:
+            raise PayloadError(f"{cls.KIND} payload: no field {', '.join(unknown)}")
+        return cls(**{names[k]: v for k, v in values.items()})
+
+    @classmethod
+    def read(cls: type[P], raw: dict[str, Any]) -> P:
+        """The payload of an event read back, unchecked (it was checked when written): a
+        missing key reads as the field's default, a key no field names is left out."""
+        obj = object.__new__(cls)
+        for name, k, default in cls._keys:
+            object.__setattr__(obj, name, raw[k] if k in raw else default)
+        return obj
+
+
+def payload(kind: str) -> Any:
+    """Make the class below the payload type of `kind`: a frozen, keyword-only dataclass."""
+    def make(cls: type[P]) -> type[P]:
+        dc = dataclasses.dataclass(frozen=True, kw_only=True, slots=True)(cls)
+        dc.KIND = kind
+        keys = []
+        for f in dataclasses.fields(dc):
+            default = None
+            if f.default is not dataclasses.MISSING:
+                default = f.default
+            elif f.default_factory is not dataclasses.MISSING:
+                default = f.default_factory()
+            keys.append((f.name, f.metadata.get("key", f.name), default))
+        dc._keys = tuple(keys)
+        return dc
+    return make
+
+
+def _fits(value: Any, hint: Any) -> bool:
+    """Whether `value` is of the type `hint` (the JSON-shaped types payloads use)."""
+    if hint is Any:
+        return True
+    origin = get_origin(hint)
+    if origin in (Union, types.UnionType):
+        return any(_fits(value, h) for h in get_args(hint))
+    if origin is Literal:
+        return value in get_args(hint)
+    if origin in (list, tuple):
+        args = get_args(hint)
+        return isinstance(value, list | tuple) and all(
+            _fits(v, args[0] if args else Any) for v in value)
+    if origin is dict:
+        _, vt = get_args(hint) or (str, Any)
+        return isinstance(value, dict) and all(
+            isinstance(k, str) and _fits(v, vt) for k, v in value.items())
+    if hint is type(None) or hint is None:
+        return value is None
+    if hint is float:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if isinstance(hint, str):   # a JSON alias left as text (jsontypes): any JSON value
+        return True
+    return isinstance(value, hint)
+
+
+def _named(hint: Any) -> str:
+    return getattr(hint, "__name__", None) or str(hint).replace("typing.", "")
