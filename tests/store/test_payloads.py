@@ -113,3 +113,12 @@ def test_every_kind_the_review_and_target_folds_apply_has_a_payload_type():
              GateEvent.TARGET_ADOPTED, GateEvent.TARGET_RESTORED}
     assert typed <= set(PAYLOADS)
     assert all(t.KIND == k for k, t in PAYLOADS.items())
+
+
+def test_a_subclass_type_checks_its_own_fields_after_its_base_was_made():
+    from a2a_tui.payloads.verify import Rejected, Verified
+
+    Verified(run=1)   # the base's check first
+    assert Rejected(run=1, step="tests").step == "tests"
+    with pytest.raises(PayloadError, match="step = 3"):
+        Rejected(run=1, step=3)
