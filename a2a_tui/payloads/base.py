@@ -24,6 +24,9 @@ class PayloadError(TypeError):
     """A payload that is not its kind's type, or a field whose value is not of its type."""
 
 
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
 def key(name: str, **kw: Any) -> Any:
     """A field stored under another key than its name (a Python keyword: `as`, `from`)."""
     return dataclasses.field(metadata={"key": name}, **kw)
@@ -34,13 +37,12 @@ class Payload:
 
     __slots__ = ()
     KIND: ClassVar[str] = ""
-    _hints: ClassVar[dict[str, Any] | None] = None
     _keys: ClassVar[tuple[tuple[str, str, Any], ...]] = ()   # (field, stored key, default)
 
     def __post_init__(self) -> None:
-        hints = type(self)._hints
+        hints = _HINTS.get(type(self))   # per class: a subclass adds fields to its base's
         if hints is None:
-            hints = type(self)._hints = typing.get_type_hints(type(self))
+            hints = _HINTS[type(self)] = typing.get_type_hints(type(self))
         for f in dataclasses.fields(self):  # type: ignore[arg-type]
             value = getattr(self, f.name)
             if not _fits(value, hints[f.name]):
@@ -65,10 +67,7 @@ class Payload:
     def read(cls: type[P], raw: dict[str, Any]) -> P:
         """The payload of an event read back, unchecked (it was checked when written): a
         missing key reads as the field's default, a key no field names is left out."""
-        obj = object.__new__(cls)
-        for name, k, default in cls._keys:
-            object.__setattr__(obj, name, raw[k] if k in raw else default)
-        return obj
+        return cls._reader(raw)  # type: ignore[attr-defined]
 
 
 def payload(kind: str) -> Any:
@@ -85,8 +84,21 @@ def payload(kind: str) -> Any:
                 default = f.default_factory()
             keys.append((f.name, f.metadata.get("key", f.name), default))
         dc._keys = tuple(keys)
+        dc._reader = staticmethod(_reader_of(dc))
         return dc
     return make
+
+
+def _reader_of(cls: type[Payload]) -> Any:
+    """`cls.read`'s body, written out once per type: a fold reads a million payloads, and one
+    slot set per field, unrolled, is about three times quicker than a loop of setattr."""
+    ns: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    body = ["def read(raw):", "    obj = new(cls)"]
+    for i, (name, k, default) in enumerate(cls._keys):
+        ns[f"set{i}"], ns[f"default{i}"] = getattr(cls, name).__set__, default
+        body.append(f"    set{i}(obj, raw.get({k!r}, default{i}))")
+    exec("\n".join([*body, "    return obj"]), ns)
+    return ns["read"]
 
 
 def _fits(value: Any, hint: Any) -> bool:

@@ -108,8 +108,16 @@ def test_an_older_event_folds_with_its_defaults():
     assert (row["diverged_head"], row["diverged_seq"], row["finding"]) == ("b" * 40, 2, None)
 
 
-def test_every_kind_the_review_and_target_folds_apply_has_a_payload_type():
-    typed = {*review_fold.HANDLERS, GateEvent.TARGET_OBSERVED, GateEvent.TARGET_DIVERGED,
-             GateEvent.TARGET_ADOPTED, GateEvent.TARGET_RESTORED}
-    assert typed <= set(PAYLOADS)
+def test_every_kind_the_gates_fold_applies_has_a_payload_type():
+    assert set(ledger.HANDLERS) == set(GateEvent) <= set(PAYLOADS)
+    assert set(review_fold.HANDLERS) <= set(PAYLOADS)
     assert all(t.KIND == k for k, t in PAYLOADS.items())
+
+
+def test_a_subclass_type_checks_its_own_fields_after_its_base_was_made():
+    from a2a_tui.payloads.verify import Rejected, Verified
+
+    Verified(run=1)   # the base's check first
+    assert Rejected(run=1, step="tests").step == "tests"
+    with pytest.raises(PayloadError, match="step = 3"):
+        Rejected(run=1, step=3)
