@@ -21,9 +21,9 @@ def test_house_metrics_runs_and_counts_no_gate_write_outside_the_fold():
     assert "import circles (type-only imports included): 0" in r.stdout, r.stdout
     assert "not named for it (to_json, ..._json): 0" in r.stdout, r.stdout
     # The gate reads the attempt as a record (gate/ledger/records.py AttemptRecord), which has no
-    # key access. The 3 left are not the gate's reads of a record: the fold's own rows, as its
-    # handlers write them (gate/ledger/attempts.py, rows.py), and a metrics dict named `att`.
-    assert 'attempt record key reads (att["..."], att.get("...")): 3 in 3 modules' in r.stdout, \
+    # key access. The 2 left are not the gate's reads of a record: the fold's own rows, as its
+    # handlers write them (gate/ledger/attempts.py, rows.py).
+    assert 'attempt record key reads (att["..."], att.get("...")): 2 in 2 modules' in r.stdout, \
         r.stdout
     # Between the gate's parts data travels as records; what it hands the outside as JSON is a
     # `JsonObject` (a2a_tui/jsontypes.py), named for it.

@@ -51,7 +51,7 @@ class Reclaimed:
     files: tuple[str, ...] | None = None   # the uncommitted paths of a dirty clone
     review_checkouts: tuple[JsonObject, ...] = ()
 
-    def payload(self) -> JsonObject:
+    def payload_json(self) -> JsonObject:
         """The `worktree_removed`/`_kept`/`_unknown` event's payload."""
         out: JsonObject = {"attempt": self.attempt, "worktree": self.worktree}
         if self.forced:
@@ -73,7 +73,7 @@ class Reclaimed:
                                "worktree_state": "held", "changed": False,
                                "reason": self.reason}
         else:
-            out = self.payload() | {"worktree_state": self.worktree_state,
+            out = self.payload_json() | {"worktree_state": self.worktree_state,
                                     "changed": self.changed}
         return out | {"review_checkouts": list(self.review_checkouts)}
 
@@ -206,7 +206,7 @@ def _record(g: GateContext, att: AttemptRecord, state: str, result: Reclaimed) -
     with g.store.write() as tx:
         ledger.record(tx, kind, actor=g.caller.actor, task=att.card_id, attempt=att.id,
                       session=g.caller.session,
-                      payload=pa.WORKTREE_OUTCOME[kind].of(result.payload()))
+                      payload=pa.WORKTREE_OUTCOME[kind].of(result.payload_json()))
         if state != "removed":
             report_kept_worktree(tx, att, result.worktree, result.reason or "",
                                  result.files or ())

@@ -90,7 +90,7 @@ class Feedback:
     def sent(self) -> bool:
         return self.dispatch is not None
 
-    def payload(self) -> JsonObject:
+    def payload_json(self) -> JsonObject:
         """The `gate_feedback` event's payload."""
         out: JsonObject = {"run": self.run, "sha": self.sha,
                            "consecutive_rejections": self.consecutive_rejections,
@@ -115,7 +115,7 @@ def queue_rejection_feedback(tx, att: AttemptRecord, v, rejections: int, max_rou
                                  attempt=att.id)
     fb = Feedback(v.run, v.sha, rejections, max_rounds, dispatch, why)
     tx.append("gate_feedback", actor="gate", task=att.card_id, attempt=att.id,
-              payload=fb.payload())
+              payload=fb.payload_json())
     return fb
 
 

@@ -180,9 +180,9 @@ SWITCHES: dict[str, Switch] = {
         (Edit("a2a_tui.collab.board", "_send_in_tx",
               'n = deliver_in_tx(tx, ids, session, batch_text(rows), source="board",'
               ' actor="user")\n'
-              '    return [{"session": session, "user_inputs": ids, "dispatch": n}]',
-              'return [{"session": session, "user_inputs": [r["id"]], "dispatch": deliver_in_tx('
-              'tx, [r["id"]], session, batch_text([r]), source="board", actor="user")}'
+              '    return [Sent(session, tuple(ids), n)]',
+              'return [Sent(session, (r["id"],), deliver_in_tx('
+              'tx, [r["id"]], session, batch_text([r]), source="board", actor="user"))'
               " for r in rows]"),)),
     "paste_targets_pane_id": Switch(
         "each paste targets its pane by id, not whatever pane tmux has current",
@@ -238,7 +238,7 @@ SWITCHES: dict[str, Switch] = {
     "self_check_kept": Switch(
         "a worker's own check is kept with its submission and weighed against the gate's verdict",
         (Edit("a2a_tui.gate.attempts.ownership", "submit",
-              '**({"self_check": self_check} if self_check else {})', "**{}"),)),
+              'self_check=self_check or None))', "self_check=None))"),)),
     "spot_checks": Switch(
         "every Nth integration, the board asks the user to re-check one of the last N",
         (Edit("a2a_tui.gate.integration.spotchecks", "after_integrated",
