@@ -21,6 +21,8 @@ import functools
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from a2a_tui.jsontypes import TomlTable
+
 
 @dataclass
 class Config:
@@ -36,7 +38,8 @@ class Config:
     stall: dict[str, Any] | None = None
     layout: dict[str, Any] | None = None
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_toml(self) -> TomlTable:
+        """The config as `.a2a/config.toml` holds it (tomli-w writes it: repo.py)."""
         return asdict(self)
 
 

@@ -9,3 +9,6 @@ from typing import TypeAlias
 
 JsonValue: TypeAlias = "str | int | float | bool | None | list[JsonValue] | dict[str, JsonValue]"
 JsonObject: TypeAlias = "dict[str, JsonValue]"
+# The tables of a TOML file a2a reads or writes (the user's settings, the repository's config):
+# a function that reads or builds one returns `TomlTable` and is named for it (`…_toml`).
+TomlTable: TypeAlias = "dict[str, JsonValue]"

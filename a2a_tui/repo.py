@@ -178,7 +178,7 @@ class Repo:
         accepted at once (recorded when the store exists)."""
         import tomli_w
 
-        data = validate(cfg.as_dict()).as_dict()  # pydantic in, tomli-w out
+        data = validate(cfg.to_toml()).to_toml()  # pydantic in, tomli-w out
         tmp = self.config_path.with_suffix(".toml.tmp")
         data = {k: v for k, v in data.items() if v is not None}
         text = tomli_w.dumps(data)

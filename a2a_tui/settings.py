@@ -73,6 +73,7 @@ from a2a_tui.confine.settings import (
     confinement_model,
 )
 from a2a_tui.errors import A2AError
+from a2a_tui.jsontypes import JsonObject, TomlTable
 from a2a_tui.profiles import CLIS
 from a2a_tui.profiles.environment import EnvPass, pass_model
 from a2a_tui.profiles.permissions import weakening
@@ -192,7 +193,8 @@ def load(repo_config: Path | None = None, user_config: Path | None = None, *,
     for path, own in ((user, True), (repo_config, False)):
         if path is None:
             continue
-        data = read(path, own=own) if own or repo_text is None else parse(repo_text, path)
+        data = (read_toml(path, own=own) if own or repo_text is None
+                else parse_toml(repo_text, path))
         if not own:
             files["repo"] = str(path)
             check_repository(data, path)
@@ -209,7 +211,7 @@ def of_repo(repo: Any) -> Settings:
     return load(rule.path, repo_text=rule.text)
 
 
-def parse(text: str, path: Path) -> dict[str, Any]:
+def parse_toml(text: str, path: Path) -> TomlTable:
     """The settings tables of the repository's config `text` (read from `path`)."""
     try:
         data = tomllib.loads(text)
@@ -240,7 +242,7 @@ def check_repository(data: dict[str, Any], path: Path) -> None:
                            " never in the repository's")
 
 
-def read(path: Path, *, own: bool) -> dict[str, Any]:
+def read_toml(path: Path, *, own: bool) -> TomlTable:
     """The settings tables of one file ({} when it does not exist). `own`: the user's file,
     which holds nothing else (an unknown table there is a mistake worth naming)."""
     try:
@@ -351,12 +353,12 @@ def _leaves(d: dict[str, Any], prefix: str, visit) -> None:
             visit(f"{prefix}{key}")
 
 
-def flatten(values: dict[str, Any], prefix: str = "") -> dict[str, Any]:
-    """Dotted path -> leaf value (for `a2a config show`)."""
-    out: dict[str, Any] = {}
+def flatten_json(values: dict[str, Any], prefix: str = "") -> JsonObject:
+    """Dotted path -> leaf value (for `a2a config show`, and its `--json`)."""
+    out: JsonObject = {}
     for key, value in values.items():
         if isinstance(value, dict) and value:
-            out.update(flatten(value, f"{prefix}{key}."))
+            out.update(flatten_json(value, f"{prefix}{key}."))
         else:
             out[f"{prefix}{key}"] = value
     return out

@@ -136,7 +136,7 @@ def timed(store: Store, view: str | None, since: int | None = None) -> tuple[flo
     metrics._CACHE.clear()
     t0, c0 = time.perf_counter(), time.process_time()
     with Store(store.path, create=False) as fresh:
-        metrics.compute(fresh, view, since_ns=since)
+        metrics.compute_json(fresh, view, since_ns=since)
     return time.perf_counter() - t0, time.process_time() - c0
 
 

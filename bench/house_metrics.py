@@ -90,14 +90,16 @@ def dict_returns(files: dict[str, ast.Module], kinds: tuple[str, ...]) -> Counte
     return found
 
 
-def json_edges(files: dict[str, ast.Module]) -> list[tuple[str, bool]]:
+def json_edges(files: dict[str, ast.Module], alias: str = "JsonObject",
+               suffix: str = "json") -> list[tuple[str, bool]]:
     """Functions returning `JsonObject` (a2a_tui/jsontypes.py), each with whether its name says
-    it builds JSON for the outside (`to_json`, `..._json`)."""
+    it builds JSON for the outside (`to_json`, `..._json`); with `alias="TomlTable"` and
+    `suffix="toml"`, the same of the TOML files a2a reads and writes."""
     out = []
     for rel, tree in files.items():
         for fn in _functions(tree):
-            if fn.returns is not None and ast.unparse(fn.returns).strip("'\"") == "JsonObject":
-                out.append((f"{rel}:{fn.lineno} {fn.name}", fn.name.endswith("json")))
+            if fn.returns is not None and ast.unparse(fn.returns).strip("'\"") == alias:
+                out.append((f"{rel}:{fn.lineno} {fn.name}", fn.name.endswith(suffix)))
     return out
 
 
@@ -245,12 +247,14 @@ def main(argv: list[str]) -> None:
         dicts = dict_returns(files, kinds)
         print(f"functions returning {label}: {sum(dicts.values())}"
               f" ({sum(n for r, n in dicts.items() if r.startswith('a2a_tui/gate/'))} in gate/)")
-    edges = json_edges(files)
-    print(f"functions returning JsonObject (a JSON edge): {len(edges)};"
-          f" not named for it (to_json, ..._json): {sum(not named for _, named in edges)}")
-    for where, named in edges:
-        if not named:
-            print(f"  {where}")
+    for alias, edge, suffix in (("JsonObject", "JSON", "json"), ("TomlTable", "TOML", "toml")):
+        edges = json_edges(files, alias, suffix)
+        print(f"functions returning {alias} (a {edge} edge): {len(edges)};"
+              f" not named for it (to_{suffix}, ..._{suffix}):"
+              f" {sum(not named for _, named in edges)}")
+        for where, named in edges:
+            if not named:
+                print(f"  {where}")
     fns = functions(files)
     print(f"functions over 60 lines: {sum(n > 60 for n, _, _ in fns)}; longest:")
     for n, _, where in sorted(fns, reverse=True)[:TOP]:

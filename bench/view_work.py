@@ -36,13 +36,13 @@ def work(path: Path, view: str, n: int) -> str:
 
         metrics._CACHE.clear()
         t0 = time.perf_counter()
-        metrics.compute(s, view)
+        metrics.compute_json(s, view)
         wall = time.perf_counter() - t0
         metrics._CACHE.clear()
         s.conn.set_progress_handler(tick, 1000)
         prof = cProfile.Profile()
         prof.enable()
-        metrics.compute(s, view)
+        metrics.compute_json(s, view)
         prof.disable()
         s.conn.set_progress_handler(None, 0)
         calls = pstats.Stats(prof).total_calls

@@ -20,6 +20,7 @@ def test_house_metrics_runs_and_counts_no_gate_write_outside_the_fold():
     assert "attempt states as bare strings in comparisons: 0" in r.stdout, r.stdout
     assert "import circles (type-only imports included): 0" in r.stdout, r.stdout
     assert "not named for it (to_json, ..._json): 0" in r.stdout, r.stdout
+    assert "not named for it (to_toml, ..._toml): 0" in r.stdout, r.stdout
     # The gate reads the attempt as a record (gate/ledger/records.py AttemptRecord), which has no
     # key access. The 2 left are not the gate's reads of a record: the fold's own rows, as its
     # handlers write them (gate/ledger/attempts.py, rows.py).
@@ -50,7 +51,9 @@ def test_a_circle_through_a_type_only_import_and_record_key_reads_are_counted(tm
         "    from a2a_tui.steps.chain import Chain\n"
         "def f(att, ctx):\n    return att['state'], ctx.attempt.get('sha'), att[0]\n"
         "def to_json() -> JsonObject:\n    return {}\n"
-        "def status() -> 'JsonObject':\n    return {}\n")
+        "def status() -> 'JsonObject':\n    return {}\n"
+        "def read_toml() -> TomlTable:\n    return {}\n"
+        "def read() -> TomlTable:\n    return {}\n")
     out = _metrics(tmp_path)
     assert "import circles (module level): 0" in out, out
     assert "import circles (type-only imports included): 1" in out, out
@@ -59,3 +62,6 @@ def test_a_circle_through_a_type_only_import_and_record_key_reads_are_counted(tm
     assert "returning JsonObject (a JSON edge): 2; not named for it (to_json, ..._json): 1" \
         in out, out
     assert "a2a_tui/steps/one.py:8 status" in out, out
+    assert "returning TomlTable (a TOML edge): 2; not named for it (to_toml, ..._toml): 1" \
+        in out, out
+    assert "a2a_tui/steps/one.py:12 read" in out, out

@@ -9,6 +9,7 @@ import json
 
 from a2a_tui.cli.output import Result
 from a2a_tui.errors import A2AError
+from a2a_tui.jsontypes import TomlTable
 
 
 def cmd_config_show(ctx, args) -> Result:
@@ -22,13 +23,13 @@ def cmd_config_show(ctx, args) -> Result:
     if repo is not None and repo.initialized:
         cfg = repo.config()
         rule = repo.rule_file("config.toml")   # what is in force: what the user accepted
-        explicit = settings.parse(rule.text, rule.path) | _top_level(rule.text)
+        explicit = settings.parse_toml(rule.text, rule.path) | _top_level_toml(rule.text)
         for key in ("target_branch", "tmux_session", "feedback_limit"):
             own[key] = getattr(cfg, key)
             own_sources[key] = str(repo.config_path) if key in explicit else settings.DEFAULT
     s = settings.load(rule.path if rule else None, repo_text=rule.text if rule else None)
     values = {**own, **s.values}
-    flat = {**own, **settings.flatten(s.values)}
+    flat = {**own, **settings.flatten_json(s.values)}
     sources = {**own_sources, **s.sources}
     shown = {k: json.dumps(v, ensure_ascii=False) for k, v in flat.items()}
     kw, vw = max(map(len, shown)), max(map(len, shown.values()))
@@ -57,7 +58,7 @@ def _repo_or_none(ctx):
         raise
 
 
-def _top_level(text: str) -> dict[str, object]:
+def _top_level_toml(text: str) -> TomlTable:
     import tomllib
 
     try:

@@ -56,22 +56,22 @@ def _room(conf) -> list[Protection]:
     from a2a_tui.confine.settings import in_force  # lazy: with the command, as every import
 
     p = in_force(conf)
-    box, x = p["confinement"], p["limits"]
-    confined = box["available"] and box["enabled"]
+    confined = p.available and p.enabled
     checks = Protection(
         "checks confined", confined,
-        (f"every check, red step and base run in {box['engine']}: the checkout and its logs"
+        (f"every check, red step and base run in {p.engine}: the checkout and its logs"
          " writable, .a2a/ and tmux hidden, its own PID namespace, no terminal; network "
-         + ("on" if p["check_network"] else "off unless the card asks")) if confined else
+         + ("on" if p.check_network else "off unless the card asks")) if confined else
         ("checks run unconfined, as your settings allow" if conf.unconfined_checks or not
-         box["enabled"] else "verify refuses to run checks (set [confinement]"
+         p.enabled else "verify refuses to run checks (set [confinement]"
          " unconfined_checks = true to run them as you)"))
+    c, s = p.check_limits, p.session_limits
     caps = Protection(
-        "limits", x["engine"] != "setrlimit" or not p["not_in_force"],
-        f"{x['engine']}: a check {x['check']['pids']} tasks and {x['check']['memory_mb']} MiB,"
-        f" a session {x['session']['pids']} tasks and {x['session']['memory_mb']} MiB, each"
-        f" private tmpfs {x['check']['tmpfs_mb']} MiB"
-        + "".join(f"; {n}" for n in p["not_in_force"] if "RLIMIT" in n or "cgroup" in n))
+        "limits", p.limits_engine != "setrlimit" or not p.not_in_force,
+        f"{p.limits_engine}: a check {c.pids} tasks and {c.memory_mb} MiB,"
+        f" a session {s.pids} tasks and {s.memory_mb} MiB, each"
+        f" private tmpfs {c.tmpfs_mb} MiB"
+        + "".join(f"; {n}" for n in p.not_in_force if "RLIMIT" in n or "cgroup" in n))
     return [checks, caps]
 
 

@@ -27,7 +27,7 @@ def cmd_metrics(ctx, args) -> Result:
 
     metrics.check_view(args.view)   # bad input is refused before the store is opened
     since = _since(args)
-    data = metrics.compute(ctx.store, args.view, since_ns=since, task=args.task)
+    data = metrics.compute_json(ctx.store, args.view, since_ns=since, task=args.task)
     return Result(data, metrics.render(data))
 
 
@@ -55,16 +55,17 @@ def cmd_retro(ctx, args) -> Result:
     retro.record_started(g, prepared, launched.session)
     queued = inject(g.store, launched.session, retro.first_prompt(prepared), source="retro",
                     actor=g.caller.actor)
-    r = {**prepared, "session": launched.session, "pane": launched.pane,
-         "dispatch": queued.dispatch}
+    r = {"retro": prepared.id, "since_ns": prepared.since_ns, "prompt": prepared.prompt,
+         "output": prepared.output, "prompt_digest": prepared.prompt_digest,
+         "session": launched.session, "pane": launched.pane, "dispatch": queued.dispatch}
     wake(ctx.repo)
-    return Result(r, f"retrospective {r['retro']}: session {r['session']} (pane {r['pane']}) gets"
-                     f" {r['prompt']} as #{r['dispatch']}; it saves to {r['output']}")
+    return Result(r, f"retrospective {prepared.id}: session {sid} (pane {launched.pane}) gets"
+                     f" {prepared.prompt} as #{queued.dispatch}; it saves to {prepared.output}")
 
 
 def cmd_retro_save(ctx, args) -> Result:
     from a2a_tui.metrics import retro
 
     r = retro.save(ctx.store, ctx.caller, args.file, args.retro)
-    return Result(r, f"retrospective {r['retro']} kept (event #{r['seq']}, {r['bytes']} bytes):"
-                     f" {r['title']}")
+    return Result(r.to_json(), f"retrospective {r.retro} kept (event #{r.seq}, {r.bytes} bytes):"
+                               f" {r.title}")

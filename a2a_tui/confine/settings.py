@@ -134,11 +134,26 @@ def build_confinement(c: Any) -> ConfinementSettings:
                                x.tmpfs_mb))
 
 
-def in_force(conf: ConfinementSettings) -> dict[str, Any]:
-    """What protects the user here, for `a2a status`: the confinement engine of sessions and
-    checks, the limits' engine and sizes, the checks' default network, and what is not in force
-    (each in one line)."""
-    from a2a_tui.confine.probe import probe  # runs bwrap once: only status asks
+@dataclass(frozen=True)
+class InForce:
+    """What protects the user here (`a2a doctor`): the engine that confines sessions and checks,
+    the limits' engine and sizes, the checks' default network, and what is not in force (each
+    one line)."""
+
+    engine: str
+    available: bool
+    version: str | None
+    enabled: bool
+    limits_engine: str
+    check_limits: lim.Limits
+    session_limits: lim.Limits
+    check_network: bool
+    not_in_force: tuple[str, ...]
+
+
+def in_force(conf: ConfinementSettings) -> InForce:
+    """What protects the user here, as `conf` and this machine make it."""
+    from a2a_tui.confine.probe import probe  # runs bwrap once: only doctor asks
 
     found = probe()
     where = lim.machine()
@@ -153,8 +168,6 @@ def in_force(conf: ConfinementSettings) -> dict[str, Any]:
             "are refused unless you allow them unconfined")
         missing.append(f"this machine cannot confine ({found.reason}): sessions {sessions},"
                        f" checks {checks}")
-    return {"confinement": {"engine": str(found.engine), "available": found.available,
-                            "version": found.version, "enabled": conf.enabled},
-            "limits": {"engine": str(where.engine), "check": conf.check_limits.to_json(),
-                       "session": conf.session_limits.to_json()},
-            "check_network": conf.check_network, "not_in_force": missing}
+    return InForce(str(found.engine), found.available, found.version, conf.enabled,
+                   str(where.engine), conf.check_limits, conf.session_limits,
+                   conf.check_network, tuple(missing))

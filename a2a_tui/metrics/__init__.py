@@ -15,16 +15,16 @@ import threading
 import time
 from collections import OrderedDict
 from datetime import datetime
-from typing import Any
 
 from a2a_tui.errors import A2AError
+from a2a_tui.jsontypes import JsonObject
 from a2a_tui.kinds import GateEvent
 from a2a_tui.metrics import tables as _tables
 from a2a_tui.metrics.history import History, load
-from a2a_tui.metrics.views import VIEWS, series
+from a2a_tui.metrics.views import VIEWS, series_json
 
-__all__ = ["VIEWS", "History", "check_view", "compute", "history", "parse_since", "render",
-           "series"]
+__all__ = ["VIEWS", "History", "check_view", "compute_json", "history", "parse_since", "render",
+           "series_json"]
 
 JSON_KEY = {name: name.replace("-", "_") for name in VIEWS}
 _DURATION = re.compile(r"^(\d+)\s*([smhdw])$")
@@ -76,8 +76,8 @@ def check_view(view: str | None) -> None:
                        exit_code=2)
 
 
-def compute(store, view: str | None = None, *, since_ns: int | None = None,
-            task: str | None = None) -> dict[str, Any]:
+def compute_json(store, view: str | None = None, *, since_ns: int | None = None,
+                 task: str | None = None) -> JsonObject:
     """One view (or all, when `view` is None) as JSON-ready data, from the events alone."""
     check_view(view)
     h = history(store, since_ns=since_ns)
@@ -86,7 +86,7 @@ def compute(store, view: str | None = None, *, since_ns: int | None = None,
             raise A2AError("unknown_task", f"no task {task!r} in the event log (see `a2a card"
                            " list`)", exit_code=2)
         h = h.only_task(task)
-    out: dict[str, Any] = {"last_seq": h.last_seq, "since_ns": since_ns, "task": task}
+    out: JsonObject = {"last_seq": h.last_seq, "since_ns": since_ns, "task": task}
     for name in [view] if view else list(VIEWS):
         out[JSON_KEY[name]] = VIEWS[name](h)
     return out
@@ -98,8 +98,8 @@ def _has_card(store, task: str) -> bool:
                      " LIMIT 1", (task, GateEvent.CARD_ADDED)) is not None
 
 
-def render(data: dict[str, Any]) -> str:
-    """The views in `data` (as `compute` returns them) as text tables."""
+def render(data: JsonObject) -> str:
+    """The views in `data` (as `compute_json` returns them) as text tables."""
     since = data.get("since_ns")
     scope = [f"events to #{data['last_seq']}"]
     if since is not None:

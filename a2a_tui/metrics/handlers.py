@@ -21,12 +21,14 @@ from a2a_tui.metrics.records import (
     Attention,
     History,
     Rejection,
+    Retro,
     Row,
     Session,
     model_label,
 )
 from a2a_tui.payloads.attempts import Abandoned
 from a2a_tui.payloads.integrate import Integrated
+from a2a_tui.payloads.retro import RetroSaved
 from a2a_tui.payloads.verify import Rejected, Verified
 from a2a_tui.states import AttemptState, SelfCheck
 
@@ -312,8 +314,8 @@ def _spot_check(f: Folding, r: Row) -> None:
 
 
 def _retro_saved(f: Folding, r: Row) -> None:
-    f.h.retros.append({"seq": r.seq, "ts_ns": r.ts_ns, "session": r.session,
-                       **{k: r.payload.get(k) for k in ("id", "since_ns", "text")}})
+    p: RetroSaved = r.typed
+    f.h.retros.append(Retro(r.seq, r.ts_ns, r.session, p.id, p.since_ns, p.text))
 
 
 # Every kind the fold applies, in sequence order, with its handler.

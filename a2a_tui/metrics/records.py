@@ -136,6 +136,18 @@ class Attention:
         return "open" if self.waits and self.acted_ns is None else "done"
 
 
+@dataclass(frozen=True)
+class Retro:
+    """A retrospective kept (`retro_saved`): its id, text, and the period it looked at."""
+
+    seq: int
+    ts_ns: int
+    session: str | None
+    id: str | None
+    since_ns: int | None
+    text: str | None
+
+
 @dataclass
 class History:
     last_seq: int
@@ -147,7 +159,7 @@ class History:
     attempts: dict[str, Attempt] = field(default_factory=dict)
     sessions: dict[str, Session] = field(default_factory=dict)
     attention: list[Attention] = field(default_factory=list)
-    retros: list[dict[str, Any]] = field(default_factory=list)
+    retros: list[Retro] = field(default_factory=list)
 
     def card(self, task: str) -> Card:
         return self.cards.get(task) or Card(task)

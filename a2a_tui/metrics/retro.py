@@ -16,14 +16,15 @@ import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from a2a_tui.errors import A2AError
+from a2a_tui.jsontypes import JsonObject
 from a2a_tui.kinds import EventKind
-from a2a_tui.metrics import compute, history, parse_since, render
+from a2a_tui.metrics import compute_json, history, parse_since, render
 from a2a_tui.metrics.history import History
 from a2a_tui.metrics.kinds import STALLS_AND_STOPS
 from a2a_tui.metrics.tables import fmt_s
+from a2a_tui.payloads.retro import RetroProposed, RetroSaved, RetroStarted
 
 MAX_TEXT = 64 * 1024          # a retrospective is a document, not a log
 LOG_SCAN = 256 * 1024         # how much of a check's log is searched for its first error
@@ -90,7 +91,7 @@ def prompt(store, *, since_ns: int | None, retro_id: str) -> str:
     """The retrospective's prompt but its last section (`output_section`, which names where
     the session writes): the period's views as `a2a metrics` prints them, and its notable
     events."""
-    views = compute(store, since_ns=since_ns)
+    views = compute_json(store, since_ns=since_ns)
     h = history(store, since_ns=since_ns)
     lines = [f"# Retrospective {retro_id}",
              f"Period: {_when(since_ns) if since_ns else 'from the start'} to"
@@ -129,34 +130,44 @@ def prepare(g, *, since: str | None) -> Prepared:
     return Prepared(retro_id, since_ns, prompt(g.store, since_ns=since_ns, retro_id=retro_id))
 
 
-def place(prepared: Prepared, *, prompt_file: Path, out_file: Path) -> dict[str, Any]:
+def place(prepared: Prepared, *, prompt_file: Path, out_file: Path) -> RetroStarted:
     """Write the prompt to `prompt_file`, telling the session to write to `out_file`: both in
     the retro session's own folders, the only ones under `.a2a/` its confinement shows it
-    (a2a_tui/confine/policy.py)."""
+    (a2a_tui/confine/policy.py). Returns what `record_started` records."""
     text = prepared.figures + output_section(out_file)
     prompt_file.parent.mkdir(parents=True, exist_ok=True)
     prompt_file.write_text(text, encoding="utf-8")
-    return {"retro": prepared.retro, "since_ns": prepared.since_ns, "prompt": str(prompt_file),
-            "output": str(out_file),
-            "prompt_digest": "sha256:" + hashlib.sha256(text.encode()).hexdigest()}
+    return RetroStarted(id=prepared.retro, since_ns=prepared.since_ns, prompt=str(prompt_file),
+                        output=str(out_file),
+                        prompt_digest="sha256:" + hashlib.sha256(text.encode()).hexdigest())
 
 
-def record_started(g, prepared: dict[str, Any], session: str) -> None:
+def record_started(g, placed: RetroStarted, session: str) -> None:
     """`retro_started`: which session reads which prompt."""
     with g.store.write() as tx:
-        tx.append(EventKind.RETRO_STARTED, actor=g.caller.actor, session=session,
-                  payload={"id": prepared["retro"], "since_ns": prepared["since_ns"],
-                           "prompt": prepared["prompt"], "output": prepared["output"],
-                           "prompt_digest": prepared["prompt_digest"]})
+        tx.append(EventKind.RETRO_STARTED, actor=g.caller.actor, session=session, payload=placed)
 
 
-def first_prompt(prepared: dict[str, Any]) -> str:
+def first_prompt(placed: RetroStarted) -> str:
     """What the retro session is told to do."""
-    return (f"Retrospective {prepared['retro']}: read {prepared['prompt']} and follow it (write"
-            f" to {prepared['output']}, then `a2a retro save --file {prepared['output']}`).")
+    return (f"Retrospective {placed.id}: read {placed.prompt} and follow it (write"
+            f" to {placed.output}, then `a2a retro save --file {placed.output}`).")
 
 
-def save(store, caller, path: str, retro_id: str | None = None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Saved:
+    """A retrospective kept: its id, its event, its size and its first line."""
+
+    retro: str
+    seq: int
+    bytes: int
+    title: str
+
+    def to_json(self) -> JsonObject:
+        return {"retro": self.retro, "seq": self.seq, "bytes": self.bytes, "title": self.title}
+
+
+def save(store, caller, path: str, retro_id: str | None = None) -> Saved:
     """Keep a retrospective's text as a `retro_saved` event (the user's, or a retro session's)."""
     if caller.session is not None and caller.role != "retro":
         raise A2AError("role_forbidden", f"{caller.describe()} may not save a retrospective:"
@@ -180,16 +191,16 @@ def save(store, caller, path: str, retro_id: str | None = None) -> dict[str, Any
         if retro_id is not None and started is None:
             raise A2AError("unknown_retro", f"no retrospective {retro_id!r} was started",
                            exit_code=2)
-        rid = started["id"] if started else f"R-{tx.next_counter('R')}"
+        rid = started.id if started else f"R-{tx.next_counter('R')}"
         seq = tx.append(EventKind.RETRO_SAVED, actor=caller.actor, session=caller.session,
-                        payload={"id": rid, "text": text, "file": str(file.resolve()),
-                                 "since_ns": started.get("since_ns") if started else None,
-                                 "digest": "sha256:" + hashlib.sha256(raw).hexdigest()})
-    return {"retro": rid, "seq": seq, "bytes": len(raw),
-            "title": text.strip().splitlines()[0][:120]}
+                        payload=RetroSaved(
+                            id=rid, text=text, file=str(file.resolve()),
+                            since_ns=started.since_ns if started else None,
+                            digest="sha256:" + hashlib.sha256(raw).hexdigest()))
+    return Saved(rid, seq, len(raw), text.strip().splitlines()[0][:120])
 
 
-def _started(tx, retro_id: str | None, session: str | None) -> dict[str, Any] | None:
+def _started(tx, retro_id: str | None, session: str | None) -> RetroStarted | None:
     if retro_id is not None:
         row = tx.one("SELECT payload FROM events WHERE kind = ? AND json_extract(payload, '$.id')"
                      " = ?", (EventKind.RETRO_STARTED, retro_id))
@@ -198,7 +209,7 @@ def _started(tx, retro_id: str | None, session: str | None) -> dict[str, Any] | 
                      " LIMIT 1", (EventKind.RETRO_STARTED, session))
     else:
         row = None
-    return json.loads(row[0]) if row else None
+    return RetroStarted.read(json.loads(row[0])) if row else None
 
 
 # --- the weekly proposal -----------------------------------------------------------------------
@@ -230,5 +241,5 @@ def propose_if_due(repo, store, now_ns: int | None = None) -> str | None:
             recommend="a", why="the figures of a period are easiest to act on while it is fresh",
             actor="a2a")
         tx.append(EventKind.RETRO_PROPOSED, actor="a2a", ts_ns=now_ns,
-                  payload={"question": qid, "every": every, "since_ns": since})
+                  payload=RetroProposed(question=qid, every=every, since_ns=since))
     return qid

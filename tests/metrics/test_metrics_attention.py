@@ -39,7 +39,7 @@ def test_the_three_strike_stop_waits_for_the_user_until_the_next_submission(repo
     for n in range(3):             # gate.toml's feedback_rounds (3): the third rejection stops
         round_(f"broken {n}")
         verify(g, c.attempt)
-    at = metrics.compute(store, "attention")["attention"]
+    at = metrics.compute_json(store, "attention")["attention"]
     stops = [i for i in at["items"] if i["kind"] == "feedback_stop"]
     assert [(i["ref"], i["task"], i["state"], i["waited_s"]) for i in stops] == \
         [("T-1-a1", "T-1", "open", None)]
@@ -48,11 +48,11 @@ def test_the_three_strike_stop_waits_for_the_user_until_the_next_submission(repo
     stopped_at = stops[0]["asked_ns"]
     clock[0] += 600 * SEC          # the user looks ten minutes later and submits again
     round_("fixed")
-    at = metrics.compute(store, "attention")["attention"]
+    at = metrics.compute_json(store, "attention")["attention"]
     stop = next(i for i in at["items"] if i["kind"] == "feedback_stop")
     assert stop["state"] == "done"
     assert stop["waited_s"] == round((stop["acted_ns"] - stopped_at) / 1e9, 3) >= 600
-    fp = metrics.compute(store, "first-pass")["first_pass"]
+    fp = metrics.compute_json(store, "first-pass")["first_pass"]
     assert fp["by_step"] == [{"step": "checks", "code": "tests", "count": 3}]
     assert (fp["rejections"], fp["concluded"], fp["rate"]) == (3, 0, None)
     store.close()
@@ -70,7 +70,7 @@ def test_a_release_after_an_enter_written_again_waited_from_that_enter(repo, mon
         clock[0] = T0 + at * SEC
         with store.write() as tx:
             tx.append(kind, actor="orchestrator", session="w1", payload={"n": 1})
-    at = metrics.compute(store, "attention")["attention"]
+    at = metrics.compute_json(store, "attention")["attention"]
     [release] = [i for i in at["items"] if i["kind"] == "release"]
     assert release["waited_s"] == 85
     store.close()

@@ -52,11 +52,11 @@ def test_a_version_2_store_gets_the_indexes_and_keeps_its_events(tmp_path):
     cols = "seq, ts_ns, kind, actor, task, attempt, session, payload"  # a later migration adds
     assert [tuple(r) for r in s.all(f"SELECT {cols} FROM events ORDER BY seq")] == before
 
-    u = metrics.compute(s, "usage")["usage"]
+    u = metrics.compute_json(s, "usage")["usage"]
     assert (u["project"]["name"], u["other_sessions"][0]["turns"],
             u["other_sessions"][0]["dispatches"]) == ("proj", 1, 1)
-    att = metrics.compute(s, "attention")["attention"]["items"]
+    att = metrics.compute_json(s, "attention")["attention"]["items"]
     assert [(i["kind"], i["waited_s"]) for i in att] == [("permission", 1.0)]
-    late = metrics.compute(s, "attention", since_ns=5 * 10**9)["attention"]["items"]
+    late = metrics.compute_json(s, "attention", since_ns=5 * 10**9)["attention"]["items"]
     assert late == []
     s.close()

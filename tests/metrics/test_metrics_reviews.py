@@ -36,9 +36,9 @@ def test_a_fail_verdict_is_a_review_rejection_and_the_approval_is_attention(worl
     assert a2a("integrate", c["attempt"], *SCORES, cwd=repo).code == 0
 
     with Store(repo / ".a2a" / "a2a.db") as store:
-        fp = metrics.compute(store, "first-pass")["first_pass"]
-        at = metrics.compute(store, "attention")["attention"]
-        usage = metrics.compute(store, "usage")
+        fp = metrics.compute_json(store, "first-pass")["first_pass"]
+        at = metrics.compute_json(store, "attention")["attention"]
+        usage = metrics.compute_json(store, "usage")
     assert {"step": "review", "code": "fail", "count": 1} in fp["by_step"]
     assert fp["rejections"] == 1 and fp["concluded"] == 1
     (approval,) = [i for i in at["items"] if i["kind"] == "approval"]

@@ -52,7 +52,7 @@ def steps(s: Store, since: int) -> tuple[int, dict]:
     metrics._CACHE.clear()
     s.conn.set_progress_handler(tick, 100)
     try:
-        data = metrics.compute(s, None, since_ns=since)
+        data = metrics.compute_json(s, None, since_ns=since)
     finally:
         s.conn.set_progress_handler(None, 0)
     return count[0], data
@@ -71,6 +71,6 @@ def test_since_reads_the_period_not_the_log(tmp_path):
     assert n_big < 1.5 * n_small, (n_small, n_big)
     # A task whose card is older than the period, with nothing in it: an empty view, not
     # `unknown_task`.
-    assert metrics.compute(big, "tasks", since_ns=since_big, task="T-5")["tasks"] == []
+    assert metrics.compute_json(big, "tasks", since_ns=since_big, task="T-5")["tasks"] == []
     small.close()
     big.close()

@@ -36,7 +36,7 @@ def fixed(repo, utc, monkeypatch):
 
 def computed(repo: Path) -> dict:
     with Store(repo / ".a2a/a2a.db") as s:
-        return metrics.compute(s)
+        return metrics.compute_json(s)
 
 
 def cells(app, key: str) -> list[list[str]]:
@@ -124,7 +124,7 @@ def test_a_saved_retrospective_shows_and_opens(fixed, tmp_path):
     doc.write_text("# Week one\nT-2 was rejected once at its tests.\n")
     with Store(fixed / ".a2a/a2a.db") as s:
         saved = retro.save(s, Caller(), str(doc))
-        ts = s.one("SELECT ts_ns FROM events WHERE seq = ?", (saved["seq"],))[0]
+        ts = s.one("SELECT ts_ns FROM events WHERE seq = ?", (saved.seq,))[0]
 
     async def scenario():
         async with workbench(fixed, size=(140, 44)) as (app, pilot, _seen):

@@ -88,7 +88,7 @@ def test_an_old_log_gives_the_metrics_its_code_gave(path, tmp_path):
 
     log = _old(path)
     with _store_of(log, tmp_path) as s:
-        assert json.loads(json.dumps(metrics.compute(s), default=str)) == log["metrics"]
+        assert json.loads(json.dumps(metrics.compute_json(s), default=str)) == log["metrics"]
 
 
 @pytest.mark.parametrize("path", LOGS, ids=lambda p: p.stem)

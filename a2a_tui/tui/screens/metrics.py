@@ -24,6 +24,7 @@ from textual_plotext import PlotextPlot
 
 from a2a_tui import metrics
 from a2a_tui.metrics import tables
+from a2a_tui.metrics.records import Retro
 from a2a_tui.tui.services import Workbench
 
 TABS: dict[str, tuple[str, list[str]]] = {
@@ -41,7 +42,7 @@ class MetricsComputed(Message):
     """The views were computed again, up to event `last_seq`."""
 
     def __init__(self, last_seq: int, views: dict[str, Any], series: dict[str, Any],
-                 retros: list[dict[str, Any]]) -> None:
+                 retros: list[Retro]) -> None:
         super().__init__()
         self.last_seq, self.views, self.series, self.retros = last_seq, views, series, retros
 
@@ -126,7 +127,7 @@ class MetricsScreen(Screen[None]):
         self.services = services
         self.shown_seq = -1
         self.wanted_seq = 0
-        self.retros: list[dict[str, Any]] = []
+        self.retros: list[Retro] = []
 
     def compose(self) -> ComposeResult:
         yield Static("metrics · reading the event log…", id="headline")
@@ -162,7 +163,7 @@ class MetricsScreen(Screen[None]):
         with self.services.store() as store:
             h = metrics.history(store)
             views = {name: fn(h) for name, fn in metrics.VIEWS.items()}
-            self.post_message(MetricsComputed(h.last_seq, views, metrics.series(h), h.retros))
+            self.post_message(MetricsComputed(h.last_seq, views, metrics.series_json(h), h.retros))
 
     @on(MetricsComputed)
     def _computed(self, message: MetricsComputed) -> None:
@@ -207,7 +208,7 @@ class MetricsScreen(Screen[None]):
              [round(g["taste_mean"] or 0, 1) for g in sc]],
             names=("boundary", "taste"), top=3, empty="nothing scored yet")
 
-    def _tables(self, v: dict[str, Any], retros: list[dict[str, Any]]) -> None:
+    def _tables(self, v: dict[str, Any], retros: list[Retro]) -> None:
         self.retros = list(reversed(retros))
         rows = {
             "tasks": tables.task_rows(v["tasks"]), "usage": tables.usage_rows(v["usage"]),
@@ -215,10 +216,10 @@ class MetricsScreen(Screen[None]):
             "rejections": tables.step_rows(v["first-pass"]),
             "attention": tables.attention_rows(v["attention"]),
             "scores": tables.score_rows(v["scores"]),
-            "retros": [[r["id"] or "-", time.strftime("%Y-%m-%d %H:%M",
-                                                      time.localtime(r["ts_ns"] / 1e9)),
-                        r["session"] or "user", (r["text"] or "").strip().splitlines()[0][:80]
-                        if (r["text"] or "").strip() else "-"] for r in self.retros],
+            "retros": [[r.id or "-", time.strftime("%Y-%m-%d %H:%M",
+                                                   time.localtime(r.ts_ns / 1e9)),
+                        r.session or "user", (r.text or "").strip().splitlines()[0][:80]
+                        if (r.text or "").strip() else "-"] for r in self.retros],
         }
         for key, body in rows.items():
             table = self.query_one(f"#table-{key}", DataTable)
@@ -238,4 +239,4 @@ class MetricsScreen(Screen[None]):
         from a2a_tui.tui.screens.detail import TextScreen
 
         r = self.retros[event.cursor_row]
-        self.app.push_screen(TextScreen(f"Retrospective {r['id'] or ''}", r["text"] or ""))
+        self.app.push_screen(TextScreen(f"Retrospective {r.id or ''}", r.text or ""))

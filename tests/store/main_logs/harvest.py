@@ -47,7 +47,7 @@ def metrics_of(db: Path) -> dict:
     with tempfile.TemporaryDirectory() as d:
         shutil.copy(db, Path(d) / "a2a.db")
         with Store(Path(d) / "a2a.db") as s:
-            return json.loads(json.dumps(metrics.compute(s), default=str))
+            return json.loads(json.dumps(metrics.compute_json(s), default=str))
 
 
 def main() -> None:
