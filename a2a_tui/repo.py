@@ -23,6 +23,7 @@ from a2a_tui import identity
 from a2a_tui.config import Config, read_plain, validate
 from a2a_tui.errors import A2AError
 from a2a_tui.git import Git
+from a2a_tui.payloads.record import Initialized, PidNamespaceRecorded
 
 A2A_DIR = ".a2a"
 SPOOL = "spool"
@@ -303,8 +304,8 @@ def init(repo: Repo, target: str | None = None, *, adopt_namespace: bool = False
         # target_head: the gate's view of its target before its first advance.
         store = owner.create_store(
             repo.root, repo.db_path,
-            {"target_branch": cfg.target_branch, "pid_namespace": here,
-             "target_head": git.resolve_commit(f"refs/heads/{cfg.target_branch}")},
+            Initialized(target_branch=cfg.target_branch, pid_namespace=here,
+                        target_head=git.resolve_commit(f"refs/heads/{cfg.target_branch}")),
             replaces=recorded.store_id if recorded else None)
     try:
         if not present:
@@ -397,7 +398,7 @@ def _record_namespace(store, here: str | None, adopt: bool) -> str | None:
                        " run `a2a init` from yours")
     with store.write() as tx:
         tx.append("pid_namespace_recorded", actor="user",
-                  payload={"pid_namespace": here, "previous": recorded})
+                  payload=PidNamespaceRecorded(pid_namespace=here, previous=recorded))
     return here
 
 

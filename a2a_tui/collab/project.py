@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from a2a_tui.errors import A2AError
+from a2a_tui.payloads.collab import ProjectProfileConfirmed
 
 FIELDS = ("language", "test_framework", "tests", "build", "test")
 READ_BYTES = 1 << 20
@@ -139,8 +140,8 @@ def confirmed(db) -> dict[str, Any] | None:
 def confirm_in_tx(tx, profile: dict[str, str], detected: dict[str, Any], sets: list[str],
                   actor: str, user_input: str) -> int:
     """Record the user's confirmation of `profile` (what was detected and edited beside it)."""
-    return tx.append(EVENT, actor=actor, payload={
-        "profile": profile, "detected": detected, "edits": sets, "user_input": user_input})
+    return tx.append(EVENT, actor=actor, payload=ProjectProfileConfirmed(
+        profile=profile, detected=detected, edits=sets, user_input=user_input))
 
 
 def section(profile: dict[str, Any]) -> str:

@@ -14,6 +14,7 @@ from a2a_tui.collab.context import Collab, records_refusals, require_text
 from a2a_tui.collab.delivery import deliver_in_tx, live_session
 from a2a_tui.errors import A2AError
 from a2a_tui.jsontypes import JsonObject
+from a2a_tui.payloads.collab import UserInput
 from a2a_tui.queue import wake
 
 # review_comments: line comments on a diff sent to its writer (gate/reviews/comments.py;
@@ -80,8 +81,8 @@ def record_user_input_in_tx(tx, kind: str, text: str, *, source: str,
     n = tx.next_counter("U")
     uid = f"U-{n}"
     seq = tx.append("user_input", actor="user", attempt=attempt, session=to_session,
-                    payload={"id": uid, "kind": kind, "text": text, "source": source,
-                             "ref": ref, "option": option_key, **(details or {})})
+                    payload=UserInput(id=uid, kind=kind, text=text, source=source, ref=ref,
+                                      option=option_key, **(details or {})))
     tx.execute("INSERT INTO user_inputs(id, n, kind, text, source, to_session, ref, option_key,"
                " attempt, seq, ts_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                (uid, n, kind, text, source, to_session, ref, option_key, attempt, seq,

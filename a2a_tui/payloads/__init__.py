@@ -15,11 +15,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from a2a_tui.payloads import attempts, integrate, reviews, targets, verify
+from a2a_tui.payloads import (
+    attempts,
+    boundary,
+    collab,
+    house,
+    integrate,
+    record,
+    reviews,
+    targets,
+    verify,
+)
 from a2a_tui.payloads.base import Payload, PayloadError
 
 PAYLOADS: dict[str, type[Payload]] = {t.KIND: t for t in (
-    *attempts.TYPES, *verify.TYPES, *integrate.TYPES, *reviews.TYPES, *targets.TYPES)}
+    *attempts.TYPES, *verify.TYPES, *integrate.TYPES, *reviews.TYPES, *targets.TYPES,
+    *collab.TYPES,
+    *boundary.TYPES,
+    *record.TYPES,
+    *house.TYPES,
+)}
 
 
 def type_of(kind: str) -> type[Payload] | None:
