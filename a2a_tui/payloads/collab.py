@@ -16,7 +16,7 @@ from a2a_tui.payloads.base import Payload, payload
 class UserInput(Payload):
     """A user input record (U-<n>): its words, where they came from (cli, tui, pane) and what
     they answer. The rest are the details a caller adds (the pane typed in, the review comments
-    sent, the rule file accepted, the input it confirms)."""
+    sent, the rule file accepted, the input it confirms, the profile confirmed)."""
 
     id: str
     kind: str
@@ -33,6 +33,8 @@ class UserInput(Payload):
     file: str | None = None         # a rule file accepted (gate/cards/gate_rules.py)
     digest: str | None = None
     confirms: str | None = None     # an input confirmed as the user's words
+    profile: dict[str, str] | None = None   # the project profile confirmed (cli/profile_cmds.py)
+    edits: list[str] | None = None
 
 
 @payload(C.INBOX_POSTED)
