@@ -43,6 +43,29 @@ class Said:
 
 
 @dataclass(frozen=True)
+class UserInputRecord:
+    """A user input as `a2a input list` shows it: the `user_inputs` row and where it was
+    delivered (`delivered_to`, `dispatch`; None: nowhere)."""
+
+    id: str
+    n: int
+    kind: str
+    text: str
+    source: str
+    to_session: str | None
+    ref: str | None
+    option_key: str | None
+    attempt: str | None
+    seq: int
+    ts_ns: int
+    delivered_to: str | None
+    dispatch: int | None
+
+    def to_json(self) -> JsonObject:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+@dataclass(frozen=True)
 class Confirmed:
     """Pane input `confirms` confirmed as the user's by the user input `id`; `changed` False:
     it had been confirmed before (by `id`)."""
@@ -144,8 +167,9 @@ def get_user_input(store_or_tx, uid: str):
     return store_or_tx.one("SELECT * FROM user_inputs WHERE id = ?", (uid,))
 
 
-def list_user_inputs(store) -> list[dict[str, Any]]:
+def list_user_inputs(store) -> list[UserInputRecord]:
     """Every user input, oldest first, with where it was delivered (if anywhere)."""
     rows = store.all("SELECT u.*, d.session AS delivered_to, d.dispatch FROM user_inputs u"
                      " LEFT JOIN deliveries d ON d.record = u.id ORDER BY u.n")
-    return [dict(r) for r in rows]
+    return [UserInputRecord(**{k: r[k] for k in UserInputRecord.__dataclass_fields__})
+            for r in rows]

@@ -74,7 +74,7 @@ def reseal(tx: Any, *, from_seq: int, reason: str, actor: str) -> Resealed:
             tx.execute("UPDATE events SET hash = ? WHERE seq = ?", (h, row[0]))
             n += 1
         prev = h
-    tx.execute(schema_of("events")["trigger_sql"]["events_no_update"])
+    tx.execute(schema_of("events").trigger_sql("events_no_update"))
     seq = tx.append("chain_resealed", actor=actor,
                     payload=ChainResealed(from_seq=from_seq, rehashed=n, reason=reason))
     last, tip_hash = chain.tip(tx.conn)
@@ -89,11 +89,11 @@ def _rewrite(tx: Any, table: Table, rows: dict[tuple, Row], present: bool) -> No
     if present:
         old = {tuple(r[k] for k in table.key): dict(r) for r in tx.all(
             f"SELECT * FROM {table.name}")}
-        for name, _sql in ddl["trigger"]:
+        for name, _sql in ddl.triggers:
             tx.execute(f"DROP TRIGGER IF EXISTS {name}")
         tx.execute(f"DELETE FROM {table.name}")
     else:
-        for _name, sql in ddl["table"] + ddl["index"]:
+        for _name, sql in ddl.table + ddl.indexes:
             tx.execute(sql)
     for key, row in sorted(rows.items(), key=lambda kv: row_seq(kv[1])):
         row = dict(row)
@@ -102,8 +102,8 @@ def _rewrite(tx: Any, table: Table, rows: dict[tuple, Row], present: bool) -> No
                 row[col] = old[key][col]
         for col in table.json_columns:
             row[col] = card_text(row[col])
-        cols = [c for c in row if c in ddl["columns"]]  # an id None: SQLite numbers the row
+        cols = [c for c in row if c in ddl.columns]  # an id None: SQLite numbers the row
         tx.execute(f"INSERT INTO {table.name}({','.join(cols)}) VALUES"
                    f" ({','.join('?' * len(cols))})", [row[c] for c in cols])
-    for _name, sql in ddl["trigger"]:
+    for _name, sql in ddl.triggers:
         tx.execute(sql)
