@@ -15,9 +15,9 @@ def _lines(profile) -> list[str]:
 
 
 def cmd_profile(ctx, args) -> Result:
-    from a2a_tui.collab.project import confirmed, detect
+    from a2a_tui.collab.project import detect, profile_confirmed
 
-    found, given = detect(ctx.repo.root), confirmed(ctx.store)
+    found, given = detect(ctx.repo.root), profile_confirmed(ctx.store)
     text = [f"detected (from {found.source or 'no marker file'}"
             + (f"; also {', '.join(found.also)}" if found.also else "") + "):",
             *_lines(found.profile)]
