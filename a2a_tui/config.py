@@ -10,6 +10,10 @@ answers.
 Adding a field: to `Config` with its default and to `model()` with its checks (a test fails
 while the two differ). Add it to PLAIN_FIELDS only if it is a plain string or number whose
 checks `read_plain` then makes too; a file that sets any other field is read by the model.
+
+The rule files (`.a2a/gate.toml`, this one) are in force only as the user accepted them: a
+`RuleFile` holds the text in force beside the file's, `record_acceptance` records an acceptance
+(a2a_tui/repo.py `Repo.rule_file` reads them back).
 """
 
 # Imports inside functions: tomllib, tomli_w, pydantic and the store load only for a command
@@ -19,9 +23,16 @@ from __future__ import annotations
 
 import functools
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
+<<<<<<< HEAD
 from a2a_tui.jsontypes import TomlTable
+=======
+from a2a_tui.errors import A2AError
+
+A2A_DIR = ".a2a"
+>>>>>>> i39g
 
 
 @dataclass
@@ -80,6 +91,24 @@ def model() -> Any:
 def validate(data: dict[str, Any]) -> Config:
     """A parsed TOML table checked by the model; raises pydantic's ValidationError."""
     return Config(**model().model_validate(data).model_dump())
+
+
+def validate_config_text(text: str, path: Path) -> Config:
+    """`.a2a/config.toml`'s text read by tomllib and the model; one `bad_config` error."""
+    import tomllib
+
+    from pydantic import ValidationError
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise A2AError("bad_config", f"{path}: {exc}") from exc
+    try:
+        return validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        field = ".".join(str(p) for p in err["loc"])
+        raise A2AError("bad_config", f"{path}: {field}: {err['msg']}") from exc
 
 
 def read_plain(text: str) -> Config | None:
@@ -142,3 +171,56 @@ def _integer(value: str) -> int | None:
     if not value.isascii() or not value.isdigit() or (value[0] == "0" and value != "0"):
         return None
     return int(value)
+
+
+# --- rule files (`.a2a/gate.toml`, `.a2a/config.toml`): in force once the user accepted them
+@dataclass(frozen=True)
+class RuleFile:
+    """A rule file: what is in force (`text`) and what the file says now (`disk`)."""
+
+    name: str                   # gate.toml | config.toml
+    path: Path
+    text: str                   # in force
+    disk: str | None            # the file as it is now; None when there is none
+    accepted_seq: int | None    # the acceptance in force (None: none yet, or no store)
+    unreadable: str | None = None   # why the file cannot be read (a folder, say): not accepted
+
+    @property
+    def label(self) -> str:
+        return f"{A2A_DIR}/{self.name}"
+
+    @property
+    def digest(self) -> str:
+        return text_digest(self.text)
+
+    @property
+    def disk_digest(self) -> str:
+        return text_digest(self.disk or "")
+
+    @property
+    def pending(self) -> bool:
+        """Whether the file says something that is not in force."""
+        return self.unreadable is not None or (self.disk or "") != self.text
+
+
+def text_digest(text: str) -> str:
+    import hashlib
+
+    return "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def record_acceptance(tx, rule: RuleFile, before: str, *, actor: str, how: str,
+                      user_input: str | None = None, weakens: list[str] | None = None) -> int:
+    """Record that the file as it is now (`rule.disk`) is in force, accepted by `actor`;
+    `weakens`: what the change relaxes (gate.toml's thresholds), said in the record."""
+    import difflib
+
+    text = rule.disk or ""
+    diff = "".join(difflib.unified_diff(before.splitlines(keepends=True),
+                                        text.splitlines(keepends=True),
+                                        fromfile="in force", tofile=rule.label))
+    return tx.append("rules_accepted", actor=actor,
+                     payload={"file": rule.label, "digest": text_digest(text),
+                              "previous": text_digest(before), "text": text, "diff": diff,
+                              "how": how, "user_input": user_input,
+                              **({"weakens": weakens} if weakens is not None else {})})

@@ -104,3 +104,46 @@ class EventKind(StrEnum):
     RETRO_STARTED = "retro_started"
     RETRO_SAVED = "retro_saved"
     RETRO_PROPOSED = "retro_proposed"
+
+
+class CollabEvent(StrEnum):
+    """The collaboration's kinds outside `EventKind`: the user's words, the inbox, refusals."""
+
+    USER_INPUT = "user_input"
+    INBOX_POSTED = "inbox_posted"
+    COLLAB_REFUSED = "collab_refused"
+
+
+class BoundaryEvent(StrEnum):
+    """A caller refused at a2a's edge (roles, identity, the broker) and the broker's exits."""
+
+    ROLE_FORBIDDEN = "role_forbidden"
+    CALLER_UNIDENTIFIED = "caller_unidentified"
+    BROKER_REFUSED = "broker_refused"
+    BROKER_PEER_MISMATCH = "broker_peer_mismatch"
+    BROKER_EXITED = "broker_exited"
+
+
+class RecordEvent(StrEnum):
+    """The record's own events: whose store it is, its repairs, backups and troubles."""
+
+    STORE_IDENTIFIED = "store_identified"
+    PID_NAMESPACE_RECORDED = "pid_namespace_recorded"
+    STORE_TAMPERED = "store_tampered"
+    STORE_REPAIRED = "store_repaired"
+    PROJECTIONS_REBUILT = "projections_rebuilt"
+    CHAIN_RESEALED = "chain_resealed"
+    STORE_RESTORED = "store_restored"
+    STORE_BACKED_UP = "store_backed_up"
+    STORE_TROUBLE = "store_trouble"
+
+
+class HouseEvent(StrEnum):
+    """The orchestrator's life, the settings it takes in, the workbench and the demo."""
+
+    ORCHESTRATOR_STARTED = "orchestrator_started"
+    ORCHESTRATOR_STOPPED = "orchestrator_stopped"
+    SETTINGS_LOADED = "settings_loaded"
+    SETTINGS_REFUSED = "settings_refused"
+    WORKBENCH_UP = "workbench_up"
+    DEMO_STEP = "demo_step"

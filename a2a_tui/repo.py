@@ -15,16 +15,23 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
 
 from a2a_tui import identity
-from a2a_tui.config import Config, read_plain, validate
+from a2a_tui.config import (
+    A2A_DIR,
+    Config,
+    RuleFile,
+    read_plain,
+    record_acceptance,
+    validate,
+    validate_config_text,
+)
 from a2a_tui.errors import A2AError
 from a2a_tui.git import Git
+from a2a_tui.jsontypes import JsonObject
 
-A2A_DIR = ".a2a"
 SPOOL = "spool"
 BROKER_SOCKET = "a2a.sock"
 SESSION_OUT = "out"
@@ -37,38 +44,32 @@ RULE_FILES = (GATE_TOML, CONFIG_TOML)
 
 
 @dataclass(frozen=True)
-class RuleFile:
-    """A rule file: what is in force (`text`) and what the file says now (`disk`)."""
+class DemoMarker:
+    """What `a2a demo` records in the repository it built (`.a2a/demo.json`)."""
 
-    name: str                   # gate.toml | config.toml
-    path: Path
-    text: str                   # in force
-    disk: str | None            # the file as it is now; None when there is none
-    accepted_seq: int | None    # the acceptance in force (None: none yet, or no store)
-    unreadable: str | None = None   # why the file cannot be read (a folder, say): not accepted
+    root: str
+    made_folder: bool | None = None     # the demo made the folder: `a2a down` removes it
+    tmux_socket: str | None = None
+    started_in: str | None = None       # where `a2a demo` was typed
 
-    @property
-    def label(self) -> str:
-        return f"{A2A_DIR}/{self.name}"
-
-    @property
-    def digest(self) -> str:
-        return text_digest(self.text)
-
-    @property
-    def disk_digest(self) -> str:
-        return text_digest(self.disk or "")
-
-    @property
-    def pending(self) -> bool:
-        """Whether the file says something that is not in force."""
-        return self.unreadable is not None or (self.disk or "") != self.text
+    def to_json(self) -> JsonObject:
+        return asdict(self)
 
 
-def text_digest(text: str) -> str:
-    import hashlib
+@dataclass(frozen=True)
+class InitDone:
+    """What `a2a init` did: where, the target branch, whether it made the store now, a2a's PID
+    namespace and this process's (see identity.py)."""
 
-    return "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+    root: str
+    a2a_dir: str
+    target_branch: str
+    created: bool
+    pid_namespace: str | None
+    this_pid_namespace: str | None
+
+    def to_json(self) -> JsonObject:
+        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -142,13 +143,15 @@ class Repo:
         under `.a2a/`, so no agent can write it."""
         return self.a2a_dir / DEMO_MARKER
 
-    def demo(self) -> dict[str, Any] | None:
+    def demo(self) -> DemoMarker | None:
         """What `a2a demo` recorded about this repository, or None for any other."""
         try:
             data = json.loads(self.demo_marker.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
-        return data if isinstance(data, dict) and data.get("root") == str(self.root) else None
+        if not isinstance(data, dict) or data.get("root") != str(self.root):
+            return None
+        return DemoMarker(**{k: data.get(k) for k in DemoMarker.__dataclass_fields__})
 
     @property
     def git(self) -> Git:
@@ -213,22 +216,26 @@ class Repo:
             return RuleFile(name, path, accepted[1], disk, accepted[0], unreadable)
         return RuleFile(name, path, self._before_acceptance(name), disk, None, unreadable)
 
-    def _accepted(self, name: str) -> tuple[int, str] | None:
+    def _one(self, sql: str, params: tuple = ()) -> tuple | None:
+        """One row of the store, read without the store's machinery (rule files are read
+        before it opens); None when it has no events table yet."""
         import sqlite3
 
         try:
             con = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, timeout=15)
             try:
-                row = con.execute(
-                    "SELECT seq, json_extract(payload, '$.text') FROM events"
-                    " WHERE kind = 'rules_accepted' AND json_extract(payload, '$.file') = ?"
-                    " ORDER BY seq DESC LIMIT 1", (f"{A2A_DIR}/{name}",)).fetchone()
+                return con.execute(sql, params).fetchone()
             finally:
                 con.close()
         except sqlite3.Error as exc:
             if "no such table" in str(exc):
                 return None
             raise A2AError("store_unavailable", f"{self.db_path}: {exc}") from exc
+
+    def _accepted(self, name: str) -> tuple[int, str] | None:
+        row = self._one("SELECT seq, json_extract(payload, '$.text') FROM events WHERE kind ="
+                        " 'rules_accepted' AND json_extract(payload, '$.file') = ? ORDER BY seq"
+                        " DESC LIMIT 1", (f"{A2A_DIR}/{name}",))
         return (row[0], row[1]) if row else None
 
     def _before_acceptance(self, name: str) -> str:
@@ -236,16 +243,11 @@ class Repo:
         target branch `a2a init` recorded (a store from before rules were accepted)."""
         if name != CONFIG_TOML:
             return ""
-        import sqlite3
-
-        con = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, timeout=15)
         try:
-            row = con.execute("SELECT json_extract(payload, '$.target_branch') FROM events"
-                              " WHERE kind = 'initialized' ORDER BY seq LIMIT 1").fetchone()
-        except sqlite3.Error:
+            row = self._one("SELECT json_extract(payload, '$.target_branch') FROM events"
+                            " WHERE kind = 'initialized' ORDER BY seq LIMIT 1")
+        except A2AError:
             row = None
-        finally:
-            con.close()
         if not row or not row[0]:   # a store that recorded nothing yet: `a2a init` will
             try:
                 return self.rule_path(name).read_text(encoding="utf-8",
@@ -266,11 +268,10 @@ class Repo:
 
 
 def init(repo: Repo, target: str | None = None, *, adopt_namespace: bool = False,
-         new_store: bool = False) -> dict[str, Any]:
+         new_store: bool = False) -> InitDone:
     """Create `.a2a/` (store, spool, worktrees, config) in the repository, listed in
     `.git/info/exclude`; idempotent. `target` is the branch the gate integrates into (default:
-    the one checked out). Returns root, a2a_dir, target_branch, whether the store was created
-    now and a2a's PID namespace (`pid_namespace`, see identity.py).
+    the one checked out).
 
     The only place a store is made (store/owner.py). Where the repository had one (its config,
     or its git directory's record of a store) and it is gone, init refuses (`store_missing`)
@@ -282,7 +283,8 @@ def init(repo: Repo, target: str | None = None, *, adopt_namespace: bool = False
     changed, e.g. a restarted container). Both are recorded as events."""
     git = repo.git
     target = _target(git, repo.root, target)
-    from a2a_tui.store import owner  # lazy: see the top of the module
+    from a2a_tui.payloads.record import Initialized  # lazy: see the top of the module
+    from a2a_tui.store import owner
 
     existed = repo.initialized
     present = repo.db_path.exists()
@@ -303,8 +305,8 @@ def init(repo: Repo, target: str | None = None, *, adopt_namespace: bool = False
         # target_head: the gate's view of its target before its first advance.
         store = owner.create_store(
             repo.root, repo.db_path,
-            {"target_branch": cfg.target_branch, "pid_namespace": here,
-             "target_head": git.resolve_commit(f"refs/heads/{cfg.target_branch}")},
+            Initialized(target_branch=cfg.target_branch, pid_namespace=here,
+                        target_head=git.resolve_commit(f"refs/heads/{cfg.target_branch}")),
             replaces=recorded.store_id if recorded else None)
     try:
         if not present:
@@ -312,9 +314,8 @@ def init(repo: Repo, target: str | None = None, *, adopt_namespace: bool = False
         namespace = _record_namespace(store, here, adopt_namespace)
     finally:
         store.close()
-    return {"root": str(repo.root), "a2a_dir": str(repo.a2a_dir),
-            "target_branch": cfg.target_branch, "created": not present,
-            "pid_namespace": namespace, "this_pid_namespace": here}
+    return InitDone(str(repo.root), str(repo.a2a_dir), cfg.target_branch, not present,
+                    namespace, here)
 
 
 def _target(git: Git, root: Path, target: str | None) -> str:
@@ -351,41 +352,6 @@ def _accept_rule_files(repo: Repo, store) -> None:
                                   actor="user", how="a2a init")
 
 
-def validate_config_text(text: str, path: Path) -> Config:
-    """`.a2a/config.toml`'s text read by tomllib and the model; one `bad_config` error."""
-    import tomllib
-
-    from pydantic import ValidationError
-
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise A2AError("bad_config", f"{path}: {exc}") from exc
-    try:
-        return validate(data)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        field = ".".join(str(p) for p in err["loc"])
-        raise A2AError("bad_config", f"{path}: {field}: {err['msg']}") from exc
-
-
-def record_acceptance(tx, rule: RuleFile, before: str, *, actor: str, how: str,
-                      user_input: str | None = None, weakens: list[str] | None = None) -> int:
-    """Record that the file as it is now (`rule.disk`) is in force, accepted by `actor`;
-    `weakens`: what the change relaxes (gate.toml's thresholds), said in the record."""
-    import difflib
-
-    text = rule.disk or ""
-    diff = "".join(difflib.unified_diff(before.splitlines(keepends=True),
-                                        text.splitlines(keepends=True),
-                                        fromfile="in force", tofile=rule.label))
-    return tx.append("rules_accepted", actor=actor,
-                     payload={"file": rule.label, "digest": text_digest(text),
-                              "previous": text_digest(before), "text": text, "diff": diff,
-                              "how": how, "user_input": user_input,
-                              **({"weakens": weakens} if weakens is not None else {})})
-
-
 def _record_namespace(store, here: str | None, adopt: bool) -> str | None:
     """Record this process's PID namespace as a2a's when the store has none (or `adopt`), and
     only from a terminal: a sandboxed command without one cannot make its namespace a2a's."""
@@ -395,9 +361,11 @@ def _record_namespace(store, here: str | None, adopt: bool) -> str | None:
     if not identity.controlling_tty():
         raise A2AError("caller_unidentified", "recording a2a's PID namespace needs a terminal:"
                        " run `a2a init` from yours")
+    from a2a_tui.payloads.record import PidNamespaceRecorded
+
     with store.write() as tx:
         tx.append("pid_namespace_recorded", actor="user",
-                  payload={"pid_namespace": here, "previous": recorded})
+                  payload=PidNamespaceRecorded(pid_namespace=here, previous=recorded))
     return here
 
 

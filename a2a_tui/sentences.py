@@ -15,6 +15,7 @@ from typing import Any
 from a2a_tui.kinds import EventKind as K
 from a2a_tui.kinds import GateEvent as G
 from a2a_tui.payloads import payload_of
+from a2a_tui.payloads.collab import BoardItemAnswered, UserInput
 from a2a_tui.payloads.verify import Verified
 from a2a_tui.store.db import Event
 
@@ -97,17 +98,16 @@ def _signal(e: Event) -> str:
     return f"{s} signalled {e.payload.get('event') or kind}"
 
 
-def _answered(e: Event) -> str:
-    option = e.payload.get("option")
-    said = f"option {option}" if option else "in words"
-    return (f"{who(e.actor)} answered {_p(e, 'id')}: {said}"
-            + (" (recommended)" if e.payload.get("adopted") else ""))
+def _answered(e: Event, p: BoardItemAnswered) -> str:
+    said = f"option {p.option}" if p.option else "in words"
+    return (f"{who(e.actor)} answered {_v(p.id)}: {said}"
+            + (" (recommended)" if p.adopted else ""))
 
 
-def _user_input(e: Event) -> str:
-    text = str(e.payload.get("text") or "").replace("\n", " ⏎ ")
+def _user_input(e: Event, p: UserInput) -> str:
+    text = str(p.text or "").replace("\n", " ⏎ ")
     to = f" to {e.session}" if e.session else ""
-    return f"{_p(e, 'id')}: you ({_p(e, 'kind')}{to}): {text[:80]}"
+    return f"{_v(p.id)}: you ({_v(p.kind)}{to}): {text[:80]}"
 
 
 SENTENCES: dict[str, Callable[[Event], str]] = {
@@ -189,8 +189,8 @@ SENTENCES: dict[str, Callable[[Event], str]] = {
     G.TARGET_RESTORED: _typed(lambda e, p: f"{who(e.actor)} restored {_v(p.target)} to"
                                            f" {_short(p.head)}"),
     # outside the gate's tables
-    K.INITIALIZED: lambda e: f"{who(e.actor)} set a2a up here (target branch"
-                             f" {_p(e, 'target_branch')})",
+    K.INITIALIZED: _typed(lambda e, p: f"{who(e.actor)} set a2a up here (target branch"
+                                       f" {_v(p.target_branch)})"),
     K.GATE_FEEDBACK: lambda e: f"the gate {'sent' if e.payload.get('sent') else 'held'} the"
                                f" feedback of {e.attempt}",
     K.FEEDBACK_STOPPED: lambda e: f"feedback to {e.attempt} stopped: you decide",
@@ -211,11 +211,11 @@ SENTENCES: dict[str, Callable[[Event], str]] = {
     K.DISPATCH_SENT: lambda e: f"a2a typed prompt #{_p(e, 'n')} into {e.session}",
     K.DISPATCH_ENTER_RESENT: lambda e: f"a2a pressed Enter again for prompt #{_p(e, 'n')}"
                                        f" in {e.session}",
-    K.BOARD_ITEM_POSTED: lambda e: f"{who(e.actor)} asked {_p(e, 'id')}: {_p(e, 'title')}"
-                                   if e.payload.get("kind") == "question" else
-                                   f"{who(e.actor)} posted {_p(e, 'id')}: {_p(e, 'title')}",
-    K.BOARD_ITEM_ANSWERED: _answered,
-    K.BOARD_ITEM_CLOSED: lambda e: f"{who(e.actor)} closed {_p(e, 'id')}",
+    K.BOARD_ITEM_POSTED: _typed(lambda e, p: f"{who(e.actor)}"
+                                             f" {'asked' if p.kind == 'question' else 'posted'}"
+                                             f" {_v(p.id)}: {_v(p.title)}"),
+    K.BOARD_ITEM_ANSWERED: _typed(_answered),
+    K.BOARD_ITEM_CLOSED: _typed(lambda e, p: f"{who(e.actor)} closed {_v(p.id)}"),
     K.SPOT_CHECK_REQUESTED: lambda e: f"the gate asks you to spot-check {e.attempt}",
     K.SPOT_CHECK_DONE: lambda e: f"{who(e.actor)} spot-checked {e.attempt}:"
                                  f" {_p(e, 'verdict')}",
@@ -223,7 +223,7 @@ SENTENCES: dict[str, Callable[[Event], str]] = {
     K.RETRO_SAVED: lambda e: f"retrospective {_p(e, 'id')} was saved",
     K.RETRO_PROPOSED: lambda e: f"a2a proposes a retrospective ({_p(e, 'question')})",
     # a few more of the log's own
-    "user_input": _user_input,
+    "user_input": _typed(_user_input),
     "dispatch_sending": lambda e: f"a2a is typing prompt #{_p(e, 'n')} into {e.session}",
     "dispatch_confirmed": lambda e: f"{e.session} took prompt #{_p(e, 'n')}",
     "dispatch_done": lambda e: f"{e.session} is done with prompt #{_p(e, 'n')}",
@@ -232,11 +232,11 @@ SENTENCES: dict[str, Callable[[Event], str]] = {
     "session_ended": lambda e: f"{who(str(_p(e, 'ended_by')))} ended {e.session}",
     "pane_paused": lambda e: f"{who(e.actor)} paused {e.session}",
     "pane_resumed": lambda e: f"{who(e.actor)} resumed {e.session}",
-    "orchestrator_started": lambda e: f"the orchestrator started (pid {_p(e, 'pid')})",
-    "orchestrator_stopped": lambda e: f"the orchestrator stopped (pid {_p(e, 'pid')})",
-    "demo_step": lambda e: f"demo: {_p(e, 'text')}",
-    "inbox_posted": lambda e: f"{who(e.actor)} posted {_p(e, 'kind')} {_p(e, 'id')} for the"
-                              f" {_p(e, 'recipient')} controller",
+    "orchestrator_started": _typed(lambda e, p: f"the orchestrator started (pid {_v(p.pid)})"),
+    "orchestrator_stopped": _typed(lambda e, p: f"the orchestrator stopped (pid {_v(p.pid)})"),
+    "demo_step": _typed(lambda e, p: f"demo: {_v(p.text)}"),
+    "inbox_posted": _typed(lambda e, p: f"{who(e.actor)} posted {_v(p.kind)} {_v(p.id)} for"
+                                        f" the {_v(p.recipient)} controller"),
     "records_delivered": lambda e: f"{', '.join(e.payload.get('records') or [])} went to"
                                    f" {e.session} in prompt #{_p(e, 'dispatch')}",
 }

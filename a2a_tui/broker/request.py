@@ -43,6 +43,7 @@ from a2a_tui.broker import commands
 from a2a_tui.broker.client import FORWARDED, TERMINAL_VARS, VERSION, Reader, send
 from a2a_tui.cli.output import emit_error
 from a2a_tui.errors import A2AError
+from a2a_tui.payloads.boundary import BrokerPeerMismatch, BrokerRefused
 from a2a_tui.repo import Repo
 from a2a_tui.resources import BrokerLimits
 
@@ -275,7 +276,7 @@ def identify(store, session: str, who: tuple[int, int]) -> identity.Caller:
     if why is not None:
         with store.write() as tx:
             tx.append("broker_peer_mismatch", actor="orchestrator", session=session,
-                      payload={"pid": pid, "uid": uid, "why": why})
+                      payload=BrokerPeerMismatch(pid=pid, uid=uid, why=why))
         raise A2AError("broker_peer_mismatch", f"refused on session {session}'s socket:"
                        f" {why}")
     return identity.Caller(session=session, role=row["role"], via="broker")
@@ -347,7 +348,7 @@ class Call:
         if why is not None:
             with ctx.store.write() as tx:
                 tx.append("broker_refused", actor=self.caller.actor, session=self.caller.session,
-                          payload={"command": words, "why": why})
+                          payload=BrokerRefused(command=words, why=why))
             raise A2AError("broker_refused", f"`a2a {words or args.command}` through the"
                            f" broker: {why}")
         dest = commands.FILE_ARGS.get(words or "")

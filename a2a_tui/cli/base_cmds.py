@@ -24,15 +24,15 @@ def cmd_init(ctx, args) -> Result:
         raise A2AError(err.code, f"{err.message}: run it in one, or make one here (`git init`,"
                        " commit a first file, then `a2a init`); `a2a demo` shows a2a in a"
                        " sample repository of its own") from None
-    data = init(repo, args.target, adopt_namespace=args.adopt_pid_namespace,
+    done = init(repo, args.target, adopt_namespace=args.adopt_pid_namespace,
                 new_store=args.new_store)
-    text = (f"{'initialized' if data['created'] else 'already initialized'}: {data['a2a_dir']}"
-            f" (target branch {data['target_branch']})")
-    if data["pid_namespace"] != data["this_pid_namespace"]:
-        text += (f"\na2a's PID namespace is {data['pid_namespace']}, this terminal's is"
-                 f" {data['this_pid_namespace']}: commands from here are unidentified"
+    text = (f"{'initialized' if done.created else 'already initialized'}: {done.a2a_dir}"
+            f" (target branch {done.target_branch})")
+    if done.pid_namespace != done.this_pid_namespace:
+        text += (f"\na2a's PID namespace is {done.pid_namespace}, this terminal's is"
+                 f" {done.this_pid_namespace}: commands from here are unidentified"
                  " (`a2a init --adopt-pid-namespace` makes this one a2a's)")
-    return Result(data, text, rules="init")
+    return Result(done.to_json(), text, rules="init")
 
 
 def cmd_status(ctx, args) -> Result:

@@ -28,11 +28,12 @@ def cmd_card_add(ctx, args) -> Result:
 
 
 def cmd_card_new(ctx, args) -> Result:
-    from a2a_tui.collab.project import confirmed
+    from a2a_tui.collab.project import profile_confirmed
     from a2a_tui.gate.cards.cardfile import template
     from a2a_tui.gate.cards.commands import write_draft
 
-    project = confirmed(ctx.store)   # the project's profile, as the user confirmed it
+    given = profile_confirmed(ctx.store)   # the project's profile, as the user confirmed it
+    project = given.to_json() if given else None
     if args.print_only:
         text = template(args.title, project)
         return Result({"template": text}, text.rstrip("\n"))

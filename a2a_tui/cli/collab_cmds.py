@@ -47,11 +47,11 @@ def cmd_input_list(ctx, args) -> Result:
 
     rows = list_user_inputs(ctx.store)
     def where(r) -> str:
-        return f"-> {r['delivered_to']} #{r['dispatch']}" if r["dispatch"] else ""
+        return f"-> {r.delivered_to} #{r.dispatch}" if r.dispatch else ""
 
-    lines = [f"{r['id']:<6} {r['kind']:<9} {r['source']:<4} {where(r):<14} {_one_line(r['text'])}"
+    lines = [f"{r.id:<6} {r.kind:<9} {r.source:<4} {where(r):<14} {_one_line(r.text)}"
              for r in rows]
-    return Result(rows, "\n".join(lines) or "(no user input)")
+    return Result([r.to_json() for r in rows], "\n".join(lines) or "(no user input)")
 
 
 def cmd_input_show(ctx, args) -> Result:

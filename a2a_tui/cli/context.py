@@ -126,12 +126,13 @@ class CliContext:
         if getattr(func, "__name__", "") in READS_OR_OWN_RULES:
             return
         from a2a_tui import identity
+        from a2a_tui.payloads.boundary import CallerUnidentified
 
         command = key or self.args.command
         with self.store.write() as tx:
             tx.append("caller_unidentified", actor=identity.UNIDENTIFIED,
-                      payload={"command": command, "why": caller.unidentified,
-                               "pid": os.getpid()})
+                      payload=CallerUnidentified(command=command, why=caller.unidentified,
+                                                 pid=os.getpid()))
         raise caller.refusal(f"`a2a {command}` writes")
 
     def _require_role(self, key: str | None, caller: Caller) -> None:

@@ -9,6 +9,7 @@ from a2a_tui.cli.output import Result
 from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.errors import A2AError
 from a2a_tui.gate import ledger
+from a2a_tui.payloads.record import StoreRestored
 from a2a_tui.store import chain, pages
 
 
@@ -113,8 +114,8 @@ def cmd_store_restore(ctx, args) -> Result:
         conn.close()
     with repo.store() as store, store.write() as tx:
         seq = tx.append("store_restored", actor=who.actor,
-                        payload={"from": info.path, "last_seq": info.last_seq,
-                                 "previous": str(previous) if previous else None})
+                        payload=StoreRestored(from_=info.path, last_seq=info.last_seq,
+                                              previous=str(previous) if previous else None))
         uid = record_user_input_in_tx(tx, "action", f"restored the store from {info.path}"
                                       f" (up to #{info.last_seq})", source="cli")
     data = {**info.to_json(), "restored_seq": seq, "user_input": uid,

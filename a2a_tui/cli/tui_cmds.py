@@ -49,7 +49,7 @@ def cmd_down(ctx, args) -> Result:
         ctx.repo = started_here(err, Tmux(socket_from_env(args.tmux_socket)))
     demo = demo_of(ctx.repo)
     socket = socket_from_env(args.tmux_socket,
-                             (demo or {}).get("tmux_socket") or recorded_server(ctx.repo))
+                             (demo and demo.tmux_socket) or recorded_server(ctx.repo))
 
     def remove() -> str:
         # Before the tmux session goes: `a2a down` may be typed in one of its panes.

@@ -17,6 +17,7 @@ from a2a_tui.collab.items import Answered, Board, BoardItem, BoardRecord, ItemSh
 from a2a_tui.collab.roles import BOARD_ASKERS, BOARD_CLOSERS, CATEGORIES, PROTECTED_CATEGORIES
 from a2a_tui.collab.user_input import record_user_input_in_tx, require_user
 from a2a_tui.errors import A2AError
+from a2a_tui.payloads.collab import BoardItemAnswered, BoardItemClosed, BoardItemPosted
 from a2a_tui.queue import wake
 
 OPTION_KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,15}$")
@@ -57,10 +58,10 @@ def _insert_item(tx, kind: str, *, title: str, body: str, category: str, blockin
     item_id = f"{prefix}-{tx.next_counter(prefix)}"
     protected = is_protected(blocking, category)
     seq = tx.append("board_item_posted", actor=actor, task=task, attempt=attempt, session=session,
-                    payload={"id": item_id, "kind": kind, "title": title, "body": body,
-                             "category": category, "blocking": bool(blocking),
-                             "protected": protected, "options": options or [],
-                             "recommend": recommend, "why": why})
+                    payload=BoardItemPosted(id=item_id, kind=kind, title=title, body=body,
+                                            category=category, blocking=bool(blocking),
+                                            protected=protected, options=options or [],
+                                            recommend=recommend, why=why))
     tx.execute(
         "INSERT INTO board_items(id, kind, title, body, options, recommend, why, blocking,"
         " category, protected, asked_by, actor, role, task, attempt, seq, ts_ns)"
@@ -153,7 +154,7 @@ def close_in_tx(tx, item_id: str, reason: str, *, actor: str, session: str | Non
     if _status(tx, item_id) == "closed":
         return False
     seq = tx.append("board_item_closed", actor=actor, session=session,
-                    payload={"id": item_id, "reason": reason, "role": role or "user"})
+                    payload=BoardItemClosed(id=item_id, reason=reason, role=role or "user"))
     tx.execute("INSERT INTO board_records(seq, item_id, kind, reason, actor, session, role,"
                " ts_ns) VALUES (?,?,'close',?,?,?,?,?)",
                (seq, item_id, reason, actor, session, role or "user", time.time_ns()))
@@ -197,8 +198,8 @@ def answer(c: Collab, item_id: str, *, option: str | None = None, adopt: bool = 
         uid = record_user_input_in_tx(tx, kind, body, source=source, to_session=item["asked_by"],
                                       ref=item_id, option_key=key)
         seq = tx.append("board_item_answered", actor="user", session=item["asked_by"],
-                        payload={"id": item_id, "user_input": uid, "option": key,
-                                 "adopted": adopt})
+                        payload=BoardItemAnswered(id=item_id, user_input=uid, option=key,
+                                                  adopted=adopt))
         tx.execute("INSERT INTO board_records(seq, item_id, kind, user_input, actor, role, ts_ns)"
                    " VALUES (?,?,'answer',?,'user','user',?)", (seq, item_id, uid, time.time_ns()))
         sent: list[Sent] = []

@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 from a2a_tui.errors import A2AError
 from a2a_tui.identity import Caller
+from a2a_tui.payloads.collab import CollabRefused
 from a2a_tui.repo import Repo
 from a2a_tui.store import Store
 
@@ -18,9 +19,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 class Refused(A2AError):
     """A caller asked for something its role does not allow (not a typo: a right)."""
 
-    def __init__(self, code: str, message: str, payload: dict[str, Any]):
+    def __init__(self, code: str, message: str, about: dict[str, str]):
         super().__init__(code, message)
-        self.payload = payload
+        self.about = about   # CollabRefused's item, kind, ref, status or what
 
 
 @dataclass
@@ -36,9 +37,10 @@ class Collab:
         """The caller's launch role; None for the user."""
         return None if self.caller.is_user else self.caller.role
 
-    def refuse(self, code: str, message: str, **payload: Any) -> Refused:
-        """The error for a refused right; `records_refusals` writes it down once raised."""
-        return Refused(code, message, payload)
+    def refuse(self, code: str, message: str, **about: str) -> Refused:
+        """The error for a refused right; `records_refusals` writes it down once raised, with
+        what it was `about` (CollabRefused's item, kind, ref, status or what)."""
+        return Refused(code, message, about)
 
 
 def records_refusals(fn: F) -> F:
@@ -53,8 +55,8 @@ def records_refusals(fn: F) -> F:
         except Refused as r:
             with c.store.write() as tx:
                 tx.append("collab_refused", actor=c.caller.actor, session=c.caller.session,
-                          payload={"code": r.code, "message": r.message, "role": c.role,
-                                   "operation": fn.__name__, **r.payload})
+                          payload=CollabRefused(code=r.code, message=r.message, role=c.role,
+                                                operation=fn.__name__, **r.about))
             raise
 
     return wrapper  # type: ignore[return-value]

@@ -15,6 +15,7 @@ from a2a_tui.collab.entries import Delivered, EntryShown, InboxEntry
 from a2a_tui.collab.roles import INBOX_KINDS, REPORT_STATUSES, inbox_rule, may_write
 from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.errors import A2AError
+from a2a_tui.payloads.collab import InboxPosted
 from a2a_tui.queue import wake
 
 NOTICE_CHARS = 160
@@ -57,9 +58,9 @@ def post(c: Collab, kind: str, text: str, *, card: str | None = None, status: st
         n = tx.next_counter("I")
         entry_id = f"I-{n}"
         seq = tx.append("inbox_posted", actor=c.caller.actor, task=card, session=c.caller.session,
-                        payload={"id": entry_id, "kind": kind, "recipient": recipient,
-                                 "status": status, "ref": ref, "authorized": authorized,
-                                 "note": note, "user_input": user_input})
+                        payload=InboxPosted(id=entry_id, kind=kind, recipient=recipient,
+                                            status=status, ref=ref, authorized=authorized,
+                                            note=note, user_input=user_input))
         tx.execute(
             "INSERT INTO inbox(id, n, kind, author_session, author_role, recipient, card_id,"
             " card_version, status, ref, text, quote, user_input, authorized, authorization_note,"

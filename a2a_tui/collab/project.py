@@ -16,10 +16,14 @@ import json
 import re
 import tomllib
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from a2a_tui.errors import A2AError
+from a2a_tui.jsontypes import JsonObject
+from a2a_tui.payloads import payload_of
+from a2a_tui.payloads.collab import ProjectProfileConfirmed
 
 FIELDS = ("language", "test_framework", "tests", "build", "test")
 READ_BYTES = 1 << 20
@@ -98,21 +102,59 @@ MARKERS: tuple[tuple[str, Callable[[Path, str], dict[str, str]]], ...] = (
     ("Cargo.toml", _rust), ("pom.xml", _java), ("CMakeLists.txt", _cmake))
 
 
-def detect(root: Path) -> dict[str, Any]:
-    """The profile the files of `root` suggest: FIELDS (empty when nothing says), `from` (the
-    file it was read from, None when no file says anything) and `also` (other markers)."""
+@dataclass(frozen=True)
+class Profile:
+    """The project's FIELDS (each empty when nothing says)."""
+
+    language: str = ""
+    test_framework: str = ""
+    tests: str = ""
+    build: str = ""
+    test: str = ""
+
+    def to_json(self) -> dict[str, str]:
+        """As stored in `project_profile_confirmed` and printed: FIELDS by name."""
+        return {f: getattr(self, f) for f in FIELDS}
+
+
+@dataclass(frozen=True)
+class Detected:
+    """The profile the files suggest, the file it was read from (`source`; None when no file
+    says anything) and the other marker files found (`also`)."""
+
+    profile: Profile
+    source: str | None
+    also: tuple[str, ...]
+
+    def to_json(self) -> JsonObject:
+        return {**self.profile.to_json(), "from": self.source, "also": list(self.also)}
+
+
+@dataclass(frozen=True)
+class ProfileConfirmed:
+    """The profile the user last confirmed, and the event that records it."""
+
+    profile: Profile
+    seq: int
+
+    def to_json(self) -> JsonObject:
+        return {**self.profile.to_json(), "seq": self.seq}
+
+
+def detect(root: Path) -> Detected:
+    """The profile the files of `root` suggest (the first marker file found)."""
     found = [(name, read) for name, read in MARKERS if _read(root, name) is not None]
     if not found:
-        return {**dict.fromkeys(FIELDS, ""), "from": None, "also": []}
+        return Detected(Profile(), None, ())
     name, read = found[0]
-    return {**read(root, _read(root, name) or ""), "from": name,
-            "also": [n for n, _ in found[1:]]}
+    return Detected(Profile(**read(root, _read(root, name) or "")), name,
+                    tuple(n for n, _ in found[1:]))
 
 
-def edited(profile: dict[str, Any], sets: list[str]) -> dict[str, str]:
-    """`profile`'s FIELDS with the user's `FIELD=VALUE` edits (`bad_profile` for a field that
-    is not one, or a value that is not one line of at most 300 characters)."""
-    out = {f: str(profile.get(f) or "") for f in FIELDS}
+def edited(profile: Profile, sets: list[str]) -> Profile:
+    """`profile` with the user's `FIELD=VALUE` edits (`bad_profile` for a field that is not
+    one, or a value that is not one line of at most 300 characters)."""
+    out = profile.to_json()
     for s in sets:
         field, eq, value = s.partition("=")
         if not eq or field not in FIELDS:
@@ -126,21 +168,33 @@ def edited(profile: dict[str, Any], sets: list[str]) -> dict[str, str]:
         raise A2AError("profile_incomplete", "the profile needs at least its language and its"
                        " test command: nothing detected them; give them with --set"
                        " language=... --set test=...")
-    return out
+    return Profile(**out)
 
 
 def confirmed(db) -> dict[str, Any] | None:
-    """The profile the user last confirmed (its FIELDS, `seq`), or None."""
-    row = db.one("SELECT seq, json_extract(payload, '$.profile') FROM events"
-                 " WHERE kind = ? ORDER BY seq DESC LIMIT 1", (EVENT,))
-    return None if row is None else {**json.loads(row[1]), "seq": row[0]}
+    """spawn.py's form of `profile_confirmed` (its FIELDS and `seq`), until spawn reads the
+    record (`project.seq`, `section(project)`)."""
+    found = profile_confirmed(db)
+    return None if found is None else found.to_json()
 
 
-def confirm_in_tx(tx, profile: dict[str, str], detected: dict[str, Any], sets: list[str],
-                  actor: str, user_input: str) -> int:
+def profile_confirmed(db) -> ProfileConfirmed | None:
+    """The profile the user last confirmed, or None."""
+    row = db.one("SELECT seq, payload FROM events WHERE kind = ? ORDER BY seq DESC LIMIT 1",
+                 (EVENT,))
+    if row is None:
+        return None
+    p: ProjectProfileConfirmed = payload_of(EVENT, json.loads(row["payload"]))
+    stored = p.profile or {}
+    return ProfileConfirmed(Profile(**{f: str(stored.get(f) or "") for f in FIELDS}), row["seq"])
+
+
+def confirm_in_tx(tx, profile: Profile, detected: Detected, sets: list[str], actor: str,
+                  user_input: str) -> int:
     """Record the user's confirmation of `profile` (what was detected and edited beside it)."""
-    return tx.append(EVENT, actor=actor, payload={
-        "profile": profile, "detected": detected, "edits": sets, "user_input": user_input})
+    return tx.append(EVENT, actor=actor, payload=ProjectProfileConfirmed(
+        profile=profile.to_json(), detected=detected.to_json(), edits=sets,
+        user_input=user_input))
 
 
 def section(profile: dict[str, Any]) -> str:

@@ -14,6 +14,7 @@ from a2a_tui.collab.context import Collab, records_refusals, require_text
 from a2a_tui.collab.delivery import deliver_in_tx, live_session
 from a2a_tui.errors import A2AError
 from a2a_tui.jsontypes import JsonObject
+from a2a_tui.payloads.collab import UserInput
 from a2a_tui.queue import wake
 
 # review_comments: line comments on a diff sent to its writer (gate/reviews/comments.py;
@@ -39,6 +40,29 @@ class Said:
     def to_json(self) -> JsonObject:
         return {"id": self.id, "kind": self.kind, "text": self.text,
                 "to_session": self.to_session, "dispatch": self.dispatch}
+
+
+@dataclass(frozen=True)
+class UserInputRecord:
+    """A user input as `a2a input list` shows it: the `user_inputs` row and where it was
+    delivered (`delivered_to`, `dispatch`; None: nowhere)."""
+
+    id: str
+    n: int
+    kind: str
+    text: str
+    source: str
+    to_session: str | None
+    ref: str | None
+    option_key: str | None
+    attempt: str | None
+    seq: int
+    ts_ns: int
+    delivered_to: str | None
+    dispatch: int | None
+
+    def to_json(self) -> JsonObject:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
 @dataclass(frozen=True)
@@ -80,8 +104,8 @@ def record_user_input_in_tx(tx, kind: str, text: str, *, source: str,
     n = tx.next_counter("U")
     uid = f"U-{n}"
     seq = tx.append("user_input", actor="user", attempt=attempt, session=to_session,
-                    payload={"id": uid, "kind": kind, "text": text, "source": source,
-                             "ref": ref, "option": option_key, **(details or {})})
+                    payload=UserInput(id=uid, kind=kind, text=text, source=source, ref=ref,
+                                      option=option_key, **(details or {})))
     tx.execute("INSERT INTO user_inputs(id, n, kind, text, source, to_session, ref, option_key,"
                " attempt, seq, ts_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                (uid, n, kind, text, source, to_session, ref, option_key, attempt, seq,
@@ -143,8 +167,9 @@ def get_user_input(store_or_tx, uid: str):
     return store_or_tx.one("SELECT * FROM user_inputs WHERE id = ?", (uid,))
 
 
-def list_user_inputs(store) -> list[dict[str, Any]]:
+def list_user_inputs(store) -> list[UserInputRecord]:
     """Every user input, oldest first, with where it was delivered (if anywhere)."""
     rows = store.all("SELECT u.*, d.session AS delivered_to, d.dispatch FROM user_inputs u"
                      " LEFT JOIN deliveries d ON d.record = u.id ORDER BY u.n")
-    return [dict(r) for r in rows]
+    return [UserInputRecord(**{k: r[k] for k in UserInputRecord.__dataclass_fields__})
+            for r in rows]

@@ -20,6 +20,7 @@ from a2a_tui.gate.context import GateContext
 from a2a_tui.identity import Caller
 from a2a_tui.panes import control
 from a2a_tui.panes.orchestrator import lock_holder
+from a2a_tui.payloads.house import DemoStep
 from a2a_tui.queue import wake
 from a2a_tui.repo import Repo
 from a2a_tui.spawn import spawn as spawn_session
@@ -65,7 +66,7 @@ class Director:
         self.step += 1
         print(f"[{self.step}] {text}", flush=True)
         with self.store.write() as tx:
-            tx.append("demo_step", actor=ACTOR, payload={"step": self.step, "text": text})
+            tx.append("demo_step", actor=ACTOR, payload=DemoStep(step=self.step, text=text))
 
     def prompt(self, session: str, *lines: str) -> int:
         """Queue a prompt for a demo agent (its `!` lines are what it will do)."""

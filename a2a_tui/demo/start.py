@@ -15,12 +15,11 @@ import shutil
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from a2a_tui.demo import sample
 from a2a_tui.errors import A2AError
 from a2a_tui.jsontypes import JsonObject
-from a2a_tui.repo import Repo
+from a2a_tui.repo import DemoMarker, Repo
 from a2a_tui.tmux import Tmux
 from a2a_tui.tui.up import (
     attach_to,
@@ -72,9 +71,9 @@ def start(tmux_socket: str | None, *, attach: bool = True, where: str | None = N
     root = sample.new_folder(where)
     session = root.name if root.name.startswith("a2a-") else f"a2a-demo-{root.name}"
     repo = sample.build(root, session)
-    repo.demo_marker.write_text(json.dumps(
-        {"root": str(root), "made_folder": made, "tmux_socket": tmux_socket,
-         "started_in": os.getcwd()}), encoding="utf-8")
+    repo.demo_marker.write_text(json.dumps(DemoMarker(
+        str(root), made_folder=made, tmux_socket=tmux_socket, started_in=os.getcwd()).to_json()),
+        encoding="utf-8")
     ensure_orchestrator(repo, tmux, tmux_socket)
     pane, _ = ensure_workbench(repo, tmux, tmux_socket)
     way_back(tmux, session, pane)
@@ -104,22 +103,22 @@ def started_here(err: A2AError, tmux: Tmux) -> Repo:
     if err.code in ("not_a_repo", "not_initialized"):
         here = os.path.realpath(os.getcwd())
         demos = [repo for r in running(tmux) if (demo := (repo := Repo(Path(r["root"]))).demo())
-                 and os.path.realpath(demo.get("started_in") or "/nonexistent") == here]
+                 and os.path.realpath(demo.started_in or "/nonexistent") == here]
         if len(demos) == 1:
             return demos[0]
     raise elsewhere(err, tmux, "down")
 
 
-def demo_of(repo: Repo) -> dict[str, Any] | None:
+def demo_of(repo: Repo) -> DemoMarker | None:
     """What `a2a demo` recorded about the repository it built, or None for any other."""
     return repo.demo()
 
 
-def remove_demo(repo: Repo, demo: dict[str, Any]) -> str:
+def remove_demo(repo: Repo, demo: DemoMarker) -> str:
     """Remove the sample repository `a2a demo` built (the folder itself when the demo made it,
     else what the demo put in it); returns its path."""
     root = repo.root
-    if demo.get("made_folder"):
+    if demo.made_folder:
         shutil.rmtree(root, ignore_errors=True)
     else:
         for child in root.iterdir():

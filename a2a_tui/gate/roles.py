@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 from a2a_tui.errors import A2AError
 from a2a_tui.jsontypes import JsonObject
+from a2a_tui.payloads.boundary import RoleForbidden
 
 if TYPE_CHECKING:  # annotations only: every command reads the role table, few an attempt
     from a2a_tui.gate.ledger.records import AttemptRecord
@@ -207,8 +208,8 @@ def refuse(store, caller, command: str, *, attempt: AttemptRecord | None = None,
         tx.append("role_forbidden", actor=caller.actor, session=caller.session,
                   task=attempt.card_id if attempt is not None else None,
                   attempt=attempt.id if attempt is not None else None,
-                  payload={"command": command, "role": caller.role or USER,
-                           "allowed": list(allowed), "message": message})
+                  payload=RoleForbidden(command=command, role=caller.role or USER,
+                                        allowed=list(allowed), message=message))
     raise A2AError("role_forbidden", message)
 
 

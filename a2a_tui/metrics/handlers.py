@@ -27,6 +27,7 @@ from a2a_tui.metrics.records import (
     model_label,
 )
 from a2a_tui.payloads.attempts import Abandoned
+from a2a_tui.payloads.collab import BoardItemAnswered, BoardItemClosed, BoardItemPosted
 from a2a_tui.payloads.integrate import Integrated
 from a2a_tui.payloads.retro import RetroSaved
 from a2a_tui.payloads.verify import Rejected, Verified
@@ -238,13 +239,15 @@ def _approved(f: Folding, r: Row) -> None:
 # --- attention -----------------------------------------------------------------------------------
 
 def _posted(f: Folding, r: Row) -> None:
-    if r.payload.get("kind") == "question":
-        ref = r.payload.get("id", "")
+    p: BoardItemPosted = r.typed
+    if p.kind == "question":
+        ref = p.id or ""
         f.questions[ref] = f.ask("question", ref, r)
 
 
 def _answered(f: Folding, r: Row) -> None:
-    item = f.questions.pop(r.payload.get("id", ""), None)
+    answered: BoardItemAnswered | BoardItemClosed = r.typed
+    item = f.questions.pop(answered.id or "", None)
     if item is not None:
         item.acted_ns = r.ts_ns
 

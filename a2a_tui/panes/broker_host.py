@@ -27,6 +27,8 @@ import threading
 import time
 
 from a2a_tui import queue
+from a2a_tui.payloads import Payload
+from a2a_tui.payloads.boundary import BrokerExited
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +48,7 @@ class BrokerHost:
         self._proc: subprocess.Popen | None = None
         self._lock = threading.Lock()
         self._stopping = threading.Event()
-        self._unrecorded: list[tuple[str, dict]] = []   # for the orchestrator's cycle (record)
+        self._unrecorded: list[tuple[str, Payload]] = []   # for the orchestrator's cycle (record)
         self._thread = threading.Thread(target=self._supervise, name="a2a-broker-host",
                                         daemon=True)
 
@@ -88,8 +90,8 @@ class BrokerHost:
                 return
             failures = 1 if time.monotonic() - began > STEADY_S else failures + 1
             log.error("the broker ended (exit %s); starting it again", code)
-            self._keep("broker_exited", {"code": code, "restarts": failures,
-                                         "ended_ns": time.time_ns()})
+            self._keep("broker_exited", BrokerExited(code=code, restarts=failures,
+                                                     ended_ns=time.time_ns()))
             self._stopping.wait(RESTART_AFTER_S[min(failures, len(RESTART_AFTER_S)) - 1])
 
     def _run_once(self) -> int | None:
@@ -146,7 +148,7 @@ class BrokerHost:
         with self._lock:
             del self._unrecorded[:len(kept)]
 
-    def _keep(self, kind: str, payload: dict) -> None:
+    def _keep(self, kind: str, payload: Payload) -> None:
         with self._lock:
             self._unrecorded.append((kind, payload))
         try:

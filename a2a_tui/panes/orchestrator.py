@@ -36,6 +36,7 @@ from a2a_tui.panes.broker_host import BrokerHost
 from a2a_tui.panes.calls import Calls
 from a2a_tui.panes.exits import ExitWatcher, free_groups
 from a2a_tui.panes.storeguard import FileWatch, StoreGuard
+from a2a_tui.payloads import house
 from a2a_tui.store import pages, rolling
 from a2a_tui.tmux import Tmux
 
@@ -156,7 +157,8 @@ class Orchestrator:
             self.repo.broker_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
             with self.store.write() as tx:
                 tx.append("orchestrator_started", actor="orchestrator",
-                          payload={"pid": os.getpid(), "tmux_socket": self.tmux_socket})
+                          payload=house.OrchestratorStarted(
+                              pid=os.getpid(), tmux_socket=self.tmux_socket))
             recovery.unknown_deliveries(self.store)
             recovery.reconcile_panes(self.store, self.tmux.panes(), self.tmux_socket)
             self.guard.started()
@@ -217,8 +219,8 @@ class Orchestrator:
                     broker.record(self.store)   # what its life left unrecorded
                 with self.store.write() as tx:
                     tx.append("orchestrator_stopped", actor="orchestrator",
-                              payload={"pid": os.getpid(), "error": repr(self.error)
-                                       if self.error else None})
+                              payload=house.OrchestratorStopped(pid=os.getpid(), error=repr(
+                                  self.error) if self.error else None))
             except A2AError as err:   # a store it cannot write, or no longer its own
                 log.warning("a2a: the orchestrator's stop is not recorded: %s [%s]",
                             err.message, err.code)
@@ -423,11 +425,11 @@ class Orchestrator:
         except A2AError as err:
             with self.store.write() as tx:
                 tx.append("settings_refused", actor="orchestrator",
-                          payload={"code": err.code, "message": err.message})
+                          payload=house.SettingsRefused(code=err.code, message=err.message))
             return
         with self.store.write() as tx:
             tx.append("settings_loaded", actor="orchestrator",
-                      payload={"files": self.settings.files})
+                      payload=house.SettingsLoaded(files=self.settings.files))
 
     # --- the lock ------------------------------------------------------------------------------
     def _take_lock(self) -> None:

@@ -31,6 +31,7 @@ from a2a_tui import queue
 from a2a_tui.dirwatch import DirWatch
 from a2a_tui.errors import A2AError
 from a2a_tui.panes import calls, recovery
+from a2a_tui.payloads.record import StoreTrouble
 from a2a_tui.settings import Settings
 from a2a_tui.store import trouble
 from a2a_tui.store.trouble import PASSING
@@ -107,8 +108,8 @@ class StoreGuard:
         now = time.time_ns()
         with store.write() as tx:
             tx.append("store_trouble", actor="orchestrator",
-                      payload={"code": t.code, "message": t.message, "since_ns": t.since_ns,
-                               "until_ns": now, "failures": t.failures})
+                      payload=StoreTrouble(code=t.code, message=t.message, since_ns=t.since_ns,
+                                           until_ns=now, failures=t.failures))
         recovery.unknown_deliveries(store, why=f"the store took no writes ({t.code}) between"
                                     " sending and sent; never re-sent automatically")
         self.trouble = None

@@ -15,12 +15,28 @@ from __future__ import annotations
 
 from typing import Any
 
-from a2a_tui.payloads import attempts, integrate, retro, reviews, targets, verify
+from a2a_tui.payloads import (
+    attempts,
+    boundary,
+    collab,
+    house,
+    integrate,
+    record,
+    retro,
+    reviews,
+    targets,
+    verify,
+)
 from a2a_tui.payloads.base import Payload, PayloadError
 
 PAYLOADS: dict[str, type[Payload]] = {t.KIND: t for t in (
     *attempts.TYPES, *verify.TYPES, *integrate.TYPES, *reviews.TYPES, *targets.TYPES,
-    *retro.TYPES)}
+    *collab.TYPES,
+    *boundary.TYPES,
+    *record.TYPES,
+    *house.TYPES,
+    *retro.TYPES,
+)}
 
 
 def type_of(kind: str) -> type[Payload] | None:

@@ -161,28 +161,41 @@ def adopt(tx: Any, baseline: Migration, path: Path) -> None:
                        " file away and run `a2a init`")
 
 
-def schema_of(table: str) -> dict[str, Any]:
-    """A table as the migrations make it: its CREATE statement, its indexes' and triggers', as
-    (name, sql) lists under "table", "index", "trigger", and its column names ("columns"); for
-    re-creating a table that was dropped (gate/ledger/ rebuilds it from the log)."""
+@dataclass(frozen=True)
+class TableSchema:
+    """A table as the migrations make it: its CREATE statement, its indexes' and its
+    triggers', each (name, sql), and its column names."""
+
+    table: tuple[tuple[str, str], ...]
+    indexes: tuple[tuple[str, str], ...]
+    triggers: tuple[tuple[str, str], ...]
+    columns: frozenset[str]
+
+    def trigger_sql(self, name: str) -> str:
+        return dict(self.triggers)[name]
+
+
+def schema_of(table: str) -> TableSchema:
+    """A table as the migrations make it, for re-creating a table that was dropped
+    (gate/ledger/ rebuilds it from the log)."""
     return _schema_of(MIGRATIONS_DIR, table)
 
 
 @functools.cache
-def _schema_of(directory: Path, table: str) -> dict[str, Any]:
+def _schema_of(directory: Path, table: str) -> TableSchema:
     db = sqlite3.connect(":memory:")
     try:
         for step in migrations(directory):
             step.apply(db)
-        out: dict[str, Any] = {"table": [], "index": [], "trigger": []}
+        made: dict[str, list[tuple[str, str]]] = {"table": [], "index": [], "trigger": []}
         for kind, name, sql in db.execute("SELECT type, name, sql FROM sqlite_master WHERE"
                                           " tbl_name = ? AND sql IS NOT NULL ORDER BY rowid",
                                           (table,)).fetchall():
-            out[kind].append((name, sql))
-        out["columns"] = {r[0] for r in db.execute("SELECT name FROM pragma_table_info(?)",
-                                                   (table,)).fetchall()}
-        out["trigger_sql"] = dict(out["trigger"])
-        return out
+            made[kind].append((name, sql))
+        columns = frozenset(r[0] for r in db.execute("SELECT name FROM pragma_table_info(?)",
+                                                     (table,)).fetchall())
+        return TableSchema(tuple(made["table"]), tuple(made["index"]), tuple(made["trigger"]),
+                           columns)
     finally:
         db.close()
 

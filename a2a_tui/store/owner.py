@@ -31,6 +31,7 @@ writer's last few seconds.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sqlite3
@@ -41,6 +42,8 @@ from typing import Any
 from urllib.parse import quote
 
 from a2a_tui.errors import A2AError
+from a2a_tui.payloads import payload_of
+from a2a_tui.payloads.record import Initialized, StoreIdentified
 from a2a_tui.store import trouble
 from a2a_tui.store.db import Store
 from a2a_tui.store.trouble import StoreCode
@@ -83,10 +86,10 @@ def identity_of(conn: Any) -> Identity:
                     ).fetchone() is None:
         return Identity(None, None)   # a file no store was ever made in
     store_id = root = None
-    for (payload,) in conn.execute("SELECT payload FROM events WHERE kind IN (?, ?)"
-                                   " ORDER BY seq LIMIT 16", ID_KINDS).fetchall():
-        p = json.loads(payload)
-        store_id, root = store_id or p.get("store_id"), root or p.get("root")
+    for kind, payload in conn.execute("SELECT kind, payload FROM events WHERE kind IN (?, ?)"
+                                      " ORDER BY seq LIMIT 16", ID_KINDS).fetchall():
+        p: Initialized | StoreIdentified = payload_of(kind, json.loads(payload))
+        store_id, root = store_id or p.store_id, root or p.root
     return Identity(store_id, root)
 
 
@@ -299,10 +302,9 @@ def _adopt(store: Store, ident: Identity, root: Path, mark: Path | None) -> Owne
     if store_id is None:
         store_id = new_id()
         with store.write() as tx:
-            tx.append("store_identified", actor="a2a",
-                      payload={"store_id": store_id, "root": str(root),
-                               "why": "a store from before stores had ids, adopted by the"
-                                      " repository it sits in"})
+            tx.append("store_identified", actor="a2a", payload=StoreIdentified(
+                store_id=store_id, root=str(root),
+                why="a store from before stores had ids, adopted by the repository it sits in"))
     seq = store.last_seq()
     if mark is not None:
         try:
@@ -312,7 +314,7 @@ def _adopt(store: Store, ident: Identity, root: Path, mark: Path | None) -> Owne
     return Owner(mark, store_id, seq, store.file, wal_id(store.path))
 
 
-def create_store(root: Path, path: Path, initialized: dict[str, Any],
+def create_store(root: Path, path: Path, initialized: Initialized,
                  replaces: str | None = None) -> Store:
     """`a2a init`'s, and only its: a new store at `path` whose first event, `initialized`
     (`initialized` fields plus its id, its repository and the store it `replaces`, if any),
@@ -321,9 +323,8 @@ def create_store(root: Path, path: Path, initialized: dict[str, Any],
     if path.exists():
         raise ValueError(f"{path} exists: a store is made only where none is")
     store_id = new_id()
-    payload = {**initialized, "root": str(root), "store_id": store_id}
-    if replaces:
-        payload["replaces"] = replaces
+    payload = dataclasses.replace(initialized, root=str(root), store_id=store_id,
+                                  replaces=replaces or None)
     try:
         store = Store(path, create=True)
     except BaseException:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from a2a_tui.errors import A2AError
+from a2a_tui.payloads.record import StoreBackedUp
 from a2a_tui.store import pages, trouble
 from a2a_tui.store.pages import Kept
 
@@ -147,8 +148,9 @@ def record(store: Any, why: str, *, keep: int | None) -> Kept:
     seconds = round(time.monotonic() - t0, 3)
     with store.write() as tx:
         tx.append("store_backed_up", actor="a2a",
-                  payload={**kept.to_json(), "why": why, "seconds": seconds,
-                           "bytes": kept.path.stat().st_size, "keep": keep})
+                  payload=StoreBackedUp(path=str(kept.path), taken=kept.taken + "Z",
+                                        last_seq=kept.last_seq, why=why, seconds=seconds,
+                                        bytes=kept.path.stat().st_size, keep=keep))
     return kept
 
 

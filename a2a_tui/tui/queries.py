@@ -15,6 +15,8 @@ from a2a_tui.gate import views as gate_views
 from a2a_tui.panes import calls
 from a2a_tui.panes import views as pane_views
 from a2a_tui.panes.calls import Waiting
+from a2a_tui.payloads import payload_of
+from a2a_tui.payloads.house import DemoStep
 from a2a_tui.store.db import Event
 
 # The panels' row types that are the core's read models, under the names the panels use: the
@@ -168,11 +170,12 @@ def narration(store, events: list[Event] | None = None) -> tuple[int, str] | Non
     index lookup by kind)."""
     if events is not None:
         steps = [e for e in events if e.kind == NARRATION]
-        last = steps[-1].payload if steps else None
     else:
-        found = store.events(kinds=[NARRATION], limit=1, newest_first=True)
-        last = found[0].payload if found else None
-    return None if last is None else (int(last.get("step", 0)), str(last.get("text", "")))
+        steps = store.events(kinds=[NARRATION], limit=1, newest_first=True)
+    if not steps:
+        return None
+    last: DemoStep = payload_of(NARRATION, steps[-1 if events is not None else 0].payload)
+    return int(last.step or 0), str(last.text or "")
 
 
 def events_tail(store, limit: int = EVENTS_TAIL) -> list[Event]:

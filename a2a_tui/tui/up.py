@@ -22,6 +22,8 @@ from pathlib import Path
 from a2a_tui.errors import A2AError
 from a2a_tui.jsontypes import JsonObject
 from a2a_tui.panes.orchestrator import lock_holder
+from a2a_tui.payloads import payload_of
+from a2a_tui.payloads.house import WorkbenchUp
 from a2a_tui.repo import Repo
 from a2a_tui.tmux import SESSION_TAG, Tmux
 
@@ -194,8 +196,8 @@ def record_server(repo: Repo, tmux_socket: str | None, session: str, pane: str) 
     with repo.store() as store, store.write() as tx:
         last = tx.one("SELECT payload FROM events WHERE kind = ? ORDER BY seq DESC LIMIT 1",
                       (UP_EVENT,))
-        payload = {"tmux_socket": tmux_socket, "tmux_session": session, "pane": pane}
-        if last is None or json.loads(last["payload"]) != payload:
+        payload = WorkbenchUp(tmux_socket=tmux_socket, tmux_session=session, pane=pane)
+        if last is None or payload_of(UP_EVENT, json.loads(last["payload"])) != payload:
             tx.append(UP_EVENT, actor="user", payload=payload)
 
 
@@ -207,7 +209,10 @@ def recorded_server(repo: Repo) -> str | None:
                              " LIMIT 1", (UP_EVENT,))
     except A2AError:
         return None
-    return json.loads(last["payload"]).get("tmux_socket") if last is not None else None
+    if last is None:
+        return None
+    up: WorkbenchUp = payload_of(UP_EVENT, json.loads(last["payload"]))
+    return up.tmux_socket
 
 
 def running(tmux: Tmux) -> list[dict[str, str]]:

@@ -33,8 +33,8 @@ def test_each_marker_file_gives_its_profile(tmp_path: Path, files, want):
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
-    got = detect(tmp_path)
-    assert {k: got[k] for k in want} == want
+    got = detect(tmp_path).profile
+    assert {k: getattr(got, k) for k in want} == want
 
 
 def test_the_user_confirms_the_profile_and_controllers_and_the_template_get_it(

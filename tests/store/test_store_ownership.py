@@ -18,6 +18,7 @@ import pytest
 
 from a2a_tui import identity
 from a2a_tui.errors import A2AError
+from a2a_tui.payloads.record import Initialized
 from a2a_tui.queue import wake
 from a2a_tui.repo import Repo
 from a2a_tui.store import Store
@@ -176,9 +177,9 @@ def test_a_store_from_before_identities_is_adopted_by_its_repository(world, repo
         (repo / ".a2a" / name).unlink(missing_ok=True)
     (repo / ".git/a2a-store.json").unlink()
     with Store(repo / ".a2a/a2a.db") as s, s.write() as tx:
-        tx.append("initialized", actor="user",
-                  payload={"root": str(repo), "target_branch": "main",
-                           "pid_namespace": identity.pid_namespace()})
+        tx.append("initialized", actor="user",   # no store_id: made before stores had one
+                  payload=Initialized(root=str(repo), target_branch="main",
+                                      pid_namespace=identity.pid_namespace()))
     assert world.a2a("card", "add", str(write_card(repo, "T-1"))).code == 0
     with Store(repo / ".a2a/a2a.db") as s:
         (ev,) = s.events(kinds=["store_identified"])

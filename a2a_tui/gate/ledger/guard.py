@@ -13,6 +13,7 @@ from a2a_tui.gate.ledger.rows import Ledger
 from a2a_tui.gate.ledger.tables import CHECKED
 from a2a_tui.gate.ledger.writer import gate_events
 from a2a_tui.jsontypes import JsonObject
+from a2a_tui.payloads.record import StoreTampered
 from a2a_tui.store import chain
 
 
@@ -34,6 +35,14 @@ class StoreProblem:
         if self.what == "projection":
             out |= {"table": self.table, "key": list(self.key or ()), "column": self.column}
         return out
+
+    def payload(self) -> StoreTampered:
+        """The `store_tampered` event's payload (a projection's table, key and column)."""
+        at = self.what == "projection"
+        return StoreTampered(seq=self.seq, why=self.why, what=self.what,
+                             table=self.table if at else None,
+                             key=list(self.key or ()) if at else None,
+                             column=self.column if at else None)
 
 
 @dataclass(frozen=True)
@@ -75,7 +84,7 @@ def freeze(g: Any, found: StoreProblem) -> A2AError:
     if held is None or (held.get("seq"), held.get("why")) != (problem["seq"], problem["why"]):
         try:
             with g.store.write() as tx:
-                tx.append("store_tampered", actor="gate", payload=problem)
+                tx.append("store_tampered", actor="gate", payload=found.payload())
                 post_finding_in_tx(
                     tx, title=f"Store changed outside a2a at event #{problem['seq']}",
                     body=f"{problem['why']}\nThe gate is frozen: reads work, gate commands"

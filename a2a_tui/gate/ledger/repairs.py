@@ -11,6 +11,7 @@ from a2a_tui.gate.ledger.rows import card_text
 from a2a_tui.gate.ledger.tables import CHECKED, Row, Table
 from a2a_tui.gate.ledger.writer import load
 from a2a_tui.gate.model import CommandResult
+from a2a_tui.payloads.record import ChainResealed, ProjectionsRebuilt, StoreRepaired
 from a2a_tui.store import chain
 from a2a_tui.store.migrate import schema_of
 
@@ -45,8 +46,8 @@ def rebuild_in(tx: Any, *, reason: str, actor: str) -> Rebuilt:
     for table in CHECKED:
         _rewrite(tx, table, ledger.rows[table.name], table.name in present)
     first = differed.describe() if differed else None
-    seq = tx.append("projections_rebuilt", actor=actor, payload={
-        "reason": reason, "tables": [t.name for t in CHECKED], "first_difference": first})
+    seq = tx.append("projections_rebuilt", actor=actor, payload=ProjectionsRebuilt(
+        reason=reason, tables=[t.name for t in CHECKED], first_difference=first))
     return Rebuilt(tuple(t.name for t in CHECKED), seq, first)
 
 
@@ -55,7 +56,7 @@ def repair(tx: Any, *, actor: str, how: str) -> int | None:
     held = frozen(tx)
     if held is None:
         return None
-    return tx.append("store_repaired", actor=actor, payload={"how": how, "was": held})
+    return tx.append("store_repaired", actor=actor, payload=StoreRepaired(how=how, was=held))
 
 
 def reseal(tx: Any, *, from_seq: int, reason: str, actor: str) -> Resealed:
@@ -73,9 +74,9 @@ def reseal(tx: Any, *, from_seq: int, reason: str, actor: str) -> Resealed:
             tx.execute("UPDATE events SET hash = ? WHERE seq = ?", (h, row[0]))
             n += 1
         prev = h
-    tx.execute(schema_of("events")["trigger_sql"]["events_no_update"])
+    tx.execute(schema_of("events").trigger_sql("events_no_update"))
     seq = tx.append("chain_resealed", actor=actor,
-                    payload={"from_seq": from_seq, "rehashed": n, "reason": reason})
+                    payload=ChainResealed(from_seq=from_seq, rehashed=n, reason=reason))
     last, tip_hash = chain.tip(tx.conn)
     tx.execute("INSERT INTO chain_checkpoint(id, seq, hash) VALUES (1, ?, ?) ON CONFLICT(id)"
                " DO UPDATE SET seq = excluded.seq, hash = excluded.hash", (last, tip_hash))
@@ -88,11 +89,11 @@ def _rewrite(tx: Any, table: Table, rows: dict[tuple, Row], present: bool) -> No
     if present:
         old = {tuple(r[k] for k in table.key): dict(r) for r in tx.all(
             f"SELECT * FROM {table.name}")}
-        for name, _sql in ddl["trigger"]:
+        for name, _sql in ddl.triggers:
             tx.execute(f"DROP TRIGGER IF EXISTS {name}")
         tx.execute(f"DELETE FROM {table.name}")
     else:
-        for _name, sql in ddl["table"] + ddl["index"]:
+        for _name, sql in ddl.table + ddl.indexes:
             tx.execute(sql)
     for key, row in sorted(rows.items(), key=lambda kv: row_seq(kv[1])):
         row = dict(row)
@@ -101,8 +102,8 @@ def _rewrite(tx: Any, table: Table, rows: dict[tuple, Row], present: bool) -> No
                 row[col] = old[key][col]
         for col in table.json_columns:
             row[col] = card_text(row[col])
-        cols = [c for c in row if c in ddl["columns"]]  # an id None: SQLite numbers the row
+        cols = [c for c in row if c in ddl.columns]  # an id None: SQLite numbers the row
         tx.execute(f"INSERT INTO {table.name}({','.join(cols)}) VALUES"
                    f" ({','.join('?' * len(cols))})", [row[c] for c in cols])
-    for _name, sql in ddl["trigger"]:
+    for _name, sql in ddl.triggers:
         tx.execute(sql)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual import events
 
+from a2a_tui.payloads import payload_of
 from a2a_tui.sentences import folded, sentence
 from a2a_tui.store.db import Event
 from a2a_tui.tui import fmt
@@ -127,14 +128,14 @@ class EventsPanel(Panel[Event]):
             return missing
         e = self.selected
         assert e is not None
-        if e.kind != "user_input" or e.payload.get("source") != "pane":
+        if e.kind != "user_input" or payload_of(e.kind, e.payload).source != "pane":
             return "only text typed into a pane (a user_input from the pane) needs confirming"
         return None
 
     def action_confirm_input(self) -> None:
         e = self.selected
         assert e is not None
-        uid = str(e.payload.get("id"))
+        uid = str(payload_of(e.kind, e.payload).id)
         self.post_message(ActionRequested(f"confirm {uid}", lambda w: w.board.confirm_input(uid),
                                           PaneInputConfirmed))
 

@@ -253,7 +253,7 @@ SWITCHES: dict[str, Switch] = {
               "pass"),)),
     "project_profile": Switch(
         "the project's profile, as the user confirmed it, is given to cards and controllers",
-        (Replace("a2a_tui.collab.project", "confirmed", lambda _: lambda db: None),)),
+        (Replace("a2a_tui.collab.project", "profile_confirmed", lambda _: lambda db: None),)),
     "unknown_calls_user": Switch(
         "a dispatch whose delivery is unknown calls the user, once, naming the pane",
         (Edit("a2a_tui.panes.calls", "waiting", "d.state = 'unknown' ORDER BY d.n",
