@@ -26,13 +26,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-<<<<<<< HEAD
-from a2a_tui.jsontypes import TomlTable
-=======
 from a2a_tui.errors import A2AError
+from a2a_tui.jsontypes import TomlTable
 
 A2A_DIR = ".a2a"
->>>>>>> i39g
 
 
 @dataclass
