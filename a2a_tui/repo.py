@@ -23,6 +23,7 @@ from a2a_tui import identity
 from a2a_tui.config import Config, read_plain, validate
 from a2a_tui.errors import A2AError
 from a2a_tui.git import Git
+from a2a_tui.payloads.rules import RulesAccepted
 
 A2A_DIR = ".a2a"
 SPOOL = "spool"
@@ -380,10 +381,9 @@ def record_acceptance(tx, rule: RuleFile, before: str, *, actor: str, how: str,
                                         text.splitlines(keepends=True),
                                         fromfile="in force", tofile=rule.label))
     return tx.append("rules_accepted", actor=actor,
-                     payload={"file": rule.label, "digest": text_digest(text),
-                              "previous": text_digest(before), "text": text, "diff": diff,
-                              "how": how, "user_input": user_input,
-                              **({"weakens": weakens} if weakens is not None else {})})
+                     payload=RulesAccepted(file=rule.label, digest=text_digest(text),
+                                           previous=text_digest(before), text=text, diff=diff,
+                                           how=how, user_input=user_input, weakens=weakens))
 
 
 def _record_namespace(store, here: str | None, adopt: bool) -> str | None:

@@ -15,11 +15,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from a2a_tui.payloads import attempts, integrate, reviews, targets, verify
+from a2a_tui.payloads import (
+    attempts,
+    dispatch,
+    integrate,
+    reviews,
+    rules,
+    sessions,
+    targets,
+    verify,
+)
 from a2a_tui.payloads.base import Payload, PayloadError
 
 PAYLOADS: dict[str, type[Payload]] = {t.KIND: t for t in (
-    *attempts.TYPES, *verify.TYPES, *integrate.TYPES, *reviews.TYPES, *targets.TYPES)}
+    *attempts.TYPES, *verify.TYPES, *integrate.TYPES, *reviews.TYPES, *targets.TYPES,
+    *sessions.TYPES,
+    *dispatch.TYPES,
+    *rules.TYPES,
+)}
 
 
 def type_of(kind: str) -> type[Payload] | None:

@@ -106,7 +106,7 @@ def test_three_queued_prompts_are_delivered_one_at_a_time_in_order(world, panes)
     texts = [world.dispatch(n)["text"] for n in ns]
     assert world.turns_with('codex', m) == texts
     ends = {p["finished"]: p for p in world.signals(sid, "agent-turn-complete")
-            if "finished" in p}
+            if p.get("finished") is not None}
     for prev, nxt in pairwise(ns):
         assert world.dispatch(nxt)["enter_ns"] > ends[prev]["ts_ns"]
     # each turn's notify names its own prompt as the last input message
