@@ -308,6 +308,11 @@ def _stopped_early(f: Folding, r: Row) -> None:
         a.stopped_early.append(model_label(p.cli, p.model, p.effort))
 
 
+def _spot_check_asked(f: Folding, r: Row) -> None:
+    if (a := f.attempt(r)) is not None:
+        a.spot_check = "asked"
+
+
 def _spot_check(f: Folding, r: Row) -> None:
     if (a := f.attempt(r)) is not None:
         a.spot_check = r.typed.verdict or "asked"
@@ -346,7 +351,7 @@ HANDLERS: dict[str, Handler] = {
     EventKind.PANE_RELEASED: _released,
     EventKind.PANE_STALLED: _stalled,
     EventKind.MODEL_STOPPED_EARLY: _stopped_early,
-    EventKind.SPOT_CHECK_REQUESTED: _spot_check,
+    EventKind.SPOT_CHECK_REQUESTED: _spot_check_asked,
     EventKind.SPOT_CHECK_DONE: _spot_check,
     EventKind.HUMAN_INTERVENTION: _intervention,
     EventKind.BOARD_ITEM_POSTED: _posted,

@@ -4,6 +4,9 @@ dict for each, before anything is written; what older events lack reads as the d
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from a2a_tui.payloads import PAYLOADS, PayloadError, payload_of
@@ -60,3 +63,33 @@ def test_what_an_older_event_lacks_reads_as_its_default():
     fb = payload_of("gate_feedback", {"run": 1, "sha": "a" * 40, "consecutive_rejections": 4,
                                       "sent": False, "why": "4 consecutive rejections"})
     assert (fb.sent, fb.limit, fb.dispatch) == (False, None, None)
+
+
+# The stores of a2a's main's own tests (main_logs/harvest_panes.py), as main wrote them: each is
+# also read by test_payload_old_logs.py, which holds its sentences, metrics and gate tables to
+# what main's code gave.
+LOGS = sorted((Path(__file__).parent / "main_logs").glob("panes_*.json"))
+# The kinds a test of main writes: all but a claim's assignment, a dispatch called off or ended
+# with its session, a refused submission, a restore git refused and review checkouts reclaimed.
+HARVESTED = (set(GATE_SIDE) | set(PANES)) - {
+    "attempt_assigned", "dispatch_ended", "dispatch_not_sent", "submit_refused",
+    "target_restore_failed", "review_checkouts_reclaimed"}
+
+
+def test_the_old_logs_hold_these_kinds():
+    kinds = {e["kind"] for p in LOGS for e in json.loads(p.read_text())["events"]}
+    assert HARVESTED <= kinds, sorted(HARVESTED - kinds)
+
+
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: p.stem)
+def test_each_payload_main_wrote_reads_through_its_type_with_every_key(path):
+    """Each event of these kinds, as main stored it, reads as its kind's type, every key of it
+    under a field of that type with main's value (nothing main wrote is lost to the type)."""
+    mine = set(GATE_SIDE) | set(PANES)
+    for e in json.loads(path.read_text())["events"]:
+        if e["kind"] not in mine:
+            continue
+        raw = json.loads(e["payload"])
+        p = payload_of(e["kind"], raw)
+        assert type(p) is PAYLOADS[e["kind"]], e["seq"]
+        assert {k: v for k, v in p.dumped().items() if k in raw} == raw, (e["seq"], e["kind"])
