@@ -216,8 +216,9 @@ def record_acceptance(tx, rule: RuleFile, before: str, *, actor: str, how: str,
     diff = "".join(difflib.unified_diff(before.splitlines(keepends=True),
                                         text.splitlines(keepends=True),
                                         fromfile="in force", tofile=rule.label))
+    from a2a_tui.payloads.rules import RulesAccepted
+
     return tx.append("rules_accepted", actor=actor,
-                     payload={"file": rule.label, "digest": text_digest(text),
-                              "previous": text_digest(before), "text": text, "diff": diff,
-                              "how": how, "user_input": user_input,
-                              **({"weakens": weakens} if weakens is not None else {})})
+                     payload=RulesAccepted(file=rule.label, digest=text_digest(text),
+                                           previous=text_digest(before), text=text, diff=diff,
+                                           how=how, user_input=user_input, weakens=weakens))

@@ -32,6 +32,9 @@ from a2a_tui.jsontypes import JsonObject
 from a2a_tui.panes import machine
 from a2a_tui.panes.orchestrator import stop_running
 from a2a_tui.panes.records import pane_of, save_pane, session_row, set_dispatch
+from a2a_tui.payloads.attempts import AttemptAssigned
+from a2a_tui.payloads.dispatch import DispatchEnded
+from a2a_tui.payloads.sessions import SessionEnded, SessionLaunching
 from a2a_tui.queue import enqueue_in_tx, wake
 from a2a_tui.resources import hooks_dir
 from a2a_tui.settings import Settings
@@ -159,7 +162,7 @@ def new(g, settings: Settings, *, role: str, cli: str | None = None, model: str 
             # of it (gate/escalate.tell_dispatcher).
             tx.append(ASSIGNED, actor=g.caller.actor, task=g.attempt(attempt).card_id,
                       attempt=attempt, session=r.session,
-                      payload={"dispatch": assigned, "by": g.caller.actor})
+                      payload=AttemptAssigned(dispatch=assigned, by=g.caller.actor))
     wake(g.repo)
     return Started("new", r, extra, uid, assigned=assigned)
 
@@ -212,22 +215,22 @@ def fork(g, session_id: str, *, new_id: str | None = None, tmux_socket: str | No
     socket = tmux_socket if tmux_socket is not None else row["tmux_socket"]
     uid = _decided(g, f"fork {session_id}" + (f" as {new_id}" if new_id else ""),
                    source=source, to_session=session_id)
-    extra = tuple(record.get("extra") or [])
+    extra = tuple(record.extra or [])
     r = spawn(g, role=row["role"], cli=row["cli"], model=row["model"], effort=row["effort"],
               session=new_id, tmux_socket=socket, extra=extra, continues=thread, fork=True,
-              user_input=uid, cwd=Path(record.get("cwd") or row["cwd"]),
+              user_input=uid, cwd=Path(record.cwd or row["cwd"]),
               note={"forks": session_id, "forks_launch": row["launch_seq"]})
     wake(g.repo)
     return Started("fork", r, extra, uid, forks=session_id, continues=thread)
 
 
-def _cannot(g, row, record: dict[str, Any], thread: str, *, fork: bool) -> str | None:
+def _cannot(g, row, record: SessionLaunching, thread: str, *, fork: bool) -> str | None:
     """Why the session's CLI cannot resume (or fork) a conversation, asked of its profile
     before anything is recorded; None when it can."""
     ctx = profiles.LaunchContext(
-        session=row["id"], role=row["role"], cwd=Path(record.get("cwd") or row["cwd"]),
+        session=row["id"], role=row["role"], cwd=Path(record.cwd or row["cwd"]),
         run_dir=g.repo.runs_dir / row["id"], spool_dir=g.repo.session_spool_dir(row["id"]),
-        hook=hooks_dir() / "a2a-hook", extra=tuple(record.get("extra") or ()),
+        hook=hooks_dir() / "a2a-hook", extra=tuple(record.extra or ()),
         continues=profiles.check_conversation(thread), fork=fork)
     try:
         profiles.get(row["cli"]).prepare(ctx)   # builds the argv only: nothing is written
@@ -237,7 +240,7 @@ def _cannot(g, row, record: dict[str, Any], thread: str, *, fork: bool) -> str |
     return None
 
 
-def _exited(g, session_id: str) -> tuple[Any, dict[str, Any]]:
+def _exited(g, session_id: str) -> tuple[Any, SessionLaunching]:
     row = session_row(g.store, session_id)
     if row["state"] != "exited":
         raise A2AError("session_running", f"session {session_id} is {row['state']}, not exited:"
@@ -251,17 +254,18 @@ def _exited(g, session_id: str) -> tuple[Any, dict[str, Any]]:
     return row, _launch_record(g, row)
 
 
-def _launch_record(g, row) -> dict[str, Any]:
+def _launch_record(g, row) -> SessionLaunching:
+    """The session's last launch record (one with no record: every field unknown)."""
     old = g.store.one("SELECT payload FROM events WHERE seq = ?", (row["launch_seq"],))
-    return json.loads(old["payload"]) if old else {}
+    return SessionLaunching.read(json.loads(old["payload"]) if old else {})
 
 
-def _relaunch(g, row, record: dict[str, Any], uid: str | None, *, continues: str | None = None,
+def _relaunch(g, row, record: SessionLaunching, uid: str | None, *, continues: str | None = None,
               note: dict[str, Any] | None = None) -> Started:
     """The exited session `row` launched again under its id, in the same folder."""
-    extra = list(record.get("extra") or [])
+    extra = list(record.extra or [])
     closed = _close_dead_pane(row)
-    cwd = Path(record["cwd"]) if row["attempt_id"] is None and record.get("cwd") else None
+    cwd = Path(record.cwd) if row["attempt_id"] is None and record.cwd else None
     r = spawn(g, role=row["role"], cli=row["cli"], model=row["model"], effort=row["effort"],
               attempt=row["attempt_id"], session=row["id"], tmux_socket=row["tmux_socket"],
               extra=tuple(extra), restarts=row["launch_seq"], user_input=uid,
@@ -269,7 +273,7 @@ def _relaunch(g, row, record: dict[str, Any], uid: str | None, *, continues: str
     wake(g.repo)
     return Started("restart", r, tuple(extra), uid, restarts=row["launch_seq"],
                    old_pane=row["pane_id"], old_pane_closed=closed, continues=continues,
-                   options_known="extra" in record)
+                   options_known=record.extra is not None)
 
 
 def end(g, session_id: str, *, source: str = "cli", user_input: str | None = None
@@ -303,9 +307,9 @@ def _record_end(g, session_id: str, uid: str | None, closed: bool, gone: bool) -
         fresh = session_row(tx, session_id)
         p = pane_of(fresh)
         tx.append("session_ended", actor=ACTOR, attempt=fresh["attempt_id"], session=session_id,
-                  payload={"ended_by": "user", "user_input": uid, "pane": fresh["pane_id"],
-                           "pane_closed": closed, "process_gone": gone, "from": p.state,
-                           "in_flight": p.in_flight})
+                  payload=SessionEnded(ended_by="user", user_input=uid, pane=fresh["pane_id"],
+                                       pane_closed=closed, process_gone=gone, from_=p.state,
+                                       in_flight=p.in_flight))
         if p.state != "exited":
             _end_in_flight(tx, fresh, p.in_flight)
             save_pane(tx, session_id, p, machine.exited(p))
@@ -395,7 +399,7 @@ def _end_in_flight(tx, row, n: int | None) -> None:
     if d is not None and d["state"] in ("sent", "delivered"):
         set_dispatch(tx, n, "ended", ended_ns=time.time_ns())
         tx.append("dispatch_ended", actor=ACTOR, attempt=row["attempt_id"], session=row["id"],
-                  payload={"n": n, "why": "the user ended the session"})
+                  payload=DispatchEnded(n=n, why="the user ended the session"))
 
 
 def describe_revive(r: Started) -> str:

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from a2a_tui.errors import A2AError
+from a2a_tui.payloads.dispatch import DispatchQueued
 from a2a_tui.quoting import LOOKALIKE
 
 MAX_TEXT = 100_000
@@ -83,7 +84,7 @@ def enqueue_in_tx(tx, session_id: str, text: str, *, source: str, actor: str,
     full = f"{marker(source, n, actor)} {escape_markers(text)}"
     now = time.time_ns()
     seq = tx.append("dispatch_queued", actor=actor, attempt=attempt, session=session_id,
-                    payload={"n": n, "source": source, "text": full})
+                    payload=DispatchQueued(n=n, source=source, text=full))
     tx.execute("INSERT INTO dispatches(n, session, text, source, actor, attempt, state, queued_ns,"
                " queued_seq) VALUES (?,?,?,?,?,?, 'queued', ?, ?)",
                (n, session_id, full, source, actor, attempt, now, seq))

@@ -16,6 +16,7 @@ from a2a_tui.kinds import EventKind as K
 from a2a_tui.kinds import GateEvent as G
 from a2a_tui.payloads import payload_of
 from a2a_tui.payloads.collab import BoardItemAnswered, UserInput
+from a2a_tui.payloads.sessions import Signal
 from a2a_tui.payloads.verify import Verified
 from a2a_tui.store.db import Event
 
@@ -29,7 +30,7 @@ FOLDED_SIGNALS = frozenset({"prompt", "tool", "start", None})
 def folded(e: Event) -> bool:
     """Whether the panel folds the event by default (one key shows it)."""
     if e.kind == K.SIGNAL:
-        return e.payload.get("kind") in FOLDED_SIGNALS
+        return payload_of(e.kind, e.payload).kind in FOLDED_SIGNALS
     return e.kind in FOLDED_KINDS
 
 
@@ -78,16 +79,16 @@ def _checks(p: Verified) -> str:
     return f"{passed}/{len(checks)} passed" + (f", {failed[0]} failed" if failed else "")
 
 
-def _signal(e: Event) -> str:
-    s, kind = _sess(e), e.payload.get("kind")
+def _signal(e: Event, p: Signal) -> str:
+    s, kind = _sess(e), p.kind
     if kind == "stop":
-        n = e.payload.get("finished")
+        n = p.finished
         return f"{s} finished prompt #{n}" if n else f"{s} finished its turn"
     if kind == "prompt":
-        n = e.payload.get("confirmed")
+        n = p.confirmed
         return f"{s} took prompt #{n}" if n else f"{s} took a prompt typed in its pane"
     if kind == "tool":
-        tool = (e.payload.get("detail") or {}).get("tool_name") or "a tool"
+        tool = (p.detail or {}).get("tool_name") or "a tool"
         return f"{s} runs {tool}"
     if kind == "waiting":
         return f"{s} waits for you"
@@ -95,7 +96,7 @@ def _signal(e: Event) -> str:
         return f"{s} started"
     if kind == "exited":
         return f"{s}'s process exited"
-    return f"{s} signalled {e.payload.get('event') or kind}"
+    return f"{s} signalled {p.event or kind}"
 
 
 def _answered(e: Event, p: BoardItemAnswered) -> str:
@@ -191,45 +192,48 @@ SENTENCES: dict[str, Callable[[Event], str]] = {
     # outside the gate's tables
     K.INITIALIZED: _typed(lambda e, p: f"{who(e.actor)} set a2a up here (target branch"
                                        f" {_v(p.target_branch)})"),
-    K.GATE_FEEDBACK: lambda e: f"the gate {'sent' if e.payload.get('sent') else 'held'} the"
-                               f" feedback of {e.attempt}",
+    K.GATE_FEEDBACK: _typed(lambda e, p: f"the gate {'sent' if p.sent else 'held'} the"
+                                         f" feedback of {e.attempt}"),
     K.FEEDBACK_STOPPED: lambda e: f"feedback to {e.attempt} stopped: you decide",
-    K.SESSION_LAUNCHING: lambda e: f"{who(e.actor)} started {e.session}"
-                                   f" ({_p(e, 'role')}, {_p(e, 'cli')})",
+    K.SESSION_LAUNCHING: _typed(lambda e, p: f"{who(e.actor)} started {e.session}"
+                                             f" ({_v(p.role)}, {_v(p.cli)})"),
     K.PANE_EXITED: lambda e: f"{e.session}'s pane exited",
     K.PANE_RELEASED: lambda e: f"{who(e.actor)} released {e.session}",
-    K.PANE_STALLED: lambda e: f"{e.session} is busy and silent: on the board as"
-                              f" {_p(e, 'item')}",
+    K.PANE_STALLED: _typed(lambda e, p: f"{e.session} is busy and silent: on the board as"
+                                        f" {_v(p.item)}"),
     K.TURN_REMINDED: lambda e: f"{e.session}'s turn is long: a reminder is on the board",
-    K.TURN_STOPPED: lambda e: f"a2a stopped {e.session}'s turn ({_p(e, 'why')},"
-                              f" {_p(e, 'limit_s')} s)",
+    K.TURN_STOPPED: _typed(lambda e, p: f"a2a stopped {e.session}'s turn ({_v(p.why)},"
+                                        f" {_v(p.limit_s)} s)"),
     K.PROJECT_PROFILE_CONFIRMED: lambda e: f"{who(e.actor)} confirmed the project's profile",
     K.MODEL_STOPPED_EARLY: lambda e: f"{e.session} stopped with {e.attempt} still owed",
-    K.HUMAN_INTERVENTION: lambda e: f"a person's hand in {_att(e)} ({_p(e, 'via')})",
-    K.SIGNAL: _signal,
-    K.DISPATCH_QUEUED: lambda e: f"{who(e.actor)} queued prompt #{_p(e, 'n')} for {e.session}",
-    K.DISPATCH_SENT: lambda e: f"a2a typed prompt #{_p(e, 'n')} into {e.session}",
-    K.DISPATCH_ENTER_RESENT: lambda e: f"a2a pressed Enter again for prompt #{_p(e, 'n')}"
-                                       f" in {e.session}",
+    K.HUMAN_INTERVENTION: _typed(lambda e, p: f"a person's hand in {_att(e)} ({_v(p.via)})"),
+    K.SIGNAL: _typed(_signal),
+    K.DISPATCH_QUEUED: _typed(lambda e, p: f"{who(e.actor)} queued prompt #{_v(p.n)} for"
+                                           f" {e.session}"),
+    K.DISPATCH_SENT: _typed(lambda e, p: f"a2a typed prompt #{_v(p.n)} into {e.session}"),
+    K.DISPATCH_ENTER_RESENT: _typed(lambda e, p: f"a2a pressed Enter again for prompt"
+                                                 f" #{_v(p.n)} in {e.session}"),
     K.BOARD_ITEM_POSTED: _typed(lambda e, p: f"{who(e.actor)}"
                                              f" {'asked' if p.kind == 'question' else 'posted'}"
                                              f" {_v(p.id)}: {_v(p.title)}"),
     K.BOARD_ITEM_ANSWERED: _typed(_answered),
     K.BOARD_ITEM_CLOSED: _typed(lambda e, p: f"{who(e.actor)} closed {_v(p.id)}"),
     K.SPOT_CHECK_REQUESTED: lambda e: f"the gate asks you to spot-check {e.attempt}",
-    K.SPOT_CHECK_DONE: lambda e: f"{who(e.actor)} spot-checked {e.attempt}:"
-                                 f" {_p(e, 'verdict')}",
-    K.RETRO_STARTED: lambda e: f"{who(e.actor)} started retrospective {_p(e, 'id')}",
-    K.RETRO_SAVED: lambda e: f"retrospective {_p(e, 'id')} was saved",
-    K.RETRO_PROPOSED: lambda e: f"a2a proposes a retrospective ({_p(e, 'question')})",
+    K.SPOT_CHECK_DONE: _typed(lambda e, p: f"{who(e.actor)} spot-checked {e.attempt}:"
+                                           f" {_v(p.verdict)}"),
+    K.RETRO_STARTED: _typed(lambda e, p: f"{who(e.actor)} started retrospective {_v(p.id)}"),
+    K.RETRO_SAVED: _typed(lambda e, p: f"retrospective {_v(p.id)} was saved"),
+    K.RETRO_PROPOSED: _typed(lambda e, p: f"a2a proposes a retrospective ({_v(p.question)})"),
     # a few more of the log's own
     "user_input": _typed(_user_input),
-    "dispatch_sending": lambda e: f"a2a is typing prompt #{_p(e, 'n')} into {e.session}",
-    "dispatch_confirmed": lambda e: f"{e.session} took prompt #{_p(e, 'n')}",
-    "dispatch_done": lambda e: f"{e.session} is done with prompt #{_p(e, 'n')}",
-    "dispatch_ended": lambda e: f"prompt #{_p(e, 'n')} for {e.session} ended: {_p(e, 'why')}",
-    "session_launched": lambda e: f"{e.session} runs in pane {_p(e, 'pane')}",
-    "session_ended": lambda e: f"{who(str(_p(e, 'ended_by')))} ended {e.session}",
+    "dispatch_sending": _typed(lambda e, p: f"a2a is typing prompt #{_v(p.n)} into"
+                                            f" {e.session}"),
+    "dispatch_confirmed": _typed(lambda e, p: f"{e.session} took prompt #{_v(p.n)}"),
+    "dispatch_done": _typed(lambda e, p: f"{e.session} is done with prompt #{_v(p.n)}"),
+    "dispatch_ended": _typed(lambda e, p: f"prompt #{_v(p.n)} for {e.session} ended:"
+                                          f" {_v(p.why)}"),
+    "session_launched": _typed(lambda e, p: f"{e.session} runs in pane {_v(p.pane)}"),
+    "session_ended": _typed(lambda e, p: f"{who(str(_v(p.ended_by)))} ended {e.session}"),
     "pane_paused": lambda e: f"{who(e.actor)} paused {e.session}",
     "pane_resumed": lambda e: f"{who(e.actor)} resumed {e.session}",
     "orchestrator_started": _typed(lambda e, p: f"the orchestrator started (pid {_v(p.pid)})"),

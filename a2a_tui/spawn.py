@@ -35,8 +35,10 @@ from a2a_tui.gate.roles import CONTROLLERS
 from a2a_tui.git import clone_head
 from a2a_tui.identity import session_leader, start_time
 from a2a_tui.jsontypes import JsonObject
+from a2a_tui.kinds import EventKind
 from a2a_tui.panes.githooks import git_config_env, write_hooks
 from a2a_tui.panes.records import check_session_id, record_launched, record_launching
+from a2a_tui.payloads.sessions import PaneExited, SessionLaunching
 from a2a_tui.profiles.environment import A2A_NAMES, launch_env, named, write_private
 from a2a_tui.resources import BROKER_ENV, broker_client, hooks_dir, rolecards_dir
 from a2a_tui.tmux import SESSION_TAG, Tmux
@@ -131,17 +133,16 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
         travel = {**named(os.environ, (*A2A_NAMES, *boxing.env_pass.names(cli, role))),
                   **profile.pane_env(tuple(extra), os.environ)}
         box = boxing.confine(ctx, profile, launch)
-        record = {"cli": cli, "cli_version": version, "argv": launch.argv,
-                  "env": sorted(launch.env), "role_card": str(card),
-                  "role_card_digest": card_digest, "repo_commit": commit,
-                  "tmux_socket": tmux_socket, "tmux_session": tmux_session,
-                  "env_passed": sorted(travel), "confinement": box.to_json(),
-                  "broker_socket": str(repo.broker_socket(sid)), **(note or {}),
-                  **({"project_profile": project["seq"]} if project else {}),
-                  **({"user_input": user_input} if user_input else {})}
+        record = _launch_record(
+            ctx, launch, restarts, cli=cli, cli_version=version, argv=list(launch.argv),
+            env=sorted(launch.env), role_card=str(card), role_card_digest=card_digest,
+            repo_commit=commit, tmux_socket=tmux_socket, tmux_session=tmux_session,
+            env_passed=sorted(travel), confinement=box.to_json(),
+            broker_socket=str(repo.broker_socket(sid)), **(note or {}),
+            project_profile=project["seq"] if project else None,
+            user_input=user_input or None)
         seq = record_launching(
-            tx, sid, actor=g.caller.actor, role=role, cli=cli, cwd=str(cwd),
-            record=_launch_record(ctx, launch, record, restarts),
+            tx, sid, actor=g.caller.actor, role=role, cli=cli, cwd=str(cwd), record=record,
             cli_version=version, model=model, effort=effort, attempt=attempt,
             tmux_socket=tmux_socket, tmux_session=tmux_session, thread_id=launch.thread_id,
             replace=restarts is not None)
@@ -183,22 +184,23 @@ def _check_free(tx, sid: str, restarts: int | None) -> None:
 
 
 def _launch_record(ctx: profiles.LaunchContext, launch: profiles.Launch,
-                   facts: dict[str, Any], restarts: int | None) -> dict[str, Any]:
+                   restarts: int | None, **facts: Any) -> SessionLaunching:
     """The launch record: what the launch context and the prepared launch say; for a launch
     that goes on from another, the conversation it resumes (or forks) and the launch it brings
     back (`revives` when it resumes it); then `facts` (the CLI, its version, the role card,
-    tmux..., a note and the user input last: they win)."""
-    record = {"role": ctx.role, "model": ctx.model, "effort": ctx.effort, "cwd": str(ctx.cwd),
-              "thread_id": launch.thread_id, "prompt_signal": launch.prompt_signal,
-              "permissions": launch.permissions, "extra": list(ctx.extra),
-              # The session's two channels: the socket it reaches a2a through (in `facts`),
-              # the folder its hooks signal into (both bound into its sandbox alone).
-              "spool": str(ctx.spool_dir)}
+    tmux..., a note and the user input)."""
+    back: dict[str, Any] = {}
     if ctx.continues:
-        record |= {"continues": ctx.continues, "fork": ctx.fork}
+        back |= {"continues": ctx.continues, "fork": ctx.fork}
     if restarts is not None:
-        record["revives" if ctx.continues and not ctx.fork else "restarts"] = restarts
-    return record | facts
+        back["revives" if ctx.continues and not ctx.fork else "restarts"] = restarts
+    return SessionLaunching(
+        role=ctx.role, model=ctx.model, effort=ctx.effort, cwd=str(ctx.cwd),
+        thread_id=launch.thread_id, prompt_signal=launch.prompt_signal,
+        permissions=launch.permissions, extra=list(ctx.extra),
+        # The session's two channels: the socket it reaches a2a through (in `facts`), the
+        # folder its hooks signal into (both bound into its sandbox alone).
+        spool=str(ctx.spool_dir), **back, **facts)
 
 
 def _start_pane(tmux: Tmux, tmux_session: str, ctx: profiles.LaunchContext, cwd: Path):
@@ -222,8 +224,8 @@ def _record_started(g, tmux: Tmux, facts, ctx: profiles.LaunchContext, *,
     with g.store.write() as tx:
         record_launched(tx, sid, actor=g.caller.actor, attempt=attempt, launch_seq=seq,
                         pane_id=facts.pane_id, pid=facts.pid, pid_start=pid_start,
-                        tty=facts.tty, extra={"sid": session_leader(facts.pid),
-                                              "subreaper": host.linux() and not confined})
+                        tty=facts.tty, leader=session_leader(facts.pid),
+                        subreaper=host.linux() and not confined)
         # What was addressed to this role while no session of it ran comes to this one.
         deliver_backlog_in_tx(tx, sid, ctx.role, actor="orchestrator")
     # A process that died before its pane-died hook was set would never signal it.
@@ -402,7 +404,8 @@ def _failed(store, sid: str, attempt: str | None, reason: str,
             state_event: str = "session_launch_failed") -> None:
     with store.write() as tx:
         tx.append(state_event, actor="orchestrator", attempt=attempt, session=sid,
-                  payload={"reason": reason})
+                  payload=PaneExited(reason=reason) if state_event == EventKind.PANE_EXITED
+                  else {"reason": reason})
         tx.execute("UPDATE sessions SET state='exited', state_since_ns=? WHERE id=?",
                    (time.time_ns(), sid))
 

@@ -26,6 +26,7 @@ from a2a_tui.gate.cards.schema import parse_card
 from a2a_tui.payloads import attempts as pa
 from a2a_tui.payloads import integrate as pi
 from a2a_tui.payloads import verify as pv
+from a2a_tui.payloads.sessions import Signal
 from a2a_tui.store import Store, chain
 from tests.support import CARD_TOML
 
@@ -73,7 +74,7 @@ def build(path: Path, n: int, cards: int) -> None:
         with s.write() as tx:
             for i in range(done, min(n, done + batch)):
                 tx.append("signal", actor="session:w1", session="w1",
-                          payload={"event": "PostToolUse", "n": i, "tool": "Bash"})
+                          payload=Signal(event="PostToolUse", raw={"n": i, "tool": "Bash"}))
         done = min(n, done + batch)
     s.close()
 

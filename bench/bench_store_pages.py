@@ -29,6 +29,7 @@ from benchlib import pct, timed
 from bench_panes import driven_signals
 from bench_store_chain import build
 
+from a2a_tui.payloads.sessions import Signal
 from a2a_tui.repo import Repo
 from a2a_tui.store import Store, pages, rolling
 from tests.support import World
@@ -72,7 +73,7 @@ def signal_latency(events: int, signals: int, every_min: float) -> tuple[list[in
         with Repo(w.repo).store() as s, s.write() as tx:
             for i in range(events):
                 tx.append("signal", actor="session:w1", session="w1",
-                          payload={"event": "PostToolUse", "n": i, "tool": "Bash"})
+                          payload=Signal(event="PostToolUse", raw={"n": i, "tool": "Bash"}))
         served = w.serve()
         try:
             if every_min:   # backups are being taken when the signals land

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from a2a_tui.kinds import EventKind, GateEvent
+from a2a_tui.payloads.sessions import Signal
 from a2a_tui.sentences import SENTENCES, folded, sentence
 from a2a_tui.store.db import Event
 from tests.support import a2a, store
@@ -47,7 +48,7 @@ def test_how_a_prompt_travelled_is_folded_what_it_did_is_not():
 def test_a2a_events_says_sentences_and_json_is_the_event(repo):
     with store(repo) as s, s.write() as tx:
         tx.append("signal", actor="session:w1", session="w1",
-                  payload={"kind": "stop", "finished": 14, "event": "Stop"})
+                  payload=Signal(kind="stop", finished=14, event="Stop"))
     text = a2a("events", "--tail", "1", cwd=repo)
     assert text.code == 0 and text.out.rstrip().endswith("w1 finished prompt #14"), text.out
     assert "{" not in text.out

@@ -19,6 +19,7 @@ from a2a_tui.collab.board import post_finding_in_tx
 from a2a_tui.collab.delivery import live_session, session_is_live
 from a2a_tui.gate.model import VerifyState
 from a2a_tui.jsontypes import JsonObject
+from a2a_tui.payloads.verify import FeedbackStopped, TestSuspect
 from a2a_tui.queue import enqueue_in_tx
 
 if TYPE_CHECKING:  # annotations only
@@ -127,7 +128,7 @@ def test_suspects(tx, att: AttemptRecord, v) -> bool:
     before = set(_failing_in_run(tx, att.id, prev["run"]))
     raised = {t for r in tx.all("SELECT payload FROM events WHERE attempt = ? AND"
                                 " kind = 'test_suspect'", (att.id,))
-              for t in json.loads(r["payload"])["tests"]}
+              for t in TestSuspect.read(json.loads(r["payload"])).tests}
     tests = [t for t in now if t in before and t not in raised]
     if not tests:
         return False
@@ -138,7 +139,7 @@ def test_suspects(tx, att: AttemptRecord, v) -> bool:
         f" and {v.run}): {', '.join(tests)}. The candidate changed in between; the test may be"
         " wrong, not the code. Please review the test itself before more rounds are spent.")
     tx.append("test_suspect", actor="gate", task=att.card_id, attempt=att.id,
-              payload={"tests": tests, "runs": [prev["run"], v.run], "item": item})
+              payload=TestSuspect(tests=tests, runs=[prev["run"], v.run], item=item))
     return queued
 
 
@@ -175,8 +176,8 @@ def feedback_stopped(tx, att: AttemptRecord, v, rejections: int, limit: int) -> 
     item, queued = raise_item(tx, att, f"{att.id}: rejected {rejections} times, automatic"
                               " feedback stopped", body, blocking=True)
     tx.append("feedback_stopped", actor="gate", task=att.card_id, attempt=att.id,
-              payload={"rejections": rejections, "limit": limit, "item": item,
-                       "history": history})
+              payload=FeedbackStopped(rejections=rejections, limit=limit, item=item,
+                                      history=history))
     return queued
 
 

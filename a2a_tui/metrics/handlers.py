@@ -29,6 +29,7 @@ from a2a_tui.metrics.records import (
 from a2a_tui.payloads.attempts import Abandoned
 from a2a_tui.payloads.collab import BoardItemAnswered, BoardItemClosed, BoardItemPosted
 from a2a_tui.payloads.integrate import Integrated
+from a2a_tui.payloads.sessions import HumanIntervention, ModelStoppedEarly, SessionLaunching
 from a2a_tui.payloads.retro import RetroSaved
 from a2a_tui.payloads.verify import Rejected, Verified
 from a2a_tui.states import AttemptState, SelfCheck
@@ -62,11 +63,11 @@ class Folding:
         s = self.h.sessions.get(sid)
         if s is None:
             r = self.launches.get(sid)
-            p = r.payload if r else {}
-            s = Session(sid, p.get("role") or "?", p.get("cli") or "?", p.get("model") or "",
-                        p.get("effort") or "", r.ts_ns if r else 0,
-                        relaunch={k: str(p[k]) for k in ("revives", "forks", "restarts")
-                                  if p.get(k)})
+            p: SessionLaunching = r.typed if r else SessionLaunching()
+            back = {"revives": p.revives, "forks": p.forks, "restarts": p.restarts}
+            s = Session(sid, p.role or "?", p.cli or "?", p.model or "", p.effort or "",
+                        r.ts_ns if r else 0,
+                        relaunch={k: str(v) for k, v in back.items() if v})
             if r is not None and r.attempt:
                 s.attempt = r.attempt
             self.h.sessions[sid] = s
@@ -262,7 +263,8 @@ def _released(f: Folding, r: Row) -> None:
 
 
 def _intervention(f: Folding, r: Row) -> None:
-    via = r.payload.get("kind") or r.payload.get("via") or "intervention"
+    p: HumanIntervention = r.typed
+    via = p.kind or p.via or "intervention"
     f.ask("intervention", str(via), r, waits=False)
 
 
@@ -278,7 +280,7 @@ def _feedback_stopped(f: Folding, r: Row) -> None:
 def _feedback(f: Folding, r: Row) -> None:
     # Feedback not sent to a managed writer: the three-strike stop (before feedback_stopped).
     a = f.attempt(r)
-    if r.payload.get("sent") is False and a is not None and a.writer:
+    if r.typed.sent is False and a is not None and a.writer:
         _feedback_stopped(f, r)
 
 
@@ -307,13 +309,18 @@ def _exited(f: Folding, r: Row) -> None:
 def _stopped_early(f: Folding, r: Row) -> None:
     a = f.attempt(r)
     if a is not None:
-        p = r.payload
-        a.stopped_early.append(model_label(p.get("cli"), p.get("model"), p.get("effort")))
+        p: ModelStoppedEarly = r.typed
+        a.stopped_early.append(model_label(p.cli, p.model, p.effort))
+
+
+def _spot_check_asked(f: Folding, r: Row) -> None:
+    if (a := f.attempt(r)) is not None:
+        a.spot_check = "asked"
 
 
 def _spot_check(f: Folding, r: Row) -> None:
     if (a := f.attempt(r)) is not None:
-        a.spot_check = r.payload.get("verdict") or "asked"
+        a.spot_check = r.typed.verdict or "asked"
 
 
 def _retro_saved(f: Folding, r: Row) -> None:
@@ -349,7 +356,7 @@ HANDLERS: dict[str, Handler] = {
     EventKind.PANE_RELEASED: _released,
     EventKind.PANE_STALLED: _stalled,
     EventKind.MODEL_STOPPED_EARLY: _stopped_early,
-    EventKind.SPOT_CHECK_REQUESTED: _spot_check,
+    EventKind.SPOT_CHECK_REQUESTED: _spot_check_asked,
     EventKind.SPOT_CHECK_DONE: _spot_check,
     EventKind.HUMAN_INTERVENTION: _intervention,
     EventKind.BOARD_ITEM_POSTED: _posted,

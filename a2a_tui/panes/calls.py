@@ -26,6 +26,9 @@ from dataclasses import dataclass
 from a2a_tui.errors import A2AError
 from a2a_tui.panes.stalls import SILENT_SINCE, stalled_since
 from a2a_tui.panes.windows import WindowNames
+from a2a_tui.payloads import payload_of
+from a2a_tui.payloads.sessions import AttentionSeen, UserCalled
+from a2a_tui.payloads.verify import GateFeedback
 from a2a_tui.settings import Settings
 from a2a_tui.store.watch import store_changes
 
@@ -84,9 +87,9 @@ def waiting(db) -> list[Waiting]:
     for r in db.all("SELECT seq, kind, attempt, payload FROM events INDEXED BY events_kind"
                     " WHERE kind IN ('rejected', 'feedback_stopped', 'gate_feedback')"
                     " AND seq > ? ORDER BY seq LIMIT ?", (seen_upto(db), LIMIT)):
-        p = json.loads(r["payload"])
+        p = payload_of(r["kind"], json.loads(r["payload"]))
         if r["kind"] == "rejected":
-            first = p.get("first_failure")
+            first = p.first_failure
             out.append(Waiting(f"rejected:{r['seq']}", "rejection", r["attempt"] or "",
                                f"{r['attempt']} rejected" + (f" at {first}" if first else "")))
         elif r["kind"] == "feedback_stopped" or _three_strikes(p):
@@ -95,23 +98,24 @@ def waiting(db) -> list[Waiting]:
     return out
 
 
-def _three_strikes(feedback: dict) -> bool:
+def _three_strikes(feedback: GateFeedback) -> bool:
     """A `gate_feedback` that was not sent because the rejections passed the limit (until the
     gate records `feedback_stopped` for it)."""
-    return feedback.get("sent") is False and "consecutive rejections" in str(feedback.get("why"))
+    return feedback.sent is False and "consecutive rejections" in str(feedback.why)
 
 
 def called_keys(db) -> set[str]:
     """The keys the last `user_called` named (announced already)."""
     row = db.one("SELECT payload FROM events WHERE kind = 'user_called' ORDER BY seq DESC LIMIT 1")
-    return set(json.loads(row["payload"]).get("called", [])) if row is not None else set()
+    return (set(UserCalled.read(json.loads(row["payload"])).called) if row is not None
+            else set())
 
 
 def mark_seen(store, *, actor: str = "user") -> dict[str, int]:
     """The user has seen every rejection and stop up to now."""
     with store.write() as tx:
         upto = int(tx.one("SELECT COALESCE(MAX(seq), 0) FROM events")[0])
-        tx.append("attention_seen", actor=actor, payload={"upto": upto})
+        tx.append("attention_seen", actor=actor, payload=AttentionSeen(upto=upto))
     return {"upto": upto}
 
 
@@ -164,8 +168,8 @@ class Calls:
         if new and s.bell:
             with store.write() as tx:
                 tx.append("user_called", actor="orchestrator",
-                          payload={"new": [t.to_json() for t in new], "count": len(things),
-                                   "called": sorted(keys)})
+                          payload=UserCalled(new=[t.to_json() for t in new], count=len(things),
+                                             called=sorted(keys)))
         return keys
 
     def _show(self, count: int, on: bool) -> None:

@@ -33,6 +33,7 @@ from a2a_tui.panes import machine
 from a2a_tui.panes.delivery import ACTOR, PaneIO
 from a2a_tui.panes.hints import record_hint
 from a2a_tui.panes.records import pane_of, save_pane, set_dispatch
+from a2a_tui.payloads.dispatch import DispatchEnterResent, DispatchUnknown
 
 RESENT = "dispatch_enter_resent"
 NO_PROMPT_SIGNAL = "no prompt signal after Enter"
@@ -127,16 +128,16 @@ def _enter_again(store, io: PaneIO, f: _Flight, prof: profiles.Profile) -> int |
     with store.write() as tx:
         row = tx.one("SELECT attempt_id FROM sessions WHERE id = ?", (f.session,))
         tx.append(RESENT, actor=ACTOR, attempt=row["attempt_id"], session=f.session,
-                  payload={"n": f.n, "pane": f.pane, "enter": len(f.enters) + 1,
-                           "enter_ns": enter_ns, "after_s": prof.prompt_wait_s,
-                           "first_enter_ns": f.enters[0]})
+                  payload=DispatchEnterResent(n=f.n, pane=f.pane, enter=len(f.enters) + 1,
+                                              enter_ns=enter_ns, after_s=prof.prompt_wait_s,
+                                              first_enter_ns=f.enters[0]))
     return enter_ns + int(prof.prompt_wait_s * 1e9)
 
 
 def _unknown(tx, row, f: _Flight, why: str, hint: str | None) -> None:
     set_dispatch(tx, f.n, "unknown")
     tx.append("dispatch_unknown", actor=ACTOR, attempt=row["attempt_id"], session=f.session,
-              payload={"n": f.n, "pane": f.pane, "why": why, "enters": len(f.enters)})
+              payload=DispatchUnknown(n=f.n, pane=f.pane, why=why, enters=len(f.enters)))
     old = pane_of(row)
     save_pane(tx, f.session, old, machine.unconfirmed(old, hint))
     if hint is not None:

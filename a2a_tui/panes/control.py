@@ -16,6 +16,7 @@ from a2a_tui.errors import A2AError
 from a2a_tui.jsontypes import JsonObject
 from a2a_tui.panes import machine
 from a2a_tui.panes.records import pane_of, save_pane, session_row, set_dispatch
+from a2a_tui.payloads.sessions import PanePaused, PaneReleased, PaneResumed
 from a2a_tui.queue import enqueue_in_tx
 
 
@@ -93,7 +94,8 @@ def set_paused(store, sids: list[str] | None, paused: bool, *, actor: str) -> li
             if old.paused == paused:
                 continue
             tx.append("pane_paused" if paused else "pane_resumed", actor=actor,
-                      attempt=row["attempt_id"], session=row["id"], payload={"state": old.state})
+                      attempt=row["attempt_id"], session=row["id"],
+                      payload=(PanePaused if paused else PaneResumed)(state=old.state))
             tx.execute("UPDATE sessions SET paused = ? WHERE id = ?", (int(paused), row["id"]))
             changed.append(row["id"])
     return changed
@@ -114,7 +116,7 @@ def release(store, sid: str, *, actor: str) -> Released:
             raise A2AError("already_idle", f"session {sid} is already idle")
         new = machine.release(old)
         tx.append("pane_released", actor=actor, attempt=row["attempt_id"], session=sid,
-                  payload={"from": old.state, "in_flight": old.in_flight, "hint": old.hint})
+                  payload=PaneReleased(from_=old.state, in_flight=old.in_flight, hint=old.hint))
         if old.in_flight is not None:
             d = tx.one("SELECT state FROM dispatches WHERE n = ?", (old.in_flight,))
             if d is not None and d["state"] in ("sent", "delivered"):

@@ -28,8 +28,8 @@ def ingest_and_deliver(store, io: delivery.PaneIO, tmux_socket: str | None, top:
     for i, path in enumerate(files):
         got = spool.ingest(store, path, _then(observers, begin if last[path.parent] == i
                                               else None))
-        if got is not None and got.get("then") is not None:
-            begun.append(got.pop("then"))
+        if got is not None and got.then is not None:
+            begun.append(got.then)
     return delivery.deliver_ready(store, io, tmux_socket, sleep=sleep, begun=begun)
 
 

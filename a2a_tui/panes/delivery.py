@@ -21,6 +21,12 @@ from a2a_tui.errors import A2AError
 from a2a_tui.faults import crashpoint
 from a2a_tui.panes import machine
 from a2a_tui.panes.records import pane_of, save_pane, set_dispatch
+from a2a_tui.payloads.dispatch import (
+    DispatchNotSent,
+    DispatchSending,
+    DispatchSent,
+    DispatchUnknown,
+)
 
 ACTOR = "orchestrator"
 
@@ -144,7 +150,8 @@ def _begin_in(tx, sid: str) -> _Job | None:
     tx.execute("UPDATE sessions SET in_flight = ?, last_write_ns = ? WHERE id = ?",
                (d["n"], now, sid))
     tx.append("dispatch_sending", actor=ACTOR, attempt=row["attempt_id"], session=sid,
-              payload={"n": d["n"], "pane": row["pane_id"], "clear_first": pane.needs_clear})
+              payload=DispatchSending(n=d["n"], pane=row["pane_id"],
+                                      clear_first=pane.needs_clear))
     return _Job(sid, row["pane_id"], d["n"], d["text"],
                 prof.clear_input_keys if pane.needs_clear else (), prof.enter_delay_s)
 
@@ -155,8 +162,8 @@ def _sent(store, job: _Job, enter_ns: int) -> None:
         old = pane_of(row)
         set_dispatch(tx, job.n, "sent", enter_ns=enter_ns)
         tx.append("dispatch_sent", actor=ACTOR, attempt=row["attempt_id"], session=job.session,
-                  payload={"n": job.n, "pane": job.pane_id, "enter_ns": enter_ns,
-                           "from": old.state})
+                  payload=DispatchSent(n=job.n, pane=job.pane_id, enter_ns=enter_ns,
+                                       from_=old.state))
         new = machine.sent(old, job.n, enter_ns) if old.state != "exited" else old
         save_pane(tx, job.session, old, new)
 
@@ -169,7 +176,7 @@ def _not_sent(store, job: _Job, why: str) -> None:
         tx.execute("UPDATE sessions SET in_flight = NULL WHERE id = ? AND in_flight = ?",
                    (job.session, job.n))
         tx.append("dispatch_not_sent", actor=ACTOR, attempt=row["attempt_id"],
-                  session=job.session, payload={"n": job.n, "why": why})
+                  session=job.session, payload=DispatchNotSent(n=job.n, why=why))
 
 
 def _enter_failed(store, job: _Job, why: str) -> None:
@@ -178,6 +185,7 @@ def _enter_failed(store, job: _Job, why: str) -> None:
         row = tx.one("SELECT * FROM sessions WHERE id = ?", (job.session,))
         set_dispatch(tx, job.n, "unknown")
         tx.append("dispatch_unknown", actor=ACTOR, attempt=row["attempt_id"],
-                  session=job.session, payload={"n": job.n, "why": f"Enter failed: {why}"})
+                  session=job.session,
+                  payload=DispatchUnknown(n=job.n, why=f"Enter failed: {why}"))
         old = pane_of(row)
         save_pane(tx, job.session, old, machine.crashed_while_sending(old))

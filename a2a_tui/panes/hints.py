@@ -18,6 +18,7 @@ None; the caller arranges to look again then.
 from __future__ import annotations
 
 from a2a_tui import profiles
+from a2a_tui.payloads.sessions import PaneHint
 
 NO_SIGNAL_SINCE_LAUNCH = "no signal since launch"
 
@@ -44,7 +45,9 @@ def silent_starts(store, tmux_socket: str | None, now_ns: int) -> int | None:
     return next_due
 
 
-def record_hint(tx, session: str, hint: str, **why) -> None:
+def record_hint(tx, session: str, hint: str, *, why: str, after_s: float | None = None,
+                since_ns: int | None = None, n: int | None = None) -> None:
     """The hint on the pane, with the event that explains it, in one transaction."""
-    tx.append("pane_hint", actor="orchestrator", session=session, payload={"hint": hint, **why})
+    tx.append("pane_hint", actor="orchestrator", session=session,
+              payload=PaneHint(hint=hint, why=why, after_s=after_s, since_ns=since_ns, n=n))
     tx.execute("UPDATE sessions SET hint = ? WHERE id = ?", (hint, session))

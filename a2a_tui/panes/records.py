@@ -8,6 +8,7 @@ from typing import Any
 
 from a2a_tui.errors import A2AError
 from a2a_tui.panes.machine import Pane
+from a2a_tui.payloads.sessions import SessionLaunched, SessionLaunching
 
 SESSION_ID = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
 # Dispatch states in which the text may have reached the pane: its marker is ours to confirm.
@@ -23,7 +24,7 @@ def check_session_id(sid: str) -> str:
 
 
 def record_launching(tx, sid: str, *, actor: str, role: str, cli: str, cwd: str,
-                     record: dict[str, Any], cli_version: str = "", model: str = "",
+                     record: SessionLaunching, cli_version: str = "", model: str = "",
                      effort: str = "", attempt: str | None = None, tmux_socket: str | None = None,
                      tmux_session: str | None = None, thread_id: str | None = None,
                      replace: bool = False) -> int:
@@ -49,13 +50,14 @@ def record_launching(tx, sid: str, *, actor: str, role: str, cli: str, cwd: str,
 
 def record_launched(tx, sid: str, *, actor: str, attempt: str | None, launch_seq: int,
                     pane_id: str | None, pid: int | None, pid_start: int | None,
-                    tty: str | None, extra: dict[str, Any] | None = None) -> None:
+                    tty: str | None, leader: int | None = None,
+                    subreaper: bool | None = None) -> None:
     """What tmux reported about the launched pane (the `session_launched` event and the row's
     pane facts), in the caller's transaction: from then on the pane's process tree is the
     session's."""
     tx.append("session_launched", actor=actor, attempt=attempt, session=sid,
-              payload={"pane": pane_id, "pid": pid, "pid_start": pid_start, "tty": tty,
-                       **(extra or {}), "launch_seq": launch_seq})
+              payload=SessionLaunched(pane=pane_id, pid=pid, pid_start=pid_start, tty=tty,
+                                      sid=leader, subreaper=subreaper, launch_seq=launch_seq))
     tx.execute("UPDATE sessions SET pane_id=?, pane_pid=?, pane_pid_start=?, pane_tty=?"
                " WHERE id=?", (pane_id, pid, pid_start, tty, sid))
 

@@ -7,6 +7,8 @@ from typing import Any
 
 from a2a_tui.panes import machine
 from a2a_tui.panes.records import pane_of, save_pane, set_dispatch
+from a2a_tui.payloads.dispatch import DispatchUnknown
+from a2a_tui.payloads.sessions import PaneExited
 
 ACTOR = "orchestrator"
 
@@ -25,7 +27,7 @@ def unknown_deliveries(store, why: str = "the orchestrator stopped between sendi
             set_dispatch(tx, d["n"], "unknown")
             tx.append("dispatch_unknown", actor=ACTOR, session=d["session"],
                       attempt=row["attempt_id"] if row else None,
-                      payload={"n": d["n"], "why": why})
+                      payload=DispatchUnknown(n=d["n"], why=why))
             if row is not None:
                 old = pane_of(row)
                 save_pane(tx, d["session"], old, machine.crashed_while_sending(old))
@@ -53,7 +55,7 @@ def reconcile_panes(store, panes: dict[str, Any], tmux_socket: str | None) -> li
             ended = old.in_flight
             new = machine.Pane(state="exited", paused=old.paused, thread_id=old.thread_id)
             tx.append("pane_exited", actor=ACTOR, attempt=fresh["attempt_id"], session=row["id"],
-                      payload={"pane": row["pane_id"], "why": why, "found_at": "start"})
+                      payload=PaneExited(pane=row["pane_id"], why=why, found_at="start"))
             if ended is not None:
                 d = tx.one("SELECT state FROM dispatches WHERE n = ?", (ended,))
                 if d is not None and d["state"] in ("sent", "delivered"):

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from a2a_tui.jsontypes import JsonObject, JsonValue
+
 SOURCES = ("claude", "codex", "gemini", "tmux", "process")
 # A dispatch number is a positive int64 (the store's): ASCII digits, at most 18 of them (\d
 # takes any script's digits, and int() refuses more than 4300).
@@ -115,7 +117,7 @@ def _json(raw: bytes) -> Any:
     be stored), nested no deeper than Python can read."""
     try:
         text = raw.decode("utf-8")
-        doc = json.loads(text, parse_constant=_not_json, object_pairs_hook=_object)
+        doc = json.loads(text, parse_constant=_not_json, object_pairs_hook=_object_json)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise MalformedSignal(f"not JSON: {exc}") from exc
     except RecursionError:
@@ -132,7 +134,8 @@ def _not_json(constant: str) -> Any:
     raise MalformedSignal(f"not JSON: {constant}")
 
 
-def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def _object_json(pairs: list[tuple[str, JsonValue]]) -> JsonObject:
+    """One object of a hook's JSON file, refused when a key appears twice."""
     obj = dict(pairs)
     if len(obj) != len(pairs):
         seen: set[str] = set()

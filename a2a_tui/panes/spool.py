@@ -32,6 +32,7 @@ from __future__ import annotations
 import os
 import stat
 import time
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -39,6 +40,8 @@ from a2a_tui.collab.user_input import record_user_input_in_tx
 from a2a_tui.panes import machine
 from a2a_tui.panes.records import ours, pane_of, save_pane, set_dispatch
 from a2a_tui.panes.signals import MalformedSignal, Signal, parse
+from a2a_tui.payloads import sessions as ps
+from a2a_tui.payloads.dispatch import DispatchConfirmed, DispatchDone, DispatchEnded
 from a2a_tui.repo import A2A_DIR, QUARANTINE, SPOOL
 
 MAX_BYTES = 2 * 1024 * 1024
@@ -53,6 +56,26 @@ _OPEN = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
 _FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 Then = Callable[[Any, str], Any]   # (tx, session) -> anything, in the signal's transaction
 now_ns = time.time_ns   # the clock of the rate's window (a test moves it)
+# A dispatch's end by what the signal said of it (a Stop: done; the process gone: ended).
+_ENDS = {"done": DispatchDone, "ended": DispatchEnded}
+
+
+@dataclass(frozen=True)
+class Ingested:
+    """What one spool file became: its folder-qualified name and outcome (`ingested`,
+    `ignored`, `quarantined`, `dropped`); a signal's seq, the pane's move and the CLI's event;
+    why a file was refused; `again`: recorded before a crash, only its move finished now;
+    `then`: what the caller's work in the signal's transaction returned."""
+
+    file: str
+    outcome: str
+    again: bool = False
+    reason: str | None = None
+    seq: int | None = None
+    from_: str | None = None
+    to: str | None = None
+    event: str | None = None
+    then: Any = None
 
 
 def pending(spool_dir: Path, folders: set[Path] | None = None) -> list[Path]:
@@ -129,7 +152,7 @@ def _text(name: str) -> str:
     return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
-def ingest(store, path: Path, then: Then | None = None) -> dict[str, Any] | None:
+def ingest(store, path: Path, then: Then | None = None) -> Ingested | None:
     """Ingest one spool file; returns what was recorded (None for a wake file or a vanished one).
     `then(tx, session)` runs in the transaction that records the signal; what it returns is the
     result's `then`."""
@@ -143,7 +166,7 @@ def ingest(store, path: Path, then: Then | None = None) -> dict[str, Any] | None
     done = store.one("SELECT outcome FROM spool_files WHERE name = ?", (key,))
     if done is not None:  # recorded before a crash: finish the file move only
         _finish(path, done["outcome"], folder)
-        return {"file": key, "outcome": done["outcome"], "again": True}
+        return Ingested(key, done["outcome"], again=True)
     if folder is None:
         return _quarantine(store, path, OUTSIDE, key, folder)
     if name != path.name or folder != raw_folder:
@@ -161,7 +184,7 @@ def ingest(store, path: Path, then: Then | None = None) -> dict[str, Any] | None
         return _quarantine(store, path, f"the file names session {sig.session!r} but lies in"
                            f" the folder of session {folder!r}", key, folder)
     result = record(store, sig, key, len(raw), then)
-    _finish(path, result["outcome"], folder)
+    _finish(path, result.outcome, folder)
     return result
 
 
@@ -195,7 +218,7 @@ def _read(path: Path) -> bytes | str | None:
 
 
 def record(store, sig: Signal, name: str, size: int | None = None,
-           then: Then | None = None) -> dict[str, Any]:
+           then: Then | None = None) -> Ingested:
     """Record one parsed signal under its spool file name, in one transaction (with `then`'s
     work, when given)."""
     with store.write() as tx:
@@ -203,14 +226,14 @@ def record(store, sig: Signal, name: str, size: int | None = None,
         if row is None:
             reason = f"unknown session {sig.session!r}"
             outcome = _record_quarantine(tx, name, reason, size, sig.session, sig.ts_ns)
-            return {"file": name, "outcome": outcome, "reason": reason}
+            return Ingested(name, outcome, reason=reason)
         result = _apply(tx, row, sig, name)
         if then is not None and (more := then(tx, sig.session)) is not None:
-            result["then"] = more
+            return replace(result, then=more)
         return result
 
 
-def _apply(tx, row, sig: Signal, name: str) -> dict[str, Any]:
+def _apply(tx, row, sig: Signal, name: str) -> Ingested:
     sid = row["id"]
     old = pane_of(row)
     if sig.ts_ns < row["created_ns"]:
@@ -219,16 +242,12 @@ def _apply(tx, row, sig: Signal, name: str) -> dict[str, Any]:
         out = machine.Outcome(old, ignored="from before this launch of the session")
     else:
         out = machine.apply(old, sig, ours(tx, sid), prompts_signalled=_signals_prompts(tx, row))
-    payload: dict[str, Any] = {
-        "file": name, "source": sig.source, "event": sig.event, "kind": sig.kind,
-        "ts_ns": sig.ts_ns, "pane": sig.pane, "from": old.state, "to": out.pane.state,
-        "detail": sig.detail, "raw": _trim(sig.payload),
-    }
-    for key in ("ignored", "confirmed", "finished", "ended"):
-        if getattr(out, key) is not None:
-            payload[key] = getattr(out, key)
-    if out.pane.hint and out.pane.hint != old.hint:
-        payload["hint"] = out.pane.hint
+    payload = ps.Signal(
+        file=name, source=sig.source, event=sig.event, kind=sig.kind, ts_ns=sig.ts_ns,
+        pane=sig.pane, from_=old.state, to=out.pane.state, detail=sig.detail,
+        raw=_trim(sig.payload), ignored=out.ignored, confirmed=out.confirmed,
+        finished=out.finished, ended=out.ended,
+        hint=out.pane.hint if out.pane.hint and out.pane.hint != old.hint else None)
     actor = f"session:{sid}"
     seq = tx.append("signal", actor=actor, attempt=row["attempt_id"], session=sid, payload=payload)
     save_pane(tx, sid, old, out.pane, last_signal_ns=sig.ts_ns)
@@ -236,8 +255,8 @@ def _apply(tx, row, sig: Signal, name: str) -> dict[str, Any]:
     outcome = "ignored" if out.ignored else "ingested"
     tx.execute("INSERT INTO spool_files(name, outcome, session, ts_ns, seq) VALUES (?,?,?,?,?)",
                (name, outcome, sid, sig.ts_ns, seq))
-    return {"file": name, "outcome": outcome, "seq": seq, "from": old.state,
-            "to": out.pane.state, "event": sig.event}
+    return Ingested(name, outcome, seq=seq, from_=old.state, to=out.pane.state,
+                    event=sig.event)
 
 
 def _signals_prompts(tx, row) -> bool:
@@ -256,7 +275,8 @@ def _dispatch_effects(tx, row, out: machine.Outcome, sig: Signal, actor: str) ->
         if d is not None and d["state"] in ("sending", "sent", "unknown", "released", "ended"):
             set_dispatch(tx, out.confirmed, "delivered", confirmed_ns=sig.ts_ns)
             tx.append("dispatch_confirmed", actor=actor, attempt=attempt, session=sid,
-                      payload={"n": out.confirmed, "was": d["state"], "ts_ns": sig.ts_ns})
+                      payload=DispatchConfirmed(n=out.confirmed, was=d["state"],
+                                                ts_ns=sig.ts_ns))
     for n, state in ((out.finished, "done"), (out.ended, "ended")):
         if n is None:
             continue
@@ -265,7 +285,7 @@ def _dispatch_effects(tx, row, out: machine.Outcome, sig: Signal, actor: str) ->
         if d is not None and d["state"] in ("sent", "delivered"):
             set_dispatch(tx, n, state, ended_ns=sig.ts_ns)
             tx.append(f"dispatch_{state}", actor=actor, attempt=attempt, session=sid,
-                      payload={"n": n, "ts_ns": sig.ts_ns})
+                      payload=_ENDS[state](n=n, ts_ns=sig.ts_ns))
     if out.user_input is not None:
         # A user input record like any other (U-<n>), so the controller can quote it.
         uid = record_user_input_in_tx(
@@ -273,7 +293,8 @@ def _dispatch_effects(tx, row, out: machine.Outcome, sig: Signal, actor: str) ->
             details={"via": "pane", "pane": row["pane_id"], "ts_ns": sig.ts_ns})
         tx.append("human_intervention", actor="user", task=_task_of(tx, attempt),
                   attempt=attempt, session=sid,
-                  payload={"user_input": uid, "kind": "typed_in_pane", "ts_ns": sig.ts_ns})
+                  payload=ps.HumanIntervention(user_input=uid, kind="typed_in_pane",
+                                            ts_ns=sig.ts_ns))
 
 
 def _task_of(tx, attempt: str | None) -> str | None:
@@ -284,7 +305,7 @@ def _task_of(tx, attempt: str | None) -> str | None:
 
 
 def _quarantine(store, path: Path, reason: str, name: str, folder: str | None
-                ) -> dict[str, Any]:
+                ) -> Ingested:
     try:
         size = path.lstat().st_size
     except OSError:
@@ -292,7 +313,7 @@ def _quarantine(store, path: Path, reason: str, name: str, folder: str | None
     with store.write() as tx:
         outcome = _record_quarantine(tx, name, reason, size, folder, None)
     _finish(path, outcome, folder)
-    return {"file": name, "outcome": outcome, "reason": reason}
+    return Ingested(name, outcome, reason=reason)
 
 
 def _record_quarantine(tx, name: str, reason: str, size: int | None, session: str | None,
@@ -307,12 +328,12 @@ def _record_quarantine(tx, name: str, reason: str, size: int | None, session: st
                       " AND ts_ns >= ?", (session, since))
         if told is None:
             tx.append("spool_flooded", actor="orchestrator", session=session,
-                      payload={"limit": FLOOD_LIMIT, "window_s": FLOOD_WINDOW_S,
-                               "first_dropped": name, "reason": reason})
+                      payload=ps.SpoolFlooded(limit=FLOOD_LIMIT, window_s=FLOOD_WINDOW_S,
+                                           first_dropped=name, reason=reason))
         return DROPPED
     seq = tx.append("signal_quarantined", actor="orchestrator", session=session,
-                    payload={"file": name, "reason": reason, "bytes": size,
-                             "moved_to": f"quarantine/{name}"})
+                    payload=ps.SignalQuarantined(file=name, reason=reason, bytes=size,
+                                              moved_to=f"quarantine/{name}"))
     tx.execute("INSERT INTO spool_files(name, outcome, session, ts_ns, seq) VALUES (?,?,?,?,?)",
                (name, "quarantined", session, ts_ns, seq))
     return "quarantined"

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from a2a_tui.panes.hints import record_hint
+from a2a_tui.payloads.sessions import PaneStalled
 from a2a_tui.settings import StallTimes
 
 NO_SIGNAL_WHILE_BUSY = "busy with no signal"
@@ -102,8 +103,8 @@ def _stalled(store, sid: str, since: int, after_s: float) -> None:
                   " end it."), actor="orchestrator", session=None, task=task,
             attempt=row["attempt_id"])
         tx.append("pane_stalled", actor="orchestrator", attempt=row["attempt_id"], session=sid,
-                  payload={"since_ns": since, "after_s": after_s, "item": item,
-                           "pane": row["pane_id"]})
+                  payload=PaneStalled(since_ns=since, after_s=after_s, item=item,
+                                      pane=row["pane_id"]))
         tx.execute("UPDATE sessions SET hint = ? WHERE id = ?",
                    (stalled_hint(after_s, item), sid))
 

@@ -22,10 +22,10 @@ session is ended.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from a2a_tui import profiles
 from a2a_tui.errors import A2AError
+from a2a_tui.payloads.sessions import TurnReminded, TurnStopped
 from a2a_tui.settings import StallTimes
 from a2a_tui.tmux import Tmux, TmuxError
 
@@ -105,8 +105,8 @@ def _remind(store, r, now_ns: int, after_s: float) -> None:
                   " work or going round in circles: look at the pane."), actor="orchestrator",
             session=None, task=_task(tx, r["attempt_id"]), attempt=r["attempt_id"])
         tx.append("turn_reminded", actor="orchestrator", attempt=r["attempt_id"],
-                  session=r["id"], payload={"since_ns": r["since"], "after_s": after_s,
-                                            "turn_s": round(turn_s, 3), "item": item})
+                  session=r["id"], payload=TurnReminded(since_ns=r["since"], after_s=after_s,
+                                                        turn_s=round(turn_s, 3), item=item))
 
 
 def _stop(store, tmux: Tmux, r, now_ns: int, why: str, limit_s: float) -> None:
@@ -142,12 +142,12 @@ def _stop(store, tmux: Tmux, r, now_ns: int, why: str, limit_s: float) -> None:
                   f" {r['id']}`). {resume[0].upper()}{resume[1:]}."),
             actor="orchestrator", session=None, task=_task(tx, r["attempt_id"]),
             attempt=r["attempt_id"])
-        payload: dict[str, Any] = {
-            "since_ns": r["since"], "why": why, "limit_s": limit_s,
-            "turn_s": round((now_ns - r["since"]) / 1e9, 3),
-            "silent_s": round((now_ns - r["heard"]) / 1e9, 3), "keys": keys,
-            "sent": error is None, "error": error, "ended": None, "pane": r["pane_id"],
-            "thread_id": r["thread_id"], "resume": resume, "item": item}
+        payload = TurnStopped(
+            since_ns=r["since"], why=why, limit_s=limit_s,
+            turn_s=round((now_ns - r["since"]) / 1e9, 3),
+            silent_s=round((now_ns - r["heard"]) / 1e9, 3), keys=keys,
+            sent=error is None, error=error, ended=None, pane=r["pane_id"],
+            thread_id=r["thread_id"], resume=resume, item=item)
         tx.append("turn_stopped", actor="orchestrator", attempt=r["attempt_id"],
                   session=r["id"], payload=payload)
         tx.execute("UPDATE sessions SET hint = ? WHERE id = ?",

@@ -19,11 +19,14 @@ from a2a_tui.payloads import (
     attempts,
     boundary,
     collab,
+    dispatch,
     house,
     integrate,
     record,
     retro,
     reviews,
+    rules,
+    sessions,
     targets,
     verify,
 )
@@ -36,6 +39,9 @@ PAYLOADS: dict[str, type[Payload]] = {t.KIND: t for t in (
     *record.TYPES,
     *house.TYPES,
     *retro.TYPES,
+    *sessions.TYPES,
+    *dispatch.TYPES,
+    *rules.TYPES,
 )}
 
 

@@ -157,6 +157,34 @@ class WorktreeUnknown(WorktreeRemoved):
     """A clone the gate could not read or remove (`reason`)."""
 
 
+@payload("card_weakening_refused")
+class CardWeakeningRefused(Payload):
+    """A session's new version of a card under way that weakens its checks, refused."""
+
+    version: int
+    weakens: list[str]
+    message: str
+
+
+@payload("attempt_assigned")
+class AttemptAssigned(Payload):
+    """A session started on an attempt was given its task (the dispatch), by whom."""
+
+    dispatch: int
+    by: str
+
+
+@payload("submit_refused")
+class SubmitRefused(Payload):
+    """A refused submission, kept as a diagnostic: the code, and what the caller gave."""
+
+    code: str
+    message: str
+    sha: str
+    fence: int | None = None
+    card_version: int | None = None
+
+
 # The reclaim's three outcomes, by kind (gate/attempts/cleanup.py records one).
 WORKTREE_OUTCOME: dict[str, type[WorktreeRemoved]] = {
     G.WORKTREE_REMOVED: WorktreeRemoved, G.WORKTREE_KEPT: WorktreeKept,
@@ -168,5 +196,6 @@ CARD_BODY: dict[str, type[CardAdded]] = {
 TYPES: tuple[type[Payload], ...] = (
     CardAdded, CardVersioned, CardRevised, CardReady, AttemptSuperseded, Claimed,
     WorktreeCreated, WorktreeFailed, WriterBound, Submitted, Abandoned, LeaseExpired,
-    LeaseRenewed, WorktreeRemoved, WorktreeKept, WorktreeUnknown,
+    LeaseRenewed, WorktreeRemoved, WorktreeKept, WorktreeUnknown, CardWeakeningRefused,
+    AttemptAssigned, SubmitRefused,
 )

@@ -72,5 +72,21 @@ class AttemptResolved(Payload):
     facts: dict[str, Any] | None = None
 
 
+@payload("integrate_refused")
+class IntegrateRefused(Payload):
+    """An integration refused after reading the target: its code, the target's head, and
+    what the refusal names (the divergence, the dirty files, the lock, git's message...)."""
+
+    code: str
+    target_head: str | None = None
+    expected: str | None = None
+    observed: str | None = None
+    files: list[str] | None = None
+    lock: str | None = None
+    git: str | None = None
+    start: str | None = None
+
+
 TYPES: tuple[type[Payload], ...] = (
-    IntegrationIntent, IntegrationNotApplied, IntegrationUnknown, Integrated, AttemptResolved)
+    IntegrateRefused, IntegrationIntent, IntegrationNotApplied, IntegrationUnknown, Integrated,
+    AttemptResolved)

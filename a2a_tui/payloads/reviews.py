@@ -143,8 +143,26 @@ class ReviewCommentsSent(Payload):
     dispatch: int | None = None
 
 
+@payload("review_refused")
+class ReviewRefused(Payload):
+    """A refused verdict, kept as a diagnostic: the code, the SHA given, the report's verdict."""
+
+    code: str
+    message: str
+    sha: str
+    verdict: str | None = None
+
+
+@payload("review_checkouts_reclaimed")
+class ReviewCheckoutsReclaimed(Payload):
+    """The review checkouts of an attempt removed or kept (each: checkout, state, reason)."""
+
+    checkouts: list[dict[str, Any]]
+
+
 TYPES: tuple[type[Payload], ...] = (
-    ReviewRequested, ReviewStarted, ReviewLaunchFailed, Reviewed, ReviewDisposition,
-    ReviewOverridden, IntegrationApproved, ApprovalRevoked, ApprovalConsumed, ReviewCommentAdded,
+    ReviewRefused, ReviewCheckoutsReclaimed, ReviewRequested, ReviewStarted, ReviewLaunchFailed,
+    Reviewed, ReviewDisposition, ReviewOverridden, IntegrationApproved, ApprovalRevoked,
+    ApprovalConsumed, ReviewCommentAdded,
     ReviewCommentEdited, ReviewCommentRemoved, ReviewCommentsSent,
 )

@@ -55,4 +55,26 @@ class TargetRestored(Payload):
     worktree_synced: bool | str | None = None
 
 
-TYPES: tuple[type[Payload], ...] = (TargetObserved, TargetDiverged, TargetAdopted, TargetRestored)
+@payload("target_restore_intent")
+class TargetRestoreIntent(Payload):
+    """The user's restore, about to move the target back (`from` the head `to` the baseline)."""
+
+    target: str
+    from_: str = key("from")
+    to: str
+    user_input: str
+
+
+@payload("target_restore_failed")
+class TargetRestoreFailed(Payload):
+    """A restore that could not move the target: git's code and message, where it is."""
+
+    target: str
+    intent_seq: int
+    code: str
+    git: str | None = None
+    observed: str | None = None
+
+
+TYPES: tuple[type[Payload], ...] = (TargetObserved, TargetDiverged, TargetAdopted, TargetRestored,
+                                    TargetRestoreIntent, TargetRestoreFailed)

@@ -127,9 +127,51 @@ class VerifyInterrupted(Payload):
     recovered: bool = False
 
 
+@payload("gate_feedback")
+class GateFeedback(Payload):
+    """A rejection's feedback queued to the writer (`dispatch`), or held (`sent` false, and
+    why: the three-strike stop, before `feedback_stopped`; or no managed writer)."""
+
+    run: int
+    sha: str
+    consecutive_rejections: int
+    limit: int | None = None
+    sent: bool
+    dispatch: int | None = None
+    why: str | None = None
+
+
+@payload("feedback_stopped")
+class FeedbackStopped(Payload):
+    """Automatic feedback stopped: the rejections, the limit, the board item, each run's
+    verdict (escalate.py `attempt_history`)."""
+
+    rejections: int | None = None
+    limit: int | None = None
+    item: str | None = None
+    history: list[dict[str, Any]] = ()   # type: ignore[assignment]
+
+
+@payload("feedback_rounds_added")
+class FeedbackRoundsAdded(Payload):
+    rounds: int
+    user_input: str
+
+
+@payload("test_suspect")
+class TestSuspect(Payload):
+    """Tests that failed in two consecutive verifies (`runs`), and the board item raised."""
+
+    __test__ = False   # not a pytest class
+    tests: list[str]
+    runs: list[int]
+    item: str | None = None
+
+
 # A completed run's verdict event, by kind (gate/verification/record.py records one).
 VERDICTS: dict[str, type[Verified]] = {t.KIND: t for t in (
     Verified, Rejected, VerifyCommitMissing, VerifyFlaky, ContractInvalid)}
 
 TYPES: tuple[type[Payload], ...] = (
-    VerifyStarted, CheckResult, TestsReported, *VERDICTS.values(), VerifyInterrupted)
+    VerifyStarted, CheckResult, TestsReported, *VERDICTS.values(), VerifyInterrupted,
+    GateFeedback, FeedbackStopped, FeedbackRoundsAdded, TestSuspect)

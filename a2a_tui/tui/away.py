@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from textual import events, work
 
 from a2a_tui.errors import A2AError
+from a2a_tui.payloads import payload_of
 from a2a_tui.tui.messages import ActionRequested, PaneJumped, WaitingSeen
 from a2a_tui.tui.services import leave_tmux
 
@@ -142,7 +143,7 @@ class Away(_Base):
         while the user is in another one) and say what is new, once per call."""
         for e in calls:
             self.bell()
-            new = e.payload.get("new") or []
+            new = payload_of(e.kind, e.payload).new or []
             text = "\n".join(t.get("text", "") for t in new[:5])
             self.notify(text or "something waits for you", title="a2a calls you (! lists it)",
                         severity="warning", timeout=10)

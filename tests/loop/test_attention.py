@@ -5,7 +5,8 @@ user last looked; `a2a attention` lists them and `--seen` marks the rejections a
 from __future__ import annotations
 
 from a2a_tui.panes.records import pane_of, save_pane, session_row
-from a2a_tui.payloads.verify import Rejected
+from a2a_tui.payloads.sessions import PaneStalled
+from a2a_tui.payloads.verify import FeedbackStopped, GateFeedback, Rejected
 from tests.support import a2a, a2a_as, register_session, set_session, store
 
 
@@ -20,16 +21,19 @@ def test_everything_that_waits_and_what_seeing_clears(repo):
             p = pane_of(session_row(tx, sid))
             save_pane(tx, sid, p, p, last_signal_ns=signal_ns)
         tx.append("pane_stalled", actor="orchestrator", session="w2",
-                  payload={"since_ns": 1_000, "item": "F-1"})
+                  payload=PaneStalled(since_ns=1_000, item="F-1"))
         tx.append("pane_stalled", actor="orchestrator", session="w3",  # an older silence
-                  payload={"since_ns": 1_500, "item": "F-2"})
+                  payload=PaneStalled(since_ns=1_500, item="F-2"))
         tx.append("rejected", actor="gate", attempt="T-1-a1",
                   payload=Rejected(first_failure="tests"))
-        tx.append("gate_feedback", actor="gate", attempt="T-1-a1", payload={
-            "sent": False, "why": "4 consecutive rejections (limit 3): automatic feedback stops"})
-        tx.append("gate_feedback", actor="gate", attempt="T-2-a1", payload={
-            "sent": False, "why": "the writer is not a managed session"})
-        tx.append("feedback_stopped", actor="gate", attempt="T-3-a1", payload={})
+        tx.append("gate_feedback", actor="gate", attempt="T-1-a1", payload=GateFeedback(
+            run=4, sha="a" * 40, consecutive_rejections=4, sent=False,
+            why="4 consecutive rejections (limit 3): automatic feedback stops"))
+        tx.append("gate_feedback", actor="gate", attempt="T-2-a1", payload=GateFeedback(
+            run=1, sha="a" * 40, consecutive_rejections=1, sent=False,
+            why="the writer is not a managed session"))
+        tx.append("feedback_stopped", actor="gate", attempt="T-3-a1",
+                  payload=FeedbackStopped())
     r = a2a("attention", "--json", cwd=repo)
     assert r.code == 0, r.err
     assert [(t["kind"], t["ref"]) for t in r.json["waiting"]] == [

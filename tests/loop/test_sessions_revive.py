@@ -46,7 +46,7 @@ def test_a_cli_that_cannot_resume_is_revived_afresh_and_says_so(repo, tmux_socke
     assert "started afresh: the demo agent cannot resume a conversation" in r.out
     old, new = [e for e in events(repo, "session_launching", session=sid)]
     assert old.seq == first and new.payload["restarts"] == first
-    assert "revives" not in new.payload and "continues" not in new.payload
+    assert new.payload.get("revives") is None and new.payload.get("continues") is None
     assert "cannot resume" in new.payload["revive_refused"]
     [u] = rows(repo, "SELECT kind, text FROM user_inputs WHERE text LIKE 'revive%'")
     assert (u["kind"], u["text"]) == ("action", f"revive {sid}")
@@ -86,4 +86,4 @@ def test_a_conversation_never_learnt_is_revived_afresh_and_says_so(repo, tmux_so
     assert r.code == 0, r.out + r.err
     assert r.json["fresh"] == f"no conversation id of {sid} is known (demo never reported one)"
     new = events(repo, "session_launching", session=sid)[-1].payload
-    assert new["revive_refused"] == r.json["fresh"] and "continues" not in new
+    assert new["revive_refused"] == r.json["fresh"] and new.get("continues") is None

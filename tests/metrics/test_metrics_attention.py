@@ -10,6 +10,7 @@ from pathlib import Path
 from a2a_tui import metrics
 from a2a_tui.gate import GateContext, bind_writer, claim, submit, verify
 from a2a_tui.gate.cards.commands import add_card, ready_card
+from a2a_tui.payloads import PAYLOADS
 from a2a_tui.repo import Repo
 from tests.metrics.metrics_support import CHECK, SEC, T0, launched
 from tests.support import commit_in, write_card
@@ -69,7 +70,8 @@ def test_a_release_after_an_enter_written_again_waited_from_that_enter(repo, mon
                      ("dispatch_unknown", 20), ("pane_released", 100)):
         clock[0] = T0 + at * SEC
         with store.write() as tx:
-            tx.append(kind, actor="orchestrator", session="w1", payload={"n": 1})
+            tx.append(kind, actor="orchestrator", session="w1", payload=PAYLOADS[kind].of(
+                {} if kind == "pane_released" else {"n": 1}))
     at = metrics.compute_json(store, "attention")["attention"]
     [release] = [i for i in at["items"] if i["kind"] == "release"]
     assert release["waited_s"] == 85

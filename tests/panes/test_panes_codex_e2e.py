@@ -26,8 +26,8 @@ def test_codex_turns_are_serialized_on_notify_and_title_turns_are_ignored(
     ns = [inject(repo, sid, f"task {i}") for i in range(3)]
     wait_until(lambda: dispatch(repo, ns[2])["state"] == "done", timeout=20, what="#3 done")
     stops = [p for p in signals(repo, sid, "agent-turn-complete")]
-    genuine = [p for p in stops if "ignored" not in p]
-    titles = [p for p in stops if "ignored" in p]
+    genuine = [p for p in stops if p.get("ignored") is None]
+    titles = [p for p in stops if p.get("ignored") is not None]
     assert len(genuine) == 4 and len(titles) == 1  # only the thread's first turn has a title
     assert all(p["raw"]["input-messages"][0].startswith("Generate a concise") for p in titles)
     assert {p["raw"]["thread-id"] for p in genuine} == {session(repo, sid)["thread_id"]}

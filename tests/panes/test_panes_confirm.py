@@ -11,6 +11,7 @@ from a2a_tui.errors import A2AError
 from a2a_tui.panes import calls, confirm, delivery, spool
 from a2a_tui.panes.records import record_launched, record_launching
 from a2a_tui.panes.signals import normalize
+from a2a_tui.payloads.sessions import SessionLaunching
 from a2a_tui.profiles import get as profile
 from a2a_tui.queue import enqueue_in_tx
 from a2a_tui.store import Store
@@ -38,7 +39,8 @@ def launched(store: Store, prompt_signal: bool = True) -> None:
     """Session w1 of the demo agent in pane %1, as `a2a spawn` records it; idle."""
     with store.write() as tx:
         seq = record_launching(tx, "w1", actor="user", role="worker", cli="demo", cwd="/",
-                               record={"cli": "demo", "prompt_signal": prompt_signal})
+                               record=SessionLaunching(cli="demo",
+                                                       prompt_signal=prompt_signal))
         record_launched(tx, "w1", actor="user", attempt=None, launch_seq=seq, pane_id="%1",
                         pid=None, pid_start=None, tty=None)
     set_session(store, "w1", state="idle")

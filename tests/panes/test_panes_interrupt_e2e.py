@@ -77,7 +77,7 @@ def test_typing_in_the_pane_is_a_user_input_and_a_human_intervention(repo, tmux_
     # It is not a dispatch, and the pane went busy on it.
     prompt_sig = [e for e in events(repo, "signal", session=sid)
                   if e.payload["event"] == "UserPromptSubmit"][0]
-    assert prompt_sig.payload["to"] == "busy" and "confirmed" not in prompt_sig.payload
+    assert prompt_sig.payload["to"] == "busy" and prompt_sig.payload["confirmed"] is None
     # An injected prompt is not an intervention.
     n = inject(repo, sid, "from the controller")
     wait_until(lambda: dispatch(repo, n)["state"] == "done", what="the dispatch done")

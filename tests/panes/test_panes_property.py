@@ -21,6 +21,7 @@ from a2a_tui.errors import A2AError
 from a2a_tui.panes import confirm, control, delivery, recovery, spool
 from a2a_tui.panes.records import record_launched, record_launching
 from a2a_tui.panes.signals import normalize
+from a2a_tui.payloads.sessions import SessionLaunching
 from a2a_tui.store import Store
 from tests.support import set_session
 
@@ -84,7 +85,8 @@ class PaneMachine(RuleBasedStateMachine):
         for sid in SIDS:
             with self.store.write() as tx:   # as `a2a spawn` records a CLI that signals prompts
                 seq = record_launching(tx, sid, actor="user", role="worker", cli="demo",
-                                       cwd="/", record={"cli": "demo", "prompt_signal": True})
+                                       cwd="/", record=SessionLaunching(cli="demo",
+                                                                       prompt_signal=True))
                 record_launched(tx, sid, actor="user", attempt=None, launch_seq=seq,
                                 pane_id=PANES[sid], pid=None, pid_start=None, tty=None)
             set_session(self.store, sid, state="unknown")

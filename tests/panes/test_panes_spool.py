@@ -85,10 +85,10 @@ def test_a_file_recorded_but_not_unlinked_before_a_crash_is_not_ingested_twice(r
     keep = repo.parent / f.name
     shutil.copy(f, keep)
     st = Repo(repo).store()
-    assert spool.ingest(st, f)["outcome"] == "ingested"
+    assert spool.ingest(st, f).outcome == "ingested"
     shutil.copy(keep, f)  # as if the process died between the commit and the unlink
     again = spool.ingest(st, f)
-    assert again["again"] is True and not f.exists()
+    assert again.again is True and not f.exists()
     assert len(st.events(kinds=["signal"], session="w9")) == 1
 
 

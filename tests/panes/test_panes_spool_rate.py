@@ -58,5 +58,5 @@ def test_after_the_window_quarantines_are_recorded_again(repo, monkeypatch):
     junk(folder, 1, tag="later")
     with store(repo) as s:
         (path,) = spool.pending(r.spool_dir)
-        assert spool.ingest(s, path)["outcome"] == "quarantined"
+        assert spool.ingest(s, path).outcome == "quarantined"
     assert len(events(repo, "signal_quarantined", session="w1")) == spool.FLOOD_LIMIT + 1

@@ -54,7 +54,7 @@ def test_launch_sends_nothing_until_a_turn_ends_and_the_title_notify_never_relea
     # The hidden title turn answered at once, while the user's turn was still running: its
     # notify was recorded and ignored, the pane stayed busy until the genuine one.
     assert title[0]["ts_ns"] < genuine[0]["ts_ns"]
-    assert title[0]["ignored"] and title[0]["to"] == "busy" and "finished" not in title[0]
+    assert title[0]["ignored"] and title[0]["to"] == "busy" and title[0].get("finished") is None
     assert genuine[0]["finished"] == n and genuine[0]["to"] == "idle"
     assert world.session(sid)["thread_id"] == genuine[0]["raw"]["thread-id"]
     assert world.session(sid)["state"] == "idle"
@@ -106,7 +106,7 @@ def test_three_queued_prompts_are_delivered_one_at_a_time_in_order(world, panes)
     texts = [world.dispatch(n)["text"] for n in ns]
     assert world.turns_with('codex', m) == texts
     ends = {p["finished"]: p for p in world.signals(sid, "agent-turn-complete")
-            if "finished" in p}
+            if p.get("finished") is not None}
     for prev, nxt in pairwise(ns):
         assert world.dispatch(nxt)["enter_ns"] > ends[prev]["ts_ns"]
     # each turn's notify names its own prompt as the last input message

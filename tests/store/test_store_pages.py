@@ -10,6 +10,7 @@ import os
 import sqlite3
 from pathlib import Path
 
+from a2a_tui.payloads.sessions import Signal
 from a2a_tui.repo import Repo
 from a2a_tui.store import pages
 from tests.support import write_card
@@ -23,7 +24,7 @@ def fill(repo: Path, events: int = 3000) -> int:
         with store.write() as tx:
             for i in range(events):
                 tx.append("signal", actor="session:w1", session="w1",
-                          payload={"event": "PostToolUse", "n": i, "tool": "Bash" * 8})
+                          payload=Signal(event="PostToolUse", raw={"n": i, "tool": "Bash" * 8}))
         return store.last_seq()
 
 

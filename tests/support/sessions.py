@@ -24,6 +24,7 @@ from a2a_tui.panes.records import (
     save_pane,
     session_row,
 )
+from a2a_tui.payloads.sessions import SessionLaunching
 from a2a_tui.repo import Repo
 from a2a_tui.store import Store, Tx
 from tests.support.records import store
@@ -77,8 +78,8 @@ def register_session(where: Path | Store, sid: str, role: str = "worker",
         seq = record_launching(
             tx, sid, actor="user", role=role, cli=cli, cwd=cwd, cli_version=version, model=model,
             effort=effort, attempt=attempt, tmux_socket=socket, tmux_session=tmux_session,
-            record={"role": role, "cli": cli, "cli_version": version, "model": model,
-                    "effort": effort, "cwd": cwd, "tmux_socket": socket})
+            record=SessionLaunching(role=role, cli=cli, cli_version=version, model=model,
+                                    effort=effort, cwd=cwd, tmux_socket=socket))
         if pane_id is not None or pid is not None:
             if pid is not None and start is None:
                 start = proc_start(pid)

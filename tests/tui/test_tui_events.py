@@ -6,6 +6,8 @@ import json
 
 from textual.widgets import Static
 
+from a2a_tui.payloads.dispatch import DispatchQueued, DispatchSent
+from a2a_tui.payloads.sessions import Signal
 from a2a_tui.tui.messages import StoreRead
 from a2a_tui.tui.panels.events import EventsPanel
 from a2a_tui.tui.queries import EVENTS_TAIL
@@ -103,14 +105,15 @@ def test_a_prompts_steps_are_folded_into_sentences_and_a_shows_them(repo):
     between are folded until `a`; Enter still opens the event itself."""
     with store(repo) as s, s.write() as tx:
         queued = tx.append("dispatch_queued", actor="user", session="w1",
-                           payload={"n": 14, "source": "user", "text": "hi"})
+                           payload=DispatchQueued(n=14, source="user", text="hi"))
         steps = [tx.append("dispatch_sent", actor="orchestrator", session="w1",
-                           payload={"n": 14, "pane": "%0", "enter_ns": 1796527418050214218}),
+                           payload=DispatchSent(n=14, pane="%0",
+                                                enter_ns=1796527418050214218)),
                  tx.append("signal", actor="session:w1", session="w1",
-                           payload={"kind": "tool", "event": "PreToolUse",
-                                    "detail": {"tool_name": "Bash"}})]
+                           payload=Signal(kind="tool", event="PreToolUse",
+                                          detail={"tool_name": "Bash"}))]
         done = tx.append("signal", actor="session:w1", session="w1",
-                         payload={"kind": "stop", "finished": 14, "event": "Stop"})
+                         payload=Signal(kind="stop", finished=14, event="Stop"))
 
     async def scenario():
         async with workbench(repo) as (app, pilot, _seen):

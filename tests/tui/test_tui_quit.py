@@ -10,6 +10,7 @@ import json
 from textual.notifications import Notify
 
 from a2a_tui.panes.orchestrator import lock_holder
+from a2a_tui.payloads.sessions import UserCalled
 from a2a_tui.payloads.verify import Rejected
 from a2a_tui.repo import Repo
 from a2a_tui.tui.panels.sessions import SessionsPanel
@@ -90,10 +91,9 @@ def test_user_called_rings_once_per_call(repo):
             rung = []
             app.bell = lambda: rung.append(1)  # type: ignore[method-assign]
             with store(repo) as s, s.write() as tx:
-                tx.append("user_called", actor="orchestrator", payload={
-                    "new": [{"key": "Q-1", "kind": "question", "ref": "Q-1",
-                             "text": "Q-1 from exec1: Ship it?"}], "count": 1,
-                    "called": ["Q-1"]})
+                tx.append("user_called", actor="orchestrator", payload=UserCalled(
+                    new=[{"key": "Q-1", "kind": "question", "ref": "Q-1",
+                          "text": "Q-1 from exec1: Ship it?"}], count=1, called=["Q-1"]))
             await until(pilot, lambda: rung, what="the bell")
             with store(repo) as s, s.write() as tx:
                 tx.append("note", actor="user", payload={"text": json.dumps({})})

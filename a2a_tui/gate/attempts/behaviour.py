@@ -17,6 +17,7 @@ import json
 
 from a2a_tui.gate.attempts.leases import OWING
 from a2a_tui.gate.ledger.records import read_attempt
+from a2a_tui.payloads.sessions import ModelStoppedEarly, Signal
 
 ERROR_STOPS = ("StopFailure",)   # the CLI stopped on an error (an API failure): not the model's
 
@@ -28,9 +29,8 @@ def on_signal(tx, sid: str) -> int | None:
                 " ORDER BY seq DESC LIMIT 1", (sid,))
     if ev is None:
         return None
-    p = json.loads(ev["payload"])
-    if p.get("kind") != "stop" or p.get("from") != "busy" or p.get("ignored") \
-            or p.get("event") in ERROR_STOPS:
+    p = Signal.read(json.loads(ev["payload"]))
+    if p.kind != "stop" or p.from_ != "busy" or p.ignored or p.event in ERROR_STOPS:
         return None
     s = tx.one("SELECT attempt_id, cli, model, effort, role FROM sessions WHERE id = ?", (sid,))
     att = read_attempt(tx, s["attempt_id"]) if s is not None else None
@@ -44,8 +44,9 @@ def on_signal(tx, sid: str) -> int | None:
     # registry names it for the metrics (kinds.EventKind.MODEL_STOPPED_EARLY)
     return tx.append("model_stopped_early", actor="gate", task=att.card_id,
                      attempt=att.id, session=sid,
-                     payload={"signal": ev["seq"], "turn_began": began, "state": att.state,
-                              "cli": s["cli"], "model": s["model"], "effort": s["effort"]})
+                     payload=ModelStoppedEarly(signal=ev["seq"], turn_began=began,
+                                               state=att.state, cli=s["cli"], model=s["model"],
+                                               effort=s["effort"]))
 
 
 def _asked(tx, sid: str, after: int, before: int) -> bool:

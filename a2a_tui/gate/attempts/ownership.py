@@ -229,8 +229,8 @@ def submit(g: GateContext, attempt_id: str, sha: str, card_version: int,
         with g.store.write() as tx:
             tx.append("submit_refused", actor=g.caller.actor, task=att.card_id,
                       attempt=attempt_id, session=g.caller.session,
-                      payload={"code": code, "message": message, "sha": sha_in,
-                               "fence": fence, "card_version": card_version})
+                      payload=pa.SubmitRefused(code=code, message=message, sha=sha_in,
+                                                       fence=fence, card_version=card_version))
         return A2AError(code, message)
 
     found = _candidate_refusal(g, att, sha, sha_in)

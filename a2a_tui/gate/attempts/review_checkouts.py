@@ -13,6 +13,7 @@ from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.ledger.records import attempt_in
 from a2a_tui.git import GitError
 from a2a_tui.jsontypes import JsonObject
+from a2a_tui.payloads.reviews import ReviewCheckoutsReclaimed
 
 
 def make_checkout(g: GateContext, path: Path, sha: str) -> None:
@@ -54,7 +55,8 @@ def reclaim_checkouts(g: GateContext, attempt_id: str) -> list[JsonObject]:
         with g.store.write() as tx:
             tx.append("review_checkouts_reclaimed", actor=g.caller.actor,
                       task=attempt_in(tx, attempt_id).card_id,
-                      attempt=attempt_id, session=g.caller.session, payload={"checkouts": out})
+                      attempt=attempt_id, session=g.caller.session,
+                      payload=ReviewCheckoutsReclaimed(checkouts=out))
     return out
 
 

@@ -143,7 +143,8 @@ def _refuse_weakening(g: GateContext, card: Card) -> None:
     with g.store.write() as tx:
         tx.append("card_weakening_refused", actor=g.caller.actor, task=row["id"],
                   attempt=active["id"], session=g.caller.session,
-                  payload={"version": row["version"], "weakens": found, "message": message})
+                  payload=pa.CardWeakeningRefused(version=row["version"], weakens=found,
+                                                  message=message))
     raise A2AError("card_weakened", message, details={"weakens": found,
                                                       "attempt": active["id"]})
 

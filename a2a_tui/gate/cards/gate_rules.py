@@ -35,6 +35,7 @@ from a2a_tui.gate.cards.thresholds import Threshold, unique, weakenings
 from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.roles import require_role
 from a2a_tui.jsontypes import JsonObject
+from a2a_tui.payloads.rules import GateRulesChanged
 from a2a_tui.repo import (
     CONFIG_TOML,
     GATE_TOML,
@@ -274,10 +275,10 @@ def current(g: GateContext) -> LoadedRules:
             last = _last_digest(tx)
             if last != loaded.digest:
                 tx.append("gate_rules_changed", actor="gate",
-                          payload={"digest": loaded.digest, "previous": last,
-                                   "path": str(loaded.path),
-                                   "rules": loaded.rules.model_dump(mode="json"),
-                                   "warnings": list(loaded.warnings)})
+                          payload=GateRulesChanged(
+                              digest=loaded.digest, previous=last, path=str(loaded.path),
+                              rules=loaded.rules.model_dump(mode="json"),
+                              warnings=list(loaded.warnings)))
     return loaded
 
 

@@ -46,6 +46,7 @@ from a2a_tui.gate.reviews.dispositions import check_integrable
 from a2a_tui.gate.roles import require_role
 from a2a_tui.git import GitError
 from a2a_tui.payloads import integrate as pi
+from a2a_tui.payloads.integrate import IntegrateRefused
 
 
 @dataclass(frozen=True)
@@ -257,4 +258,5 @@ def resolve_intent(g: GateContext, attempt_id: str, *, actor: str, recovering: b
 def _diagnose(g: GateContext, att: AttemptRecord, code: str, head: str, **extra: Any) -> None:
     with g.store.write() as tx:
         tx.append("integrate_refused", actor=g.caller.actor, task=att.card_id, attempt=att.id,
-                  session=g.caller.session, payload={"code": code, "target_head": head, **extra})
+                  session=g.caller.session,
+                  payload=IntegrateRefused(code=code, target_head=head, **extra))

@@ -23,6 +23,7 @@ from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.model import CommandResult
 from a2a_tui.gate.roles import admit
 from a2a_tui.kinds import EventKind
+from a2a_tui.payloads.sessions import SpotCheckDone, SpotCheckRequested
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,8 @@ def after_integrated(tx, every: int, seq: int) -> str | None:
         session=None,
         task=pick["task"], attempt=aid)
     tx.append("spot_check_requested", actor="gate", task=pick["task"], attempt=aid,
-              payload={"item": item, "integration": n, "every": every, "drawn_from": seq})
+              payload=SpotCheckRequested(item=item, integration=n, every=every,
+                                         drawn_from=seq))
     return aid
 
 
@@ -79,8 +81,9 @@ def answer(g: GateContext, attempt_id: str, *, flag: bool, reason: str = "",
                                       + (f": {reason}" if reason else ""), source=source,
                                       ref=asked["item"], attempt=attempt_id)
         tx.append("spot_check_done", actor="user", task=asked["task"],
-                  attempt=attempt_id, payload={"verdict": verdict, "reason": reason,
-                                               "user_input": uid, "asked": asked["seq"]})
+                  attempt=attempt_id, payload=SpotCheckDone(verdict=verdict, reason=reason,
+                                                            user_input=uid,
+                                                            asked=asked["seq"]))
         close_in_tx(tx, asked["item"], f"spot check {verdict} ({uid})", actor="user",
                     session=None, role=None)
     return SpotChecked(attempt_id, verdict, reason, uid)

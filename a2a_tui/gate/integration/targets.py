@@ -171,23 +171,23 @@ def _move_back(g: GateContext, branch: str, head: str, t: TargetView, said: str
         uid = record_user_input_in_tx(tx, "action", said, source="cli")
         intent = tx.append("target_restore_intent", actor=g.caller.actor,
                            session=g.caller.session,
-                           payload={"target": branch, "from": head, "to": t.baseline,
-                                    "user_input": uid})
+                           payload=pt.TargetRestoreIntent(target=branch, from_=head,
+                                                       to=t.baseline, user_input=uid))
     try:
         g.git.update_ref(ref, t.baseline, head, message=f"a2a target restore {branch}")
     except GitError as exc:
         with g.store.write() as tx:
             tx.append("target_restore_failed", actor="gate",
-                      payload={"target": branch, "intent_seq": intent,
-                               "code": exc.code, "git": exc.stderr,
-                               "observed": g.git.ref_value(ref)})
+                      payload=pt.TargetRestoreFailed(target=branch, intent_seq=intent,
+                                                  code=exc.code, git=exc.stderr,
+                                                  observed=g.git.ref_value(ref)))
         raise git_refusal(exc, branch) from exc
     observed = g.git.ref_value(ref)
     if observed != t.baseline:  # moved again at once by someone else: not restored
         with g.store.write() as tx:
             tx.append("target_restore_failed", actor="gate",
-                      payload={"target": branch, "intent_seq": intent,
-                               "code": "outcome_unknown", "observed": observed})
+                      payload=pt.TargetRestoreFailed(target=branch, intent_seq=intent,
+                                                  code="outcome_unknown", observed=observed))
         raise A2AError("outcome_unknown", f"{branch} is at {(observed or '?')[:12]}"
                        f" right after it was moved to {t.baseline[:12]}: someone else"
                        " moves it too; look, then decide again")

@@ -26,6 +26,7 @@ from a2a_tui.gate.reviews.launch import report_copy
 from a2a_tui.gate.reviews.report import Report, parse_report
 from a2a_tui.gate.roles import require_role
 from a2a_tui.payloads import reviews as pl
+from a2a_tui.payloads.reviews import ReviewRefused
 from a2a_tui.queue import wake
 
 MAX_REPORT = 256 * 1024     # a report is a document, not a log
@@ -57,8 +58,8 @@ def review(g: GateContext, attempt_id: str, sha: str, path: str) -> Reviewed:
         with g.store.write() as tx:
             tx.append("review_refused", actor=g.caller.actor, task=att.card_id,
                       attempt=attempt_id, session=g.caller.session,
-                      payload={"code": code, "message": message, "sha": sha_in,
-                               "verdict": report.verdict})
+                      payload=ReviewRefused(code=code, message=message, sha=sha_in,
+                                            verdict=report.verdict))
         return A2AError(code, message)
 
     # The user and the other roles do not review: the user decides with dispositions, an

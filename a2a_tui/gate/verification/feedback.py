@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from a2a_tui import quoting
 from a2a_tui.errors import A2AError
 from a2a_tui.gate.model import CommandResult
-from a2a_tui.jsontypes import JsonObject
+from a2a_tui.payloads.verify import FeedbackRoundsAdded, GateFeedback
 from a2a_tui.queue import enqueue_in_tx
 
 if TYPE_CHECKING:  # annotations only: the ledger's package is not needed to run this
@@ -90,12 +90,12 @@ class Feedback:
     def sent(self) -> bool:
         return self.dispatch is not None
 
-    def payload_json(self) -> JsonObject:
+    def payload(self) -> GateFeedback:
         """The `gate_feedback` event's payload."""
-        out: JsonObject = {"run": self.run, "sha": self.sha,
-                           "consecutive_rejections": self.consecutive_rejections,
-                           "limit": self.limit, "sent": self.sent}
-        return out | ({"dispatch": self.dispatch} if self.sent else {"why": self.why})
+        return GateFeedback(run=self.run, sha=self.sha,
+                            consecutive_rejections=self.consecutive_rejections,
+                            limit=self.limit, sent=self.sent, dispatch=self.dispatch,
+                            why=None if self.sent else self.why)
 
 
 def queue_rejection_feedback(tx, att: AttemptRecord, v, rejections: int, max_rounds: int
@@ -115,7 +115,7 @@ def queue_rejection_feedback(tx, att: AttemptRecord, v, rejections: int, max_rou
                                  attempt=att.id)
     fb = Feedback(v.run, v.sha, rejections, max_rounds, dispatch, why)
     tx.append("gate_feedback", actor="gate", task=att.card_id, attempt=att.id,
-              payload=fb.payload_json())
+              payload=fb.payload())
     return fb
 
 
@@ -147,6 +147,6 @@ def more_rounds(g, attempt_id: str, rounds: int) -> RoundsAdded:
         uid = record_user_input_in_tx(tx, "action", f"feedback more {attempt_id} --rounds"
                                       f" {rounds}", source="cli", attempt=attempt_id)
         tx.append("feedback_rounds_added", actor="user", task=att.card_id, attempt=attempt_id,
-                  payload={"rounds": rounds, "user_input": uid})
+                  payload=FeedbackRoundsAdded(rounds=rounds, user_input=uid))
         new_limit = limit(tx, att, base)
     return RoundsAdded(attempt_id, rounds, new_limit, att.rejections, uid)

@@ -22,6 +22,7 @@ from a2a_tui.gate.context import GateContext
 from a2a_tui.gate.verification.results import CheckResult
 from a2a_tui.gate.verification.tree_limits import too_large
 from a2a_tui.git import Change, Git
+from a2a_tui.payloads.sessions import HumanIntervention
 from a2a_tui.repo import A2A_DIR
 
 if TYPE_CHECKING:  # annotations only: the ledger's package is not needed to run this
@@ -267,4 +268,4 @@ def _record_human(g: GateContext, att: AttemptRecord, human: list[str]) -> None:
         for c in human:
             if c not in seen:  # an earlier verify run already recorded this commit
                 tx.append("human_intervention", actor="gate", task=att.card_id,
-                          attempt=att.id, payload={"via": "commit", "sha": c})
+                          attempt=att.id, payload=HumanIntervention(via="commit", sha=c))
