@@ -2,9 +2,10 @@
 
 The layers, top to bottom: `__main__` > `cli` > `demo` > `tui` > `lifecycle` > `spawn` > `gate |
 panes | metrics` > `collab` > `repo | settings` > `queue | store` > adapters (`demo_agent |
-dirwatch | profiles | tmux` > `git`) > `config | faults | identity | resources` > `errors | host |
-ids | kinds`. A module imports only from layers below its own (function-level imports count
-too); peers split by `|` never import each other, so the gate and the panes stay apart. Every
+dirwatch | profiles | tmux` > `git`) > `config | faults | identity | resources` > `payloads` >
+`errors | host | ids | kinds`. A module imports only from layers below its own (function-level
+imports count too); peers split by `|` never import each other, so the gate and the panes stay
+apart. Every
 top-level module must be placed (`exhaustive`). A second contract forbids import circles among
 the modules of each of the gate's packages (cards, attempts, verification, integration, reviews,
 ledger), of the metrics and of the git adapter (`acyclic_siblings`); a third keeps textual and

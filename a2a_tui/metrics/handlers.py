@@ -29,8 +29,8 @@ from a2a_tui.metrics.records import (
 from a2a_tui.payloads.attempts import Abandoned
 from a2a_tui.payloads.collab import BoardItemAnswered, BoardItemClosed, BoardItemPosted
 from a2a_tui.payloads.integrate import Integrated
-from a2a_tui.payloads.sessions import HumanIntervention, ModelStoppedEarly, SessionLaunching
 from a2a_tui.payloads.retro import RetroSaved
+from a2a_tui.payloads.sessions import HumanIntervention, ModelStoppedEarly, SessionLaunching
 from a2a_tui.payloads.verify import Rejected, Verified
 from a2a_tui.states import AttemptState, SelfCheck
 
