@@ -241,8 +241,8 @@ SENTENCES: dict[str, Callable[[Event], str]] = {
     "demo_step": _typed(lambda e, p: f"demo: {_v(p.text)}"),
     "inbox_posted": _typed(lambda e, p: f"{who(e.actor)} posted {_v(p.kind)} {_v(p.id)} for"
                                         f" the {_v(p.recipient)} controller"),
-    "records_delivered": lambda e: f"{', '.join(e.payload.get('records') or [])} went to"
-                                   f" {e.session} in prompt #{_p(e, 'dispatch')}",
+    "records_delivered": _typed(lambda e, p: f"{', '.join(p.records or [])} went to"
+                                             f" {e.session} in prompt #{_v(p.dispatch)}"),
 }
 
 

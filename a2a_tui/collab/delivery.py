@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 
 from a2a_tui.identity import process_alive
+from a2a_tui.payloads.collab import RecordsDelivered
 from a2a_tui.queue import enqueue_in_tx
 
 
@@ -39,7 +40,7 @@ def deliver_in_tx(tx, records: list[str], session: str, text: str, *, source: st
     """
     n = enqueue_in_tx(tx, session, text, source=source, actor=actor)
     seq = tx.append("records_delivered", actor=actor, session=session,
-                    payload={"records": records, "dispatch": n, "source": source})
+                    payload=RecordsDelivered(records=records, dispatch=n, source=source))
     for record in records:
         tx.execute("INSERT INTO deliveries(record, session, dispatch, seq, ts_ns)"
                    " VALUES (?,?,?,?,?)", (record, session, n, seq, time.time_ns()))

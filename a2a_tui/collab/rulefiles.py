@@ -13,6 +13,7 @@ from __future__ import annotations
 import difflib
 
 from a2a_tui.collab.board import close_in_tx, post_finding_in_tx
+from a2a_tui.payloads.rules import RulesPending
 from a2a_tui.repo import RULE_FILES, Repo, RuleFile
 
 TITLE = "{label} changed: not in force until you accept it"
@@ -57,8 +58,8 @@ def flag_pending(repo: Repo, store) -> list[str]:
                      f" you accept it: look at the change, then `a2a gate-rules accept`.\n\n"
                      f"{change[:4000]}")
             tx.append("rules_pending", actor="gate",
-                      payload={"file": rule.label, "digest": rule.disk_digest,
-                               "in_force": rule.digest, "diff": change, "item": item})
+                      payload=RulesPending(file=rule.label, digest=rule.disk_digest,
+                                           in_force=rule.digest, diff=change, item=item))
             if open_item is None:
                 posted.append(item)
     return posted

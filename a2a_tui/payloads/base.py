@@ -2,7 +2,7 @@
 
 Written, a payload is checked against its fields' types once (`Payload.__post_init__`: a
 misspelt key or a wrong type fails at the append, where it is made, not in a later fold) and
-stored as one JSON object (`dumped`: every field, under its key). Read back (`read`), it is
+stored as one JSON object (`to_json`: every field, under its key). Read back (`read`), it is
 built without a check: the log was checked when written, and a fold reads it a million times.
 The reader is tolerant of older logs: a key the event lacks reads as the field's default (None
 when the field has none), and a key no field names is left out of the typed view (the event's
@@ -16,6 +16,8 @@ import dataclasses
 import types
 import typing
 from typing import Any, ClassVar, Literal, TypeVar, Union, get_args, get_origin
+
+from a2a_tui.jsontypes import JsonObject
 
 P = TypeVar("P", bound="Payload")
 
@@ -49,7 +51,7 @@ class Payload:
                 raise PayloadError(f"{self.KIND} payload: {f.name} = {value!r} is not"
                                    f" {_named(hints[f.name])}")
 
-    def dumped(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """The payload as the log stores it: every field, under its key."""
         return {k: getattr(self, name) for name, k, _ in self._keys}
 

@@ -110,6 +110,16 @@ class CollabRefused(Payload):
     what: str | None = None
 
 
+@payload("records_delivered")
+class RecordsDelivered(Payload):
+    """Board answers or inbox entries (`records`) went to a session as one prompt (`dispatch`,
+    its number in the session's queue); `source`: what sent them."""
+
+    records: list[str]
+    dispatch: int
+    source: str | None = None
+
+
 TYPES: tuple[type[Payload], ...] = (
     UserInput, InboxPosted, BoardItemPosted, BoardItemAnswered, BoardItemClosed,
-    ProjectProfileConfirmed, CollabRefused)
+    ProjectProfileConfirmed, CollabRefused, RecordsDelivered)

@@ -1,5 +1,6 @@
-"""The payloads of the rule files in force (gate/cards/gate_rules.py, config.py): the gate rules
-a command first read, and a rule file the user accepted."""
+"""The payloads of the rule files in force (gate/cards/gate_rules.py, config.py,
+collab/rulefiles.py): the gate rules a command first read, a rule file the user accepted, and
+one not accepted yet."""
 
 from __future__ import annotations
 
@@ -34,4 +35,17 @@ class RulesAccepted(Payload):
     weakens: list[str] | None = None
 
 
-TYPES: tuple[type[Payload], ...] = (GateRulesChanged, RulesAccepted)
+@payload("rules_pending")
+class RulesPending(Payload):
+    """A rule file on disk (`file`, its `digest`) says something other than what is in force
+    (`in_force`: the accepted digest, None before any), with the `diff`, and the board's
+    protected item about it."""
+
+    file: str
+    digest: str
+    in_force: str | None = None
+    diff: str = ""
+    item: str | None = None
+
+
+TYPES: tuple[type[Payload], ...] = (GateRulesChanged, RulesAccepted, RulesPending)

@@ -21,7 +21,7 @@ from urllib.parse import quote
 from a2a_tui import ids
 from a2a_tui.errors import A2AError
 from a2a_tui.jsontypes import JsonObject
-from a2a_tui.payloads import Payload, stored
+from a2a_tui.payloads import Payload, stored_json
 from a2a_tui.store import chain, migrate, pages, trouble
 from a2a_tui.store.trouble import StoreCode
 
@@ -90,7 +90,7 @@ class Tx:
         number. The write lock this transaction holds makes `last + 1` the next seq. A kind
         with a payload type (a2a_tui/payloads) takes that type and nothing else: a PayloadError
         before anything is written."""
-        text = dumps(stored(kind, payload))
+        text = dumps(stored_json(kind, payload))
         last, prev = chain.tip(self.conn)
         seq, ts = last + 1, ts_ns or time.time_ns()
         self.conn.execute(

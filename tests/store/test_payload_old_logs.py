@@ -101,5 +101,5 @@ def test_every_typed_payload_main_wrote_passes_its_types_check(path):
         if t is None:
             continue
         raw = json.loads(e["payload"])
-        again = t.of(raw).dumped()
+        again = t.of(raw).to_json()
         assert {k: again[k] for k in raw} == raw, e["seq"]

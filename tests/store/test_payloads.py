@@ -72,7 +72,7 @@ def test_a_field_of_the_wrong_type_fails_where_the_payload_is_made():
 def test_a_payload_is_stored_under_its_keys_and_read_back_the_same():
     p = TargetRestored(target="main", from_=SHA, head="b" * 40, moved=True, reason="r",
                        user_input="U-1", worktree_synced=None)
-    stored = p.dumped()
+    stored = p.to_json()
     assert stored["from"] == SHA and "from_" not in stored   # `from`: a Python keyword
     assert payload_of("target_restored", stored) == p
 
@@ -121,3 +121,21 @@ def test_a_subclass_type_checks_its_own_fields_after_its_base_was_made():
     assert Rejected(run=1, step="tests").step == "tests"
     with pytest.raises(PayloadError, match="step = 3"):
         Rejected(run=1, step=3)
+
+
+def test_every_kind_a2a_appends_or_reads_has_a_payload_type():
+    # The kinds as the events reference finds them in the code: every append of a2a's, every
+    # kind the fold and the metrics read (docs/refgen/scan.py), with no exception.
+    import importlib
+    import sys
+    from pathlib import Path
+
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    sys.path.insert(0, str(docs))
+    try:
+        found = importlib.import_module("refgen.events_ref").kinds()
+    finally:
+        sys.path.remove(str(docs))
+    assert len(found) > 100, sorted(found)
+    assert sorted(set(found) - set(PAYLOADS)) == []
+    assert all(t.KIND == k for k, t in PAYLOADS.items())

@@ -92,4 +92,4 @@ def test_each_payload_main_wrote_reads_through_its_type_with_every_key(path):
         raw = json.loads(e["payload"])
         p = payload_of(e["kind"], raw)
         assert type(p) is PAYLOADS[e["kind"]], e["seq"]
-        assert {k: v for k, v in p.dumped().items() if k in raw} == raw, (e["seq"], e["kind"])
+        assert {k: v for k, v in p.to_json().items() if k in raw} == raw, (e["seq"], e["kind"])

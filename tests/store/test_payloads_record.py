@@ -62,5 +62,5 @@ def test_an_older_event_reads_with_its_defaults():
     from a2a_tui.payloads.record import StoreRestored
 
     restored = StoreRestored(from_="/b.db", last_seq=3)
-    assert restored.dumped()["from"] == "/b.db"
-    assert payload_of("store_restored", restored.dumped()) == restored
+    assert restored.to_json()["from"] == "/b.db"
+    assert payload_of("store_restored", restored.to_json()) == restored

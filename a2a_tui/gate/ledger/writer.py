@@ -14,7 +14,7 @@ from a2a_tui.gate.ledger import attempts, reviews, targets
 from a2a_tui.gate.ledger.attempts import Handler
 from a2a_tui.gate.ledger.rows import Ledger, Rows, TxRows
 from a2a_tui.kinds import GateEvent
-from a2a_tui.payloads import Payload, payload_of, stored
+from a2a_tui.payloads import Payload, payload_of, stored_json
 from a2a_tui.store import Event
 from a2a_tui.store.db import dumps
 
@@ -56,7 +56,7 @@ def record(tx: Any, kind: GateEvent | str, *, actor: str, task: str | None = Non
     seq = tx.append(kind, actor=actor, task=task, attempt=attempt, session=session,
                     payload=payload, ts_ns=ts)
     ev = Event(seq, ts, kind, actor, task, attempt, session,
-               json.loads(dumps(stored(kind, payload))))
+               json.loads(dumps(stored_json(kind, payload))))
     apply(TxRows(tx, kept), ev)
     return ev
 
