@@ -24,7 +24,7 @@ from typing import Any
 
 from a2a_tui import host, profiles, settings
 from a2a_tui.collab.backlog import deliver_backlog_in_tx
-from a2a_tui.collab.project import confirmed, section
+from a2a_tui.collab.project import profile_confirmed, section
 from a2a_tui.confine import Confinement, Request, confine
 from a2a_tui.confine.plan import check_machine
 from a2a_tui.errors import A2AError
@@ -106,7 +106,7 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
     repo, store = g.repo, g.store
     cwd, task = (cwd, None) if cwd is not None else _cwd(g, attempt)
     card, card_digest = _role_card(role)
-    project = confirmed(store) if role in CONTROLLERS else None   # rule 8: the profile
+    project = profile_confirmed(store) if role in CONTROLLERS else None   # rule 8: the profile
     version = profile.version()
     # An attempt's clone is its agent's: its head is read from its files as data, no git runs
     # there (gate/attempts/clones.py); None when they say nothing git would write.
@@ -126,7 +126,7 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
             role_card=card if card.is_file() and cli != "demo" else None, extra=tuple(extra),
             continues=profiles.check_conversation(continues) if continues else None, fork=fork,
             open_shell=boxing.open_shell, confined=boxing.will_confine,
-            out_dir=repo.session_out_dir(sid), project=section(project) if project else "")
+            out_dir=repo.session_out_dir(sid), project=section(project.profile) if project else "")
         launch = profile.prepare(ctx)
         # The spawner's provider settings, and what the user's `[env]` names, go to the pane by
         # the launch script; only their names are recorded (profiles/environment.py).
@@ -139,7 +139,7 @@ def spawn(g, *, role: str, cli: str, model: str = "", effort: str = "",
             repo_commit=commit, tmux_socket=tmux_socket, tmux_session=tmux_session,
             env_passed=sorted(travel), confinement=box.to_json(),
             broker_socket=str(repo.broker_socket(sid)), **(note or {}),
-            project_profile=project["seq"] if project else None,
+            project_profile=project.seq if project else None,
             user_input=user_input or None)
         seq = record_launching(
             tx, sid, actor=g.caller.actor, role=role, cli=cli, cwd=str(cwd), record=record,

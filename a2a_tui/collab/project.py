@@ -18,7 +18,6 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from a2a_tui.errors import A2AError
 from a2a_tui.jsontypes import JsonObject
@@ -171,13 +170,6 @@ def edited(profile: Profile, sets: list[str]) -> Profile:
     return Profile(**out)
 
 
-def confirmed(db) -> dict[str, Any] | None:
-    """spawn.py's form of `profile_confirmed` (its FIELDS and `seq`), until spawn reads the
-    record (`project.seq`, `section(project)`)."""
-    found = profile_confirmed(db)
-    return None if found is None else found.to_json()
-
-
 def profile_confirmed(db) -> ProfileConfirmed | None:
     """The profile the user last confirmed, or None."""
     row = db.one("SELECT seq, payload FROM events WHERE kind = ? ORDER BY seq DESC LIMIT 1",
@@ -197,11 +189,11 @@ def confirm_in_tx(tx, profile: Profile, detected: Detected, sets: list[str], act
         user_input=user_input))
 
 
-def section(profile: dict[str, Any]) -> str:
+def section(profile: Profile) -> str:
     """The profile as a role card's section: what the controllers name in cards and plans."""
-    lines = [f"- {label}: {profile[f]}" for f, label in (
+    lines = [f"- {label}: {getattr(profile, f)}" for f, label in (
         ("language", "language"), ("test_framework", "test framework"),
         ("tests", "tests live in"), ("build", "build command"), ("test", "test command"))
-        if profile.get(f)]
+        if getattr(profile, f)]
     return ("This project (its profile, as the user confirmed it):\n" + "\n".join(lines)
             + "\nName these commands in the cards' checks and red_command, and in plans.")

@@ -286,7 +286,7 @@ def _feedback(f: Folding, r: Row) -> None:
 
 def _target_key(r: Row) -> str:
     # The divergence's and the adoption's payload types name the target; a `ref` is older.
-    return str(r.typed.target or r.payload.get("ref") or "")
+    return str(r.typed.target or r.payload_json.get("ref") or "")
 
 
 def _diverged(f: Folding, r: Row) -> None:

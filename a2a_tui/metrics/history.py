@@ -168,7 +168,7 @@ class _Reader:
             tasks = {a.task for a in h.attempts.values()} | {t for (t,) in named}
             rows = [r for t in sorted(tasks) for r in _rows(self.tx, kinds, 1, fields, task=t)]
         for r in rows:
-            p = r.payload
+            p = r.payload_json
             h.cards[r.task or ""] = Card(r.task or "", p["card.title"] or "",
                                          p["card.task_type"] or "?", p["card.complexity"] or "?")
 

@@ -8,6 +8,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from a2a_tui.jsontypes import JsonObject
 from a2a_tui.payloads import payload_of
 from a2a_tui.states import CONCLUDED, AttemptState
 
@@ -208,7 +209,8 @@ class Row:
         self._typed: Any = None
 
     @property
-    def payload(self) -> dict[str, Any]:
+    def payload_json(self) -> JsonObject:
+        """The payload as the log stores it (a JSON object; or the fields a query extracted)."""
         if self._payload is None:
             self._payload = json.loads(self._raw)
         return self._payload
@@ -217,5 +219,5 @@ class Row:
     def typed(self) -> Any:
         """The payload as its kind's type (a2a_tui/payloads `payload_of`), read once."""
         if self._typed is None:
-            self._typed = payload_of(self.kind, self.payload)
+            self._typed = payload_of(self.kind, self.payload_json)
         return self._typed
