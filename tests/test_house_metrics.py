@@ -3,7 +3,6 @@ writer of gate state: a smoke test of the script and a guard on its first figure
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 from pathlib import Path
