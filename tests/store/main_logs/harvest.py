@@ -47,7 +47,8 @@ def metrics_of(db: Path) -> dict:
     with tempfile.TemporaryDirectory() as d:
         shutil.copy(db, Path(d) / "a2a.db")
         with Store(Path(d) / "a2a.db") as s:
-            return json.loads(json.dumps(metrics.compute_json(s), default=str))
+            compute = getattr(metrics, "compute_json", None) or metrics.compute  # older: compute
+            return json.loads(json.dumps(compute(s), default=str))
 
 
 def main() -> None:

@@ -16,6 +16,13 @@ test_collab_reports.py test_only_controllers_ask..., tests/store/test_store_guar
 test_once_the_store_takes_writes..., test_store_backup.py test_a_missing_store_is_restored...,
 tests/broker/test_broker_refusals.py test_a_command_that_is_not_agents...,
 test_broker_life.py test_the_broker_is_started_again... .
+
+`retro_a_retrospective_kept.json` (the retrospectives' kinds) the same way: the store of
+tests/metrics/test_metrics_retro.py test_a_retrospective_runs_in_a_session... at 7a1d1eb, then
+`a2a retro save --file doc.md --retro R-1` typed in its repository with that code, then
+
+    PYTHONPATH=/tmp/base python harvest_record.py OUT_DIR 7a1d1eb retro=DB
+    (renamed from record_retro.json)
 """
 
 from __future__ import annotations
