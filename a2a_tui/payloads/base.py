@@ -40,6 +40,48 @@ class Payload:
     __slots__ = ()
     KIND: ClassVar[str] = ""
     _keys: ClassVar[tuple[tuple[str, str, Any], ...]] = ()   # (field, stored key, default)
+    # (field, default, default factory, required): what `__init__` fills a field with
+    _init: ClassVar[tuple[tuple[str, Any, Any, bool], ...]] = ()
+
+    # One `__init__`, `__eq__`, `__hash__`, `__repr__` and freeze for every type, not six
+    # functions written and compiled per type by dataclasses: with 123 types that was a quarter
+    # of a second at every start of `a2a` (each command imports the payloads with the store).
+    def __init__(self, **kw: Any) -> None:
+        cls = type(self)
+        for name, default, factory, required in cls._init:
+            if name in kw:
+                value = kw.pop(name)
+            elif required:
+                raise TypeError(f"{cls.__name__}() missing required keyword argument:"
+                                f" {name!r}")
+            else:
+                value = default if factory is None else factory()
+            object.__setattr__(self, name, value)
+        if kw:
+            raise TypeError(f"{cls.__name__}() got an unexpected keyword argument"
+                            f" {next(iter(kw))!r}")
+        self.__post_init__()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name, _, _ in self._keys)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == other._values()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name, _, _ in self._keys)
+        return f"{type(self).__name__}({shown})"
 
     def __post_init__(self) -> None:
         hints = _HINTS.get(type(self))   # per class: a subclass adds fields to its base's
@@ -69,24 +111,34 @@ class Payload:
     def read(cls: type[P], raw: dict[str, Any]) -> P:
         """The payload of an event read back, unchecked (it was checked when written): a
         missing key reads as the field's default, a key no field names is left out."""
-        return cls._reader(raw)  # type: ignore[attr-defined]
+        reader = cls.__dict__.get("_reader")
+        if reader is None:   # written on the first read of the type: most commands read none
+            reader = _reader_of(cls)
+            cls._reader = staticmethod(reader)  # type: ignore[attr-defined]
+        else:
+            reader = reader.__func__
+        return reader(raw)
 
 
 def payload(kind: str) -> Any:
-    """Make the class below the payload type of `kind`: a frozen, keyword-only dataclass."""
+    """Make the class below the payload type of `kind`: a frozen, keyword-only dataclass (its
+    fields as dataclasses sees them; its `__init__`, equality and freeze are Payload's)."""
     def make(cls: type[P]) -> type[P]:
-        dc = dataclasses.dataclass(frozen=True, kw_only=True, slots=True)(cls)
+        dc = dataclasses.dataclass(init=False, repr=False, eq=False, kw_only=True,
+                                   slots=True)(cls)
         dc.KIND = kind
-        keys = []
+        keys, init = [], []
         for f in dataclasses.fields(dc):
-            default = None
+            default, factory = None, None
             if f.default is not dataclasses.MISSING:
                 default = f.default
             elif f.default_factory is not dataclasses.MISSING:
-                default = f.default_factory()
+                factory = f.default_factory
+                default = factory()
             keys.append((f.name, f.metadata.get("key", f.name), default))
-        dc._keys = tuple(keys)
-        dc._reader = staticmethod(_reader_of(dc))
+            init.append((f.name, default, factory, default is None and factory is None
+                         and f.default is dataclasses.MISSING))
+        dc._keys, dc._init = tuple(keys), tuple(init)
         return dc
     return make
 
