@@ -67,6 +67,22 @@ def test_a_field_of_the_wrong_type_fails_where_the_payload_is_made():
         Reviewed(sha=SHA, submission=1)   # type: ignore[call-arg]
     with pytest.raises(dataclasses.FrozenInstanceError):
         Reviewed(sha=SHA, submission=1, verdict="pass").verdict = "block"  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del Reviewed(sha=SHA, submission=1, verdict="pass").verdict
+    with pytest.raises(TypeError, match="unexpected keyword argument 'verdikt'"):
+        Reviewed(sha=SHA, submission=1, verdict="pass", verdikt="x")  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        Reviewed(SHA, 1, "pass")   # type: ignore[misc]  # keywords only
+
+
+def test_a_payload_compares_hashes_and_shows_by_its_fields():
+    a = TargetDiverged(target="main", expected=SHA, observed="b" * 40)
+    same = TargetDiverged(target="main", expected=SHA, observed="b" * 40)
+    other = TargetDiverged(target="main", expected=SHA, observed="c" * 40)
+    assert a == same and hash(a) == hash(same) and a != other
+    assert a != TargetObserved(target="main", head=SHA, source="claim")
+    assert repr(a).startswith("TargetDiverged(target='main', expected=") and "reflog=()" in repr(a)
+    assert dataclasses.replace(a, observed="c" * 40) == other
 
 
 def test_a_payload_is_stored_under_its_keys_and_read_back_the_same():
