@@ -75,7 +75,9 @@ def test_a_restart_mid_queue_loses_nothing_and_sends_nothing_twice(repo, tmux_so
     orch = serve()
     sid = spawn(repo, tmux_socket, "--delay", "0.1")["session"]
     wait_state(repo, sid, "idle")
-    jobs = ["job 0 #delay=2", "job 1", "job 2"]
+    # #1's turn outlasts the two injects after it (each a process of its own, a second or two
+    # on a loaded machine), so the kill lands inside #1's turn with #2 and #3 still queued.
+    jobs = ["job 0 #delay=8", "job 1", "job 2"]
     ns = [inject(repo, sid, job) for job in jobs]
     wait_until(lambda: dispatch(repo, ns[0])["state"] == "delivered", timeout=30,
                what="#1 delivered")
